@@ -1,0 +1,158 @@
+/* wn-engine.h — the facade the runner, the app and the tests drive.
+ *
+ * An engine is one simulation run: a process, a scenario, a seed. It owns the
+ * scheduler (virtual clock), the journal, the dispatcher, the simulated workers
+ * and the instances. Observe it through the journal and the snapshot getters.
+ */
+#pragma once
+
+#include <glib.h>
+#include <json-glib/json-glib.h>
+#include "wn-types.h"
+#include "wn-scheduler.h"
+#include "wn-journal.h"
+#include "wn-dispatcher.h"
+#include "wn-process.h"
+#include "wn-scenario.h"
+
+G_BEGIN_DECLS
+
+#define WN_ENGINE_ERROR (wn_engine_error_quark ())
+GQuark wn_engine_error_quark (void);
+
+typedef enum {
+  WN_ENGINE_ERROR_NO_SUCH_NODE,
+  WN_ENGINE_ERROR_NOT_A_WORKER_TASK,
+  WN_ENGINE_ERROR_NO_SUCH_TOPIC,
+  WN_ENGINE_ERROR_NO_SUCH_WORKER,
+  WN_ENGINE_ERROR_NO_SUCH_INSTANCE,
+  WN_ENGINE_ERROR_NO_INCIDENT,
+  WN_ENGINE_ERROR_NOT_ACTIVE,
+  WN_ENGINE_ERROR_INVALID,
+} WnEngineError;
+
+/* Run-level overrides (the runner's flags; UNSET/0 = keep the files' values). */
+typedef struct {
+  gboolean      has_seed;
+  guint64       seed;
+  WnTrust       trust;            /* engine-wide default trust */
+  WnOnExhausted on_exhausted;
+  guint         instances;        /* > 0: start this many at t = 0 instead of `start` */
+} WnEngineOptions;
+
+typedef struct _WnEngine WnEngine;
+
+/* scenario may be NULL: the process's embedded one, else an empty one. Topics no
+ * worker serves get an implicit instant-complete worker; their names are in
+ * wn_engine_get_implicit_topics(). Instances of the scenario's `start` are
+ * scheduled at their virtual times. */
+WnEngine     *wn_engine_new              (WnProcess *process, WnScenario *scenario,
+                                          const WnEngineOptions *options);
+void          wn_engine_free             (WnEngine *engine);
+
+WnProcess    *wn_engine_get_process      (WnEngine *engine);
+WnScenario   *wn_engine_get_scenario     (WnEngine *engine);
+WnScheduler  *wn_engine_get_scheduler    (WnEngine *engine);
+WnJournal    *wn_engine_get_journal      (WnEngine *engine);
+WnDispatcher *wn_engine_get_dispatcher   (WnEngine *engine);
+guint64       wn_engine_get_seed         (WnEngine *engine);
+WnTime        wn_engine_now              (WnEngine *engine);
+const char * const *wn_engine_get_implicit_topics (WnEngine *engine);
+
+/* Fast-forward until quiescent, until `limit`, or until a breakpoint. */
+WnStopReason  wn_engine_run              (WnEngine *engine, WnTime limit);
+
+/* Start an instance now with `variables` merged over the process's. Returns its id
+ * ("i4"), owned by the engine. */
+const char   *wn_engine_start_instance   (WnEngine *engine, JsonObject *variables, GError **error);
+
+/* Trust at run time: affects jobs enqueued afterwards only. */
+void          wn_engine_set_trust_default (WnEngine *engine, WnTrust trust);
+WnTrust       wn_engine_get_trust_default (WnEngine *engine);
+/* WN_TRUST_UNSET = inherit the engine default. */
+gboolean      wn_engine_set_task_trust   (WnEngine *engine, const char *node, WnTrust trust, GError **error);
+WnTrust       wn_engine_get_task_trust   (WnEngine *engine, const char *node);
+WnOnExhausted wn_engine_get_on_exhausted (WnEngine *engine);
+
+/* Replace the next execution's response for a topic or a worker (exactly one of
+ * them non-NULL). Journals inject.applied. */
+gboolean      wn_engine_inject           (WnEngine *engine, const char *topic, const char *worker,
+                                          WnResponse *response, GError **error);
+
+/* Incidents (onExhausted = incident). */
+gboolean      wn_engine_incident_retry   (WnEngine *engine, const char *instance, const char *node, GError **error);
+gboolean      wn_engine_incident_resolve (WnEngine *engine, const char *instance, const char *node, GError **error);
+gboolean      wn_engine_cancel_instance  (WnEngine *engine, const char *instance, GError **error);
+
+/* Snapshots. */
+typedef enum {
+  WN_INSTANCE_ACTIVE,
+  WN_INSTANCE_COMPLETED,
+  WN_INSTANCE_TERMINATED,
+} WnInstanceState;
+
+typedef struct {
+  const char     *id;
+  WnInstanceState state;
+  WnTime          started_at;
+  WnTime          ended_at;       /* -1 while active */
+  const char     *end_node;       /* the end event reached, or NULL */
+  const char     *reason;        /* termination reason, or NULL */
+  guint           n_incidents;    /* open incidents */
+  JsonObject     *variables;      /* borrowed */
+} WnInstanceInfo;
+
+typedef enum {
+  WN_TRACK_ACTIVE,     /* running through nodes or waiting on a timer */
+  WN_TRACK_PARKED,     /* waiting on a job */
+  WN_TRACK_INCIDENT,
+  WN_TRACK_JOINING,    /* waiting at a parallel join */
+  WN_TRACK_DONE,
+  WN_TRACK_CANCELED,
+  WN_TRACK_FAILED,
+} WnTrackState;
+
+const char *wn_track_state_to_string (WnTrackState state);
+const char *wn_instance_state_to_string (WnInstanceState state);
+
+typedef struct {
+  const char  *id;             /* "i1/t2" */
+  const char  *instance;
+  const char  *node;           /* current node id */
+  WnTrackState state;
+  WnTime       since;          /* when it entered the current state */
+  const char  *job;            /* the job it is parked on, or NULL */
+  const char  *error;          /* incident / failure diagnostic, or NULL */
+} WnTrackInfo;
+
+typedef void (*WnInstanceForeachFunc) (const WnInstanceInfo *info, gpointer data);
+typedef void (*WnTrackForeachFunc)    (const WnTrackInfo *info, gpointer data);
+
+void          wn_engine_foreach_instance (WnEngine *engine, WnInstanceForeachFunc func, gpointer data);
+gboolean      wn_engine_lookup_instance  (WnEngine *engine, const char *id, WnInstanceInfo *info);
+/* Tracks that have not ended (plus ended ones when `all`). */
+void          wn_engine_foreach_track    (WnEngine *engine, gboolean all, WnTrackForeachFunc func, gpointer data);
+
+/* Run totals for summaries. */
+typedef struct {
+  guint   instances;
+  guint   completed;
+  guint   terminated;
+  guint   incidents;       /* instances holding an open incident */
+  guint   active;
+  guint64 executions;
+  guint64 retries;         /* retryScheduled + workerRetryScheduled */
+  guint64 exhausted;
+  guint64 events;
+} WnRunStats;
+
+void          wn_engine_get_stats        (WnEngine *engine, WnRunStats *stats);
+/* Completion times (ended_at - started_at) of completed instances, sorted, µs. */
+GArray       *wn_engine_get_completion_times (WnEngine *engine);
+/* end node id → count of completed instances that reached it (borrowed). */
+GHashTable   *wn_engine_get_ends         (WnEngine *engine);
+/* One line per thing that still waits ("i2 parked at reserve on i2/j1 (topic reserve:
+ * no live worker)", "i3/j2 gated until T+00:02.000"); empty when nothing waits. */
+GPtrArray    *wn_engine_describe_waiting (WnEngine *engine);
+
+G_END_DECLS

@@ -1,0 +1,49 @@
+/* wn-loader.h — load winnow.process/1 and winnow.scenario/1 files with precise errors. */
+#pragma once
+
+#include <glib.h>
+#include "wn-process.h"
+#include "wn-scenario.h"
+
+G_BEGIN_DECLS
+
+#define WN_LOAD_ERROR (wn_load_error_quark ())
+GQuark wn_load_error_quark (void);
+
+typedef enum {
+  WN_LOAD_ERROR_IO,          /* the file could not be read */
+  WN_LOAD_ERROR_SYNTAX,      /* not well-formed JSON (loading stops there) */
+  WN_LOAD_ERROR_INVALID,     /* one or more semantic errors */
+} WnLoadError;
+
+/* One problem: FILE:LINE:COL: PATH: message. */
+typedef struct {
+  char  *file;
+  guint  line;        /* 1-based */
+  guint  column;      /* 1-based, in characters */
+  char  *path;        /* JSON path, e.g. nodes[2].worker.retry.maxAttempts; "" for the root */
+  char  *message;
+} WnDiagnostic;
+
+void        wn_diagnostic_free    (WnDiagnostic *d);
+/* "FILE:LINE:COL: PATH: message" */
+char       *wn_diagnostic_format  (const WnDiagnostic *d);
+
+/* On failure: NULL, *diagnostics (when given) holds every problem found (a
+ * GPtrArray of WnDiagnostic, owned by the caller), and the GError carries them
+ * all, one per line, in the same format. Nothing is half-loaded. A process file's
+ * embedded "scenario" is loaded into process->scenario. */
+WnProcess  *wn_load_process_file  (const char *filename, GPtrArray **diagnostics, GError **error);
+WnProcess  *wn_load_process_data  (const char *data, gssize length, const char *display_name,
+                                   GPtrArray **diagnostics, GError **error);
+WnScenario *wn_load_scenario_file (const char *filename, GPtrArray **diagnostics, GError **error);
+WnScenario *wn_load_scenario_data (const char *data, gssize length, const char *display_name,
+                                   GPtrArray **diagnostics, GError **error);
+/* Parse a single response object (the UI's fault-injection editor). */
+WnResponse *wn_load_response_data (const char *data, gssize length, const char *display_name,
+                                   GPtrArray **diagnostics, GError **error);
+
+/* How many semantic errors are reported at most before loading gives up. */
+#define WN_LOAD_MAX_ERRORS 50
+
+G_END_DECLS

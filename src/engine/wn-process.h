@@ -1,0 +1,127 @@
+/* wn-process.h — a loaded, validated process model (files.md, "Process").
+ *
+ * Plain, immutable-after-load structs: front ends read them directly. Build one
+ * with the loader (wn-loader.h) or by hand in tests with wn_process_new() and
+ * wn_process_finish().
+ */
+#pragma once
+
+#include <glib.h>
+#include <json-glib/json-glib.h>
+#include "wn-types.h"
+#include "wn-lite.h"
+#include "wn-policy.h"
+
+G_BEGIN_DECLS
+
+typedef struct _WnScenario WnScenario;
+
+typedef enum {
+  WN_NODE_START,
+  WN_NODE_END,
+  WN_NODE_TASK,
+  WN_NODE_SCRIPT,
+  WN_NODE_SERVICE,
+  WN_NODE_BOUNDARY,
+  WN_NODE_EXCLUSIVE,
+  WN_NODE_PARALLEL,
+  WN_NODE_TIMER,
+} WnNodeType;
+
+/* "startEvent", "endEvent", "task", "scriptTask", "serviceTask", "boundaryEvent",
+ * "exclusiveGateway", "parallelGateway", "timerEvent". */
+const char *wn_node_type_to_string   (WnNodeType type);
+gboolean    wn_node_type_from_string (const char *text, WnNodeType *out);
+
+typedef struct {
+  char   *var;
+  WnLite *expr;
+} WnAssignment;
+
+typedef struct {
+  char          *topic;
+  GPtrArray     *input;            /* WnPath*; NULL = all instance variables */
+  WnPolicyLevel  policy;           /* trust, retry, errorMapper, outputMapping */
+  char          *output_var;       /* where the raw output goes without a mapping */
+  char          *status_var;       /* NULL: the task takes no status */
+  gboolean       status_overwrite;
+} WnWorkerSpec;
+
+typedef struct {
+  guint          index;
+  char          *id;
+  char          *name;             /* NULL: show the id */
+  WnNodeType     type;
+  WnTime         duration;         /* task, scriptTask, in-process serviceTask, timerEvent */
+  WnAssignment  *set;              /* scriptTask */
+  guint          n_set;
+  WnWorkerSpec  *worker;           /* serviceTask with a worker, else NULL */
+  char          *error_code;       /* boundaryEvent: the caught code; endEvent: the thrown code or NULL */
+  int            attached_to;      /* boundaryEvent: host node index; else -1 */
+  int            default_flow;     /* exclusiveGateway: flow index or -1 */
+  GArray        *outgoing;         /* guint flow indices, document order */
+  GArray        *incoming;         /* guint flow indices */
+  GArray        *boundaries;       /* guint node indices of boundaries attached here */
+} WnNode;
+
+typedef struct {
+  guint   index;
+  char   *id;
+  guint   from;
+  guint   to;
+  WnLite *condition;               /* NULL: unconditional */
+} WnFlow;
+
+/* The `engine` block: engine-wide defaults. */
+typedef struct {
+  WnPolicyLevel  policy;           /* trust, retry, errorMapper (mapping unused) */
+  gboolean       has_max_lock;
+  WnTime         max_lock;
+  WnOnExhausted  on_exhausted;     /* UNSET = not given */
+} WnEngineConfig;
+
+void wn_engine_config_clear (WnEngineConfig *config);
+/* Fields set in `over` replace those in `base`. */
+void wn_engine_config_merge (WnEngineConfig *base, const WnEngineConfig *over);
+
+typedef struct {
+  gint           ref_count;
+  char          *filename;         /* where it was loaded from, or NULL */
+  char          *id;
+  char          *name;
+  char          *about;            /* x-about, or NULL */
+  JsonObject    *variables;        /* never NULL */
+  WnEngineConfig engine;
+  WnNode        *nodes;
+  guint          n_nodes;
+  WnFlow        *flows;
+  guint          n_flows;
+  guint          start;            /* index of the start event */
+  WnScenario    *scenario;         /* embedded scenario, or NULL */
+  GHashTable    *node_index;       /* id → GUINT_TO_POINTER (index + 1) */
+} WnProcess;
+
+WnProcess  *wn_process_ref          (WnProcess *process);
+void        wn_process_unref        (WnProcess *process);
+/* NULL when there is no such node. */
+const WnNode *wn_process_find_node  (const WnProcess *process, const char *id);
+const WnFlow *wn_process_find_flow  (const WnProcess *process, const char *id);
+
+/* Building by hand (tests, generators): add nodes and flows, then finish. The
+ * builder does no validation beyond what wn_process_finish() checks; the loader
+ * validates files fully. Returned pointers are valid until the next add. */
+WnProcess  *wn_process_new          (const char *id);
+WnNode     *wn_process_add_node     (WnProcess *process, const char *id, WnNodeType type);
+WnFlow     *wn_process_add_flow     (WnProcess *process, const char *id, const char *from,
+                                     const char *to, const char *condition);
+WnWorkerSpec *wn_worker_spec_new    (const char *topic);
+void        wn_worker_spec_free     (WnWorkerSpec *spec);
+/* Resolves indices (start, incoming/outgoing, boundaries, defaults given by id via
+ * wn_process_set_default_flow); FALSE + error when the graph is inconsistent. */
+gboolean    wn_process_set_default_flow (WnProcess *process, const char *gateway, const char *flow);
+gboolean    wn_process_set_attached_to  (WnProcess *process, const char *boundary, const char *host);
+gboolean    wn_process_finish       (WnProcess *process, GError **error);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (WnProcess, wn_process_unref)
+
+G_END_DECLS

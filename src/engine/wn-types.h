@@ -1,0 +1,30 @@
+/* wn-types.h — small types shared by every engine module. */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* Virtual time: microseconds since the simulation started (t = 0). */
+typedef gint64 WnTime;
+
+#define WN_TIME_NEVER G_MAXINT64
+#define WN_USEC_PER_MSEC ((WnTime) 1000)
+#define WN_USEC_PER_SEC  ((WnTime) 1000000)
+
+/* Trust mode of a worker-dispatched task (SRD-039). UNSET is the resolution
+ * sentinel: "not configured at this level". */
+typedef enum {
+  WN_TRUST_UNSET = 0,
+  WN_TRUST_WORKER_TRUSTED,
+  WN_TRUST_ENGINE_AUTHORITATIVE,
+} WnTrust;
+
+/* What the engine does with a failed task. */
+typedef enum {
+  WN_ON_EXHAUSTED_UNSET = 0,
+  WN_ON_EXHAUSTED_FAIL,
+  WN_ON_EXHAUSTED_INCIDENT,
+} WnOnExhausted;
+
+G_END_DECLS
