@@ -1,0 +1,398 @@
+/* wn-journal.c — events, their JSON-lines and text forms, and subscribers. */
+#include "config.h"
+
+#include <string.h>
+
+#include "wn-journal.h"
+#include "wn-duration.h"
+
+static const char *kind_names[WN_EV_N_KINDS] = {
+  "instance", "node", "job", "fault", "incident", "gateway", "inject", "clock",
+};
+
+static const char *phase_names[WN_PH_N_PHASES] = {
+  "created", "completed", "terminated",
+  "entered", "parked", "canceled", "failed", "incident",
+  "enqueued", "locked", "lockReclaimed", "lockExtended", "executing",
+  "retryScheduled", "workerRetryScheduled", "retriesExhausted", "mapperError",
+  "bpmnError", "status", "fault", "reportRejected",
+  "thrown", "caught", "uncaught",
+  "raised", "retried", "resolved",
+  "decided",
+  "applied",
+  "paused", "resumed", "stepped",
+};
+
+const char *
+wn_event_kind_to_string (WnEventKind kind)
+{
+  g_return_val_if_fail (kind < WN_EV_N_KINDS, "?");
+  return kind_names[kind];
+}
+
+const char *
+wn_event_phase_to_string (WnEventPhase phase)
+{
+  g_return_val_if_fail (phase < WN_PH_N_PHASES, "?");
+  return phase_names[phase];
+}
+
+gboolean
+wn_event_kind_from_string (const char  *text,
+                           WnEventKind *out)
+{
+  for (guint i = 0; i < WN_EV_N_KINDS; i++)
+    if (g_strcmp0 (text, kind_names[i]) == 0)
+      {
+        *out = i;
+        return TRUE;
+      }
+  return FALSE;
+}
+
+gboolean
+wn_event_phase_from_string (const char   *text,
+                            WnEventPhase *out)
+{
+  for (guint i = 0; i < WN_PH_N_PHASES; i++)
+    if (g_strcmp0 (text, phase_names[i]) == 0)
+      {
+        *out = i;
+        return TRUE;
+      }
+  return FALSE;
+}
+
+/* ---- copies ---- */
+
+WnEvent *
+wn_event_copy (const WnEvent *event)
+{
+  WnEvent *copy = g_new (WnEvent, 1);
+
+  *copy = *event;
+  copy->instance = g_strdup (event->instance);
+  copy->node = g_strdup (event->node);
+  copy->track = g_strdup (event->track);
+  copy->job = g_strdup (event->job);
+  copy->topic = g_strdup (event->topic);
+  copy->worker = g_strdup (event->worker);
+  copy->code = g_strdup (event->code);
+  copy->status = event->status ? json_node_copy (event->status) : NULL;
+  copy->error = g_strdup (event->error);
+  copy->flows = (const char **) g_strdupv ((char **) event->flows);
+  copy->action = g_strdup (event->action);
+  return copy;
+}
+
+void
+wn_event_free (WnEvent *event)
+{
+  if (event == NULL)
+    return;
+  g_free ((char *) event->instance);
+  g_free ((char *) event->node);
+  g_free ((char *) event->track);
+  g_free ((char *) event->job);
+  g_free ((char *) event->topic);
+  g_free ((char *) event->worker);
+  g_free ((char *) event->code);
+  g_clear_pointer (&event->status, json_node_unref);
+  g_free ((char *) event->error);
+  g_strfreev ((char **) event->flows);
+  g_free ((char *) event->action);
+  g_free (event);
+}
+
+/* ---- JSON lines ---- */
+
+static void
+append_json_string (GString    *out,
+                    const char *text)
+{
+  g_string_append_c (out, '"');
+  for (const guchar *p = (const guchar *) text; *p != '\0'; p++)
+    {
+      switch (*p)
+        {
+        case '"':  g_string_append (out, "\\\""); break;
+        case '\\': g_string_append (out, "\\\\"); break;
+        case '\n': g_string_append (out, "\\n"); break;
+        case '\r': g_string_append (out, "\\r"); break;
+        case '\t': g_string_append (out, "\\t"); break;
+        default:
+          if (*p < 0x20)
+            g_string_append_printf (out, "\\u%04x", *p);
+          else
+            g_string_append_c (out, (char) *p);
+        }
+    }
+  g_string_append_c (out, '"');
+}
+
+static void
+append_key (GString    *out,
+            const char *key)
+{
+  g_string_append_printf (out, ",\"%s\":", key);
+}
+
+static void
+append_str_field (GString    *out,
+                  const char *key,
+                  const char *value)
+{
+  if (value == NULL)
+    return;
+  append_key (out, key);
+  append_json_string (out, value);
+}
+
+static void
+append_int_field (GString    *out,
+                  const char *key,
+                  gint64      value)
+{
+  append_key (out, key);
+  g_string_append_printf (out, "%" G_GINT64_FORMAT, value);
+}
+
+static void
+append_json_node (GString  *out,
+                  JsonNode *node)
+{
+  g_autoptr(JsonGenerator) generator = json_generator_new ();
+  g_autofree char *text = NULL;
+
+  json_generator_set_root (generator, node);
+  text = json_generator_to_data (generator, NULL);
+  g_string_append (out, text);
+}
+
+void
+wn_event_append_json (const WnEvent *ev,
+                      GString       *out)
+{
+  g_string_append_printf (out, "{\"seq\":%" G_GUINT64_FORMAT ",\"t_us\":%" G_GINT64_FORMAT,
+                          ev->seq, ev->t_us);
+  append_str_field (out, "kind", wn_event_kind_to_string (ev->kind));
+  append_str_field (out, "phase", wn_event_phase_to_string (ev->phase));
+  append_str_field (out, "instance", ev->instance);
+  append_str_field (out, "node", ev->node);
+  append_str_field (out, "track", ev->track);
+  append_str_field (out, "job", ev->job);
+  append_str_field (out, "topic", ev->topic);
+  append_str_field (out, "worker", ev->worker);
+  if (ev->attempt > 0)
+    append_int_field (out, "attempt", ev->attempt);
+  if (ev->attempts > 0)
+    append_int_field (out, "attempts", ev->attempts);
+  if (ev->backoff_us >= 0)
+    append_int_field (out, "backoff_us", ev->backoff_us);
+  if (ev->not_before_us >= 0)
+    append_int_field (out, "not_before_us", ev->not_before_us);
+  if (ev->deadline_us >= 0)
+    append_int_field (out, "deadline_us", ev->deadline_us);
+  append_str_field (out, "code", ev->code);
+  if (ev->status != NULL)
+    {
+      append_key (out, "status");
+      append_json_node (out, ev->status);
+    }
+  append_str_field (out, "error", ev->error);
+  if (ev->flows != NULL)
+    {
+      append_key (out, "flows");
+      g_string_append_c (out, '[');
+      for (guint i = 0; ev->flows[i] != NULL; i++)
+        {
+          if (i > 0)
+            g_string_append_c (out, ',');
+          append_json_string (out, ev->flows[i]);
+        }
+      g_string_append_c (out, ']');
+    }
+  append_str_field (out, "action", ev->action);
+  if (ev->trust != WN_TRUST_UNSET)
+    append_str_field (out, "trust", ev->trust == WN_TRUST_WORKER_TRUSTED ? "workerTrusted" : "engineAuthoritative");
+  g_string_append (out, "}\n");
+}
+
+/* ---- readable trace ---- */
+
+static void
+detail (GString    *details,
+        const char *format,
+        ...) G_GNUC_PRINTF (2, 3);
+
+static void
+detail (GString    *details,
+        const char *format,
+        ...)
+{
+  va_list args;
+
+  if (details->len > 0)
+    g_string_append (details, ", ");
+  va_start (args, format);
+  g_string_append_vprintf (details, format, args);
+  va_end (args);
+}
+
+void
+wn_event_append_text (const WnEvent *ev,
+                      GString       *out)
+{
+  g_autoptr(GString) details = g_string_new (NULL);
+  gint64 ms = ev->t_us / 1000;
+
+  g_string_append_printf (out, "%4" G_GINT64_FORMAT ".%03ds  %-8s %-15s ",
+                          ms / 1000, (int) (ms % 1000),
+                          wn_event_kind_to_string (ev->kind),
+                          wn_event_phase_to_string (ev->phase));
+  if (ev->instance != NULL)
+    g_string_append (out, ev->instance);
+  if (ev->node != NULL)
+    g_string_append_printf (out, "%s%s", ev->instance ? " " : "", ev->node);
+
+  if (ev->job != NULL && ev->kind == WN_EV_JOB)
+    detail (details, "%s", ev->job);
+  if (ev->worker != NULL)
+    detail (details, ev->phase == WN_PH_LOCK_RECLAIMED ? "from %s" : "by %s", ev->worker);
+  if (ev->attempt > 0)
+    detail (details, "attempt %u", ev->attempt);
+  if (ev->attempts > 0)
+    detail (details, "%u attempts", ev->attempts);
+  if (ev->backoff_us >= 0)
+    {
+      g_autofree char *text = wn_duration_format (ev->backoff_us);
+      detail (details, "next in %s", text);
+    }
+  if (ev->deadline_us >= 0)
+    {
+      g_autofree char *text = wn_time_format_clock (ev->deadline_us);
+      detail (details, "lock until %s", text);
+    }
+  if (ev->code != NULL)
+    detail (details, "code %s", ev->code);
+  if (ev->status != NULL)
+    {
+      g_autoptr(GString) status = g_string_new (NULL);
+      append_json_node (status, ev->status);
+      detail (details, "status %s", status->str);
+    }
+  if (ev->flows != NULL)
+    {
+      g_autofree char *flows = g_strjoinv (", ", (char **) ev->flows);
+      detail (details, "→ %s", flows);
+    }
+  if (ev->action != NULL)
+    detail (details, "%s", ev->action);
+  if (ev->error != NULL)
+    detail (details, "%s", ev->error);
+  if (details->len > 0)
+    g_string_append_printf (out, "  %s", details->str);
+}
+
+/* ---- journal ---- */
+
+typedef struct {
+  guint          id;
+  WnJournalFunc  func;
+  gpointer       data;
+  GDestroyNotify destroy;
+} Subscriber;
+
+struct _WnJournal
+{
+  GArray  *subscribers;  /* Subscriber */
+  guint64  seq;
+  guint    next_id;
+};
+
+WnJournal *
+wn_journal_new (void)
+{
+  WnJournal *self = g_new0 (WnJournal, 1);
+
+  self->subscribers = g_array_new (FALSE, FALSE, sizeof (Subscriber));
+  self->next_id = 1;
+  return self;
+}
+
+void
+wn_journal_free (WnJournal *self)
+{
+  if (self == NULL)
+    return;
+  for (guint i = 0; i < self->subscribers->len; i++)
+    {
+      Subscriber *sub = &g_array_index (self->subscribers, Subscriber, i);
+      if (sub->destroy != NULL)
+        sub->destroy (sub->data);
+    }
+  g_array_unref (self->subscribers);
+  g_free (self);
+}
+
+guint
+wn_journal_subscribe (WnJournal      *self,
+                      WnJournalFunc   func,
+                      gpointer        data,
+                      GDestroyNotify  destroy)
+{
+  Subscriber sub = { self->next_id++, func, data, destroy };
+
+  g_array_append_val (self->subscribers, sub);
+  return sub.id;
+}
+
+void
+wn_journal_unsubscribe (WnJournal *self,
+                        guint      id)
+{
+  for (guint i = 0; i < self->subscribers->len; i++)
+    {
+      Subscriber sub = g_array_index (self->subscribers, Subscriber, i);
+      if (sub.id == id)
+        {
+          g_array_remove_index (self->subscribers, i);
+          if (sub.destroy != NULL)
+            sub.destroy (sub.data);
+          return;
+        }
+    }
+}
+
+gboolean
+wn_journal_is_active (const WnJournal *self)
+{
+  return self->subscribers->len > 0;
+}
+
+void
+wn_journal_emit (WnJournal *self,
+                 WnTime     now,
+                 WnEvent   *event)
+{
+  event->seq = ++self->seq;
+  event->t_us = now;
+  /* index loop: a subscriber may unsubscribe itself */
+  for (guint i = 0; i < self->subscribers->len; i++)
+    {
+      Subscriber *sub = &g_array_index (self->subscribers, Subscriber, i);
+      sub->func (event, sub->data);
+    }
+}
+
+void
+wn_journal_skip (WnJournal *self)
+{
+  self->seq++;
+}
+
+guint64
+wn_journal_get_n_events (const WnJournal *self)
+{
+  return self->seq;
+}
