@@ -10,8 +10,9 @@
  *    last component may carry a fraction ("." or ","). Years, months and weeks are
  *    refused: their length is not fixed.
  *  - A plain number of milliseconds, "250" or "0.5".
- *  - An optional leading "+"; a leading "-" on an otherwise valid non-zero
- *    duration is WN_DURATION_ERROR_NEGATIVE. No surrounding whitespace.
+ *  - An optional leading "+"; a leading "-" on an otherwise valid duration
+ *    that is not written as zero is WN_DURATION_ERROR_NEGATIVE (also for a
+ *    negative one too long to represent). No surrounding whitespace.
  *  - Sub-microsecond parts are rounded to the nearest microsecond (halves up).
  *  - Anything beyond G_MAXINT64 µs is WN_DURATION_ERROR_OVERFLOW.
  *
@@ -40,6 +41,7 @@ typedef struct {
   guint64 us;
   guint64 sub_ns;
   gboolean overflow;
+  gboolean nonzero;    /* some digit written is not 0 */
 } Accum;
 
 static void
@@ -125,6 +127,11 @@ accum_add_number (Accum        *acc,
   guint64 whole = 0;
   guint64 scale = unit_ns;
   gsize i;
+
+  for (i = 0; i < num->n_int && !acc->nonzero; i++)
+    acc->nonzero = num->int_digits[i] != '0';
+  for (i = 0; i < num->n_frac && !acc->nonzero; i++)
+    acc->nonzero = num->frac_digits[i] != '0';
 
   for (i = 0; i < num->n_int; i++)
     {
@@ -324,7 +331,7 @@ wn_duration_parse (const char *text,
   const char *s;
   gboolean negative = FALSE;
   gboolean ok;
-  Accum acc = { 0, 0, FALSE };
+  Accum acc = { 0, 0, FALSE, FALSE };
   guint64 us;
 
   g_return_val_if_fail (text != NULL, FALSE);
@@ -352,17 +359,18 @@ wn_duration_parse (const char *text,
       return FALSE;
     }
 
+  /* "-0s" is zero; "-1ns" is negative even though it rounds to 0µs. */
+  if (negative && acc.nonzero)
+    {
+      g_set_error (error, WN_DURATION_ERROR, WN_DURATION_ERROR_NEGATIVE,
+                   "duration “%s” is negative", text);
+      return FALSE;
+    }
+
   if (!accum_finish (&acc, &us))
     {
       g_set_error (error, WN_DURATION_ERROR, WN_DURATION_ERROR_OVERFLOW,
                    "duration “%s” is too long", text);
-      return FALSE;
-    }
-
-  if (negative && us != 0)
-    {
-      g_set_error (error, WN_DURATION_ERROR, WN_DURATION_ERROR_NEGATIVE,
-                   "duration “%s” is negative", text);
       return FALSE;
     }
 

@@ -22,7 +22,11 @@ typedef enum {
 gboolean  wn_duration_parse       (const char *text, WnTime *out, GError **error);
 /* A JSON string (as above) or a JSON number of milliseconds. */
 gboolean  wn_duration_from_json   (JsonNode *node, WnTime *out, GError **error);
-/* For people: "0s", "10us", "300ms", "1.25s", "2m05s", "1h02m". */
+/* For people: "0s", "10us", "300ms", "1.25s", "2m05s", "1h02m". Exact (parses
+ * back to the same value): below 1ms µs; below 1s ms with decimals as needed;
+ * below 1min seconds with decimals; then "Mm[SSs]" and "Hh[MMm[SSs]]" with
+ * two-digit minutes/seconds and zero tails dropped ("2m", "1h", "1h00m30s");
+ * negative values get a leading "-". */
 char     *wn_duration_format      (WnTime us);
 /* A virtual instant as a clock: "T+00:01.250" (minutes:seconds.millis; hours when ≥ 1h). */
 char     *wn_time_format_clock    (WnTime us);

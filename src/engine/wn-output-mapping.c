@@ -57,9 +57,8 @@ wn_bindings_new (void)
 }
 
 static gboolean
-is_identifier (const char *s)
+is_name (const char *s)
 {
-  static const char * const keywords[] = { "and", "or", "not", "true", "false", "nil" };
   guint i;
 
   if (s == NULL || !(g_ascii_isalpha (*s) || *s == '_'))
@@ -67,10 +66,20 @@ is_identifier (const char *s)
   for (i = 1; s[i] != '\0'; i++)
     if (!(g_ascii_isalnum (s[i]) || s[i] == '_'))
       return FALSE;
+  return TRUE;
+}
+
+/* Words of lite that can never be read back as a variable. */
+static gboolean
+is_keyword (const char *s)
+{
+  static const char * const keywords[] = { "and", "or", "not", "true", "false", "nil" };
+  guint i;
+
   for (i = 0; i < G_N_ELEMENTS (keywords); i++)
     if (strcmp (s, keywords[i]) == 0)
-      return FALSE;
-  return TRUE;
+      return TRUE;
+  return FALSE;
 }
 
 /* Parse and check one target. */
@@ -98,11 +107,16 @@ parse_target (const char *var,
       return NULL;
     }
 
-  if (!is_identifier (path->head))
+  if (!is_name (path->head))
     {
       g_set_error (error, WN_OUTPUT_MAPPING_ERROR, WN_OUTPUT_MAPPING_ERROR_BAD_TARGET,
-                   "“%s” does not start with a variable name ([A-Za-z_][A-Za-z0-9_]*, "
-                   "not a keyword)", var);
+                   "“%s” does not start with a variable name ([A-Za-z_][A-Za-z0-9_]*)", var);
+      return NULL;
+    }
+  if (is_keyword (path->head))
+    {
+      g_set_error (error, WN_OUTPUT_MAPPING_ERROR, WN_OUTPUT_MAPPING_ERROR_BAD_TARGET,
+                   "“%s” is a keyword, not a variable name", path->head);
       return NULL;
     }
 
@@ -120,12 +134,16 @@ parse_target (const char *var,
   return g_steal_pointer (&path);
 }
 
-/* Whether two structural targets of one head clash: one is a prefix of the
- * other (or they are equal), or at some common prefix one continues with a key
- * and the other with an index (a container both object and array). */
-static gboolean
-targets_conflict (const WnPath *a,
-                  const WnPath *b)
+typedef enum {
+  CLASH_NONE,
+  CLASH_OVERLAP,     /* equal, or one is a prefix of the other */
+  CLASH_KIND,        /* one container would be both an object and an array */
+} Clash;
+
+/* How two structural targets of one head clash, if they do. */
+static Clash
+targets_clash (const WnPath *a,
+               const WnPath *b)
 {
   guint n = MIN (a->n_steps, b->n_steps);
   guint i;
@@ -136,13 +154,13 @@ targets_conflict (const WnPath *a,
       const WnPathStep *sb = &b->steps[i];
 
       if (sa->kind != sb->kind)
-        return TRUE;
+        return CLASH_KIND;
       if (sa->kind == WN_PATH_KEY && strcmp (sa->key, sb->key) != 0)
-        return FALSE;
+        return CLASH_NONE;
       if (sa->kind == WN_PATH_INDEX && sa->index != sb->index)
-        return FALSE;
+        return CLASH_NONE;
     }
-  return TRUE;
+  return CLASH_OVERLAP;
 }
 
 static void
@@ -226,8 +244,9 @@ wn_output_mapping_new (const WnOutputRule *rules,
         {
           for (k = 0; k < head->rules->len; k++)
             {
-              const Rule *other = &mapping->rules[g_array_index (head->rules, guint, k)];
               guint other_index = g_array_index (head->rules, guint, k);
+              const Rule *other = &mapping->rules[other_index];
+              Clash clash;
 
               if ((other->target->n_steps > 0) != (target->n_steps > 0))
                 {
@@ -238,11 +257,16 @@ wn_output_mapping_new (const WnOutputRule *rules,
                                rules[i].var, target->head, other_index, other->rule.var);
                   goto fail;
                 }
-              if (target->n_steps == 0 || targets_conflict (other->target, target))
+              clash = target->n_steps == 0 ? CLASH_OVERLAP : targets_clash (other->target, target);
+              if (clash != CLASH_NONE)
                 {
                   g_set_error (error, WN_OUTPUT_MAPPING_ERROR,
                                WN_OUTPUT_MAPPING_ERROR_CONFLICT,
-                               "“%s” conflicts with “%s” (rule %u)",
+                               clash == CLASH_KIND
+                               ? "“%s” conflicts with “%s” (rule %u): one place would be "
+                                 "both an object and an array"
+                               : "“%s” conflicts with “%s” (rule %u): one target overlaps "
+                                 "the other",
                                rules[i].var, other->rule.var, other_index);
                   goto fail;
                 }
