@@ -162,6 +162,17 @@ void          wn_dispatcher_foreach    (WnDispatcher *dispatcher, WnJobForeachFu
 guint         wn_dispatcher_get_n_jobs (const WnDispatcher *dispatcher);
 /* The earliest gate and the earliest lock deadline over all jobs (WN_TIME_NEVER when none). */
 WnTime        wn_dispatcher_get_next_gate     (WnDispatcher *dispatcher);
+/* Totals since creation, for run summaries (cheap: kept whether or not the journal listens). */
+typedef struct {
+  guint64 executions;    /* begin_execution calls */
+  guint64 retries;       /* EngineAuthoritative re-arms (retryScheduled) */
+  guint64 exhausted;     /* EngineAuthoritative retriesExhausted */
+  guint64 reclaims;      /* lockReclaimed */
+  guint64 rejected;      /* reportRejected */
+} WnDispatcherCounters;
+
+void          wn_dispatcher_get_counters (const WnDispatcher *dispatcher, WnDispatcherCounters *counters);
+
 /* Instrumentation for the O(log n) tests: heap comparisons made so far. */
 guint64       wn_dispatcher_get_n_comparisons (const WnDispatcher *dispatcher);
 

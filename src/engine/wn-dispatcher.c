@@ -1,0 +1,1631 @@
+/* wn-dispatcher.c — the job store: locks, gates, classification and retry. */
+
+#include <string.h>
+
+#include "wn-dispatcher.h"
+#include "wn-heap.h"
+
+typedef struct _Job      Job;
+typedef struct _Topic    Topic;
+typedef struct _Waiter   Waiter;
+typedef struct _WaitLink WaitLink;
+typedef struct _Delivery Delivery;
+
+typedef enum {
+  WHERE_NONE,
+  WHERE_AVAILABLE,
+  WHERE_GATED,
+  WHERE_LOCKED,
+} JobWhere;
+
+struct _Job {
+  guint       heap_pos;       /* in the heap `where` names */
+  JobWhere    where;
+  gboolean    lapsed;         /* available again after its lock expired; `worker` is the previous holder */
+  guint64     seq;            /* enqueue order */
+  Topic      *topic;
+  const char *id;             /* the strings live in the same block as the job */
+  const char *instance;
+  const char *node;
+  const char *output_var;     /* resolved: spec's, else the node id */
+  JsonNode   *input;
+  WnPolicy   *policy;
+  gpointer    owner;
+  guint       attempt;
+  guint       executions;
+  WnTime      enqueued_at;
+  WnTime      not_before;
+  WnTime      first_lock;
+  WnTime      deadline;
+  const char *worker;         /* interned in the dispatcher; NULL when unlocked */
+  Job        *prev;           /* all jobs, in enqueue order */
+  Job        *next;
+};
+
+struct _WaitLink {
+  WaitLink *prev;
+  WaitLink *next;
+  Waiter   *waiter;
+  Topic    *topic;
+};
+
+struct _Waiter {
+  guint         id;
+  WnDispatcher *dispatcher;
+  WnWakeFunc    wake;
+  gpointer      data;
+  WnTimerId     posted;       /* the pending wake, 0 while still waiting */
+  guint         n_links;
+  WaitLink      links[];
+};
+
+struct _Topic {
+  char         *name;
+  WnDispatcher *dispatcher;
+  WnHeap        available;    /* by seq */
+  WnHeap        gated;        /* by (not_before, seq) */
+  WnHeap        locked;       /* by (deadline, seq) */
+  WaitLink     *wait_head;
+  WaitLink     *wait_tail;
+  guint         n_waiters;
+  WnTimerId     timer;        /* one wake-up for all the topic's waiters */
+  WnTime        timer_at;
+};
+
+/* An outcome on its way to the owner. The outcome comes first so that the owner's
+ * wn_outcome_free() releases the whole block. */
+struct _Delivery {
+  WnOutcome     outcome;
+  WnDispatcher *dispatcher;
+  gpointer      owner;
+  WnTimerId     id;
+  Delivery     *prev;
+  Delivery     *next;
+};
+
+struct _WnDispatcher {
+  WnScheduler   *scheduler;
+  WnJournal     *journal;
+  WnRng         *rng;
+  WnRng          own_rng;
+  WnOutcomeFunc  deliver;
+  gpointer       deliver_data;
+  WnTime         max_lock;
+
+  GHashTable    *jobs;        /* id → Job */
+  GHashTable    *topics;      /* name → Topic */
+  GHashTable    *workers;     /* interned worker names */
+  const char    *last_worker;
+  GHashTable    *waiters;     /* id → Waiter */
+  guint          next_wait_id;
+  guint64        next_seq;
+  guint64        n_comparisons;
+  Job           *first;
+  Job           *last;
+  Delivery      *deliveries;  /* pending */
+  WnPolicy      *default_policy;
+  WnDispatcherCounters counters;
+  Job           *pinned;      /* being classified: removal defers its free */
+  gboolean       pinned_removed;
+};
+
+G_DEFINE_QUARK (wn-dispatcher-error-quark, wn_dispatcher_error)
+
+/* Heap orders */
+
+static gboolean
+available_less (gconstpointer a,
+                gconstpointer b)
+{
+  return ((const Job *) a)->seq < ((const Job *) b)->seq;
+}
+
+static gboolean
+gated_less (gconstpointer a,
+            gconstpointer b)
+{
+  const Job *x = a;
+  const Job *y = b;
+
+  if (x->not_before != y->not_before)
+    return x->not_before < y->not_before;
+  return x->seq < y->seq;
+}
+
+static gboolean
+locked_less (gconstpointer a,
+             gconstpointer b)
+{
+  const Job *x = a;
+  const Job *y = b;
+
+  if (x->deadline != y->deadline)
+    return x->deadline < y->deadline;
+  return x->seq < y->seq;
+}
+
+/* Journal */
+
+static inline WnTime
+now_of (WnDispatcher *self)
+{
+  return wn_scheduler_now (self->scheduler);
+}
+
+/* TRUE when an event should be built and emitted; otherwise the sequence
+ * number is advanced as if it had been. */
+static inline gboolean
+journal_on (WnDispatcher *self)
+{
+  if (self->journal == NULL)
+    return FALSE;
+  if (wn_journal_is_active (self->journal))
+    return TRUE;
+  wn_journal_skip (self->journal);
+  return FALSE;
+}
+
+static void
+job_event_init (WnEvent      *event,
+                WnEventPhase  phase,
+                const Job    *job)
+{
+  WnEvent init = WN_EVENT_INIT (WN_EV_JOB, phase);
+
+  *event = init;
+  if (job != NULL)
+    {
+      event->instance = job->instance;
+      event->node = job->node;
+      event->job = job->id;
+      event->topic = job->topic->name;
+      event->trust = job->policy->trust;
+    }
+}
+
+static inline void
+emit (WnDispatcher *self,
+      WnEvent      *event)
+{
+  wn_journal_emit (self->journal, now_of (self), event);
+}
+
+/* Topics and their waiters */
+
+static void
+topic_cancel_timer (WnDispatcher *self,
+                    Topic        *topic)
+{
+  if (topic->timer != 0)
+    {
+      wn_scheduler_cancel (self->scheduler, topic->timer);
+      topic->timer = 0;
+      topic->timer_at = WN_TIME_NEVER;
+    }
+}
+
+static void wake_topic_waiters (WnDispatcher *self, Topic *topic);
+
+static void
+topic_timer_cb (gpointer data)
+{
+  Topic *topic = data;
+
+  topic->timer = 0;
+  topic->timer_at = WN_TIME_NEVER;
+  wake_topic_waiters (topic->dispatcher, topic);
+}
+
+/* Keep the topic's one timer at the earliest instant a job of it may become
+ * fetchable: the earliest gate, or just past the earliest lock deadline. */
+static void
+topic_update_timer (WnDispatcher *self,
+                    Topic        *topic)
+{
+  const Job *gated;
+  const Job *locked;
+  WnTime want = WN_TIME_NEVER;
+
+  if (topic->n_waiters == 0)
+    {
+      topic_cancel_timer (self, topic);
+      return;
+    }
+
+  gated = wn_heap_peek (&topic->gated);
+  locked = wn_heap_peek (&topic->locked);
+  if (gated != NULL)
+    want = gated->not_before;
+  if (locked != NULL && locked->deadline < WN_TIME_NEVER && locked->deadline + 1 < want)
+    want = locked->deadline + 1;
+
+  if (topic->timer != 0 && topic->timer_at == want)
+    return;
+  topic_cancel_timer (self, topic);
+  if (want != WN_TIME_NEVER)
+    {
+      topic->timer = wn_scheduler_at (self->scheduler, want, topic_timer_cb, topic);
+      topic->timer_at = want;
+    }
+}
+
+/* Called after a topic's gated or locked heap changed. */
+static inline void
+topic_changed (WnDispatcher *self,
+               Topic        *topic)
+{
+  if (topic->n_waiters > 0)
+    topic_update_timer (self, topic);
+}
+
+static Topic *
+topic_get (WnDispatcher *self,
+           const char   *name,
+           gboolean      create)
+{
+  Topic *topic = g_hash_table_lookup (self->topics, name);
+
+  if (topic != NULL || !create)
+    return topic;
+
+  topic = g_new0 (Topic, 1);
+  topic->name = g_strdup (name);
+  topic->dispatcher = self;
+  wn_heap_init (&topic->available, available_less, G_STRUCT_OFFSET (Job, heap_pos), &self->n_comparisons);
+  wn_heap_init (&topic->gated, gated_less, G_STRUCT_OFFSET (Job, heap_pos), &self->n_comparisons);
+  wn_heap_init (&topic->locked, locked_less, G_STRUCT_OFFSET (Job, heap_pos), &self->n_comparisons);
+  topic->timer_at = WN_TIME_NEVER;
+  g_hash_table_insert (self->topics, topic->name, topic);
+  return topic;
+}
+
+static void
+topic_free (gpointer data)
+{
+  Topic *topic = data;
+
+  wn_heap_clear (&topic->available);
+  wn_heap_clear (&topic->gated);
+  wn_heap_clear (&topic->locked);
+  g_free (topic->name);
+  g_free (topic);
+}
+
+static void
+link_unlink (WnDispatcher *self,
+             WaitLink     *link)
+{
+  Topic *topic = link->topic;
+
+  if (link->prev != NULL)
+    link->prev->next = link->next;
+  else
+    topic->wait_head = link->next;
+  if (link->next != NULL)
+    link->next->prev = link->prev;
+  else
+    topic->wait_tail = link->prev;
+  link->prev = link->next = NULL;
+
+  if (--topic->n_waiters == 0)
+    topic_cancel_timer (self, topic);
+}
+
+static void
+waiter_unlink (WnDispatcher *self,
+               Waiter       *waiter)
+{
+  for (guint i = 0; i < waiter->n_links; i++)
+    link_unlink (self, &waiter->links[i]);
+  waiter->n_links = 0;
+}
+
+static void
+waiter_fire_cb (gpointer data)
+{
+  Waiter *waiter = data;
+  WnWakeFunc wake = waiter->wake;
+  gpointer wake_data = waiter->data;
+
+  g_hash_table_remove (waiter->dispatcher->waiters, GUINT_TO_POINTER (waiter->id));
+  g_free (waiter);
+  wake (wake_data);
+}
+
+/* Leave every topic and post the wake; the waiter is gone once it ran. */
+static void
+waiter_wake (WnDispatcher *self,
+             Waiter       *waiter)
+{
+  waiter_unlink (self, waiter);
+  waiter->posted = wn_scheduler_post (self->scheduler, waiter_fire_cb, waiter);
+}
+
+static void
+wake_topic_waiters (WnDispatcher *self,
+                    Topic        *topic)
+{
+  while (topic->wait_head != NULL)
+    waiter_wake (self, topic->wait_head->waiter);
+}
+
+/* Promote what became fetchable by now: elapsed gates, then lapsed locks. */
+static void
+topic_promote (WnDispatcher *self,
+               Topic        *topic,
+               WnTime        now)
+{
+  gboolean moved = FALSE;
+  Job *job;
+
+  while ((job = wn_heap_peek (&topic->gated)) != NULL && job->not_before <= now)
+    {
+      wn_heap_pop (&topic->gated);
+      job->where = WHERE_AVAILABLE;
+      wn_heap_push (&topic->available, job);
+      moved = TRUE;
+    }
+  while ((job = wn_heap_peek (&topic->locked)) != NULL && job->deadline < now)
+    {
+      wn_heap_pop (&topic->locked);
+      job->lapsed = TRUE;
+      job->where = WHERE_AVAILABLE;
+      wn_heap_push (&topic->available, job);
+      moved = TRUE;
+    }
+  if (moved)
+    topic_changed (self, topic);
+}
+
+/* Jobs */
+
+static WnHeap *
+job_heap (Job *job)
+{
+  switch (job->where)
+    {
+    case WHERE_AVAILABLE:
+      return &job->topic->available;
+    case WHERE_GATED:
+      return &job->topic->gated;
+    case WHERE_LOCKED:
+      return &job->topic->locked;
+    case WHERE_NONE:
+    default:
+      return NULL;
+    }
+}
+
+static void
+job_place (WnDispatcher *self,
+           Job          *job,
+           JobWhere      where)
+{
+  WnHeap *heap = job_heap (job);
+
+  if (heap != NULL)
+    wn_heap_remove (heap, job);
+  job->where = where;
+  heap = job_heap (job);
+  if (heap != NULL)
+    wn_heap_push (heap, job);
+  topic_changed (self, job->topic);
+}
+
+static void
+job_free (Job *job)
+{
+  json_node_unref (job->input);
+  wn_policy_unref (job->policy);
+  g_free (job);
+}
+
+/* Take a job out of the store for good. */
+static void
+job_remove (WnDispatcher *self,
+            Job          *job)
+{
+  job_place (self, job, WHERE_NONE);
+  g_hash_table_remove (self->jobs, job->id);
+  if (job->prev != NULL)
+    job->prev->next = job->next;
+  else
+    self->first = job->next;
+  if (job->next != NULL)
+    job->next->prev = job->prev;
+  else
+    self->last = job->prev;
+  job->prev = job->next = NULL;
+  if (job == self->pinned)
+    self->pinned_removed = TRUE;
+  else
+    job_free (job);
+}
+
+static WnJobState
+job_state (const Job *job,
+           WnTime     now)
+{
+  switch (job->where)
+    {
+    case WHERE_GATED:
+      return now < job->not_before ? WN_JOB_GATED : WN_JOB_AVAILABLE;
+    case WHERE_LOCKED:
+      return now <= job->deadline ? WN_JOB_LOCKED : WN_JOB_EXPIRED;
+    case WHERE_AVAILABLE:
+    case WHERE_NONE:
+    default:
+      return job->lapsed ? WN_JOB_EXPIRED : WN_JOB_AVAILABLE;
+    }
+}
+
+static void
+job_fill_info (const Job *job,
+               WnTime     now,
+               WnJobInfo *info)
+{
+  info->id = job->id;
+  info->topic = job->topic->name;
+  info->instance = job->instance;
+  info->node = job->node;
+  info->output_var = job->output_var;
+  info->input = job->input;
+  info->policy = job->policy;
+  info->state = job_state (job, now);
+  info->attempt = job->attempt;
+  info->executions = job->executions;
+  info->enqueued_at = job->enqueued_at;
+  info->not_before = job->not_before;
+  info->worker = job->worker;
+  info->first_lock = job->worker != NULL ? job->first_lock : -1;
+  info->deadline = job->worker != NULL ? job->deadline : -1;
+  info->owner = job->owner;
+}
+
+static const char *
+intern_worker (WnDispatcher *self,
+               const char   *worker)
+{
+  char *name;
+
+  if (self->last_worker != NULL && strcmp (self->last_worker, worker) == 0)
+    return self->last_worker;
+  name = g_hash_table_lookup (self->workers, worker);
+  if (name == NULL)
+    {
+      name = g_strdup (worker);
+      g_hash_table_add (self->workers, name);
+    }
+  self->last_worker = name;
+  return name;
+}
+
+static WnPolicy *
+default_policy (WnDispatcher *self)
+{
+  if (self->default_policy == NULL)
+    {
+      WnPolicyLevel none = { 0 };
+
+      self->default_policy = wn_policy_resolve (&none, &none);
+    }
+  return self->default_policy;
+}
+
+/* Report validation */
+
+static void
+reject (WnDispatcher     *self,
+        const Job        *job,
+        const char       *id,
+        const char       *worker,
+        WnDispatcherError code,
+        const char       *message,
+        GError          **error)
+{
+  self->counters.rejected++;
+  if (journal_on (self))
+    {
+      WnEvent event;
+
+      job_event_init (&event, WN_PH_REPORT_REJECTED, job);
+      if (job == NULL)
+        event.job = id;
+      event.worker = worker;
+      event.error = message;
+      emit (self, &event);
+    }
+  g_set_error_literal (error, WN_DISPATCHER_ERROR, code, message);
+}
+
+/* The job `id`, when `worker` holds its unexpired lock: exists → holder → expiry. */
+static Job *
+held_job (WnDispatcher *self,
+          const char   *id,
+          const char   *worker,
+          GError      **error)
+{
+  Job *job = id != NULL ? g_hash_table_lookup (self->jobs, id) : NULL;
+
+  if (job == NULL)
+    {
+      reject (self, NULL, id, worker, WN_DISPATCHER_ERROR_NOT_FOUND, "job not found", error);
+      return NULL;
+    }
+  if (job->worker == NULL)
+    {
+      reject (self, job, id, worker, WN_DISPATCHER_ERROR_NOT_HOLDER, "job is not locked", error);
+      return NULL;
+    }
+  if (worker == NULL || strcmp (job->worker, worker) != 0)
+    {
+      reject (self, job, id, worker, WN_DISPATCHER_ERROR_NOT_HOLDER, "lock held by another worker", error);
+      return NULL;
+    }
+  if (now_of (self) > job->deadline)
+    {
+      reject (self, job, id, worker, WN_DISPATCHER_ERROR_LOCK_EXPIRED, "lock expired", error);
+      return NULL;
+    }
+  return job;
+}
+
+/* Like held_job() for a verdict, which only a WorkerTrusted job accepts. */
+static Job *
+held_trusted_job (WnDispatcher *self,
+                  const char   *id,
+                  const char   *worker,
+                  const char   *refusal,
+                  GError      **error)
+{
+  Job *job = held_job (self, id, worker, error);
+
+  if (job != NULL && job->policy->trust != WN_TRUST_WORKER_TRUSTED)
+    {
+      reject (self, job, id, worker, WN_DISPATCHER_ERROR_NOT_TRUSTED, refusal, error);
+      return NULL;
+    }
+  return job;
+}
+
+/* Delivery */
+
+static void
+delivery_cb (gpointer data)
+{
+  Delivery *delivery = data;
+  WnDispatcher *self = delivery->dispatcher;
+
+  if (delivery->prev != NULL)
+    delivery->prev->next = delivery->next;
+  else
+    self->deliveries = delivery->next;
+  if (delivery->next != NULL)
+    delivery->next->prev = delivery->prev;
+
+  if (self->deliver != NULL)
+    self->deliver (delivery->owner, &delivery->outcome, self->deliver_data);
+  else
+    wn_outcome_free (&delivery->outcome);
+}
+
+static WnOutcome *
+outcome_new (const Job    *job,
+             WnOutcomeKind kind)
+{
+  Delivery *delivery = g_new0 (Delivery, 1);
+
+  delivery->owner = job->owner;
+  delivery->outcome.kind = kind;
+  delivery->outcome.job = g_strdup (job->id);
+  delivery->outcome.attempts = job->executions;
+  return &delivery->outcome;
+}
+
+/* Remove the job and hand the outcome to its owner through the scheduler. */
+static void
+finish (WnDispatcher *self,
+        Job          *job,
+        WnOutcome    *outcome)
+{
+  Delivery *delivery = (Delivery *) outcome;
+
+  job_remove (self, job);
+  delivery->dispatcher = self;
+  delivery->next = self->deliveries;
+  if (self->deliveries != NULL)
+    self->deliveries->prev = delivery;
+  self->deliveries = delivery;
+  delivery->id = wn_scheduler_post (self->scheduler, delivery_cb, delivery);
+}
+
+/* Fault texts */
+
+/* The fault's human text: its message, else a "message" or "error" string in the body. */
+static const char *
+fault_text (const char *message,
+            JsonNode   *body)
+{
+  static const char *const keys[] = { "message", "error" };
+  JsonObject *object;
+
+  if (message != NULL && *message != '\0')
+    return message;
+  if (body == NULL || !JSON_NODE_HOLDS_OBJECT (body))
+    return NULL;
+  object = json_node_get_object (body);
+  for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
+    {
+      JsonNode *member = json_object_get_member (object, keys[i]);
+
+      if (member != NULL && JSON_NODE_HOLDS_VALUE (member) &&
+          json_node_get_value_type (member) == G_TYPE_STRING)
+        return json_node_get_string (member);
+    }
+  return NULL;
+}
+
+/* "code: text", or whichever of them exists. */
+static char *
+fault_describe (const char *code,
+                const char *message,
+                JsonNode   *body)
+{
+  const char *text = fault_text (message, body);
+  gboolean has_code = code != NULL && *code != '\0';
+
+  if (has_code && text != NULL)
+    return g_strdup_printf ("%s: %s", code, text);
+  if (text != NULL)
+    return g_strdup (text);
+  if (has_code)
+    return g_strdup (code);
+  return g_strdup ("unspecified error");
+}
+
+static void
+journal_fault (WnDispatcher *self,
+               const Job    *job,
+               const char   *worker,
+               const char   *code,
+               const char   *message)
+{
+  if (journal_on (self))
+    {
+      WnEvent event;
+
+      job_event_init (&event, WN_PH_FAULT, job);
+      event.worker = worker;
+      event.attempts = job->executions;
+      event.code = code;
+      event.error = message;
+      emit (self, &event);
+    }
+}
+
+/* Public API */
+
+const char *
+wn_job_state_to_string (WnJobState state)
+{
+  switch (state)
+    {
+    case WN_JOB_AVAILABLE:
+      return "available";
+    case WN_JOB_GATED:
+      return "gated";
+    case WN_JOB_LOCKED:
+      return "locked";
+    case WN_JOB_EXPIRED:
+      return "expired";
+    default:
+      return "unknown";
+    }
+}
+
+void
+wn_outcome_free (WnOutcome *outcome)
+{
+  if (outcome == NULL)
+    return;
+  g_free (outcome->job);
+  g_clear_pointer (&outcome->bindings, g_array_unref);
+  g_free (outcome->code);
+  g_free (outcome->message);
+  g_clear_pointer (&outcome->status, json_node_unref);
+  g_free (outcome);
+}
+
+WnDispatcher *
+wn_dispatcher_new (WnScheduler  *scheduler,
+                   WnJournal    *journal,
+                   WnRng        *rng,
+                   WnOutcomeFunc deliver,
+                   gpointer      deliver_data)
+{
+  WnDispatcher *self;
+
+  g_return_val_if_fail (scheduler != NULL, NULL);
+
+  self = g_new0 (WnDispatcher, 1);
+  self->scheduler = scheduler;
+  self->journal = journal;
+  wn_rng_init (&self->own_rng, 1);
+  self->rng = rng != NULL ? rng : &self->own_rng;
+  self->deliver = deliver;
+  self->deliver_data = deliver_data;
+  self->max_lock = 5 * 60 * WN_USEC_PER_SEC;
+  self->jobs = g_hash_table_new (g_str_hash, g_str_equal);
+  self->topics = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, topic_free);
+  self->workers = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->waiters = g_hash_table_new (g_direct_hash, g_direct_equal);
+  self->next_wait_id = 1;
+  return self;
+}
+
+void
+wn_dispatcher_free (WnDispatcher *self)
+{
+  GHashTableIter iter;
+  gpointer value;
+
+  if (self == NULL)
+    return;
+
+  while (self->deliveries != NULL)
+    {
+      Delivery *delivery = self->deliveries;
+
+      self->deliveries = delivery->next;
+      wn_scheduler_cancel (self->scheduler, delivery->id);
+      wn_outcome_free (&delivery->outcome);
+    }
+
+  g_hash_table_iter_init (&iter, self->waiters);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    {
+      Waiter *waiter = value;
+
+      if (waiter->posted != 0)
+        wn_scheduler_cancel (self->scheduler, waiter->posted);
+      else
+        waiter_unlink (self, waiter);
+      g_hash_table_iter_remove (&iter);
+      g_free (waiter);
+    }
+
+  g_hash_table_iter_init (&iter, self->topics);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    topic_cancel_timer (self, value);
+
+  while (self->first != NULL)
+    {
+      Job *job = self->first;
+
+      self->first = job->next;
+      job_free (job);
+    }
+  self->last = NULL;
+
+  g_hash_table_unref (self->jobs);
+  g_hash_table_unref (self->topics);
+  g_hash_table_unref (self->workers);
+  g_hash_table_unref (self->waiters);
+  g_clear_pointer (&self->default_policy, wn_policy_unref);
+  g_free (self);
+}
+
+void
+wn_dispatcher_set_max_lock (WnDispatcher *self,
+                            WnTime        max_lock)
+{
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (max_lock > 0);
+
+  self->max_lock = max_lock;
+}
+
+WnTime
+wn_dispatcher_get_max_lock (const WnDispatcher *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+
+  return self->max_lock;
+}
+
+gboolean
+wn_dispatcher_enqueue (WnDispatcher    *self,
+                       const WnJobSpec *spec,
+                       GError         **error)
+{
+  const char *output_var;
+  gsize id_len, instance_len, node_len, var_len;
+  Job *job;
+  char *p;
+
+  g_return_val_if_fail (self != NULL, FALSE);
+  g_return_val_if_fail (spec != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (spec->id == NULL || *spec->id == '\0')
+    {
+      g_set_error_literal (error, WN_DISPATCHER_ERROR, WN_DISPATCHER_ERROR_EMPTY_ID, "job id is empty");
+      return FALSE;
+    }
+  if (spec->topic == NULL || *spec->topic == '\0')
+    {
+      g_set_error_literal (error, WN_DISPATCHER_ERROR, WN_DISPATCHER_ERROR_EMPTY_TOPIC, "job topic is empty");
+      return FALSE;
+    }
+  if (g_hash_table_contains (self->jobs, spec->id))
+    {
+      g_set_error (error, WN_DISPATCHER_ERROR, WN_DISPATCHER_ERROR_DUPLICATE,
+                   "duplicate job id: %s", spec->id);
+      return FALSE;
+    }
+
+  /* One block for the job and its strings. */
+  output_var = spec->output_var != NULL ? spec->output_var : spec->node;
+  id_len = strlen (spec->id) + 1;
+  instance_len = spec->instance != NULL ? strlen (spec->instance) + 1 : 0;
+  node_len = spec->node != NULL ? strlen (spec->node) + 1 : 0;
+  var_len = output_var != NULL ? strlen (output_var) + 1 : 0;
+  job = g_malloc0 (sizeof (Job) + id_len + instance_len + node_len + var_len);
+  p = (char *) (job + 1);
+  job->id = memcpy (p, spec->id, id_len);
+  p += id_len;
+  if (instance_len > 0)
+    {
+      job->instance = memcpy (p, spec->instance, instance_len);
+      p += instance_len;
+    }
+  if (node_len > 0)
+    {
+      job->node = memcpy (p, spec->node, node_len);
+      p += node_len;
+    }
+  if (var_len > 0)
+    job->output_var = memcpy (p, output_var, var_len);
+
+  job->heap_pos = WN_HEAP_NO_POS;
+  job->where = WHERE_NONE;
+  job->seq = self->next_seq++;
+  job->topic = topic_get (self, spec->topic, TRUE);
+  if (spec->input != NULL)
+    job->input = json_node_ref (spec->input);
+  else
+    {
+      job->input = json_node_new (JSON_NODE_OBJECT);
+      json_node_take_object (job->input, json_object_new ());
+    }
+  job->policy = wn_policy_ref (spec->policy != NULL ? spec->policy : default_policy (self));
+  job->owner = spec->owner;
+  job->enqueued_at = now_of (self);
+  job->first_lock = -1;
+  job->deadline = -1;
+
+  g_hash_table_insert (self->jobs, (gpointer) job->id, job);
+  job->prev = self->last;
+  if (self->last != NULL)
+    self->last->next = job;
+  else
+    self->first = job;
+  self->last = job;
+  job_place (self, job, WHERE_AVAILABLE);
+
+  if (journal_on (self))
+    {
+      WnEvent event;
+
+      job_event_init (&event, WN_PH_ENQUEUED, job);
+      emit (self, &event);
+    }
+
+  wake_topic_waiters (self, job->topic);
+  return TRUE;
+}
+
+gboolean
+wn_dispatcher_fetch (WnDispatcher      *self,
+                     const char        *worker,
+                     const char *const *topics,
+                     guint              n_topics,
+                     WnTime             lock_duration,
+                     WnJobInfo         *locked)
+{
+  WnTime now;
+
+  g_return_val_if_fail (self != NULL, FALSE);
+  g_return_val_if_fail (worker != NULL && *worker != '\0', FALSE);
+  g_return_val_if_fail (topics != NULL || n_topics == 0, FALSE);
+
+  now = now_of (self);
+  if (lock_duration <= 0 || lock_duration > self->max_lock)
+    lock_duration = self->max_lock;
+
+  for (guint i = 0; i < n_topics; i++)
+    {
+      Topic *topic = topics[i] != NULL ? g_hash_table_lookup (self->topics, topics[i]) : NULL;
+      Job *job;
+
+      if (topic == NULL)
+        continue;
+      topic_promote (self, topic, now);
+      job = wn_heap_pop (&topic->available);
+      if (job == NULL)
+        continue;
+      job->where = WHERE_NONE;
+
+      if (job->lapsed)
+        self->counters.reclaims++;
+      if (job->lapsed && journal_on (self))
+        {
+          WnEvent event;
+
+          job_event_init (&event, WN_PH_LOCK_RECLAIMED, job);
+          event.worker = job->worker;
+          event.deadline_us = job->deadline;
+          emit (self, &event);
+        }
+
+      job->lapsed = FALSE;
+      job->worker = intern_worker (self, worker);
+      job->first_lock = now;
+      job->deadline = now + lock_duration;
+      job->not_before = 0;
+      job_place (self, job, WHERE_LOCKED);
+
+      if (journal_on (self))
+        {
+          WnEvent event;
+
+          job_event_init (&event, WN_PH_LOCKED, job);
+          event.worker = job->worker;
+          event.attempt = job->executions + 1;
+          event.deadline_us = job->deadline;
+          emit (self, &event);
+        }
+
+      if (locked != NULL)
+        job_fill_info (job, now, locked);
+      return TRUE;
+    }
+  return FALSE;
+}
+
+guint
+wn_dispatcher_wait (WnDispatcher      *self,
+                    const char *const *topics,
+                    guint              n_topics,
+                    WnWakeFunc         wake,
+                    gpointer           data)
+{
+  Waiter *waiter;
+  gboolean ready = FALSE;
+
+  g_return_val_if_fail (self != NULL, 0);
+  g_return_val_if_fail (topics != NULL || n_topics == 0, 0);
+  g_return_val_if_fail (wake != NULL, 0);
+
+  waiter = g_malloc0 (sizeof (Waiter) + n_topics * sizeof (WaitLink));
+  waiter->dispatcher = self;
+  waiter->wake = wake;
+  waiter->data = data;
+  do
+    waiter->id = self->next_wait_id++;
+  while (waiter->id == 0 || g_hash_table_contains (self->waiters, GUINT_TO_POINTER (waiter->id)));
+  g_hash_table_insert (self->waiters, GUINT_TO_POINTER (waiter->id), waiter);
+
+  for (guint i = 0; i < n_topics; i++)
+    {
+      Topic *topic;
+      WaitLink *link;
+      gboolean seen = FALSE;
+
+      if (topics[i] == NULL)
+        continue;
+      topic = topic_get (self, topics[i], TRUE);
+      for (guint j = 0; j < waiter->n_links && !seen; j++)
+        seen = waiter->links[j].topic == topic;
+      if (seen)
+        continue;
+
+      link = &waiter->links[waiter->n_links++];
+      link->waiter = waiter;
+      link->topic = topic;
+      link->prev = topic->wait_tail;
+      if (topic->wait_tail != NULL)
+        topic->wait_tail->next = link;
+      else
+        topic->wait_head = link;
+      topic->wait_tail = link;
+      topic->n_waiters++;
+      if (wn_heap_size (&topic->available) > 0)
+        ready = TRUE;
+    }
+
+  if (ready)
+    waiter_wake (self, waiter);
+  else
+    for (guint i = 0; i < waiter->n_links; i++)
+      topic_update_timer (self, waiter->links[i].topic);
+
+  return waiter->id;
+}
+
+void
+wn_dispatcher_cancel_wait (WnDispatcher *self,
+                           guint         wait_id)
+{
+  Waiter *waiter;
+
+  g_return_if_fail (self != NULL);
+
+  waiter = g_hash_table_lookup (self->waiters, GUINT_TO_POINTER (wait_id));
+  if (waiter == NULL)
+    return;
+  if (waiter->posted != 0)
+    wn_scheduler_cancel (self->scheduler, waiter->posted);
+  else
+    waiter_unlink (self, waiter);
+  g_hash_table_remove (self->waiters, GUINT_TO_POINTER (wait_id));
+  g_free (waiter);
+}
+
+guint
+wn_dispatcher_begin_execution (WnDispatcher *self,
+                               const char   *id,
+                               const char   *worker,
+                               GError      **error)
+{
+  Job *job;
+
+  g_return_val_if_fail (self != NULL, 0);
+  g_return_val_if_fail (error == NULL || *error == NULL, 0);
+
+  job = held_job (self, id, worker, error);
+  if (job == NULL)
+    return 0;
+
+  job->executions++;
+  self->counters.executions++;
+  if (journal_on (self))
+    {
+      WnEvent event;
+
+      job_event_init (&event, WN_PH_EXECUTING, job);
+      event.worker = job->worker;
+      event.attempt = job->executions;
+      emit (self, &event);
+    }
+  return job->executions;
+}
+
+gboolean
+wn_dispatcher_extend_lock (WnDispatcher *self,
+                           const char   *id,
+                           const char   *worker,
+                           WnTime        new_duration,
+                           GError      **error)
+{
+  Job *job;
+  WnTime now;
+
+  g_return_val_if_fail (self != NULL, FALSE);
+  g_return_val_if_fail (new_duration >= 0, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  job = held_job (self, id, worker, error);
+  if (job == NULL)
+    return FALSE;
+
+  now = now_of (self);
+  if (now + new_duration > job->first_lock + self->max_lock)
+    {
+      reject (self, job, id, worker, WN_DISPATCHER_ERROR_MAX_LOCK,
+              "lock cannot be extended past its first lock plus the max lock", error);
+      return FALSE;
+    }
+
+  job->deadline = now + new_duration;
+  wn_heap_update (&job->topic->locked, job);
+  topic_changed (self, job->topic);
+
+  if (journal_on (self))
+    {
+      WnEvent event;
+
+      job_event_init (&event, WN_PH_LOCK_EXTENDED, job);
+      event.worker = job->worker;
+      event.deadline_us = job->deadline;
+      emit (self, &event);
+    }
+  return TRUE;
+}
+
+gboolean
+wn_dispatcher_complete (WnDispatcher *self,
+                        const char   *id,
+                        const char   *worker,
+                        JsonNode     *output,
+                        GError      **error)
+{
+  g_autoptr(GError) local_error = NULL;
+  Job *job;
+  GArray *bindings;
+  WnOutcome *outcome;
+  const char *var;
+
+  g_return_val_if_fail (self != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  job = held_job (self, id, worker, error);
+  if (job == NULL)
+    return FALSE;
+
+  var = job->output_var != NULL ? job->output_var : "output";
+  bindings = wn_bindings_new ();
+  if (output != NULL)
+    {
+      if (job->policy->trust == WN_TRUST_ENGINE_AUTHORITATIVE && job->policy->mapping != NULL)
+        {
+          if (!wn_output_mapping_apply (job->policy->mapping, output, bindings, &local_error))
+            {
+              outcome = outcome_new (job, WN_OUTCOME_FAULT);
+              outcome->exhausted = FALSE;
+              outcome->message = g_strdup_printf ("output mapping failed: %s", local_error->message);
+              journal_fault (self, job, job->worker, NULL, outcome->message);
+              g_array_unref (bindings);
+              finish (self, job, outcome);
+              return TRUE;
+            }
+        }
+      else
+        wn_output_direct (var, output, bindings);
+    }
+
+  if (journal_on (self))
+    {
+      WnEvent event;
+
+      job_event_init (&event, WN_PH_COMPLETED, job);
+      event.worker = job->worker;
+      event.attempt = job->executions;
+      emit (self, &event);
+    }
+
+  outcome = outcome_new (job, WN_OUTCOME_COMPLETE);
+  outcome->bindings = bindings;
+  finish (self, job, outcome);
+  return TRUE;
+}
+
+/* A WorkerTrusted job's raw fail: forwarded as terminal, never classified or re-armed. */
+static gboolean
+fail_trusted (WnDispatcher *self,
+              Job          *job,
+              const char   *code,
+              JsonNode     *body,
+              const char   *message)
+{
+  WnOutcome *outcome = outcome_new (job, WN_OUTCOME_FAULT);
+
+  outcome->exhausted = TRUE;
+  outcome->code = g_strdup (code);
+  outcome->message = fault_describe (code, message, body);
+  journal_fault (self, job, job->worker, code, outcome->message);
+  finish (self, job, outcome);
+  return TRUE;
+}
+
+gboolean
+wn_dispatcher_fail (WnDispatcher *self,
+                    const char   *id,
+                    const char   *worker,
+                    const char   *code,
+                    JsonNode     *body,
+                    const char   *message,
+                    GError      **error)
+{
+  WnClassification classification = { 0 };
+  Job *job;
+  WnOutcome *outcome;
+  WnTime backoff = 0;
+  guint n;
+
+  g_return_val_if_fail (self != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  job = held_job (self, id, worker, error);
+  if (job == NULL)
+    return FALSE;
+
+  if (job->policy->trust != WN_TRUST_ENGINE_AUTHORITATIVE)
+    return fail_trusted (self, job, code, body, message);
+
+  /* Classification may run code that reaches back into the store (a journal
+   * subscriber): keep the job alive until the lock has been re-validated. */
+  self->pinned = job;
+  self->pinned_removed = FALSE;
+  wn_error_mapper_classify (job->policy->mapper, code, body, &classification);
+  if (classification.mapper_error != NULL && journal_on (self))
+    {
+      WnEvent event;
+
+      job_event_init (&event, WN_PH_MAPPER_ERROR, job);
+      event.worker = job->worker;
+      event.code = code;
+      event.error = classification.mapper_error;
+      emit (self, &event);
+    }
+  self->pinned = NULL;
+
+  /* Re-validate before re-arming or removing: the lock may have lapsed meanwhile. */
+  if (self->pinned_removed ||
+      job->worker == NULL || strcmp (job->worker, worker) != 0 ||
+      now_of (self) > job->deadline)
+    {
+      reject (self, job, job->id, worker, WN_DISPATCHER_ERROR_LOCK_EXPIRED, "lock expired", error);
+      wn_classification_clear (&classification);
+      if (self->pinned_removed)
+        job_free (job);
+      self->pinned_removed = FALSE;
+      return FALSE;
+    }
+
+  switch (classification.kind)
+    {
+    case WN_CLASS_BPMN_ERROR:
+      outcome = outcome_new (job, WN_OUTCOME_BPMN_ERROR);
+      outcome->code = g_strdup (classification.bpmn_code);
+      outcome->message = g_strdup (classification.bpmn_message != NULL
+                                   ? classification.bpmn_message : fault_text (message, body));
+      if (journal_on (self))
+        {
+          WnEvent event;
+
+          job_event_init (&event, WN_PH_BPMN_ERROR, job);
+          event.worker = job->worker;
+          event.code = outcome->code;
+          event.error = outcome->message;
+          emit (self, &event);
+        }
+      wn_classification_clear (&classification);
+      finish (self, job, outcome);
+      return TRUE;
+
+    case WN_CLASS_STATUS:
+      outcome = outcome_new (job, WN_OUTCOME_STATUS);
+      outcome->status = classification.status != NULL
+        ? json_node_ref (classification.status) : json_node_new (JSON_NODE_NULL);
+      if (journal_on (self))
+        {
+          WnEvent event;
+
+          job_event_init (&event, WN_PH_STATUS, job);
+          event.worker = job->worker;
+          event.status = outcome->status;
+          emit (self, &event);
+        }
+      wn_classification_clear (&classification);
+      finish (self, job, outcome);
+      return TRUE;
+
+    case WN_CLASS_TECHNICAL:
+    default:
+      break;
+    }
+  wn_classification_clear (&classification);
+
+  n = job->attempt + 1;
+  if (wn_retry_policy_retry (&job->policy->retry, n, self->rng, &backoff))
+    {
+      const char *holder = job->worker;
+      WnTime now = now_of (self);
+
+      job->attempt = n;
+      job->worker = NULL;
+      job->first_lock = -1;
+      job->deadline = -1;
+      job->not_before = now + backoff;
+      job_place (self, job, WHERE_GATED);
+      self->counters.retries++;
+
+      if (journal_on (self))
+        {
+          g_autofree char *text = fault_describe (code, message, body);
+          WnEvent event;
+
+          job_event_init (&event, WN_PH_RETRY_SCHEDULED, job);
+          event.worker = holder;
+          event.attempt = n;
+          event.backoff_us = backoff;
+          event.not_before_us = job->not_before;
+          event.code = code;
+          event.error = text;
+          emit (self, &event);
+        }
+
+      wake_topic_waiters (self, job->topic);
+      return TRUE;
+    }
+
+  /* Exhausted: a terminal fault naming the topic, the attempts and the last error. */
+  {
+    g_autofree char *text = fault_describe (code, message, body);
+    guint attempts = MAX (job->executions, n);
+
+    self->counters.exhausted++;
+
+    if (journal_on (self))
+      {
+        WnEvent event;
+
+        job_event_init (&event, WN_PH_RETRIES_EXHAUSTED, job);
+        event.worker = job->worker;
+        event.attempts = attempts;
+        event.code = code;
+        event.error = text;
+        emit (self, &event);
+      }
+
+    outcome = outcome_new (job, WN_OUTCOME_FAULT);
+    outcome->exhausted = TRUE;
+    outcome->attempts = attempts;
+    outcome->code = g_strdup (code);
+    outcome->message = g_strdup_printf ("retries exhausted for topic %s after %u attempt%s: %s",
+                                        job->topic->name, attempts, attempts == 1 ? "" : "s", text);
+    journal_fault (self, job, job->worker, code, outcome->message);
+    finish (self, job, outcome);
+    return TRUE;
+  }
+}
+
+gboolean
+wn_dispatcher_complete_mapped (WnDispatcher *self,
+                               const char   *id,
+                               const char   *worker,
+                               GArray       *bindings,
+                               GError      **error)
+{
+  WnOutcome *outcome;
+  Job *job;
+
+  g_return_val_if_fail (self != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  job = held_trusted_job (self, id, worker,
+                          "a mapped completion is accepted only for a workerTrusted job", error);
+  if (job == NULL)
+    return FALSE;
+
+  if (journal_on (self))
+    {
+      WnEvent event;
+
+      job_event_init (&event, WN_PH_COMPLETED, job);
+      event.worker = job->worker;
+      event.attempt = job->executions;
+      emit (self, &event);
+    }
+
+  outcome = outcome_new (job, WN_OUTCOME_COMPLETE);
+  outcome->bindings = wn_bindings_new ();
+  for (guint i = 0; bindings != NULL && i < bindings->len; i++)
+    {
+      const WnBinding *src = &g_array_index (bindings, WnBinding, i);
+      WnBinding copy;
+
+      copy.var = g_strdup (src->var);
+      copy.value = src->value != NULL ? json_node_ref (src->value) : json_node_new (JSON_NODE_NULL);
+      g_array_append_val (outcome->bindings, copy);
+    }
+  finish (self, job, outcome);
+  return TRUE;
+}
+
+gboolean
+wn_dispatcher_report_bpmn_error (WnDispatcher *self,
+                                 const char   *id,
+                                 const char   *worker,
+                                 const char   *code,
+                                 const char   *message,
+                                 GError      **error)
+{
+  WnOutcome *outcome;
+  Job *job;
+
+  g_return_val_if_fail (self != NULL, FALSE);
+  g_return_val_if_fail (code != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  job = held_trusted_job (self, id, worker,
+                          "report-bpmn-error is accepted only for a workerTrusted job", error);
+  if (job == NULL)
+    return FALSE;
+
+  if (journal_on (self))
+    {
+      WnEvent event;
+
+      job_event_init (&event, WN_PH_BPMN_ERROR, job);
+      event.worker = job->worker;
+      event.code = code;
+      event.error = message;
+      emit (self, &event);
+    }
+
+  outcome = outcome_new (job, WN_OUTCOME_BPMN_ERROR);
+  outcome->code = g_strdup (code);
+  outcome->message = g_strdup (message);
+  finish (self, job, outcome);
+  return TRUE;
+}
+
+gboolean
+wn_dispatcher_report_status (WnDispatcher *self,
+                             const char   *id,
+                             const char   *worker,
+                             JsonNode     *status,
+                             GError      **error)
+{
+  WnOutcome *outcome;
+  Job *job;
+
+  g_return_val_if_fail (self != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  job = held_trusted_job (self, id, worker,
+                          "report-status is accepted only for a workerTrusted job", error);
+  if (job == NULL)
+    return FALSE;
+
+  outcome = outcome_new (job, WN_OUTCOME_STATUS);
+  outcome->status = status != NULL ? json_node_ref (status) : json_node_new (JSON_NODE_NULL);
+
+  if (journal_on (self))
+    {
+      WnEvent event;
+
+      job_event_init (&event, WN_PH_STATUS, job);
+      event.worker = job->worker;
+      event.status = outcome->status;
+      emit (self, &event);
+    }
+
+  finish (self, job, outcome);
+  return TRUE;
+}
+
+gboolean
+wn_dispatcher_report_fault (WnDispatcher *self,
+                            const char   *id,
+                            const char   *worker,
+                            const char   *code,
+                            const char   *message,
+                            gboolean      exhausted,
+                            GError      **error)
+{
+  WnOutcome *outcome;
+  Job *job;
+
+  g_return_val_if_fail (self != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  job = held_trusted_job (self, id, worker,
+                          "a verdict fault is accepted only for a workerTrusted job", error);
+  if (job == NULL)
+    return FALSE;
+
+  outcome = outcome_new (job, WN_OUTCOME_FAULT);
+  outcome->exhausted = exhausted;
+  outcome->code = g_strdup (code);
+  outcome->message = message != NULL ? g_strdup (message) : fault_describe (code, NULL, NULL);
+  journal_fault (self, job, job->worker, code, outcome->message);
+  finish (self, job, outcome);
+  return TRUE;
+}
+
+gboolean
+wn_dispatcher_remove (WnDispatcher *self,
+                      const char   *id)
+{
+  Job *job;
+
+  g_return_val_if_fail (self != NULL, FALSE);
+
+  job = id != NULL ? g_hash_table_lookup (self->jobs, id) : NULL;
+  if (job == NULL)
+    return FALSE;
+  job_remove (self, job);
+  return TRUE;
+}
+
+gboolean
+wn_dispatcher_lookup (WnDispatcher *self,
+                      const char   *id,
+                      WnJobInfo    *info)
+{
+  Job *job;
+
+  g_return_val_if_fail (self != NULL, FALSE);
+
+  job = id != NULL ? g_hash_table_lookup (self->jobs, id) : NULL;
+  if (job == NULL)
+    return FALSE;
+  if (info != NULL)
+    job_fill_info (job, now_of (self), info);
+  return TRUE;
+}
+
+void
+wn_dispatcher_foreach (WnDispatcher     *self,
+                       WnJobForeachFunc  func,
+                       gpointer          data)
+{
+  WnTime now;
+
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (func != NULL);
+
+  now = now_of (self);
+  for (Job *job = self->first; job != NULL;)
+    {
+      Job *next = job->next;
+      WnJobInfo info;
+
+      job_fill_info (job, now, &info);
+      func (&info, data);
+      job = next;
+    }
+}
+
+guint
+wn_dispatcher_get_n_jobs (const WnDispatcher *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+
+  return g_hash_table_size (self->jobs);
+}
+
+WnTime
+wn_dispatcher_get_next_gate (WnDispatcher *self)
+{
+  GHashTableIter iter;
+  gpointer value;
+  WnTime next = WN_TIME_NEVER;
+
+  g_return_val_if_fail (self != NULL, WN_TIME_NEVER);
+
+  g_hash_table_iter_init (&iter, self->topics);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    {
+      Topic *topic = value;
+      const Job *gated = wn_heap_peek (&topic->gated);
+      const Job *locked = wn_heap_peek (&topic->locked);
+
+      if (gated != NULL && gated->not_before < next)
+        next = gated->not_before;
+      if (locked != NULL && locked->deadline < next)
+        next = locked->deadline;
+    }
+  return next;
+}
+
+guint64
+wn_dispatcher_get_n_comparisons (const WnDispatcher *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+
+  return self->n_comparisons;
+}
+
+void
+wn_dispatcher_get_counters (const WnDispatcher   *self,
+                            WnDispatcherCounters *counters)
+{
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (counters != NULL);
+
+  *counters = self->counters;
+}
