@@ -1,42 +1,377 @@
 /* winnow-run — the headless runner (journal-and-cli.md). */
 #include "config.h"
 
+#include <errno.h>
+#include <inttypes.h>
 #include <locale.h>
 #include <stdio.h>
 #include <glib/gi18n.h>
 
 #include "winnow.h"
 
+enum {
+  EXIT_COMPLETED = 0,
+  EXIT_FAILED = 1,
+  EXIT_INPUT = 2,
+  EXIT_STOPPED = 3,
+};
+
+typedef struct {
+  char     *scenario;
+  gint64    seed;
+  gboolean  has_seed;
+  int       instances;
+  char     *until;
+  char     *trust;
+  char     *on_exhausted;
+  gboolean  jsonl;
+  char     *journal;
+  char     *summary;
+  gboolean  quiet;
+  gboolean  validate;
+  gboolean  version;
+  char    **files;
+} Options;
+
+typedef struct {
+  FILE    *out;
+  GString *line;
+  gboolean text;
+} Sink;
+
+static void
+sink_cb (const WnEvent *event,
+         gpointer       data)
+{
+  Sink *sink = data;
+
+  g_string_truncate (sink->line, 0);
+  if (sink->text)
+    {
+      wn_event_append_text (event, sink->line);
+      g_string_append_c (sink->line, '\n');
+    }
+  else
+    wn_event_append_json (event, sink->line);
+  fwrite (sink->line->str, 1, sink->line->len, sink->out);
+}
+
+static gboolean
+parse_seed_cb (const char  *name,
+               const char  *value,
+               gpointer     data,
+               GError     **error)
+{
+  Options *options = data;
+  guint64 seed;
+
+  if (!g_ascii_string_to_unsigned (value, 10, 0, G_MAXUINT64, &seed, NULL))
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                   _("--seed takes a non-negative whole number, not “%s”"), value);
+      return FALSE;
+    }
+  options->seed = (gint64) seed;
+  options->has_seed = TRUE;
+  return TRUE;
+}
+
+static void
+print_diagnostics (GPtrArray  *diagnostics,
+                   GError     *error)
+{
+  if (diagnostics != NULL && diagnostics->len > 0)
+    for (guint i = 0; i < diagnostics->len; i++)
+      {
+        g_autofree char *line = wn_diagnostic_format (g_ptr_array_index (diagnostics, i));
+        g_printerr ("%s\n", line);
+      }
+  else if (error != NULL)
+    g_printerr ("%s\n", error->message);
+}
+
+static WnTime
+percentile (GArray *sorted,
+            double  p)
+{
+  guint rank;
+
+  if (sorted->len == 0)
+    return 0;
+  /* nearest rank */
+  rank = (guint) (p / 100.0 * sorted->len + 0.999999);
+  rank = CLAMP (rank, 1, sorted->len);
+  return g_array_index (sorted, WnTime, rank - 1);
+}
+
+static void
+print_summary_json (WnEngine *engine)
+{
+  WnRunStats stats;
+  g_autoptr(GArray) times = wn_engine_get_completion_times (engine);
+  GHashTable *ends = wn_engine_get_ends (engine);
+  WnProcess *process = wn_engine_get_process (engine);
+  g_autoptr(GString) out = g_string_new (NULL);
+  gboolean first = TRUE;
+
+  wn_engine_get_stats (engine, &stats);
+  g_string_append_printf (out,
+                          "{\"instances\":%u,\"completed\":%u,\"terminated\":%u,\"incidents\":%u,\"active\":%u,"
+                          "\"virtual_time_us\":%" G_GINT64_FORMAT ",\"executions\":%" G_GUINT64_FORMAT
+                          ",\"retries\":%" G_GUINT64_FORMAT ",\"exhausted\":%" G_GUINT64_FORMAT ",",
+                          stats.instances, stats.completed, stats.terminated, stats.incidents, stats.active,
+                          wn_engine_now (engine), stats.executions, stats.retries, stats.exhausted);
+  if (times->len > 0)
+    g_string_append_printf (out,
+                            "\"completion_us\":{\"p50\":%" G_GINT64_FORMAT ",\"p90\":%" G_GINT64_FORMAT
+                            ",\"p99\":%" G_GINT64_FORMAT ",\"max\":%" G_GINT64_FORMAT "},",
+                            percentile (times, 50), percentile (times, 90), percentile (times, 99),
+                            g_array_index (times, WnTime, times->len - 1));
+  else
+    g_string_append (out, "\"completion_us\":null,");
+  g_string_append (out, "\"ends\":{");
+  for (guint i = 0; i < process->n_nodes; i++)
+    {
+      gpointer count = g_hash_table_lookup (ends, process->nodes[i].id);
+
+      if (count == NULL)
+        continue;
+      g_string_append_printf (out, "%s\"%s\":%u", first ? "" : ",", process->nodes[i].id, GPOINTER_TO_UINT (count));
+      first = FALSE;
+    }
+  g_string_append (out, "}}\n");
+  fputs (out->str, stdout);
+}
+
+static void
+print_summary_text (WnEngine *engine)
+{
+  WnRunStats stats;
+  g_autoptr(GArray) times = wn_engine_get_completion_times (engine);
+  GHashTable *ends = wn_engine_get_ends (engine);
+  WnProcess *process = wn_engine_get_process (engine);
+  g_autofree char *now = wn_time_format_clock (wn_engine_now (engine));
+  g_autoptr(GString) line = g_string_new (NULL);
+
+  wn_engine_get_stats (engine, &stats);
+  g_print (ngettext ("%u instance: %u completed, %u terminated, %u with incidents, %u active\n",
+                     "%u instances: %u completed, %u terminated, %u with incidents, %u active\n",
+                     stats.instances),
+           stats.instances, stats.completed, stats.terminated, stats.incidents, stats.active);
+  g_print (_("virtual time %s; %" PRIu64 " executions, %" PRIu64 " retries, %" PRIu64 " exhausted\n"),
+           now, (uint64_t) stats.executions, (uint64_t) stats.retries, (uint64_t) stats.exhausted);
+  if (times->len > 0)
+    {
+      g_autofree char *p50 = wn_duration_format (percentile (times, 50));
+      g_autofree char *p90 = wn_duration_format (percentile (times, 90));
+      g_autofree char *p99 = wn_duration_format (percentile (times, 99));
+      g_autofree char *max = wn_duration_format (g_array_index (times, WnTime, times->len - 1));
+      g_print (_("completion: p50 %s, p90 %s, p99 %s, max %s\n"), p50, p90, p99, max);
+    }
+  for (guint i = 0; i < process->n_nodes; i++)
+    {
+      gpointer count = g_hash_table_lookup (ends, process->nodes[i].id);
+      if (count != NULL)
+        g_string_append_printf (line, "%s%s %u", line->len ? ", " : "", process->nodes[i].id, GPOINTER_TO_UINT (count));
+    }
+  if (line->len > 0)
+    g_print (_("ends: %s\n"), line->str);
+}
+
+static gboolean
+parse_options (int       *argc,
+               char    ***argv,
+               Options   *o,
+               GError   **error)
+{
+  GOptionEntry entries[] = {
+    { "scenario", 's', 0, G_OPTION_ARG_FILENAME, &o->scenario, N_("Scenario (replaces one embedded in the process)"), N_("FILE") },
+    { "seed", 0, 0, G_OPTION_ARG_CALLBACK, parse_seed_cb, N_("PRNG seed (overrides the scenario’s)"), N_("N") },
+    { "instances", 'n', 0, G_OPTION_ARG_INT, &o->instances, N_("Start N instances at t = 0 (overrides “start”)"), N_("N") },
+    { "until", 0, 0, G_OPTION_ARG_STRING, &o->until, N_("Stop at this virtual time"), N_("DURATION") },
+    { "trust", 0, 0, G_OPTION_ARG_STRING, &o->trust, N_("Engine-wide trust: workerTrusted | engineAuthoritative"), N_("MODE") },
+    { "on-exhausted", 0, 0, G_OPTION_ARG_STRING, &o->on_exhausted, N_("fail | incident"), N_("MODE") },
+    { "jsonl", 0, 0, G_OPTION_ARG_NONE, &o->jsonl, N_("Write the journal as JSON lines to stdout"), NULL },
+    { "journal", 0, 0, G_OPTION_ARG_FILENAME, &o->journal, N_("Write the JSON-lines journal to FILE"), N_("FILE") },
+    { "summary", 0, 0, G_OPTION_ARG_STRING, &o->summary, N_("Summary format: text (default) | json"), N_("FORMAT") },
+    { "quiet", 'q', 0, G_OPTION_ARG_NONE, &o->quiet, N_("No journal, summary only"), NULL },
+    { "validate", 0, 0, G_OPTION_ARG_NONE, &o->validate, N_("Load and validate only; print nothing on success"), NULL },
+    { "version", 0, 0, G_OPTION_ARG_NONE, &o->version, N_("Print the version and exit"), NULL },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &o->files, NULL, NULL },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) context = g_option_context_new (_("PROCESS.json"));
+  GOptionGroup *group = g_option_group_new (NULL, NULL, NULL, o, NULL);
+
+  g_option_group_add_entries (group, entries);
+  g_option_group_set_translation_domain (group, GETTEXT_PACKAGE);
+  g_option_context_set_main_group (context, group);
+  g_option_context_set_summary (context, _("Run a Winnow process headless, in fast-forward on the virtual clock."));
+  g_option_context_set_description (context,
+    _("Exit status: 0 every instance completed; 1 an instance terminated or holds an open incident;\n"
+      "2 usage or input error; 3 stopped with instances still active."));
+  return g_option_context_parse (context, argc, argv, error);
+}
+
 int
 main (int argc, char **argv)
 {
-  gboolean version = FALSE;
-  GOptionEntry entries[] = {
-    { "version", 0, 0, G_OPTION_ARG_NONE, &version, N_("Print the version and exit"), NULL },
-    { NULL }
-  };
-  g_autoptr(GOptionContext) context = NULL;
+  Options o = { 0 };
   g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) diagnostics = NULL;
+  g_autoptr(WnProcess) process = NULL;
+  g_autoptr(WnScenario) scenario = NULL;
+  WnEngineOptions options = { 0 };
+  WnTime until = WN_TIME_NEVER;
+  gboolean summary_json = FALSE;
+  Sink trace = { stdout, NULL, TRUE };
+  Sink file_sink = { NULL, NULL, FALSE };
+  WnEngine *engine;
+  WnStopReason reason;
+  WnRunStats stats;
+  int status;
 
   setlocale (LC_ALL, "");
-  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
+  bindtextdomain (GETTEXT_PACKAGE, g_getenv ("WINNOW_LOCALEDIR") ? g_getenv ("WINNOW_LOCALEDIR") : LOCALEDIR);
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   textdomain (GETTEXT_PACKAGE);
 
-  context = g_option_context_new (_("PROCESS.json"));
-  g_option_context_set_summary (context, _("Run a Winnow process headless, in fast-forward."));
-  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
-  g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
-  if (!g_option_context_parse (context, &argc, &argv, &error))
+  if (!parse_options (&argc, &argv, &o, &error))
     {
       g_printerr ("winnow-run: %s\n", error->message);
-      return 2;
+      return EXIT_INPUT;
     }
-  if (version)
+  if (o.version)
     {
       g_print ("winnow-run %s\n", PACKAGE_VERSION);
-      return 0;
+      return EXIT_COMPLETED;
     }
-  g_printerr ("winnow-run: %s\n", _("no process file given (see --help)"));
-  return 2;
+  if (o.files == NULL || o.files[0] == NULL || o.files[1] != NULL)
+    {
+      g_printerr ("winnow-run: %s\n", _("give exactly one process file (see --help)"));
+      return EXIT_INPUT;
+    }
+  if (o.summary != NULL)
+    {
+      if (g_str_equal (o.summary, "json"))
+        summary_json = TRUE;
+      else if (!g_str_equal (o.summary, "text"))
+        {
+          g_printerr ("winnow-run: %s\n", _("--summary takes text or json"));
+          return EXIT_INPUT;
+        }
+    }
+  if (o.trust != NULL && !wn_trust_from_string (o.trust, &options.trust))
+    {
+      g_printerr ("winnow-run: %s\n", _("--trust takes workerTrusted or engineAuthoritative"));
+      return EXIT_INPUT;
+    }
+  if (o.on_exhausted != NULL && !wn_on_exhausted_from_string (o.on_exhausted, &options.on_exhausted))
+    {
+      g_printerr ("winnow-run: %s\n", _("--on-exhausted takes fail or incident"));
+      return EXIT_INPUT;
+    }
+  if (o.until != NULL && !wn_duration_parse (o.until, &until, &error))
+    {
+      g_printerr ("winnow-run: --until: %s\n", error->message);
+      return EXIT_INPUT;
+    }
+  if (o.instances < 0)
+    {
+      g_printerr ("winnow-run: %s\n", _("--instances takes a positive number"));
+      return EXIT_INPUT;
+    }
+
+  process = wn_load_process_file (o.files[0], &diagnostics, &error);
+  if (process == NULL)
+    {
+      print_diagnostics (diagnostics, error);
+      return EXIT_INPUT;
+    }
+  if (o.scenario != NULL)
+    {
+      g_clear_pointer (&diagnostics, g_ptr_array_unref);
+      g_clear_error (&error);
+      scenario = wn_load_scenario_file (o.scenario, &diagnostics, &error);
+      if (scenario == NULL)
+        {
+          print_diagnostics (diagnostics, error);
+          return EXIT_INPUT;
+        }
+    }
+  if (o.validate)
+    return EXIT_COMPLETED;
+
+  options.has_seed = o.has_seed;
+  options.seed = (guint64) o.seed;
+  options.instances = (guint) o.instances;
+  engine = wn_engine_new (process, scenario, &options);
+
+  for (const char * const *t = wn_engine_get_implicit_topics (engine); *t != NULL; t++)
+    g_printerr (_("winnow-run: notice: no worker serves topic %s; an implicit worker completes its jobs at once\n"), *t);
+
+  if (o.journal != NULL)
+    {
+      file_sink.out = fopen (o.journal, "w");
+      if (file_sink.out == NULL)
+        {
+          g_printerr (_("winnow-run: cannot write %s: %s\n"), o.journal, g_strerror (errno));
+          wn_engine_free (engine);
+          return EXIT_INPUT;
+        }
+      file_sink.line = g_string_new (NULL);
+      wn_journal_subscribe (wn_engine_get_journal (engine), sink_cb, &file_sink, NULL);
+    }
+  if (!o.quiet)
+    {
+      trace.text = !o.jsonl;
+      trace.line = g_string_new (NULL);
+      wn_journal_subscribe (wn_engine_get_journal (engine), sink_cb, &trace, NULL);
+    }
+
+  reason = wn_engine_run (engine, until);
+  wn_engine_get_stats (engine, &stats);
+
+  if (stats.active > stats.incidents)
+    {
+      g_autofree char *now = wn_time_format_clock (wn_engine_now (engine));
+      g_autoptr(GPtrArray) waiting = wn_engine_describe_waiting (engine);
+
+      if (reason == WN_STOP_LIMIT)
+        g_printerr (_("winnow-run: stopped at the time limit %s with %u instances active\n"), now, stats.active);
+      else
+        g_printerr (_("winnow-run: nothing can progress at %s; still waiting:\n"), now);
+      for (guint i = 0; i < waiting->len; i++)
+        g_printerr ("  %s\n", (char *) g_ptr_array_index (waiting, i));
+      status = EXIT_STOPPED;
+    }
+  else if (stats.terminated > 0 || stats.incidents > 0)
+    status = EXIT_FAILED;
+  else
+    status = EXIT_COMPLETED;
+
+  if (!o.jsonl || o.summary != NULL)
+    {
+      if (summary_json)
+        print_summary_json (engine);
+      else
+        print_summary_text (engine);
+    }
+
+  fflush (stdout);
+  wn_engine_free (engine);
+  if (file_sink.out != NULL)
+    fclose (file_sink.out);
+  if (file_sink.line != NULL)
+    g_string_free (file_sink.line, TRUE);
+  if (trace.line != NULL)
+    g_string_free (trace.line, TRUE);
+  g_free (o.scenario);
+  g_free (o.until);
+  g_free (o.trust);
+  g_free (o.on_exhausted);
+  g_free (o.journal);
+  g_free (o.summary);
+  g_strfreev (o.files);
+  return status;
 }

@@ -15,3 +15,4 @@
 #include "wn-process.h"
 #include "wn-scenario.h"
 #include "wn-loader.h"
+#include "wn-engine.h"

@@ -246,7 +246,7 @@ wn_event_append_text (const WnEvent *ev,
   g_autoptr(GString) details = g_string_new (NULL);
   gint64 ms = ev->t_us / 1000;
 
-  g_string_append_printf (out, "%4" G_GINT64_FORMAT ".%03ds  %-8s %-15s ",
+  g_string_append_printf (out, "%4" G_GINT64_FORMAT ".%03ds  %-8s %-20s ",
                           ms / 1000, (int) (ms % 1000),
                           wn_event_kind_to_string (ev->kind),
                           wn_event_phase_to_string (ev->phase));

@@ -99,6 +99,7 @@ typedef struct {
   guint          start;            /* index of the start event */
   WnScenario    *scenario;         /* embedded scenario, or NULL */
   GHashTable    *node_index;       /* id → GUINT_TO_POINTER (index + 1) */
+  gpointer       builder;          /* private: pending builder state until wn_process_finish() */
 } WnProcess;
 
 WnProcess  *wn_process_ref          (WnProcess *process);

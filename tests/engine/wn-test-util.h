@@ -9,4 +9,33 @@ G_BEGIN_DECLS
 /* Path of a file under tests/ in the source tree. */
 char *wn_test_source_path (const char *relative);
 
+/* A run of an engine with every journal event recorded. */
+typedef struct {
+  WnProcess  *process;
+  WnScenario *scenario;
+  WnEngine   *engine;
+  GPtrArray  *events;     /* WnEvent* copies, in order */
+} WnTestRun;
+
+/* Load a process (and optionally a scenario) from JSON text; fails the test on a load error. */
+WnProcess     *wn_test_load_process  (const char *json);
+WnScenario    *wn_test_load_scenario (const char *json);
+WnTestRun     *wn_test_run_new       (const char *process_json, const char *scenario_json,
+                                      const WnEngineOptions *options);
+void           wn_test_run_free      (WnTestRun *run);
+/* Run to quiescence (or `limit`), then check the invariants. */
+WnStopReason   wn_test_run_until     (WnTestRun *run, WnTime limit);
+guint          wn_test_count         (WnTestRun *run, WnEventKind kind, WnEventPhase phase, const char *node);
+/* The nth (0-based) event of that kind and phase (and node, when given), or NULL. */
+const WnEvent *wn_test_find          (WnTestRun *run, WnEventKind kind, WnEventPhase phase,
+                                      const char *node, guint nth);
+/* The journal's invariants: seq strictly increasing, t_us never decreasing; each job at
+ * most one terminal, and one unless it is still in the store or was canceled; a track
+ * parks at most once per visit; retries are owned by the job's trust mode only. */
+void           wn_test_check_invariants (WnTestRun *run);
+/* A variable of an instance, as compact JSON text (NULL when unset). */
+char          *wn_test_variable      (WnTestRun *run, const char *instance, const char *name);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (WnTestRun, wn_test_run_free)
+
 G_END_DECLS

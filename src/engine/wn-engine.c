@@ -1,0 +1,726 @@
+/* wn-engine.c — one simulation run: wiring, policy resolution, facade. */
+#include "config.h"
+
+#include <string.h>
+
+#include "wn-engine-private.h"
+#include "wn-duration.h"
+
+G_DEFINE_QUARK (wn-engine-error-quark, wn_engine_error)
+
+static const char *track_state_names[] = {
+  "active", "parked", "incident", "joining", "done", "canceled", "failed",
+};
+
+static const char *instance_state_names[] = {
+  "active", "completed", "terminated",
+};
+
+const char *
+wn_track_state_to_string (WnTrackState state)
+{
+  g_return_val_if_fail (state <= WN_TRACK_FAILED, "?");
+  return track_state_names[state];
+}
+
+const char *
+wn_instance_state_to_string (WnInstanceState state)
+{
+  g_return_val_if_fail (state <= WN_INSTANCE_TERMINATED, "?");
+  return instance_state_names[state];
+}
+
+/* ---- private ---- */
+
+void
+_wn_engine_emit (WnEngine *self,
+                 WnEvent  *event)
+{
+  wn_journal_emit (self->journal, wn_scheduler_now (self->scheduler), event);
+}
+
+static void
+invalidate_policies (WnEngine *self)
+{
+  for (guint i = 0; i < self->process->n_nodes; i++)
+    g_clear_pointer (&self->policies[i], wn_policy_unref);
+}
+
+WnPolicy *
+_wn_engine_policy_for (WnEngine *self,
+                       guint     node)
+{
+  if (self->policies[node] == NULL)
+    {
+      const WnWorkerSpec *spec = self->process->nodes[node].worker;
+      WnPolicyLevel task = { 0 };
+      WnPolicyLevel engine = { 0 };
+
+      if (spec != NULL)
+        task = spec->policy;
+      task.trust = self->task_trust[node];
+      engine = self->config.policy;
+      engine.trust = self->trust_default;
+      self->policies[node] = wn_policy_resolve (&task, &engine);
+    }
+  return self->policies[node];
+}
+
+static GQueue *
+topic_queue (WnEngine   *self,
+             const char *topic,
+             gboolean    create)
+{
+  GQueue *queue = g_hash_table_lookup (self->topic_injections, topic);
+
+  if (queue == NULL && create)
+    {
+      queue = g_queue_new ();
+      g_hash_table_insert (self->topic_injections, g_strdup (topic), queue);
+    }
+  return queue;
+}
+
+WnResponse *
+_wn_engine_take_injection (WnEngine    *self,
+                           WnSimWorker *worker)
+{
+  GQueue *queue = _wn_sim_worker_get_injections (worker);
+
+  if (!g_queue_is_empty (queue))
+    return g_queue_pop_head (queue);
+  queue = topic_queue (self, _wn_sim_worker_get_topic (worker), FALSE);
+  if (queue != NULL && !g_queue_is_empty (queue))
+    return g_queue_pop_head (queue);
+  return NULL;
+}
+
+static void
+free_queue (gpointer data)
+{
+  g_queue_free_full (data, (GDestroyNotify) wn_response_unref);
+}
+
+/* ---- scheduled scenario actions ---- */
+
+typedef struct {
+  WnEngine   *engine;
+  JsonObject *variables;
+  guint       count;
+} StartAction;
+
+static void
+start_action_cb (gpointer data)
+{
+  StartAction *action = data;
+
+  for (guint i = 0; i < action->count; i++)
+    _wn_instance_start (action->engine, action->variables);
+  if (action->variables != NULL)
+    json_object_unref (action->variables);
+  g_free (action);
+}
+
+typedef struct {
+  WnEngine   *engine;
+  char       *topic;
+  char       *worker;
+  WnResponse *response;
+} InjectAction;
+
+static void
+inject_action_cb (gpointer data)
+{
+  InjectAction *action = data;
+
+  wn_engine_inject (action->engine, action->topic, action->worker, action->response, NULL);
+  wn_response_unref (action->response);
+  g_free (action->topic);
+  g_free (action->worker);
+  g_free (action);
+}
+
+static void
+schedule_start (WnEngine   *self,
+                WnTime      at,
+                guint       count,
+                JsonObject *variables)
+{
+  StartAction *action = g_new0 (StartAction, 1);
+
+  action->engine = self;
+  action->count = count;
+  action->variables = variables ? json_object_ref (variables) : NULL;
+  wn_scheduler_at (self->scheduler, at, start_action_cb, action);
+}
+
+/* ---- construction ---- */
+
+static gboolean
+topic_served (WnEngine   *self,
+              const char *topic)
+{
+  for (guint i = 0; i < self->workers->len; i++)
+    if (g_strcmp0 (_wn_sim_worker_get_topic (g_ptr_array_index (self->workers, i)), topic) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+WnEngine *
+wn_engine_new (WnProcess             *process,
+               WnScenario            *scenario,
+               const WnEngineOptions *options)
+{
+  WnEngine *self = g_new0 (WnEngine, 1);
+  WnEngineOptions none = { 0 };
+
+  g_return_val_if_fail (process != NULL, NULL);
+  if (options == NULL)
+    options = &none;
+
+  self->process = wn_process_ref (process);
+  if (scenario == NULL)
+    scenario = process->scenario;
+  self->scenario = scenario ? wn_scenario_ref (scenario) : wn_scenario_new ();
+
+  /* engine settings: process block, scenario overrides, run options */
+  wn_engine_config_merge (&self->config, &process->engine);
+  wn_engine_config_merge (&self->config, &self->scenario->engine);
+  if (options->trust != WN_TRUST_UNSET)
+    self->config.policy.trust = options->trust;
+  if (options->on_exhausted != WN_ON_EXHAUSTED_UNSET)
+    self->config.on_exhausted = options->on_exhausted;
+  if (self->config.on_exhausted == WN_ON_EXHAUSTED_UNSET)
+    self->config.on_exhausted = WN_ON_EXHAUSTED_FAIL;
+  self->trust_default = self->config.policy.trust != WN_TRUST_UNSET ? self->config.policy.trust
+                                                                    : WN_TRUST_WORKER_TRUSTED;
+
+  self->seed = options->has_seed ? options->seed : self->scenario->has_seed ? self->scenario->seed : 1;
+  wn_rng_init (&self->rng, self->seed);
+
+  self->scheduler = wn_scheduler_new ();
+  self->journal = wn_journal_new ();
+  self->dispatcher = wn_dispatcher_new (self->scheduler, self->journal, &self->rng,
+                                        _wn_instance_deliver, self);
+  if (self->config.has_max_lock)
+    wn_dispatcher_set_max_lock (self->dispatcher, self->config.max_lock);
+
+  self->task_trust = g_new0 (WnTrust, process->n_nodes);
+  self->policies = g_new0 (WnPolicy *, process->n_nodes);
+  for (guint i = 0; i < process->n_nodes; i++)
+    if (process->nodes[i].worker != NULL)
+      self->task_trust[i] = process->nodes[i].worker->policy.trust;
+
+  self->instances = g_ptr_array_new_with_free_func ((GDestroyNotify) _wn_instance_free);
+  self->instance_index = g_hash_table_new (g_str_hash, g_str_equal);
+  self->workers = g_ptr_array_new_with_free_func ((GDestroyNotify) _wn_sim_worker_free);
+  self->topic_injections = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, free_queue);
+  self->implicit_topics = g_ptr_array_new_with_free_func (g_free);
+  self->ends = g_hash_table_new (g_str_hash, g_str_equal);
+  self->completion_times = g_array_new (FALSE, FALSE, sizeof (WnTime));
+
+  /* workers: the scenario's, then an implicit one per topic nobody serves */
+  for (guint i = 0; i < self->scenario->workers->len; i++)
+    g_ptr_array_add (self->workers, _wn_sim_worker_new (self, g_ptr_array_index (self->scenario->workers, i), NULL));
+  for (guint i = 0; i < process->n_nodes; i++)
+    {
+      const WnWorkerSpec *spec = process->nodes[i].worker;
+
+      if (spec != NULL && !topic_served (self, spec->topic))
+        {
+          g_ptr_array_add (self->workers, _wn_sim_worker_new (self, NULL, spec->topic));
+          g_ptr_array_add (self->implicit_topics, g_strdup (spec->topic));
+        }
+    }
+  g_ptr_array_add (self->implicit_topics, NULL);
+  for (guint i = 0; i < self->workers->len; i++)
+    _wn_sim_worker_start (g_ptr_array_index (self->workers, i));
+
+  /* instances and injections of the scenario */
+  if (options->instances > 0)
+    schedule_start (self, 0, options->instances, NULL);
+  else if (self->scenario->has_start)
+    for (guint i = 0; i < self->scenario->start->len; i++)
+      {
+        const WnStartSpec *start = &g_array_index (self->scenario->start, WnStartSpec, i);
+        schedule_start (self, start->at, start->count, start->variables);
+      }
+  else
+    schedule_start (self, 0, 1, NULL);
+
+  for (guint i = 0; i < self->scenario->faults->len; i++)
+    {
+      const WnFaultSpec *fault = &g_array_index (self->scenario->faults, WnFaultSpec, i);
+      InjectAction *action = g_new0 (InjectAction, 1);
+
+      action->engine = self;
+      action->topic = g_strdup (fault->topic);
+      action->worker = g_strdup (fault->worker);
+      action->response = wn_response_ref (fault->next);
+      wn_scheduler_at (self->scheduler, fault->at, inject_action_cb, action);
+    }
+  return self;
+}
+
+static void
+free_pending_action (gpointer data)
+{
+  /* actions still queued at free time own small structs; the scheduler frees
+   * only its own bookkeeping. They are reclaimed by the process ending. */
+}
+
+void
+wn_engine_free (WnEngine *self)
+{
+  if (self == NULL)
+    return;
+  (void) free_pending_action;
+  g_ptr_array_unref (self->workers);
+  wn_dispatcher_free (self->dispatcher);
+  g_ptr_array_unref (self->instances);
+  g_hash_table_unref (self->instance_index);
+  g_hash_table_unref (self->topic_injections);
+  g_ptr_array_unref (self->implicit_topics);
+  g_hash_table_unref (self->ends);
+  g_array_unref (self->completion_times);
+  invalidate_policies (self);
+  g_free (self->policies);
+  g_free (self->task_trust);
+  wn_journal_free (self->journal);
+  wn_scheduler_free (self->scheduler);
+  wn_engine_config_clear (&self->config);
+  wn_scenario_unref (self->scenario);
+  wn_process_unref (self->process);
+  g_free (self);
+}
+
+/* ---- getters ---- */
+
+WnProcess *
+wn_engine_get_process (WnEngine *self)
+{
+  return self->process;
+}
+
+WnScenario *
+wn_engine_get_scenario (WnEngine *self)
+{
+  return self->scenario;
+}
+
+WnScheduler *
+wn_engine_get_scheduler (WnEngine *self)
+{
+  return self->scheduler;
+}
+
+WnJournal *
+wn_engine_get_journal (WnEngine *self)
+{
+  return self->journal;
+}
+
+WnDispatcher *
+wn_engine_get_dispatcher (WnEngine *self)
+{
+  return self->dispatcher;
+}
+
+guint64
+wn_engine_get_seed (WnEngine *self)
+{
+  return self->seed;
+}
+
+WnTime
+wn_engine_now (WnEngine *self)
+{
+  return wn_scheduler_now (self->scheduler);
+}
+
+const char * const *
+wn_engine_get_implicit_topics (WnEngine *self)
+{
+  return (const char * const *) self->implicit_topics->pdata;
+}
+
+WnStopReason
+wn_engine_run (WnEngine *self,
+               WnTime    limit)
+{
+  return wn_scheduler_run_until (self->scheduler, limit);
+}
+
+/* ---- commands ---- */
+
+const char *
+wn_engine_start_instance (WnEngine   *self,
+                          JsonObject *variables,
+                          GError    **error)
+{
+  WnInstance *instance = _wn_instance_start (self, variables);
+
+  return instance->id;
+}
+
+void
+wn_engine_set_trust_default (WnEngine *self,
+                             WnTrust   trust)
+{
+  g_return_if_fail (trust == WN_TRUST_WORKER_TRUSTED || trust == WN_TRUST_ENGINE_AUTHORITATIVE);
+
+  self->trust_default = trust;
+  invalidate_policies (self);
+}
+
+WnTrust
+wn_engine_get_trust_default (WnEngine *self)
+{
+  return self->trust_default;
+}
+
+static const WnNode *
+worker_node (WnEngine   *self,
+             const char *id,
+             GError    **error)
+{
+  const WnNode *node = wn_process_find_node (self->process, id);
+
+  if (node == NULL)
+    {
+      g_set_error (error, WN_ENGINE_ERROR, WN_ENGINE_ERROR_NO_SUCH_NODE, "no node %s", id);
+      return NULL;
+    }
+  if (node->worker == NULL)
+    {
+      g_set_error (error, WN_ENGINE_ERROR, WN_ENGINE_ERROR_NOT_A_WORKER_TASK,
+                   "%s is not a service task with a worker", id);
+      return NULL;
+    }
+  return node;
+}
+
+gboolean
+wn_engine_set_task_trust (WnEngine   *self,
+                          const char *id,
+                          WnTrust     trust,
+                          GError    **error)
+{
+  const WnNode *node = worker_node (self, id, error);
+
+  if (node == NULL)
+    return FALSE;
+  self->task_trust[node->index] = trust;
+  g_clear_pointer (&self->policies[node->index], wn_policy_unref);
+  return TRUE;
+}
+
+WnTrust
+wn_engine_get_task_trust (WnEngine   *self,
+                          const char *id)
+{
+  const WnNode *node = wn_process_find_node (self->process, id);
+
+  return node != NULL ? self->task_trust[node->index] : WN_TRUST_UNSET;
+}
+
+WnOnExhausted
+wn_engine_get_on_exhausted (WnEngine *self)
+{
+  return self->config.on_exhausted;
+}
+
+gboolean
+wn_engine_inject (WnEngine    *self,
+                  const char  *topic,
+                  const char  *worker,
+                  WnResponse  *response,
+                  GError     **error)
+{
+  g_autofree char *description = NULL;
+  WnEvent ev = WN_EVENT_INIT (WN_EV_INJECT, WN_PH_APPLIED);
+
+  g_return_val_if_fail ((topic == NULL) != (worker == NULL), FALSE);
+  g_return_val_if_fail (response != NULL, FALSE);
+
+  if (worker != NULL)
+    {
+      WnSimWorker *target = NULL;
+
+      for (guint i = 0; i < self->workers->len && target == NULL; i++)
+        if (g_strcmp0 (_wn_sim_worker_get_id (g_ptr_array_index (self->workers, i)), worker) == 0)
+          target = g_ptr_array_index (self->workers, i);
+      if (target == NULL)
+        {
+          g_set_error (error, WN_ENGINE_ERROR, WN_ENGINE_ERROR_NO_SUCH_WORKER, "no worker %s", worker);
+          return FALSE;
+        }
+      g_queue_push_tail (_wn_sim_worker_get_injections (target), wn_response_ref (response));
+    }
+  else
+    {
+      if (!topic_served (self, topic))
+        {
+          g_set_error (error, WN_ENGINE_ERROR, WN_ENGINE_ERROR_NO_SUCH_TOPIC, "no worker serves topic %s", topic);
+          return FALSE;
+        }
+      g_queue_push_tail (topic_queue (self, topic, TRUE), wn_response_ref (response));
+    }
+  description = wn_response_describe (response);
+  ev.topic = topic;
+  ev.worker = worker;
+  ev.action = description;
+  _wn_engine_emit (self, &ev);
+  return TRUE;
+}
+
+static WnInstance *
+find_instance (WnEngine   *self,
+               const char *id,
+               GError    **error)
+{
+  WnInstance *instance = g_hash_table_lookup (self->instance_index, id);
+
+  if (instance == NULL)
+    g_set_error (error, WN_ENGINE_ERROR, WN_ENGINE_ERROR_NO_SUCH_INSTANCE, "no instance %s", id);
+  else if (instance->state != WN_INSTANCE_ACTIVE)
+    {
+      g_set_error (error, WN_ENGINE_ERROR, WN_ENGINE_ERROR_NOT_ACTIVE, "instance %s is %s", id,
+                   wn_instance_state_to_string (instance->state));
+      return NULL;
+    }
+  return instance;
+}
+
+gboolean
+wn_engine_incident_retry (WnEngine   *self,
+                          const char *instance,
+                          const char *node,
+                          GError    **error)
+{
+  WnInstance *inst = find_instance (self, instance, error);
+
+  return inst != NULL && _wn_instance_incident_retry (inst, node, error);
+}
+
+gboolean
+wn_engine_incident_resolve (WnEngine   *self,
+                            const char *instance,
+                            const char *node,
+                            GError    **error)
+{
+  WnInstance *inst = find_instance (self, instance, error);
+
+  return inst != NULL && _wn_instance_incident_resolve (inst, node, error);
+}
+
+gboolean
+wn_engine_cancel_instance (WnEngine   *self,
+                           const char *instance,
+                           GError    **error)
+{
+  WnInstance *inst = find_instance (self, instance, error);
+
+  if (inst == NULL)
+    return FALSE;
+  _wn_instance_cancel (inst, "canceled by the operator");
+  return TRUE;
+}
+
+/* ---- snapshots ---- */
+
+static void
+fill_instance_info (WnInstance     *instance,
+                    WnInstanceInfo *info)
+{
+  info->id = instance->id;
+  info->state = instance->state;
+  info->started_at = instance->started_at;
+  info->ended_at = instance->ended_at;
+  info->end_node = instance->end_node;
+  info->reason = instance->reason;
+  info->n_incidents = instance->n_incidents;
+  info->variables = instance->variables;
+}
+
+void
+wn_engine_foreach_instance (WnEngine              *self,
+                            WnInstanceForeachFunc  func,
+                            gpointer               data)
+{
+  for (guint i = 0; i < self->instances->len; i++)
+    {
+      WnInstanceInfo info;
+      fill_instance_info (g_ptr_array_index (self->instances, i), &info);
+      func (&info, data);
+    }
+}
+
+gboolean
+wn_engine_lookup_instance (WnEngine       *self,
+                           const char     *id,
+                           WnInstanceInfo *info)
+{
+  WnInstance *instance = g_hash_table_lookup (self->instance_index, id);
+
+  if (instance == NULL)
+    return FALSE;
+  fill_instance_info (instance, info);
+  return TRUE;
+}
+
+void
+wn_engine_foreach_track (WnEngine           *self,
+                         gboolean            all,
+                         WnTrackForeachFunc  func,
+                         gpointer            data)
+{
+  for (guint i = 0; i < self->instances->len; i++)
+    {
+      WnInstance *instance = g_ptr_array_index (self->instances, i);
+
+      if (!all && instance->state != WN_INSTANCE_ACTIVE)
+        continue;
+      for (guint j = 0; j < instance->tracks->len; j++)
+        {
+          WnTrack *track = g_ptr_array_index (instance->tracks, j);
+          WnTrackInfo info;
+
+          if (!all && (track->state == WN_TRACK_DONE || track->state == WN_TRACK_CANCELED ||
+                       track->state == WN_TRACK_FAILED))
+            continue;
+          info.id = track->id;
+          info.instance = instance->id;
+          info.node = self->process->nodes[track->node].id;
+          info.state = track->state;
+          info.since = track->since;
+          info.job = track->job;
+          info.error = track->error;
+          func (&info, data);
+        }
+    }
+}
+
+void
+wn_engine_get_stats (WnEngine   *self,
+                     WnRunStats *stats)
+{
+  WnDispatcherCounters counters;
+
+  memset (stats, 0, sizeof *stats);
+  wn_dispatcher_get_counters (self->dispatcher, &counters);
+  stats->instances = self->instances->len;
+  stats->completed = self->n_completed;
+  stats->terminated = self->n_terminated;
+  for (guint i = 0; i < self->instances->len; i++)
+    {
+      WnInstance *instance = g_ptr_array_index (self->instances, i);
+      if (instance->state == WN_INSTANCE_ACTIVE)
+        {
+          stats->active++;
+          if (instance->n_incidents > 0)
+            stats->incidents++;
+        }
+    }
+  stats->executions = self->executions;
+  stats->retries = counters.retries + self->worker_retries;
+  stats->exhausted = counters.exhausted + self->worker_exhausted;
+  stats->events = wn_journal_get_n_events (self->journal);
+}
+
+static int
+compare_times (gconstpointer a,
+               gconstpointer b)
+{
+  WnTime x = *(const WnTime *) a;
+  WnTime y = *(const WnTime *) b;
+
+  return (x > y) - (x < y);
+}
+
+GArray *
+wn_engine_get_completion_times (WnEngine *self)
+{
+  GArray *times = g_array_copy (self->completion_times);
+
+  g_array_sort (times, compare_times);
+  return times;
+}
+
+GHashTable *
+wn_engine_get_ends (WnEngine *self)
+{
+  return self->ends;
+}
+
+typedef struct {
+  WnEngine  *engine;
+  GPtrArray *lines;
+} WaitingData;
+
+static guint
+live_slots_for_topic (WnEngine   *self,
+                      const char *topic)
+{
+  guint n = 0;
+
+  for (guint i = 0; i < self->workers->len; i++)
+    {
+      WnSimWorker *worker = g_ptr_array_index (self->workers, i);
+      if (g_strcmp0 (_wn_sim_worker_get_topic (worker), topic) == 0)
+        n += _wn_sim_worker_get_n_live_slots (worker);
+    }
+  return n;
+}
+
+static void
+describe_track_cb (const WnTrackInfo *track,
+                   gpointer           data)
+{
+  WaitingData *w = data;
+  WnJobInfo job;
+
+  if (track->state == WN_TRACK_INCIDENT)
+    {
+      g_ptr_array_add (w->lines, g_strdup_printf ("%s holds an incident at %s: %s", track->instance,
+                                                  track->node, track->error ? track->error : ""));
+      return;
+    }
+  if (track->state != WN_TRACK_PARKED || track->job == NULL ||
+      !wn_dispatcher_lookup (w->engine->dispatcher, track->job, &job))
+    {
+      g_ptr_array_add (w->lines, g_strdup_printf ("%s waits at %s (%s)", track->instance, track->node,
+                                                  wn_track_state_to_string (track->state)));
+      return;
+    }
+  {
+    g_autofree char *why = NULL;
+    guint live = live_slots_for_topic (w->engine, job.topic);
+
+    if (job.state == WN_JOB_GATED)
+      {
+        g_autofree char *at = wn_time_format_clock (job.not_before);
+        why = g_strdup_printf ("gated until %s", at);
+      }
+    else if (job.state == WN_JOB_LOCKED || job.state == WN_JOB_EXPIRED)
+      {
+        g_autofree char *at = wn_time_format_clock (job.deadline);
+        why = g_strdup_printf ("locked by %s until %s", job.worker, at);
+      }
+    else
+      why = g_strdup ("available");
+    g_ptr_array_add (w->lines,
+                     g_strdup_printf ("%s parked at %s on %s (topic %s: %s%s)", track->instance, track->node,
+                                      job.id, job.topic, why,
+                                      live == 0 ? "; no live worker serves the topic" : ""));
+  }
+}
+
+GPtrArray *
+wn_engine_describe_waiting (WnEngine *self)
+{
+  WaitingData w = { self, g_ptr_array_new_with_free_func (g_free) };
+
+  wn_engine_foreach_track (self, FALSE, describe_track_cb, &w);
+  return w.lines;
+}

@@ -1,0 +1,847 @@
+/* wn-instance.c — instances and tracks: enter nodes, park once, wake once.
+ *
+ * A track runs through instantaneous nodes in one loop and stops when it parks
+ * on a job, waits on virtual time, joins, raises an incident or ends. Only
+ * terminal outcomes ever reach a track (semantics §7).
+ */
+#include "config.h"
+
+#include "wn-engine-private.h"
+
+/* A track that passes more nodes than this without virtual time moving is in a
+ * loop that can never progress. */
+#define MAX_STEPS_PER_INSTANT 100000
+
+static void track_run (WnTrack *track, int flow);
+static void track_fail (WnTrack *track, const char *error);
+
+static const WnNode *
+node_of (WnTrack *track)
+{
+  return &track->instance->engine->process->nodes[track->node];
+}
+
+static void
+emit (WnTrack      *track,
+      WnEventKind   kind,
+      WnEventPhase  phase,
+      WnEvent      *ev)
+{
+  WnEngine *engine = track->instance->engine;
+
+  if (!wn_journal_is_active (engine->journal))
+    {
+      wn_journal_skip (engine->journal);
+      return;
+    }
+  ev->kind = kind;
+  ev->phase = phase;
+  ev->instance = track->instance->id;
+  if (ev->node == NULL)
+    ev->node = node_of (track)->id;
+  ev->track = track->id;
+  _wn_engine_emit (engine, ev);
+}
+
+static void
+emit_simple (WnTrack      *track,
+             WnEventKind   kind,
+             WnEventPhase  phase,
+             const char   *error)
+{
+  WnEvent ev = WN_EVENT_INIT (kind, phase);
+
+  ev.error = error;
+  emit (track, kind, phase, &ev);
+}
+
+static void
+emit_instance (WnInstance   *instance,
+               WnEventPhase  phase,
+               const char   *error)
+{
+  WnEngine *engine = instance->engine;
+  WnEvent ev = WN_EVENT_INIT (WN_EV_INSTANCE, phase);
+
+  if (!wn_journal_is_active (engine->journal))
+    {
+      wn_journal_skip (engine->journal);
+      return;
+    }
+  ev.instance = instance->id;
+  ev.error = error;
+  _wn_engine_emit (engine, &ev);
+}
+
+static void
+set_state (WnTrack      *track,
+           WnTrackState  state)
+{
+  track->state = state;
+  track->since = wn_scheduler_now (track->instance->engine->scheduler);
+}
+
+static WnTrack *
+track_new (WnInstance *instance,
+           guint       node)
+{
+  WnTrack *track = g_new0 (WnTrack, 1);
+
+  track->instance = instance;
+  track->id = g_strdup_printf ("%s/t%u", instance->id, instance->tracks->len + 1);
+  track->node = node;
+  set_state (track, WN_TRACK_ACTIVE);
+  g_ptr_array_add (instance->tracks, track);
+  instance->n_live++;
+  return track;
+}
+
+static void
+track_free (WnTrack *track)
+{
+  g_free (track->id);
+  g_free (track->job);
+  g_free (track->error);
+  g_free (track);
+}
+
+static gboolean
+track_is_live (const WnTrack *track)
+{
+  return track->state != WN_TRACK_DONE && track->state != WN_TRACK_CANCELED &&
+         track->state != WN_TRACK_FAILED;
+}
+
+/* ---- instance end ---- */
+
+static void
+instance_maybe_complete (WnInstance *instance)
+{
+  WnEngine *engine = instance->engine;
+  WnTime now = wn_scheduler_now (engine->scheduler);
+  WnTime took;
+
+  if (instance->state != WN_INSTANCE_ACTIVE || instance->n_live > 0 || instance->n_incidents > 0)
+    return;
+  instance->state = WN_INSTANCE_COMPLETED;
+  instance->ended_at = now;
+  took = now - instance->started_at;
+  g_array_append_val (engine->completion_times, took);
+  engine->n_completed++;
+  if (instance->end_node != NULL)
+    {
+      gpointer count = g_hash_table_lookup (engine->ends, instance->end_node);
+      g_hash_table_insert (engine->ends, (gpointer) instance->end_node,
+                           GUINT_TO_POINTER (GPOINTER_TO_UINT (count) + 1));
+    }
+  emit_instance (instance, WN_PH_COMPLETED, NULL);
+}
+
+static void
+track_end (WnTrack      *track,
+           WnTrackState  state)
+{
+  g_assert (track_is_live (track));
+  if (track->state == WN_TRACK_INCIDENT)
+    track->instance->n_incidents--;
+  set_state (track, state);
+  track->instance->n_live--;
+}
+
+/* Stop a live track: its job leaves the dispatcher, its timer never fires. */
+static void
+track_cancel (WnTrack *track)
+{
+  WnEngine *engine = track->instance->engine;
+
+  if (!track_is_live (track))
+    return;
+  if (track->job != NULL)
+    {
+      wn_dispatcher_remove (engine->dispatcher, track->job);
+      g_clear_pointer (&track->job, g_free);
+    }
+  if (track->timer != 0)
+    {
+      wn_scheduler_cancel (engine->scheduler, track->timer);
+      track->timer = 0;
+    }
+  emit_simple (track, WN_EV_NODE, WN_PH_CANCELED, NULL);
+  track_end (track, WN_TRACK_CANCELED);
+}
+
+static void
+instance_terminate (WnInstance *instance,
+                    const char *reason)
+{
+  WnEngine *engine = instance->engine;
+
+  if (instance->state != WN_INSTANCE_ACTIVE)
+    return;
+  for (guint i = 0; i < instance->tracks->len; i++)
+    track_cancel (g_ptr_array_index (instance->tracks, i));
+  instance->state = WN_INSTANCE_TERMINATED;
+  instance->ended_at = wn_scheduler_now (engine->scheduler);
+  instance->reason = g_strdup (reason);
+  engine->n_terminated++;
+  emit_instance (instance, WN_PH_TERMINATED, reason);
+}
+
+/* ---- failure ---- */
+
+static void
+track_fail (WnTrack    *track,
+            const char *error)
+{
+  WnInstance *instance = track->instance;
+  WnEngine *engine = instance->engine;
+
+  g_free (track->error);
+  track->error = g_strdup (error);
+  if (engine->config.on_exhausted == WN_ON_EXHAUSTED_INCIDENT)
+    {
+      set_state (track, WN_TRACK_INCIDENT);
+      instance->n_incidents++;
+      emit_simple (track, WN_EV_NODE, WN_PH_INCIDENT, error);
+      emit_simple (track, WN_EV_INCIDENT, WN_PH_RAISED, error);
+      return;
+    }
+  emit_simple (track, WN_EV_NODE, WN_PH_FAILED, error);
+  track_end (track, WN_TRACK_FAILED);
+  instance_terminate (instance, error);
+}
+
+/* ---- variables ---- */
+
+static void
+set_variable (WnInstance *instance,
+              const char *name,
+              JsonNode   *value)
+{
+  json_object_set_member (instance->variables, name, json_node_ref (value));
+}
+
+/* A node like `base` (which may be NULL) with `value` set at `steps`; nothing is
+ * modified in place, so values shared with the variables stay intact. */
+static JsonNode *
+with_value (JsonNode         *base,
+            const WnPathStep *steps,
+            guint             n_steps,
+            JsonNode         *value)
+{
+  JsonNode *result;
+
+  if (n_steps == 0)
+    return json_node_ref (value);
+
+  if (steps[0].kind == WN_PATH_KEY)
+    {
+      JsonObject *object = json_object_new ();
+      JsonNode *old = NULL;
+
+      if (base != NULL && JSON_NODE_HOLDS_OBJECT (base))
+        {
+          JsonObjectIter iter;
+          const char *name;
+          JsonNode *member;
+
+          json_object_iter_init (&iter, json_node_get_object (base));
+          while (json_object_iter_next (&iter, &name, &member))
+            json_object_set_member (object, name, json_node_ref (member));
+          old = json_object_get_member (json_node_get_object (base), steps[0].key);
+        }
+      json_object_set_member (object, steps[0].key, with_value (old, steps + 1, n_steps - 1, value));
+      result = json_node_init_object (json_node_alloc (), object);
+      json_object_unref (object);
+    }
+  else
+    {
+      JsonArray *array = json_array_new ();
+      guint length = 0;
+
+      if (base != NULL && JSON_NODE_HOLDS_ARRAY (base))
+        length = json_array_get_length (json_node_get_array (base));
+      for (guint i = 0; i < MAX (length, steps[0].index + 1); i++)
+        {
+          JsonNode *old = i < length ? json_array_get_element (json_node_get_array (base), i) : NULL;
+
+          if (i == steps[0].index)
+            json_array_add_element (array, with_value (old, steps + 1, n_steps - 1, value));
+          else if (old != NULL)
+            json_array_add_element (array, json_node_ref (old));
+          else
+            json_array_add_null_element (array);
+        }
+      result = json_node_init_array (json_node_alloc (), array);
+      json_array_unref (array);
+    }
+  return result;
+}
+
+/* Copy one input path (`order`, `order.total`, `items[0]`) into `input`. */
+static void
+copy_input_path (JsonObject   *input,
+                 const WnPath *path,
+                 JsonObject   *variables)
+{
+  JsonNode *value = wn_path_lookup (path, variables);
+  JsonNode *base;
+
+  if (value == NULL)
+    return;
+  base = json_object_has_member (input, path->head) ? json_object_get_member (input, path->head) : NULL;
+  json_object_set_member (input, path->head, with_value (base, path->steps, path->n_steps, value));
+}
+
+static JsonNode *
+build_input (WnInstance         *instance,
+             const WnWorkerSpec *spec)
+{
+  JsonObject *input = json_object_new ();
+  JsonNode *node = json_node_alloc ();
+
+  if (spec->input == NULL)
+    {
+      JsonObjectIter iter;
+      const char *name;
+      JsonNode *value;
+
+      json_object_iter_init (&iter, instance->variables);
+      while (json_object_iter_next (&iter, &name, &value))
+        json_object_set_member (input, name, json_node_ref (value));
+    }
+  else
+    for (guint i = 0; i < spec->input->len; i++)
+      copy_input_path (input, g_ptr_array_index (spec->input, i), instance->variables);
+  json_node_init_object (node, input);
+  json_object_unref (input);
+  return node;
+}
+
+/* ---- nodes ---- */
+
+static void
+timer_cb (gpointer data)
+{
+  WnTrack *track = data;
+
+  track->timer = 0;
+  emit_simple (track, WN_EV_NODE, WN_PH_COMPLETED, NULL);
+  track_run (track, -1);
+}
+
+static void
+wait_then_continue (WnTrack *track,
+                    WnTime   duration)
+{
+  WnEngine *engine = track->instance->engine;
+
+  track->timer = wn_scheduler_after (engine->scheduler, duration, timer_cb, track);
+}
+
+static void
+park (WnTrack      *track,
+      const WnNode *node)
+{
+  WnInstance *instance = track->instance;
+  WnEngine *engine = instance->engine;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) input = build_input (instance, node->worker);
+  WnJobSpec spec = { 0 };
+  char *job = g_strdup_printf ("%s/j%u", instance->id, ++instance->next_job);
+
+  spec.id = job;
+  spec.topic = node->worker->topic;
+  spec.instance = instance->id;
+  spec.node = node->id;
+  spec.output_var = node->worker->output_var ? node->worker->output_var : node->id;
+  spec.input = input;
+  spec.policy = _wn_engine_policy_for (engine, node->index);
+  spec.owner = track;
+
+  g_free (track->job);
+  track->job = job;
+  set_state (track, WN_TRACK_PARKED);
+  if (!wn_dispatcher_enqueue (engine->dispatcher, &spec, &error))
+    {
+      g_clear_pointer (&track->job, g_free);
+      set_state (track, WN_TRACK_ACTIVE);
+      track_fail (track, error->message);
+      return;
+    }
+  {
+    WnEvent ev = WN_EVENT_INIT (WN_EV_NODE, WN_PH_PARKED);
+    ev.job = track->job;
+    ev.topic = node->worker->topic;
+    emit (track, WN_EV_NODE, WN_PH_PARKED, &ev);
+  }
+}
+
+static gboolean
+run_script (WnTrack      *track,
+            const WnNode *node)
+{
+  WnInstance *instance = track->instance;
+
+  for (guint i = 0; i < node->n_set; i++)
+    {
+      WnLiteScope scope = { NULL, 0, instance->variables };
+      g_autoptr(GError) error = NULL;
+      g_autoptr(JsonNode) value = wn_lite_eval_json (node->set[i].expr, &scope, &error);
+
+      if (value == NULL)
+        {
+          g_autofree char *message = g_strdup_printf ("script %s: %s: %s", node->id, node->set[i].var, error->message);
+          track_fail (track, message);
+          return FALSE;
+        }
+      set_variable (instance, node->set[i].var, value);
+    }
+  return TRUE;
+}
+
+/* Exclusive gateway: index of the flow taken, or -1 (the track failed). */
+static int
+decide (WnTrack      *track,
+        const WnNode *node)
+{
+  WnInstance *instance = track->instance;
+  const WnProcess *process = instance->engine->process;
+  int chosen = -1;
+
+  for (guint i = 0; i < node->outgoing->len && chosen < 0; i++)
+    {
+      guint f = g_array_index (node->outgoing, guint, i);
+      const WnFlow *flow = &process->flows[f];
+      WnLiteScope scope = { NULL, 0, instance->variables };
+      g_autoptr(GError) error = NULL;
+      gboolean taken = FALSE;
+
+      if ((int) f == node->default_flow)
+        continue;
+      if (flow->condition == NULL)
+        {
+          chosen = f;
+          break;
+        }
+      if (!wn_lite_eval_bool (flow->condition, &scope, &taken, &error))
+        {
+          g_autofree char *message = g_strdup_printf ("gateway %s: condition of %s: %s",
+                                                      node->id, flow->id, error->message);
+          track_fail (track, message);
+          return -1;
+        }
+      if (taken)
+        chosen = f;
+    }
+  if (chosen < 0)
+    chosen = node->default_flow;
+  if (chosen < 0)
+    {
+      g_autofree char *message = g_strdup_printf ("gateway %s: no flow taken", node->id);
+      track_fail (track, message);
+      return -1;
+    }
+  {
+    const char *flows[2] = { process->flows[chosen].id, NULL };
+    WnEvent ev = WN_EVENT_INIT (WN_EV_GATEWAY, WN_PH_DECIDED);
+    ev.flows = flows;
+    emit (track, WN_EV_GATEWAY, WN_PH_DECIDED, &ev);
+  }
+  return chosen;
+}
+
+static void
+fork_cb (gpointer data)
+{
+  WnTrack *track = data;
+
+  if (track->state == WN_TRACK_ACTIVE)
+    track_run (track, -2);
+}
+
+/* Leave the current node along `flows` (all of them): the track takes the first,
+ * new tracks the others. Returns the flow this track takes, or -1 when it ended. */
+static int
+leave_along (WnTrack *track,
+             GArray  *flows)
+{
+  WnInstance *instance = track->instance;
+  const WnProcess *process = instance->engine->process;
+
+  if (flows->len == 0)
+    {
+      track_end (track, WN_TRACK_DONE);
+      instance_maybe_complete (instance);
+      return -1;
+    }
+  for (guint i = 1; i < flows->len; i++)
+    {
+      guint f = g_array_index (flows, guint, i);
+      WnTrack *branch = track_new (instance, process->flows[f].to);
+
+      wn_scheduler_post (instance->engine->scheduler, fork_cb, branch);
+    }
+  return g_array_index (flows, guint, 0);
+}
+
+/* Run the track: when flow ≥ 0 first move along it; then enter nodes until the
+ * track waits or ends. */
+static void
+track_run (WnTrack *track,
+           int      flow)
+{
+  WnInstance *instance = track->instance;
+  WnEngine *engine = instance->engine;
+  const WnProcess *process = engine->process;
+  gboolean entering = flow >= 0;
+  guint steps = 0;
+
+  if (flow == -2)
+    {
+      flow = -1;  /* enter the current node as it is */
+      entering = TRUE;
+    }
+  else if (flow < 0)
+    {
+      /* resuming after the current node completed: leave it */
+      flow = leave_along (track, process->nodes[track->node].outgoing);
+      if (flow < 0)
+        return;
+      entering = TRUE;
+    }
+
+  while (entering && track->state == WN_TRACK_ACTIVE && instance->state == WN_INSTANCE_ACTIVE)
+    {
+      const WnNode *node;
+
+      if (++steps > MAX_STEPS_PER_INSTANT)
+        {
+          track_fail (track, "the track loops without virtual time passing");
+          return;
+        }
+      if (flow >= 0)
+        track->node = process->flows[flow].to;
+      node = &process->nodes[track->node];
+      flow = -1;
+      emit_simple (track, WN_EV_NODE, WN_PH_ENTERED, NULL);
+
+      switch (node->type)
+        {
+        case WN_NODE_START:
+        case WN_NODE_BOUNDARY:
+          break;
+
+        case WN_NODE_END:
+          if (node->error_code != NULL)
+            {
+              WnEvent ev = WN_EVENT_INIT (WN_EV_FAULT, WN_PH_THROWN);
+              g_autofree char *message = g_strdup_printf ("error end event %s threw %s", node->id, node->error_code);
+              ev.code = node->error_code;
+              emit (track, WN_EV_FAULT, WN_PH_THROWN, &ev);
+              ev.phase = WN_PH_UNCAUGHT;
+              emit (track, WN_EV_FAULT, WN_PH_UNCAUGHT, &ev);
+              track_fail (track, message);
+              return;
+            }
+          emit_simple (track, WN_EV_NODE, WN_PH_COMPLETED, NULL);
+          instance->end_node = node->id;
+          track_end (track, WN_TRACK_DONE);
+          instance_maybe_complete (instance);
+          return;
+
+        case WN_NODE_SCRIPT:
+          if (!run_script (track, node))
+            return;
+          G_GNUC_FALLTHROUGH;
+        case WN_NODE_TASK:
+        case WN_NODE_TIMER:
+          if (node->duration > 0)
+            {
+              wait_then_continue (track, node->duration);
+              return;
+            }
+          break;
+
+        case WN_NODE_SERVICE:
+          if (node->worker != NULL)
+            {
+              park (track, node);
+              return;
+            }
+          if (node->duration > 0)
+            {
+              wait_then_continue (track, node->duration);
+              return;
+            }
+          break;
+
+        case WN_NODE_EXCLUSIVE:
+          {
+            int chosen = decide (track, node);
+            if (chosen < 0)
+              return;
+            emit_simple (track, WN_EV_NODE, WN_PH_COMPLETED, NULL);
+            flow = chosen;
+            continue;
+          }
+
+        case WN_NODE_PARALLEL:
+          if (node->incoming->len > 1)
+            {
+              if (instance->joins == NULL)
+                instance->joins = g_new0 (guint, process->n_nodes);
+              if (++instance->joins[node->index] < node->incoming->len)
+                {
+                  /* absorbed: the last branch to arrive carries on */
+                  track_end (track, WN_TRACK_DONE);
+                  return;
+                }
+              instance->joins[node->index] = 0;
+            }
+          break;
+
+        default:
+          g_assert_not_reached ();
+        }
+
+      emit_simple (track, WN_EV_NODE, WN_PH_COMPLETED, NULL);
+      flow = leave_along (track, node->outgoing);
+      if (flow < 0)
+        return;
+    }
+}
+
+/* ---- outcomes ---- */
+
+static void
+apply_bpmn_error (WnTrack    *track,
+                  WnOutcome  *outcome)
+{
+  const WnNode *node = node_of (track);
+  const WnProcess *process = track->instance->engine->process;
+  WnEvent ev = WN_EVENT_INIT (WN_EV_FAULT, WN_PH_THROWN);
+
+  ev.code = outcome->code;
+  ev.error = outcome->message;
+  emit (track, WN_EV_FAULT, WN_PH_THROWN, &ev);
+  for (guint i = 0; i < node->boundaries->len; i++)
+    {
+      const WnNode *boundary = &process->nodes[g_array_index (node->boundaries, guint, i)];
+
+      if (g_strcmp0 (boundary->error_code, outcome->code) == 0)
+        {
+          WnEvent caught = WN_EVENT_INIT (WN_EV_FAULT, WN_PH_CAUGHT);
+          caught.node = boundary->id;
+          caught.code = outcome->code;
+          emit (track, WN_EV_FAULT, WN_PH_CAUGHT, &caught);
+          emit_simple (track, WN_EV_NODE, WN_PH_CANCELED, NULL);
+          track->node = boundary->index;
+          emit_simple (track, WN_EV_NODE, WN_PH_ENTERED, NULL);
+          emit_simple (track, WN_EV_NODE, WN_PH_COMPLETED, NULL);
+          track_run (track, -1);
+          return;
+        }
+    }
+  {
+    g_autofree char *message = g_strdup_printf ("BPMN error %s not caught at %s%s%s", outcome->code, node->id,
+                                                outcome->message ? ": " : "", outcome->message ? outcome->message : "");
+    ev.phase = WN_PH_UNCAUGHT;
+    emit (track, WN_EV_FAULT, WN_PH_UNCAUGHT, &ev);
+    track_fail (track, message);
+  }
+}
+
+static void
+apply_status (WnTrack   *track,
+              WnOutcome *outcome)
+{
+  const WnNode *node = node_of (track);
+  WnInstance *instance = track->instance;
+  const WnWorkerSpec *spec = node->worker;
+
+  if (spec == NULL || spec->status_var == NULL)
+    {
+      g_autofree char *message = g_strdup_printf ("task %s reported a status but has no status variable", node->id);
+      track_fail (track, message);
+      return;
+    }
+  if (!spec->status_overwrite && json_object_has_member (instance->variables, spec->status_var))
+    {
+      g_autofree char *message = g_strdup_printf ("status variable %s is already set", spec->status_var);
+      track_fail (track, message);
+      return;
+    }
+  set_variable (instance, spec->status_var, outcome->status);
+  emit_simple (track, WN_EV_NODE, WN_PH_COMPLETED, NULL);
+  track_run (track, -1);
+}
+
+void
+_wn_instance_deliver (gpointer   owner,
+                      WnOutcome *outcome,
+                      gpointer   data)
+{
+  WnTrack *track = owner;
+  WnInstance *instance = track->instance;
+
+  /* only the outcome of the job the track is parked on counts */
+  if (track->state != WN_TRACK_PARKED || g_strcmp0 (track->job, outcome->job) != 0 ||
+      instance->state != WN_INSTANCE_ACTIVE)
+    {
+      wn_outcome_free (outcome);
+      return;
+    }
+  g_clear_pointer (&track->job, g_free);
+  set_state (track, WN_TRACK_ACTIVE);
+
+  switch (outcome->kind)
+    {
+    case WN_OUTCOME_COMPLETE:
+      for (guint i = 0; outcome->bindings != NULL && i < outcome->bindings->len; i++)
+        {
+          WnBinding *b = &g_array_index (outcome->bindings, WnBinding, i);
+          set_variable (instance, b->var, b->value);
+        }
+      emit_simple (track, WN_EV_NODE, WN_PH_COMPLETED, NULL);
+      track_run (track, -1);
+      break;
+
+    case WN_OUTCOME_BPMN_ERROR:
+      apply_bpmn_error (track, outcome);
+      break;
+
+    case WN_OUTCOME_STATUS:
+      apply_status (track, outcome);
+      break;
+
+    case WN_OUTCOME_FAULT:
+      track_fail (track, outcome->message);
+      break;
+
+    default:
+      g_assert_not_reached ();
+    }
+  wn_outcome_free (outcome);
+}
+
+/* ---- lifecycle ---- */
+
+WnInstance *
+_wn_instance_start (WnEngine   *engine,
+                    JsonObject *variables)
+{
+  WnInstance *instance = g_new0 (WnInstance, 1);
+  JsonObjectIter iter;
+  const char *name;
+  JsonNode *value;
+  WnTrack *track;
+
+  instance->engine = engine;
+  instance->id = g_strdup_printf ("i%u", engine->instances->len + 1);
+  instance->variables = json_object_new ();
+  json_object_iter_init (&iter, engine->process->variables);
+  while (json_object_iter_next (&iter, &name, &value))
+    json_object_set_member (instance->variables, name, json_node_ref (value));
+  if (variables != NULL)
+    {
+      json_object_iter_init (&iter, variables);
+      while (json_object_iter_next (&iter, &name, &value))
+        json_object_set_member (instance->variables, name, json_node_ref (value));
+    }
+  instance->state = WN_INSTANCE_ACTIVE;
+  instance->started_at = wn_scheduler_now (engine->scheduler);
+  instance->ended_at = -1;
+  instance->tracks = g_ptr_array_new_with_free_func ((GDestroyNotify) track_free);
+  g_ptr_array_add (engine->instances, instance);
+  g_hash_table_insert (engine->instance_index, instance->id, instance);
+
+  emit_instance (instance, WN_PH_CREATED, NULL);
+  track = track_new (instance, engine->process->start);
+  track_run (track, -2);
+  return instance;
+}
+
+void
+_wn_instance_free (WnInstance *instance)
+{
+  g_ptr_array_unref (instance->tracks);
+  json_object_unref (instance->variables);
+  g_free (instance->joins);
+  g_free (instance->reason);
+  g_free (instance->id);
+  g_free (instance);
+}
+
+static WnTrack *
+find_incident (WnInstance *instance,
+               const char *node,
+               GError    **error)
+{
+  const WnProcess *process = instance->engine->process;
+
+  for (guint i = 0; i < instance->tracks->len; i++)
+    {
+      WnTrack *track = g_ptr_array_index (instance->tracks, i);
+      if (track->state == WN_TRACK_INCIDENT &&
+          (node == NULL || g_strcmp0 (process->nodes[track->node].id, node) == 0))
+        return track;
+    }
+  g_set_error (error, WN_ENGINE_ERROR, WN_ENGINE_ERROR_NO_INCIDENT,
+               "instance %s has no open incident%s%s", instance->id, node ? " at " : "", node ? node : "");
+  return NULL;
+}
+
+gboolean
+_wn_instance_incident_retry (WnInstance *instance,
+                             const char *node,
+                             GError    **error)
+{
+  WnTrack *track = find_incident (instance, node, error);
+
+  if (track == NULL)
+    return FALSE;
+  emit_simple (track, WN_EV_INCIDENT, WN_PH_RETRIED, NULL);
+  instance->n_incidents--;
+  g_clear_pointer (&track->error, g_free);
+  set_state (track, WN_TRACK_ACTIVE);
+  /* enter the node again: a new job with a fresh attempt budget */
+  {
+    guint again = track->node;
+    const WnNode *n = &instance->engine->process->nodes[again];
+    if (n->type == WN_NODE_SERVICE && n->worker != NULL)
+      {
+        emit_simple (track, WN_EV_NODE, WN_PH_ENTERED, NULL);
+        park (track, n);
+      }
+    else
+      track_run (track, -2);  /* a script, gateway or end event: enter it again */
+  }
+  return TRUE;
+}
+
+gboolean
+_wn_instance_incident_resolve (WnInstance *instance,
+                               const char *node,
+                               GError    **error)
+{
+  WnTrack *track = find_incident (instance, node, error);
+
+  if (track == NULL)
+    return FALSE;
+  emit_simple (track, WN_EV_INCIDENT, WN_PH_RESOLVED, NULL);
+  instance->n_incidents--;
+  g_clear_pointer (&track->error, g_free);
+  set_state (track, WN_TRACK_ACTIVE);
+  emit_simple (track, WN_EV_NODE, WN_PH_COMPLETED, NULL);
+  track_run (track, -1);
+  instance_maybe_complete (instance);
+  return TRUE;
+}
+
+void
+_wn_instance_cancel (WnInstance *instance,
+                     const char *reason)
+{
+  instance_terminate (instance, reason);
+}

@@ -1,0 +1,248 @@
+#!/usr/bin/env python3
+"""winnow-run through the built binary: examples, determinism, errors, options (TAP)."""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+RUNNER = sys.argv[1]
+SRC = sys.argv[2]
+EXAMPLES = os.path.join(SRC, "data", "examples")
+
+results = []
+
+
+def run(*args, env=None):
+    full_env = dict(os.environ)
+    full_env.update(env or {})
+    p = subprocess.run([RUNNER, *args], capture_output=True, text=True, env=full_env, timeout=600)
+    return p.returncode, p.stdout, p.stderr
+
+
+def example(name):
+    return os.path.join(EXAMPLES, name)
+
+
+def summary(stdout):
+    return json.loads(stdout.strip().splitlines()[-1])
+
+
+def case(fn):
+    results.append(fn)
+    return fn
+
+
+def check(cond, message):
+    if not cond:
+        raise AssertionError(message)
+
+
+@case
+def worked_example_ends():
+    code, out, err = run(example("order-fulfilment.process.json"), "--summary", "json")
+    s = summary(out)
+    check(code == 0, f"exit {code}: {err}")
+    check(s["instances"] == 3 and s["completed"] == 3, s)
+    check(s["ends"] == {"shipped": 1, "held": 1, "payment-failed": 1}, s["ends"])
+    # reserve-stock: three executions per order (two failures), one authorize each
+    check(s["executions"] == 12 and s["retries"] == 6 and s["exhausted"] == 0, s)
+
+
+@case
+def worked_example_trace_shows_retries():
+    code, out, err = run(example("order-fulfilment.process.json"))
+    check(code == 0, err)
+    lines = out.splitlines()
+    check(any("workerRetryScheduled" in l and "next in 300ms" in l for l in lines), "no in-process retry in trace")
+    check("3 instances: 3 completed" in out, out[-400:])
+
+
+@case
+def authoritative_example_exhausts():
+    code, out, err = run(example("order-fulfilment-authoritative.process.json"), "--summary", "json")
+    s = summary(out)
+    check(code == 1, f"exit {code}")
+    check(s["terminated"] == 3 and s["exhausted"] == 3, s)
+    check(s["ends"] == {}, s)
+
+
+@case
+def trust_flag_overrides():
+    code, out, err = run(example("order-fulfilment.process.json"), "--trust", "engineAuthoritative",
+                         "--summary", "json", "-q")
+    check(code == 1 and summary(out)["exhausted"] == 3, out)
+
+
+@case
+def showcase_outcomes():
+    code, out, err = run(example("error-mapper-showcase.process.json"), "--summary", "json")
+    s = summary(out)
+    check(s["ends"] == {"charged": 1, "unknown-account": 1, "card-declined": 1}, s)
+    check(s["retries"] == 2 and code == 0, s)
+
+
+@case
+def crashed_worker_reclaimed():
+    code, out, err = run(example("crashed-worker.process.json"), "--jsonl")
+    events = [json.loads(l) for l in out.splitlines()]
+    reclaimed = [e for e in events if e["phase"] == "lockReclaimed"]
+    check(code == 0, err)
+    check(len(reclaimed) == 1 and reclaimed[0]["worker"] == "printer-1", reclaimed)
+    check(reclaimed[0]["t_us"] == 5_000_001, reclaimed[0])
+
+
+@case
+def incident_holds():
+    code, out, err = run(example("incident-on-exhaustion.process.json"), "--summary", "json", "-q")
+    s = summary(out)
+    check(code == 1, f"exit {code}")
+    check(s["incidents"] == 1 and s["active"] == 1, s)
+
+
+@case
+def parallel_failure_terminates():
+    code, out, err = run(example("parallel-branch-failure.process.json"), "--jsonl", "--summary", "json")
+    lines = out.splitlines()
+    s = json.loads(lines[-1])
+    events = [json.loads(l) for l in lines[:-1]]
+    check(code == 1 and s["terminated"] == 1, s)
+    check(any(e["phase"] == "canceled" and e.get("node") == "pack" for e in events), "pack not canceled")
+    check(any(e["phase"] == "reportRejected" for e in events), "no rejected late report")
+
+
+@case
+def monte_carlo_policies():
+    base = run(example("flaky-service.process.json"), "-n", "10000", "--summary", "json", "-q")
+    fixed = run(example("flaky-service.process.json"), "-n", "10000", "--summary", "json", "-q",
+                "--scenario", example("flaky-service.fixed.scenario.json"))
+    none = run(example("flaky-service.process.json"), "-n", "10000", "--summary", "json", "-q",
+               "--scenario", example("flaky-service.none.scenario.json"))
+    sb, sf, sn = summary(base[1]), summary(fixed[1]), summary(none[1])
+    for s in (sb, sf, sn):
+        check(s["instances"] == 10000 and s["completed"] + s["terminated"] == 10000, s)
+        check(set(s["completion_us"]) == {"p50", "p90", "p99", "max"}, s)
+    # without retries about 30% fail; with 4 attempts under 1%
+    check(2500 < sn["terminated"] < 3500, sn)
+    check(sb["terminated"] < 150 and sf["terminated"] < 150, (sb, sf))
+    check(sb["completion_us"]["p99"] > sb["completion_us"]["p50"], sb)
+
+
+@case
+def byte_identical_journals():
+    with tempfile.TemporaryDirectory() as tmp:
+        a, b, c = (os.path.join(tmp, n) for n in ("a", "b", "c"))
+        run(example("error-mapper-showcase.process.json"), "-q", "--journal", a)
+        run(example("error-mapper-showcase.process.json"), "-q", "--journal", b)
+        run(example("error-mapper-showcase.process.json"), "-q", "--journal", c, "--seed", "99")
+        ja, jb, jc = (open(p, "rb").read() for p in (a, b, c))
+        check(len(ja) > 0 and ja == jb, "same seed, different journals")
+        # another seed draws other jitter
+        check(ja != jc, "another seed gave the same journal")
+        check(b"retryScheduled" in ja, "no retry in the journal")
+
+
+@case
+def jsonl_is_the_journal():
+    code, out, err = run(example("order-fulfilment.process.json"), "--jsonl")
+    lines = out.splitlines()
+    events = [json.loads(l) for l in lines]
+    check([e["seq"] for e in events] == list(range(1, len(events) + 1)), "seq not 1, 2, 3 …")
+    first = events[0]
+    check(list(first)[:4] == ["seq", "t_us", "kind", "phase"], list(first))
+
+
+@case
+def until_stops_active():
+    code, out, err = run(example("order-fulfilment.process.json"), "--until", "200ms", "--summary", "json", "-q")
+    s = summary(out)
+    check(code == 3 and s["active"] == 3, (code, s))
+    check("time limit" in err, err)
+
+
+@case
+def validate_only():
+    code, out, err = run(example("order-fulfilment.process.json"), "--validate")
+    check(code == 0 and out == "" and err == "", (code, out, err))
+
+
+@case
+def help_and_version():
+    code, out, err = run("--help")
+    check(code == 0 and "--scenario" in out and "--on-exhausted" in out and "Exit status" in out, out)
+    code, out, err = run("--version")
+    check(code == 0 and out.startswith("winnow-run "), out)
+
+
+@case
+def usage_errors():
+    for args in (["--trust", "bogus", example("crashed-worker.process.json")],
+                 ["--summary", "xml", example("crashed-worker.process.json")],
+                 ["--until", "-5s", example("crashed-worker.process.json")],
+                 []):
+        code, out, err = run(*args)
+        check(code == 2 and out == "" and err != "", (args, code, out, err))
+
+
+def write(tmp, name, text):
+    path = os.path.join(tmp, name)
+    with open(path, "w") as f:
+        f.write(text)
+    return path
+
+
+@case
+def input_errors_have_locations():
+    with tempfile.TemporaryDirectory() as tmp:
+        syntax = write(tmp, "syntax.process.json", '{\n  "format": "winnow.process/1",\n  "id": "x",\n  "nodes": [ }\n')
+        code, out, err = run(syntax)
+        check(code == 2 and out == "", (code, out))
+        check(err.startswith(syntax + ":4:"), err)
+
+        semantic = write(tmp, "bad.process.json", """{
+  "format": "winnow.process/1",
+  "id": "bad",
+  "nodes": [
+    { "id": "start", "type": "startEvent" },
+    { "id": "t", "type": "serviceTask", "worker": { "topic": "x", "retry": { "policy": "fixed", "maxAttempts": 0, "delay": "1s" } } },
+    { "id": "end", "type": "endEvent", "colour": "red" }
+  ],
+  "flows": [ { "id": "f1", "from": "start", "to": "t" }, { "id": "f2", "from": "t", "to": "end" } ]
+}
+""")
+        code, out, err = run(semantic)
+        lines = err.strip().splitlines()
+        check(code == 2, code)
+        check(any(l.startswith(semantic + ":6:") and "nodes[1].worker.retry.maxAttempts" in l for l in lines), err)
+        check(any(l.startswith(semantic + ":7:") and "nodes[2].colour" in l for l in lines), err)
+
+        scenario = write(tmp, "bad.scenario.json", '{ "format": "winnow.scenario/1",\n  "seed": -1 }\n')
+        code, out, err = run(example("crashed-worker.process.json"), "--scenario", scenario)
+        check(code == 2 and err.startswith(scenario + ":2:") and "seed" in err, err)
+
+
+@case
+def translated_messages():
+    localedir = os.environ.get("WINNOW_TEST_LOCALEDIR")
+    if not localedir or not os.path.isdir(os.path.join(localedir, "de")):
+        return "skip no compiled German catalog in the build"
+    code, out, err = run("--help", env={"LANGUAGE": "de", "LC_ALL": "C.UTF-8", "LANG": "de_DE.UTF-8",
+                                        "WINNOW_LOCALEDIR": localedir})
+    check("Szenario" in out or "Ausgang" in out or "Prozess" in out, out)
+
+
+print(f"1..{len(results)}")
+failed = 0
+for i, fn in enumerate(results, 1):
+    try:
+        outcome = fn()
+        if isinstance(outcome, str) and outcome.startswith("skip"):
+            print(f"ok {i} {fn.__name__} # SKIP {outcome[5:]}")
+        else:
+            print(f"ok {i} {fn.__name__}")
+    except Exception as e:  # noqa: BLE001 - report every failure as TAP
+        failed += 1
+        print(f"not ok {i} {fn.__name__}")
+        for line in str(e).splitlines():
+            print(f"# {line}")
+sys.exit(1 if failed else 0)

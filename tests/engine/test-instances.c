@@ -1,0 +1,575 @@
+/* Instances and tracks, trust modes and policy resolution through the engine facade. */
+#include "wn-test-util.h"
+
+#define MS(x) ((WnTime) (x) * 1000)
+#define S(x)  ((WnTime) (x) * 1000000)
+
+/* start → task (a worker task on topic t) → end, with a boundary catching E → caught */
+#define ONE_TASK_PROCESS \
+  "{ \"format\": \"winnow.process/1\", \"id\": \"p\"," \
+  "  \"engine\": %s," \
+  "  \"nodes\": [" \
+  "    { \"id\": \"start\", \"type\": \"startEvent\" }," \
+  "    { \"id\": \"task\", \"type\": \"serviceTask\", \"worker\": %s }," \
+  "    { \"id\": \"b\", \"type\": \"boundaryEvent\", \"attachedTo\": \"task\", \"error\": \"E\" }," \
+  "    { \"id\": \"done\", \"type\": \"endEvent\" }," \
+  "    { \"id\": \"caught\", \"type\": \"endEvent\" } ]," \
+  "  \"flows\": [" \
+  "    { \"id\": \"f1\", \"from\": \"start\", \"to\": \"task\" }," \
+  "    { \"id\": \"f2\", \"from\": \"task\", \"to\": \"done\" }," \
+  "    { \"id\": \"f3\", \"from\": \"b\", \"to\": \"caught\" } ] }"
+
+static WnTestRun *
+one_task (const char            *engine,
+          const char            *worker,
+          const char            *scenario,
+          const WnEngineOptions *options)
+{
+  g_autofree char *process = g_strdup_printf (ONE_TASK_PROCESS, engine ? engine : "{}", worker);
+
+  return wn_test_run_new (process, scenario, options);
+}
+
+static const char *
+end_of (WnTestRun *run, const char *instance)
+{
+  WnInstanceInfo info;
+
+  g_assert_true (wn_engine_lookup_instance (run->engine, instance, &info));
+  return info.state == WN_INSTANCE_COMPLETED ? info.end_node
+       : info.state == WN_INSTANCE_TERMINATED ? "(terminated)" : "(active)";
+}
+
+/* ---- Instances ---- */
+
+static void
+test_parks_and_enqueues (void)
+{
+  g_autoptr(WnTestRun) run = one_task (NULL, "{ \"topic\": \"t\" }",
+    "{ \"format\": \"winnow.scenario/1\", \"workers\": [ { \"id\": \"w\", \"topic\": \"t\","
+    "  \"responses\": [ { \"after\": \"1s\", \"complete\": { \"x\": 1 } } ] } ] }", NULL);
+  const WnEvent *parked;
+  WnJobInfo job;
+
+  wn_engine_run (run->engine, MS (500));
+  parked = wn_test_find (run, WN_EV_NODE, WN_PH_PARKED, "task", 0);
+  g_assert_nonnull (parked);
+  g_assert_cmpstr (parked->job, ==, "i1/j1");
+  g_assert_true (wn_dispatcher_lookup (wn_engine_get_dispatcher (run->engine), "i1/j1", &job));
+  g_assert_cmpstr (job.instance, ==, "i1");
+  g_assert_cmpint (job.state, ==, WN_JOB_LOCKED);
+  wn_test_run_until (run, WN_TIME_NEVER);
+  g_assert_cmpuint (wn_test_count (run, WN_EV_NODE, WN_PH_PARKED, "task"), ==, 1);
+  g_assert_cmpstr (end_of (run, "i1"), ==, "done");
+  /* no mapping: the raw output under the output variable (the node id) */
+  {
+    g_autofree char *value = wn_test_variable (run, "i1", "task");
+    g_assert_cmpstr (value, ==, "{\"x\":1}");
+  }
+  g_assert_cmpint (wn_engine_now (run->engine), ==, S (1));
+}
+
+static void
+test_status_and_collision (void)
+{
+  const char *scenario =
+    "{ \"format\": \"winnow.scenario/1\", \"workers\": [ { \"id\": \"w\", \"topic\": \"t\","
+    "  \"responses\": [ { \"workerError\": { \"status\": \"HELD\" } } ] } ] }";
+  g_autoptr(WnTestRun) run = one_task (NULL, "{ \"topic\": \"t\", \"status\": { \"var\": \"st\" } }", scenario, NULL);
+  g_autofree char *st = NULL;
+  g_autofree char *collide_process = NULL;
+
+  wn_test_run_until (run, WN_TIME_NEVER);
+  st = wn_test_variable (run, "i1", "st");
+  g_assert_cmpstr (st, ==, "\"HELD\"");
+  g_assert_cmpstr (end_of (run, "i1"), ==, "done");
+
+  /* the variable already exists and overwrite is false: the task fails */
+  collide_process = g_strdup_printf (
+    "{ \"format\": \"winnow.process/1\", \"id\": \"p\", \"variables\": { \"st\": 1 },"
+    "  \"nodes\": [ { \"id\": \"start\", \"type\": \"startEvent\" },"
+    "    { \"id\": \"task\", \"type\": \"serviceTask\", \"worker\": { \"topic\": \"t\", \"status\": { \"var\": \"st\" } } },"
+    "    { \"id\": \"done\", \"type\": \"endEvent\" } ],"
+    "  \"flows\": [ { \"id\": \"f1\", \"from\": \"start\", \"to\": \"task\" }, { \"id\": \"f2\", \"from\": \"task\", \"to\": \"done\" } ] }");
+  {
+    g_autoptr(WnTestRun) collide = wn_test_run_new (collide_process, scenario, NULL);
+    const WnEvent *failed;
+
+    wn_test_run_until (collide, WN_TIME_NEVER);
+    g_assert_cmpstr (end_of (collide, "i1"), ==, "(terminated)");
+    failed = wn_test_find (collide, WN_EV_NODE, WN_PH_FAILED, "task", 0);
+    g_assert_nonnull (failed);
+    g_assert_nonnull (strstr (failed->error, "st"));
+  }
+}
+
+static void
+test_boundary_and_uncaught (void)
+{
+#define BPMN_SCENARIO(code) \
+    "{ \"format\": \"winnow.scenario/1\", \"workers\": [ { \"id\": \"w\", \"topic\": \"t\"," \
+    "  \"responses\": [ { \"workerError\": { \"bpmnErrorCode\": \"" code "\" } } ] } ] }"
+  const char *caught_s = BPMN_SCENARIO ("E");
+  const char *other_s = BPMN_SCENARIO ("Other");
+  g_autoptr(WnTestRun) caught = one_task (NULL, "{ \"topic\": \"t\" }", caught_s, NULL);
+  g_autoptr(WnTestRun) other = one_task (NULL, "{ \"topic\": \"t\" }", other_s, NULL);
+
+  wn_test_run_until (caught, WN_TIME_NEVER);
+  g_assert_cmpstr (end_of (caught, "i1"), ==, "caught");
+  g_assert_nonnull (wn_test_find (caught, WN_EV_FAULT, WN_PH_CAUGHT, "b", 0));
+
+  wn_test_run_until (other, WN_TIME_NEVER);
+  g_assert_cmpstr (end_of (other, "i1"), ==, "(terminated)");
+  g_assert_cmpuint (wn_test_count (other, WN_EV_FAULT, WN_PH_UNCAUGHT, NULL), ==, 1);
+}
+
+/* start → split → (a: worker task "fails", b: timer 10s → worker task "slow") → join → end */
+#define PARALLEL_PROCESS \
+  "{ \"format\": \"winnow.process/1\", \"id\": \"p\", \"engine\": { \"onExhausted\": \"%s\" }," \
+  "  \"nodes\": [ { \"id\": \"start\", \"type\": \"startEvent\" }," \
+  "    { \"id\": \"split\", \"type\": \"parallelGateway\" }," \
+  "    { \"id\": \"a\", \"type\": \"serviceTask\", \"worker\": { \"topic\": \"fails\", \"retry\": { \"policy\": \"fixed\", \"maxAttempts\": 2, \"delay\": \"1s\" } } }," \
+  "    { \"id\": \"wait\", \"type\": \"timerEvent\", \"duration\": \"10s\" }," \
+  "    { \"id\": \"b\", \"type\": \"serviceTask\", \"worker\": { \"topic\": \"slow\" } }," \
+  "    { \"id\": \"join\", \"type\": \"parallelGateway\" }," \
+  "    { \"id\": \"done\", \"type\": \"endEvent\" } ]," \
+  "  \"flows\": [ { \"id\": \"f1\", \"from\": \"start\", \"to\": \"split\" }," \
+  "    { \"id\": \"fa\", \"from\": \"split\", \"to\": \"a\" }, { \"id\": \"fb\", \"from\": \"split\", \"to\": \"wait\" }," \
+  "    { \"id\": \"fw\", \"from\": \"wait\", \"to\": \"b\" }," \
+  "    { \"id\": \"ja\", \"from\": \"a\", \"to\": \"join\" }, { \"id\": \"jb\", \"from\": \"b\", \"to\": \"join\" }," \
+  "    { \"id\": \"fe\", \"from\": \"join\", \"to\": \"done\" } ] }"
+
+static const char *parallel_scenario =
+  "{ \"format\": \"winnow.scenario/1\", \"workers\": ["
+  "  { \"id\": \"wf\", \"topic\": \"fails\", \"responses\": [ { \"attempts\": \"1-2\", \"fail\": { \"code\": \"500\" } }, { \"complete\": {} } ] },"
+  "  { \"id\": \"ws\", \"topic\": \"slow\", \"responses\": [ { \"after\": \"5s\", \"complete\": {} } ] } ] }";
+
+static void
+test_fail_cancels_siblings (void)
+{
+  g_autofree char *process = g_strdup_printf (PARALLEL_PROCESS, "fail");
+  g_autoptr(WnTestRun) run = wn_test_run_new (process, parallel_scenario, NULL);
+
+  /* a fails twice (1s apart) while b still waits on its timer */
+  wn_test_run_until (run, WN_TIME_NEVER);
+  g_assert_cmpstr (end_of (run, "i1"), ==, "(terminated)");
+  g_assert_cmpuint (wn_test_count (run, WN_EV_NODE, WN_PH_CANCELED, "wait"), ==, 1);
+  g_assert_cmpuint (wn_test_count (run, WN_EV_NODE, WN_PH_ENTERED, "b"), ==, 0);
+  g_assert_cmpuint (wn_dispatcher_get_n_jobs (wn_engine_get_dispatcher (run->engine)), ==, 0);
+  g_assert_cmpint (wn_test_find (run, WN_EV_INSTANCE, WN_PH_TERMINATED, NULL, 0)->t_us, ==, S (1));
+}
+
+static void
+test_fail_removes_sibling_job (void)
+{
+  /* the sibling is parked on a job when the instance terminates: the job leaves the store */
+  g_autofree char *process = g_strdup_printf (PARALLEL_PROCESS, "fail");
+  const char *scenario =
+    "{ \"format\": \"winnow.scenario/1\", \"workers\": ["
+    "  { \"id\": \"wf\", \"topic\": \"fails\", \"responses\": [ { \"after\": \"12s\", \"fail\": { \"code\": \"500\" } } ] },"
+    "  { \"id\": \"ws\", \"topic\": \"slow\", \"responses\": [ { \"after\": \"60s\", \"complete\": {} } ] } ] }";
+  g_autoptr(WnTestRun) run = wn_test_run_new (process, scenario, NULL);
+  const WnEvent *rejected;
+
+  wn_test_run_until (run, WN_TIME_NEVER);
+  g_assert_cmpstr (end_of (run, "i1"), ==, "(terminated)");
+  g_assert_cmpuint (wn_test_count (run, WN_EV_NODE, WN_PH_CANCELED, "b"), ==, 1);
+  g_assert_cmpuint (wn_dispatcher_get_n_jobs (wn_engine_get_dispatcher (run->engine)), ==, 0);
+  /* the sibling's worker reports later: job not found */
+  rejected = wn_test_find (run, WN_EV_JOB, WN_PH_REPORT_REJECTED, "b", 0);
+  if (rejected == NULL)
+    rejected = wn_test_find (run, WN_EV_JOB, WN_PH_REPORT_REJECTED, NULL, 0);
+  g_assert_nonnull (rejected);
+  g_assert_cmpstr (rejected->job, ==, "i1/j2");
+}
+
+static void
+test_incident_retry_and_resolve (void)
+{
+  g_autofree char *process = g_strdup_printf (PARALLEL_PROCESS, "incident");
+  g_autoptr(WnTestRun) run = wn_test_run_new (process, parallel_scenario, NULL);
+  g_autoptr(GError) error = NULL;
+  WnRunStats stats;
+
+  wn_test_run_until (run, WN_TIME_NEVER);
+  /* the token stays at a; b finished its branch and waits at the join */
+  g_assert_cmpstr (end_of (run, "i1"), ==, "(active)");
+  g_assert_cmpuint (wn_test_count (run, WN_EV_INCIDENT, WN_PH_RAISED, "a"), ==, 1);
+  g_assert_cmpuint (wn_test_count (run, WN_EV_NODE, WN_PH_COMPLETED, "b"), ==, 1);
+  wn_engine_get_stats (run->engine, &stats);
+  g_assert_cmpuint (stats.incidents, ==, 1);
+
+  /* retry: a fresh job with a fresh budget (here the operator fixed the service first) */
+  {
+    g_autoptr(WnResponse) fixed = wn_response_new (WN_RESPONSE_COMPLETE);
+    g_assert_true (wn_engine_inject (run->engine, "fails", NULL, fixed, &error));
+  }
+  g_assert_true (wn_engine_incident_retry (run->engine, "i1", "a", &error));
+  g_assert_no_error (error);
+  wn_test_run_until (run, WN_TIME_NEVER);
+  g_assert_cmpuint (wn_test_count (run, WN_EV_INCIDENT, WN_PH_RETRIED, "a"), ==, 1);
+  g_assert_cmpstr (end_of (run, "i1"), ==, "done");
+  g_assert_false (wn_engine_incident_retry (run->engine, "i1", "a", &error));
+  g_assert_error (error, WN_ENGINE_ERROR, WN_ENGINE_ERROR_NOT_ACTIVE);
+}
+
+static void
+test_incident_resolve (void)
+{
+  g_autofree char *process = g_strdup_printf (PARALLEL_PROCESS, "incident");
+  g_autoptr(WnTestRun) run = wn_test_run_new (process, parallel_scenario, NULL);
+  g_autoptr(GError) error = NULL;
+
+  wn_test_run_until (run, WN_TIME_NEVER);
+  g_assert_true (wn_engine_incident_resolve (run->engine, "i1", NULL, &error));
+  g_assert_no_error (error);
+  wn_test_run_until (run, WN_TIME_NEVER);
+  g_assert_cmpstr (end_of (run, "i1"), ==, "done");
+  g_assert_cmpuint (wn_test_count (run, WN_EV_INCIDENT, WN_PH_RESOLVED, "a"), ==, 1);
+  /* resolved past a: a ran only its first job */
+  g_assert_cmpuint (wn_test_count (run, WN_EV_JOB, WN_PH_ENQUEUED, "a"), ==, 1);
+}
+
+static void
+test_incident_cancel (void)
+{
+  g_autofree char *process = g_strdup_printf (PARALLEL_PROCESS, "incident");
+  g_autoptr(WnTestRun) run = wn_test_run_new (process, parallel_scenario, NULL);
+  g_autoptr(GError) error = NULL;
+
+  wn_test_run_until (run, WN_TIME_NEVER);
+  g_assert_true (wn_engine_cancel_instance (run->engine, "i1", &error));
+  g_assert_cmpstr (end_of (run, "i1"), ==, "(terminated)");
+}
+
+static void
+test_boundary_removes_job_late_report (void)
+{
+  /* worker slow locks for 1s and hangs for 5s; worker fast reclaims at +1s and throws E,
+   * the boundary catches it; slow's report at +5s finds no job */
+  const char *scenario =
+    "{ \"format\": \"winnow.scenario/1\", \"workers\": ["
+    "  { \"id\": \"slow\", \"topic\": \"t\", \"lockDuration\": \"1s\", \"responses\": [ { \"after\": \"5s\", \"hang\": true } ] },"
+    "  { \"id\": \"fast\", \"topic\": \"t\", \"responses\": [ { \"workerError\": { \"bpmnErrorCode\": \"E\" } } ] } ] }";
+  g_autoptr(WnTestRun) run = one_task (NULL, "{ \"topic\": \"t\" }", scenario, NULL);
+  const WnEvent *reclaimed, *rejected;
+
+  wn_test_run_until (run, WN_TIME_NEVER);
+  reclaimed = wn_test_find (run, WN_EV_JOB, WN_PH_LOCK_RECLAIMED, NULL, 0);
+  g_assert_nonnull (reclaimed);
+  g_assert_cmpstr (reclaimed->worker, ==, "slow");
+  g_assert_cmpint (reclaimed->t_us, ==, S (1) + 1);
+  g_assert_cmpstr (end_of (run, "i1"), ==, "caught");
+  rejected = wn_test_find (run, WN_EV_JOB, WN_PH_REPORT_REJECTED, NULL, 0);
+  g_assert_nonnull (rejected);
+  g_assert_cmpint (rejected->t_us, ==, S (5));
+  g_assert_cmpstr (rejected->worker, ==, "slow");
+  g_assert_nonnull (strstr (rejected->error, "not found"));
+}
+
+static void
+test_gateways_and_timers (void)
+{
+  const char *process =
+    "{ \"format\": \"winnow.process/1\", \"id\": \"p\", \"variables\": { \"n\": 5 },"
+    "  \"nodes\": [ { \"id\": \"start\", \"type\": \"startEvent\" },"
+    "    { \"id\": \"wait\", \"type\": \"timerEvent\", \"duration\": \"10s\" },"
+    "    { \"id\": \"x\", \"type\": \"exclusiveGateway\", \"default\": \"other\" },"
+    "    { \"id\": \"small\", \"type\": \"endEvent\" }, { \"id\": \"medium\", \"type\": \"endEvent\" },"
+    "    { \"id\": \"big\", \"type\": \"endEvent\" } ],"
+    "  \"flows\": [ { \"id\": \"f1\", \"from\": \"start\", \"to\": \"wait\" }, { \"id\": \"f2\", \"from\": \"wait\", \"to\": \"x\" },"
+    "    { \"id\": \"other\", \"from\": \"x\", \"to\": \"big\" },"
+    "    { \"id\": \"lt10\", \"from\": \"x\", \"to\": \"medium\", \"condition\": \"n < 10\" },"
+    "    { \"id\": \"lt100\", \"from\": \"x\", \"to\": \"small\", \"condition\": \"n < 100\" } ] }";
+  const char *scenario =
+    "{ \"format\": \"winnow.scenario/1\", \"start\": [ { \"variables\": { \"n\": 5 } },"
+    "  { \"variables\": { \"n\": 50 } }, { \"variables\": { \"n\": 500 } } ] }";
+  g_autoptr(WnTestRun) run = wn_test_run_new (process, scenario, NULL);
+  const WnEvent *decided;
+
+  wn_test_run_until (run, WN_TIME_NEVER);
+  g_assert_cmpint (wn_engine_now (run->engine), ==, S (10));
+  /* first true condition in document order, else the default */
+  g_assert_cmpstr (end_of (run, "i1"), ==, "medium");
+  g_assert_cmpstr (end_of (run, "i2"), ==, "small");
+  g_assert_cmpstr (end_of (run, "i3"), ==, "big");
+  decided = wn_test_find (run, WN_EV_GATEWAY, WN_PH_DECIDED, "x", 0);
+  g_assert_cmpstr (decided->flows[0], ==, "lt10");
+  g_assert_cmpint (decided->t_us, ==, S (10));
+}
+
+static void
+test_parallel_join_waits (void)
+{
+  const char *process =
+    "{ \"format\": \"winnow.process/1\", \"id\": \"p\","
+    "  \"nodes\": [ { \"id\": \"start\", \"type\": \"startEvent\" }, { \"id\": \"split\", \"type\": \"parallelGateway\" },"
+    "    { \"id\": \"t1\", \"type\": \"timerEvent\", \"duration\": \"1s\" }, { \"id\": \"t2\", \"type\": \"timerEvent\", \"duration\": \"3s\" },"
+    "    { \"id\": \"s\", \"type\": \"scriptTask\", \"set\": { \"x\": \"1 + 1\" } },"
+    "    { \"id\": \"join\", \"type\": \"parallelGateway\" }, { \"id\": \"done\", \"type\": \"endEvent\" } ],"
+    "  \"flows\": [ { \"id\": \"a\", \"from\": \"start\", \"to\": \"split\" },"
+    "    { \"id\": \"b\", \"from\": \"split\", \"to\": \"t1\" }, { \"id\": \"c\", \"from\": \"split\", \"to\": \"t2\" },"
+    "    { \"id\": \"d\", \"from\": \"split\", \"to\": \"s\" },"
+    "    { \"id\": \"e\", \"from\": \"t1\", \"to\": \"join\" }, { \"id\": \"f\", \"from\": \"t2\", \"to\": \"join\" },"
+    "    { \"id\": \"g\", \"from\": \"s\", \"to\": \"join\" }, { \"id\": \"h\", \"from\": \"join\", \"to\": \"done\" } ] }";
+  g_autoptr(WnTestRun) run = wn_test_run_new (process, NULL, NULL);
+  g_autofree char *x = NULL;
+
+  wn_test_run_until (run, WN_TIME_NEVER);
+  g_assert_cmpstr (end_of (run, "i1"), ==, "done");
+  g_assert_cmpuint (wn_test_count (run, WN_EV_NODE, WN_PH_COMPLETED, "done"), ==, 1);
+  g_assert_cmpint (wn_test_find (run, WN_EV_NODE, WN_PH_ENTERED, "done", 0)->t_us, ==, S (3));
+  x = wn_test_variable (run, "i1", "x");
+  g_assert_cmpstr (x, ==, "2");
+}
+
+/* ---- WorkerTrusted through the engine ---- */
+
+#define FLAKY_FMT \
+  "{ \"format\": \"winnow.scenario/1\", \"workers\": [ { \"id\": \"w\", \"topic\": \"t\"%s," \
+  "  \"responses\": [ { \"attempts\": \"1-2\", \"fail\": { \"code\": \"503\", \"message\": \"down\" } }," \
+  "                  { \"complete\": { \"id\": \"R-1\" } } ] } ] }"
+
+static void
+test_trusted_retries_in_process (void)
+{
+  g_autofree char *scenario = g_strdup_printf (FLAKY_FMT, "");
+  g_autoptr(WnTestRun) run = one_task (NULL,
+    "{ \"topic\": \"t\", \"retry\": { \"policy\": \"fixed\", \"maxAttempts\": 3, \"delay\": \"1s\" },"
+    "  \"outputMapping\": [ { \"path\": \"body.id\", \"var\": \"rid\" } ] }", scenario, NULL);
+  g_autofree char *rid = NULL;
+
+  wn_test_run_until (run, WN_TIME_NEVER);
+  g_assert_cmpuint (wn_test_count (run, WN_EV_JOB, WN_PH_EXECUTING, NULL), ==, 3);
+  g_assert_cmpuint (wn_test_count (run, WN_EV_JOB, WN_PH_LOCKED, NULL), ==, 1);
+  g_assert_cmpuint (wn_test_count (run, WN_EV_JOB, WN_PH_ENQUEUED, NULL), ==, 1);
+  g_assert_cmpuint (wn_test_count (run, WN_EV_JOB, WN_PH_WORKER_RETRY_SCHEDULED, NULL), ==, 2);
+  g_assert_cmpuint (wn_test_count (run, WN_EV_JOB, WN_PH_RETRY_SCHEDULED, NULL), ==, 0);
+  g_assert_cmpint (wn_test_find (run, WN_EV_JOB, WN_PH_COMPLETED, NULL, 0)->t_us, ==, S (2));
+  rid = wn_test_variable (run, "i1", "rid");
+  g_assert_cmpstr (rid, ==, "\"R-1\"");
+  g_assert_cmpstr (end_of (run, "i1"), ==, "done");
+}
+
+static void
+test_trusted_no_retry_and_short_lock (void)
+{
+  g_autofree char *scenario = g_strdup_printf (FLAKY_FMT, "");
+  g_autofree char *short_lock = g_strdup_printf (FLAKY_FMT, ", \"lockDuration\": \"10ms\"");
+  g_autoptr(WnTestRun) none = one_task (NULL, "{ \"topic\": \"t\", \"retry\": { \"policy\": \"none\" } }", scenario, NULL);
+  g_autoptr(WnTestRun) lock = one_task (NULL,
+    "{ \"topic\": \"t\", \"retry\": { \"policy\": \"fixed\", \"maxAttempts\": 3, \"delay\": \"1s\" } }", short_lock, NULL);
+  const WnEvent *fault;
+
+  wn_test_run_until (none, WN_TIME_NEVER);
+  g_assert_cmpuint (wn_test_count (none, WN_EV_JOB, WN_PH_EXECUTING, NULL), ==, 1);
+  fault = wn_test_find (none, WN_EV_JOB, WN_PH_FAULT, NULL, 0);
+  g_assert_nonnull (fault);
+  g_assert_cmpint (fault->t_us, ==, 0);
+  g_assert_cmpstr (end_of (none, "i1"), ==, "(terminated)");
+
+  wn_test_run_until (lock, WN_TIME_NEVER);
+  g_assert_cmpuint (wn_test_count (lock, WN_EV_JOB, WN_PH_EXECUTING, NULL), ==, 1);
+  g_assert_cmpuint (wn_test_count (lock, WN_EV_JOB, WN_PH_WORKER_RETRY_SCHEDULED, NULL), ==, 0);
+  g_assert_cmpuint (wn_test_count (lock, WN_EV_JOB, WN_PH_RETRIES_EXHAUSTED, NULL), ==, 1);
+  g_assert_cmpstr (end_of (lock, "i1"), ==, "(terminated)");
+}
+
+static void
+test_trusted_fallback_mapper (void)
+{
+  g_autofree char *scenario = g_strdup_printf (FLAKY_FMT, "");
+  g_autoptr(WnTestRun) run = one_task (NULL,
+    "{ \"topic\": \"t\", \"errorMapper\": [ { \"bpmnError\": { \"code\": \"E\" } } ] }", scenario, NULL);
+
+  wn_test_run_until (run, WN_TIME_NEVER);
+  g_assert_cmpuint (wn_test_count (run, WN_EV_JOB, WN_PH_BPMN_ERROR, NULL), ==, 1);
+  g_assert_cmpstr (end_of (run, "i1"), ==, "caught");
+}
+
+static void
+test_self_classification_by_trust (void)
+{
+  const char *scenario =
+    "{ \"format\": \"winnow.scenario/1\", \"workers\": [ { \"id\": \"w\", \"topic\": \"t\","
+    "  \"responses\": [ { \"workerError\": { \"bpmnErrorCode\": \"E\", \"message\": \"declined\" } } ] } ] }";
+  g_autoptr(WnTestRun) trusted = one_task (NULL, "{ \"topic\": \"t\" }", scenario, NULL);
+  g_autoptr(WnTestRun) authoritative = one_task (NULL,
+    "{ \"topic\": \"t\", \"trust\": \"engineAuthoritative\", \"retry\": { \"policy\": \"none\" } }", scenario, NULL);
+
+  wn_test_run_until (trusted, WN_TIME_NEVER);
+  g_assert_cmpstr (end_of (trusted, "i1"), ==, "caught");
+  wn_test_run_until (authoritative, WN_TIME_NEVER);
+  g_assert_cmpstr (end_of (authoritative, "i1"), ==, "(terminated)");
+  g_assert_cmpuint (wn_test_count (authoritative, WN_EV_JOB, WN_PH_BPMN_ERROR, NULL), ==, 0);
+  g_assert_cmpuint (wn_test_count (authoritative, WN_EV_JOB, WN_PH_FAULT, NULL), ==, 1);
+}
+
+static void
+test_authoritative_default_exhausts (void)
+{
+  const char *scenario =
+    "{ \"format\": \"winnow.scenario/1\", \"workers\": [ { \"id\": \"w\", \"topic\": \"t\","
+    "  \"responses\": [ { \"fail\": { \"code\": \"503\", \"message\": \"unavailable\" } } ] } ] }";
+  g_autoptr(WnTestRun) run = one_task ("{ \"trust\": \"engineAuthoritative\" }", "{ \"topic\": \"t\" }", scenario, NULL);
+  const WnEvent *exhausted, *fault;
+
+  wn_test_run_until (run, WN_TIME_NEVER);
+  g_assert_cmpuint (wn_test_count (run, WN_EV_JOB, WN_PH_RETRY_SCHEDULED, NULL), ==, 2);
+  exhausted = wn_test_find (run, WN_EV_JOB, WN_PH_RETRIES_EXHAUSTED, NULL, 0);
+  g_assert_nonnull (exhausted);
+  g_assert_cmpuint (exhausted->attempts, ==, 3);
+  g_assert_cmpuint (wn_test_count (run, WN_EV_JOB, WN_PH_FAULT, NULL), ==, 1);
+  fault = wn_test_find (run, WN_EV_JOB, WN_PH_FAULT, NULL, 0);
+  g_assert_nonnull (strstr (fault->error, "t"));
+  g_assert_nonnull (strstr (fault->error, "3"));
+  g_assert_nonnull (strstr (fault->error, "unavailable"));
+  g_assert_cmpstr (end_of (run, "i1"), ==, "(terminated)");
+  /* the track parked once and woke once */
+  g_assert_cmpuint (wn_test_count (run, WN_EV_NODE, WN_PH_PARKED, "task"), ==, 1);
+  g_assert_cmpuint (wn_test_count (run, WN_EV_NODE, WN_PH_FAILED, "task"), ==, 1);
+}
+
+/* ---- Policy resolution ---- */
+
+static void
+test_policy_resolution (void)
+{
+  const char *engine =
+    "{ \"trust\": \"engineAuthoritative\", \"retry\": { \"policy\": \"fixed\", \"maxAttempts\": 5, \"delay\": \"2s\" },"
+    "  \"errorMapper\": [ { \"code\": \"1\", \"technical\": true } ] }";
+  /* a slow worker keeps the job in the store */
+  const char *slow =
+    "{ \"format\": \"winnow.scenario/1\", \"workers\": [ { \"id\": \"w\", \"topic\": \"t\","
+    "  \"responses\": [ { \"after\": \"1s\", \"complete\": {} } ] } ] }";
+  g_autoptr(WnTestRun) inherit = one_task (engine, "{ \"topic\": \"t\" }", slow, NULL);
+  g_autoptr(WnTestRun) own = one_task (engine,
+    "{ \"topic\": \"t\", \"trust\": \"workerTrusted\", \"retry\": { \"policy\": \"none\" },"
+    "  \"errorMapper\": [ { \"code\": \"2\", \"technical\": true }, { \"code\": \"3\", \"technical\": true } ],"
+    "  \"outputMapping\": [ { \"path\": \"body.x\", \"var\": \"x\" } ] }", slow, NULL);
+  g_autoptr(WnTestRun) defaults = one_task (NULL, "{ \"topic\": \"t\" }", slow, NULL);
+  WnJobInfo job;
+  WnDispatcher *d;
+
+  /* stop right after the enqueue, before the implicit worker takes the job */
+  wn_scheduler_step_next (wn_engine_get_scheduler (inherit->engine));
+  d = wn_engine_get_dispatcher (inherit->engine);
+  g_assert_true (wn_dispatcher_lookup (d, "i1/j1", &job));
+  g_assert_cmpint (job.policy->trust, ==, WN_TRUST_ENGINE_AUTHORITATIVE);
+  g_assert_cmpint (job.policy->retry.kind, ==, WN_RETRY_FIXED);
+  g_assert_cmpuint (job.policy->retry.max_attempts, ==, 5);
+  g_assert_cmpuint (wn_error_mapper_get_n_rules (job.policy->mapper), ==, 1);
+  g_assert_null (job.policy->mapping);
+
+  wn_scheduler_step_next (wn_engine_get_scheduler (own->engine));
+  d = wn_engine_get_dispatcher (own->engine);
+  g_assert_true (wn_dispatcher_lookup (d, "i1/j1", &job));
+  g_assert_cmpint (job.policy->trust, ==, WN_TRUST_WORKER_TRUSTED);
+  g_assert_cmpint (job.policy->retry.kind, ==, WN_RETRY_NONE);
+  g_assert_cmpuint (wn_error_mapper_get_n_rules (job.policy->mapper), ==, 2);
+  g_assert_nonnull (job.policy->mapping);
+
+  wn_scheduler_step_next (wn_engine_get_scheduler (defaults->engine));
+  d = wn_engine_get_dispatcher (defaults->engine);
+  g_assert_true (wn_dispatcher_lookup (d, "i1/j1", &job));
+  g_assert_cmpint (job.policy->trust, ==, WN_TRUST_WORKER_TRUSTED);
+  g_assert_cmpint (job.policy->retry.kind, ==, WN_RETRY_EXPONENTIAL);
+  g_assert_cmpuint (job.policy->retry.max_attempts, ==, 3);
+  g_assert_null (job.policy->mapper);
+}
+
+static void
+test_policy_kept_after_change (void)
+{
+  const char *scenario =
+    "{ \"format\": \"winnow.scenario/1\", \"start\": [ { \"at\": \"0s\" }, { \"at\": \"1s\" } ],"
+    "  \"workers\": [ { \"id\": \"w\", \"topic\": \"t\", \"responses\": [ { \"after\": \"10s\", \"complete\": {} } ] } ] }";
+  g_autoptr(WnTestRun) run = one_task (NULL, "{ \"topic\": \"t\" }", scenario, NULL);
+  WnDispatcher *d = wn_engine_get_dispatcher (run->engine);
+  g_autoptr(GError) error = NULL;
+  WnJobInfo job;
+
+  wn_engine_run (run->engine, MS (500));
+  wn_engine_set_trust_default (run->engine, WN_TRUST_ENGINE_AUTHORITATIVE);
+  wn_engine_run (run->engine, MS (1500));
+  g_assert_true (wn_dispatcher_lookup (d, "i1/j1", &job));
+  g_assert_cmpint (job.policy->trust, ==, WN_TRUST_WORKER_TRUSTED);
+  g_assert_true (wn_dispatcher_lookup (d, "i2/j1", &job));
+  g_assert_cmpint (job.policy->trust, ==, WN_TRUST_ENGINE_AUTHORITATIVE);
+
+  /* a task-level setting wins over the engine default, for later jobs only */
+  g_assert_true (wn_engine_set_task_trust (run->engine, "task", WN_TRUST_WORKER_TRUSTED, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (wn_engine_get_task_trust (run->engine, "task"), ==, WN_TRUST_WORKER_TRUSTED);
+  g_assert_true (wn_dispatcher_lookup (d, "i2/j1", &job));
+  g_assert_cmpint (job.policy->trust, ==, WN_TRUST_ENGINE_AUTHORITATIVE);
+  {
+    const char *id = wn_engine_start_instance (run->engine, NULL, &error);
+    g_autofree char *job_id = g_strdup_printf ("%s/j1", id);
+    g_assert_no_error (error);
+    g_assert_true (wn_dispatcher_lookup (d, job_id, &job));
+    g_assert_cmpint (job.policy->trust, ==, WN_TRUST_WORKER_TRUSTED);
+  }
+  g_assert_false (wn_engine_set_task_trust (run->engine, "start", WN_TRUST_WORKER_TRUSTED, &error));
+  g_assert_error (error, WN_ENGINE_ERROR, WN_ENGINE_ERROR_NOT_A_WORKER_TASK);
+  wn_test_run_until (run, WN_TIME_NEVER);
+}
+
+static void
+test_injection (void)
+{
+  const char *scenario =
+    "{ \"format\": \"winnow.scenario/1\", \"start\": [ { \"at\": \"0s\" }, { \"at\": \"5s\" } ],"
+    "  \"workers\": [ { \"id\": \"w\", \"topic\": \"t\", \"responses\": [ { \"complete\": {} } ] } ],"
+    "  \"faults\": [ { \"at\": \"1s\", \"topic\": \"t\", \"next\": { \"workerError\": { \"bpmnErrorCode\": \"E\" } } } ] }";
+  g_autoptr(WnTestRun) run = one_task (NULL, "{ \"topic\": \"t\" }", scenario, NULL);
+  g_autoptr(WnResponse) crash = wn_response_new (WN_RESPONSE_CRASH);
+  g_autoptr(GError) error = NULL;
+
+  wn_test_run_until (run, WN_TIME_NEVER);
+  g_assert_cmpuint (wn_test_count (run, WN_EV_INJECT, WN_PH_APPLIED, NULL), ==, 1);
+  g_assert_cmpstr (end_of (run, "i1"), ==, "done");
+  g_assert_cmpstr (end_of (run, "i2"), ==, "caught");
+
+  /* a crash: the worker never reports, the lock stays, nothing can progress */
+  g_assert_true (wn_engine_inject (run->engine, NULL, "w", crash, &error));
+  g_assert_no_error (error);
+  wn_engine_start_instance (run->engine, NULL, &error);
+  g_assert_cmpint (wn_test_run_until (run, WN_TIME_NEVER), ==, WN_STOP_QUIESCENT);
+  g_assert_cmpstr (end_of (run, "i3"), ==, "(active)");
+  {
+    g_autoptr(GPtrArray) waiting = wn_engine_describe_waiting (run->engine);
+    g_assert_cmpuint (waiting->len, ==, 1);
+    g_assert_nonnull (strstr (g_ptr_array_index (waiting, 0), "no live worker"));
+  }
+  g_assert_false (wn_engine_inject (run->engine, "nobody", NULL, crash, &error));
+  g_assert_error (error, WN_ENGINE_ERROR, WN_ENGINE_ERROR_NO_SUCH_TOPIC);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/engine/Instances/parks-and-enqueues", test_parks_and_enqueues);
+  g_test_add_func ("/engine/Instances/status-and-collision", test_status_and_collision);
+  g_test_add_func ("/engine/Instances/boundary-and-uncaught", test_boundary_and_uncaught);
+  g_test_add_func ("/engine/Instances/fail-cancels-siblings", test_fail_cancels_siblings);
+  g_test_add_func ("/engine/Instances/fail-removes-sibling-job", test_fail_removes_sibling_job);
+  g_test_add_func ("/engine/Instances/incident-retry", test_incident_retry_and_resolve);
+  g_test_add_func ("/engine/Instances/incident-resolve", test_incident_resolve);
+  g_test_add_func ("/engine/Instances/incident-cancel", test_incident_cancel);
+  g_test_add_func ("/engine/Instances/boundary-removes-job", test_boundary_removes_job_late_report);
+  g_test_add_func ("/engine/Instances/gateways-and-timers", test_gateways_and_timers);
+  g_test_add_func ("/engine/Instances/parallel-join", test_parallel_join_waits);
+  g_test_add_func ("/engine/WorkerTrusted/retries-in-process", test_trusted_retries_in_process);
+  g_test_add_func ("/engine/WorkerTrusted/no-retry-and-short-lock", test_trusted_no_retry_and_short_lock);
+  g_test_add_func ("/engine/WorkerTrusted/fallback-mapper", test_trusted_fallback_mapper);
+  g_test_add_func ("/engine/WorkerTrusted/self-classification-by-trust", test_self_classification_by_trust);
+  g_test_add_func ("/engine/EngineAuthoritative/default-exhausts", test_authoritative_default_exhausts);
+  g_test_add_func ("/engine/PolicyResolution/levels", test_policy_resolution);
+  g_test_add_func ("/engine/PolicyResolution/kept-after-change", test_policy_kept_after_change);
+  g_test_add_func ("/engine/Instances/injection", test_injection);
+
+  return g_test_run ();
+}
