@@ -62,6 +62,7 @@ struct _WnEngine
 
   GHashTable     *ends;          /* end node id → GUINT count */
   GArray         *completion_times;
+  GPtrArray      *scheduled;     /* the scenario's starts and injections */
   guint           n_completed;
   guint           n_terminated;
   guint64         worker_retries;

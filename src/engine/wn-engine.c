@@ -103,41 +103,51 @@ free_queue (gpointer data)
 
 /* ---- scheduled scenario actions ---- */
 
+/* A start or an injection the scenario schedules; owned by the engine, so one
+ * still pending when the engine is freed goes with it. */
 typedef struct {
   WnEngine   *engine;
-  JsonObject *variables;
-  guint       count;
-} StartAction;
+  JsonObject *variables;   /* start */
+  guint       count;       /* start: > 0 */
+  char       *topic;       /* injection */
+  char       *worker;      /* injection */
+  WnResponse *response;    /* injection */
+} ScheduledAction;
 
 static void
-start_action_cb (gpointer data)
+scheduled_action_free (gpointer data)
 {
-  StartAction *action = data;
+  ScheduledAction *action = data;
 
-  for (guint i = 0; i < action->count; i++)
-    _wn_instance_start (action->engine, action->variables);
-  if (action->variables != NULL)
-    json_object_unref (action->variables);
-  g_free (action);
-}
-
-typedef struct {
-  WnEngine   *engine;
-  char       *topic;
-  char       *worker;
-  WnResponse *response;
-} InjectAction;
-
-static void
-inject_action_cb (gpointer data)
-{
-  InjectAction *action = data;
-
-  wn_engine_inject (action->engine, action->topic, action->worker, action->response, NULL);
-  wn_response_unref (action->response);
+  g_clear_pointer (&action->variables, json_object_unref);
+  g_clear_pointer (&action->response, wn_response_unref);
   g_free (action->topic);
   g_free (action->worker);
   g_free (action);
+}
+
+static void
+scheduled_action_cb (gpointer data)
+{
+  ScheduledAction *action = data;
+
+  if (action->count > 0)
+    for (guint i = 0; i < action->count; i++)
+      _wn_instance_start (action->engine, action->variables);
+  else
+    wn_engine_inject (action->engine, action->topic, action->worker, action->response, NULL);
+}
+
+static ScheduledAction *
+schedule (WnEngine *self,
+          WnTime    at)
+{
+  ScheduledAction *action = g_new0 (ScheduledAction, 1);
+
+  action->engine = self;
+  g_ptr_array_add (self->scheduled, action);
+  wn_scheduler_at (self->scheduler, at, scheduled_action_cb, action);
+  return action;
 }
 
 static void
@@ -146,12 +156,10 @@ schedule_start (WnEngine   *self,
                 guint       count,
                 JsonObject *variables)
 {
-  StartAction *action = g_new0 (StartAction, 1);
+  ScheduledAction *action = schedule (self, at);
 
-  action->engine = self;
   action->count = count;
   action->variables = variables ? json_object_ref (variables) : NULL;
-  wn_scheduler_at (self->scheduler, at, start_action_cb, action);
 }
 
 /* ---- construction ---- */
@@ -218,6 +226,7 @@ wn_engine_new (WnProcess             *process,
   self->implicit_topics = g_ptr_array_new_with_free_func (g_free);
   self->ends = g_hash_table_new (g_str_hash, g_str_equal);
   self->completion_times = g_array_new (FALSE, FALSE, sizeof (WnTime));
+  self->scheduled = g_ptr_array_new_with_free_func (scheduled_action_free);
 
   /* workers: the scenario's, then an implicit one per topic nobody serves */
   for (guint i = 0; i < self->scenario->workers->len; i++)
@@ -251,22 +260,13 @@ wn_engine_new (WnProcess             *process,
   for (guint i = 0; i < self->scenario->faults->len; i++)
     {
       const WnFaultSpec *fault = &g_array_index (self->scenario->faults, WnFaultSpec, i);
-      InjectAction *action = g_new0 (InjectAction, 1);
+      ScheduledAction *action = schedule (self, fault->at);
 
-      action->engine = self;
       action->topic = g_strdup (fault->topic);
       action->worker = g_strdup (fault->worker);
       action->response = wn_response_ref (fault->next);
-      wn_scheduler_at (self->scheduler, fault->at, inject_action_cb, action);
     }
   return self;
-}
-
-static void
-free_pending_action (gpointer data)
-{
-  /* actions still queued at free time own small structs; the scheduler frees
-   * only its own bookkeeping. They are reclaimed by the process ending. */
 }
 
 void
@@ -274,7 +274,6 @@ wn_engine_free (WnEngine *self)
 {
   if (self == NULL)
     return;
-  (void) free_pending_action;
   g_ptr_array_unref (self->workers);
   wn_dispatcher_free (self->dispatcher);
   g_ptr_array_unref (self->instances);
@@ -283,6 +282,7 @@ wn_engine_free (WnEngine *self)
   g_ptr_array_unref (self->implicit_topics);
   g_hash_table_unref (self->ends);
   g_array_unref (self->completion_times);
+  g_ptr_array_unref (self->scheduled);
   invalidate_policies (self);
   g_free (self->policies);
   g_free (self->task_trust);

@@ -11,9 +11,14 @@
 #include <string.h>
 
 typedef struct {
-  GPtrArray  *keys;    /* char*, owned, document order */
-  GArray     *pos;     /* WnJsonPos, parallel to keys */
-  GHashTable *index;   /* key (borrowed from keys) → GUINT_TO_POINTER (i + 1) */
+  char      *key;
+  WnJsonPos  pos;
+} MemberInfo;
+
+typedef struct {
+  GArray     *members;   /* MemberInfo, document order */
+  const char **keys;     /* NULL-terminated view of the keys, built on demand */
+  GHashTable *index;     /* key → GUINT_TO_POINTER (i + 1), built on demand for big objects */
 } ObjectInfo;
 
 struct _WnJsonDoc {
@@ -39,14 +44,24 @@ typedef struct {
 
 G_DEFINE_QUARK (wn-json-error-quark, wn_json_error)
 
+/* Objects with more members than this get a hash index on first lookup. */
+#define LINEAR_LOOKUP_MAX 16
+
+static void
+member_info_clear (gpointer data)
+{
+  MemberInfo *m = data;
+
+  g_free (m->key);
+}
+
 static ObjectInfo *
 object_info_new (void)
 {
   ObjectInfo *info = g_new0 (ObjectInfo, 1);
 
-  info->keys = g_ptr_array_new_with_free_func (g_free);
-  info->pos = g_array_new (FALSE, FALSE, sizeof (WnJsonPos));
-  info->index = g_hash_table_new (g_str_hash, g_str_equal);
+  info->members = g_array_new (FALSE, FALSE, sizeof (MemberInfo));
+  g_array_set_clear_func (info->members, member_info_clear);
   return info;
 }
 
@@ -55,18 +70,42 @@ object_info_free (gpointer data)
 {
   ObjectInfo *info = data;
 
-  g_hash_table_unref (info->index);
-  g_ptr_array_unref (info->keys);
-  g_array_unref (info->pos);
+  g_clear_pointer (&info->index, g_hash_table_unref);
+  g_free (info->keys);
+  g_array_unref (info->members);
   g_free (info);
 }
 
 static void
 object_info_add (ObjectInfo *info, char *key, const WnJsonPos *pos)
 {
-  g_ptr_array_add (info->keys, key);
-  g_array_append_val (info->pos, *pos);
-  g_hash_table_insert (info->index, key, GUINT_TO_POINTER (info->keys->len));
+  MemberInfo m = { key, *pos };
+
+  g_array_append_val (info->members, m);
+}
+
+/* The index of `key` among the members, or -1. */
+static int
+object_info_find (ObjectInfo *info, const char *key)
+{
+  guint n = info->members->len;
+
+  if (n <= LINEAR_LOOKUP_MAX)
+    {
+      for (guint i = 0; i < n; i++)
+        if (strcmp (g_array_index (info->members, MemberInfo, i).key, key) == 0)
+          return (int) i;
+      return -1;
+    }
+
+  if (info->index == NULL)
+    {
+      info->index = g_hash_table_new (g_str_hash, g_str_equal);
+      for (guint i = 0; i < n; i++)
+        g_hash_table_insert (info->index, g_array_index (info->members, MemberInfo, i).key,
+                             GUINT_TO_POINTER (i + 1));
+    }
+  return (int) GPOINTER_TO_UINT (g_hash_table_lookup (info->index, key)) - 1;
 }
 
 static inline WnJsonPos
@@ -528,8 +567,8 @@ parse_object (Parser *ps)
 
       if (json_object_has_member (object, key))
         {
-          guint i = GPOINTER_TO_UINT (g_hash_table_lookup (info->index, key));
-          const WnJsonPos *first = &g_array_index (info->pos, WnJsonPos, i - 1);
+          int i = object_info_find (info, key);
+          const WnJsonPos *first = &g_array_index (info->members, MemberInfo, MAX (i, 0)).pos;
 
           fail_at (ps, &key_pos, WN_JSON_ERROR_DUPLICATE_KEY,
                    "duplicate key \"%s\" (first at %u:%u)", key, first->line, first->column);
@@ -817,7 +856,7 @@ wn_json_doc_get_key_pos (const WnJsonDoc *doc,
                          WnJsonPos       *pos)
 {
   ObjectInfo *info;
-  guint i;
+  int i;
 
   g_return_val_if_fail (doc != NULL, FALSE);
   g_return_val_if_fail (pos != NULL, FALSE);
@@ -827,10 +866,10 @@ wn_json_doc_get_key_pos (const WnJsonDoc *doc,
   info = g_hash_table_lookup (doc->objects, object);
   if (info == NULL)
     return FALSE;
-  i = GPOINTER_TO_UINT (g_hash_table_lookup (info->index, key));
-  if (i == 0)
+  i = object_info_find (info, key);
+  if (i < 0)
     return FALSE;
-  *pos = g_array_index (info->pos, WnJsonPos, i - 1);
+  *pos = g_array_index (info->members, MemberInfo, i).pos;
   return TRUE;
 }
 
@@ -845,10 +884,17 @@ wn_json_doc_get_keys (const WnJsonDoc *doc,
 
   info = object != NULL ? g_hash_table_lookup (doc->objects, object) : NULL;
   if (n_keys != NULL)
-    *n_keys = info != NULL ? info->keys->len : 0;
+    *n_keys = info != NULL ? info->members->len : 0;
   if (info == NULL)
     return NULL;
-  return (const char * const *) info->keys->pdata;
+  if (info->keys == NULL)
+    {
+      info->keys = g_new (const char *, info->members->len + 1);
+      for (guint i = 0; i < info->members->len; i++)
+        info->keys[i] = g_array_index (info->members, MemberInfo, i).key;
+      info->keys[info->members->len] = NULL;
+    }
+  return info->keys;
 }
 
 gboolean

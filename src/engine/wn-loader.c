@@ -260,6 +260,13 @@ type_name (JsonNode *node)
     }
 }
 
+/* "a task", "an endEvent". */
+static const char *
+article (const char *word)
+{
+  return word[0] != '\0' && strchr ("aeiouAEIOU", word[0]) != NULL ? "an" : "a";
+}
+
 static gboolean
 holds_type (JsonNode *node, GType type)
 {
@@ -1181,7 +1188,8 @@ parse_node (Ctx        *ctx,
     case WN_NODE_TIMER:     allowed = timer_keys; break;
     default:                allowed = start_keys_node; break;
     }
-  what = g_strdup_printf ("a %s", wn_node_type_to_string (src->type));
+  what = g_strdup_printf ("%s %s", article (wn_node_type_to_string (src->type)),
+                          wn_node_type_to_string (src->type));
   check_keys (ctx, node, path, allowed, node_keys_all, what);
 
   if (in_list (allowed, "duration") &&
@@ -1404,6 +1412,7 @@ parse_process (Ctx *ctx, JsonNode *root)
   g_autoptr(GPtrArray) flows = g_ptr_array_new_with_free_func (flow_src_free);
   g_autoptr(GHashTable) ids = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_free);
   g_autoptr(GHashTable) node_ids = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr(GHashTable) flow_ids = g_hash_table_new (g_str_hash, g_str_equal);
   g_autoptr(GPtrArray) status_nodes = g_ptr_array_new ();
   g_autoptr(GPtrArray) status_paths = g_ptr_array_new_with_free_func (g_free);
   StatusRules engine_status = { status_nodes, status_paths };
@@ -1534,6 +1543,12 @@ parse_process (Ctx *ctx, JsonNode *root)
     report (ctx, nodes_json, "nodes", "no endEvent (at least one is needed)");
 
   /* Boundaries and defaults. */
+  for (guint k = 0; k < flows->len; k++)
+    {
+      FlowSrc *f = g_ptr_array_index (flows, k);
+
+      g_hash_table_insert (flow_ids, (gpointer) f->id, f);
+    }
   for (guint i = 0; i < nodes->len; i++)
     {
       NodeSrc *src = g_ptr_array_index (nodes, i);
@@ -1557,7 +1572,8 @@ parse_process (Ctx *ctx, JsonNode *root)
                 {
                   report (ctx, src->attached_json, p,
                           "a boundaryEvent attaches to a task, scriptTask or serviceTask "
-                          "(\"%s\" is a %s)", host_id, wn_node_type_to_string (h->type));
+                          "(\"%s\" is %s %s)", host_id, article (wn_node_type_to_string (h->type)),
+                          wn_node_type_to_string (h->type));
                   unresolved = TRUE;
                 }
             }
@@ -1569,15 +1585,8 @@ parse_process (Ctx *ctx, JsonNode *root)
         {
           g_autofree char *p = path_key (src->path, "default");
           const char *flow_id = json_node_get_string (src->default_json);
-          FlowSrc *flow = NULL;
+          FlowSrc *flow = g_hash_table_lookup (flow_ids, flow_id);
 
-          for (guint k = 0; k < flows->len && flow == NULL; k++)
-            {
-              FlowSrc *f = g_ptr_array_index (flows, k);
-
-              if (strcmp (f->id, flow_id) == 0)
-                flow = f;
-            }
           if (flow == NULL)
             {
               gboolean is_node = find_node_src (node_ids, flow_id) >= 0;

@@ -125,6 +125,15 @@ lookup_flow (const WnProcess *process, const char *id)
   return -1;
 }
 
+/* A flow index from an id → index + 1 table, or -1. */
+static int
+lookup_flow_in (GHashTable *flow_ids, const char *id)
+{
+  gpointer v = id != NULL ? g_hash_table_lookup (flow_ids, id) : NULL;
+
+  return v != NULL ? (int) GPOINTER_TO_UINT (v) - 1 : -1;
+}
+
 /* Grow by doubling so that adding n items costs O(n). */
 static guint
 grow (guint capacity, guint needed)
@@ -431,6 +440,7 @@ wn_process_finish (WnProcess *process, GError **error)
   g_autoptr(GHashTable) flow_ids = NULL;
   g_autofree guint *from = NULL;
   g_autofree guint *to = NULL;
+  g_autofree gboolean *attached = NULL;
   Builder *b;
   int start = -1;
   guint n_starts = 0;
@@ -480,7 +490,7 @@ wn_process_finish (WnProcess *process, GError **error)
       int f = lookup_node (process, from_id);
       int t = lookup_node (process, to_id);
 
-      if (!g_hash_table_add (flow_ids, flow->id))
+      if (g_hash_table_contains (flow_ids, flow->id))
         g_ptr_array_add (problems, g_strdup_printf ("duplicate flow id \"%s\"", flow->id));
       if (f < 0)
         g_ptr_array_add (problems, g_strdup_printf ("flow \"%s\": unknown node \"%s\"", flow->id, from_id));
@@ -492,6 +502,8 @@ wn_process_finish (WnProcess *process, GError **error)
         g_ptr_array_add (problems, g_strdup_printf ("flow \"%s\" enters start event \"%s\"", flow->id, to_id));
       if (t >= 0 && process->nodes[t].type == WN_NODE_BOUNDARY)
         g_ptr_array_add (problems, g_strdup_printf ("flow \"%s\" enters boundary event \"%s\"", flow->id, to_id));
+      if (!g_hash_table_contains (flow_ids, flow->id))
+        g_hash_table_insert (flow_ids, flow->id, GUINT_TO_POINTER (i + 1));
       from[i] = f >= 0 ? (guint) f : 0;
       to[i] = t >= 0 ? (guint) t : 0;
     }
@@ -500,7 +512,7 @@ wn_process_finish (WnProcess *process, GError **error)
     {
       const Pending *p = &g_array_index (b->defaults, Pending, i);
       const WnNode *gateway = &process->nodes[p->node];
-      int f = lookup_flow (process, p->ref);
+      int f = lookup_flow_in (flow_ids, p->ref);
 
       if (gateway->type != WN_NODE_EXCLUSIVE)
         g_ptr_array_add (problems, g_strdup_printf ("node \"%s\" is not an exclusive gateway: it takes no default flow",
@@ -531,17 +543,14 @@ wn_process_finish (WnProcess *process, GError **error)
                                                     wn_node_type_to_string (process->nodes[host].type)));
     }
 
+  attached = g_new0 (gboolean, process->n_nodes + 1);
+  for (guint k = 0; k < b->attachments->len; k++)
+    attached[g_array_index (b->attachments, Pending, k).node] = TRUE;
   for (guint i = 0; i < process->n_nodes; i++)
     {
       const WnNode *node = &process->nodes[i];
-      gboolean attached = FALSE;
 
-      if (node->type != WN_NODE_BOUNDARY)
-        continue;
-      for (guint k = 0; k < b->attachments->len; k++)
-        if (g_array_index (b->attachments, Pending, k).node == i)
-          attached = TRUE;
-      if (attached)
+      if (node->type != WN_NODE_BOUNDARY || attached[i])
         continue;
       if (node->attached_to < 0)
         g_ptr_array_add (problems, g_strdup_printf ("boundary \"%s\" is attached to nothing", node->id));
@@ -588,7 +597,7 @@ wn_process_finish (WnProcess *process, GError **error)
     {
       const Pending *p = &g_array_index (b->defaults, Pending, i);
 
-      process->nodes[p->node].default_flow = lookup_flow (process, p->ref);
+      process->nodes[p->node].default_flow = lookup_flow_in (flow_ids, p->ref);
     }
   for (guint i = 0; i < b->attachments->len; i++)
     {

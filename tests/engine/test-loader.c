@@ -157,8 +157,9 @@ json_error (const char *text, gssize length, guint line, guint column, WnJsonErr
   g_autoptr(GError) error = NULL;
   WnJsonPos pos = { 0 };
   WnJsonDoc *doc = wn_json_doc_parse (text, length, &pos, &error);
+  g_autofree char *escaped = g_strescape (text, NULL);
 
-  g_test_message ("parsing %s", text);
+  g_test_message ("parsing %s", escaped);
   g_assert_null (doc);
   g_assert_error (error, WN_JSON_ERROR, (gint) code);
   g_assert_cmpstr (error->message, ==, message);
@@ -518,7 +519,7 @@ test_embedded_scenario (void)
     "`scenario`: {`seed`: -1, `workers`: [{`id`: `w`, `topic`: `t`, `responses`: [{`crash`: false}]}]}}");
   g_assert_cmpstr (errors, ==,
     "t.json:4:22: scenario.seed: must be a non-negative integer\n"
-    "t.json:4:82: scenario.workers[0].responses[0].crash: must be true");
+    "t.json:4:88: scenario.workers[0].responses[0].crash: must be true");
 }
 
 static void
@@ -591,9 +592,9 @@ test_unknown_keys (void)
 
   g_assert_cmpstr (errors, ==,
     "t.json:2:1: colour: unknown key \"colour\"\n"
-    "t.json:4:55: nodes[0].duration: key \"duration\" does not apply to a startEvent\n"
-    "t.json:5:36: nodes[1].duraton: unknown key \"duraton\"\n"
-    "t.json:7:60: flows[0].lable: unknown key \"lable\"");
+    "t.json:4:56: nodes[0].duration: key \"duration\" does not apply to a startEvent\n"
+    "t.json:5:35: nodes[1].duraton: unknown key \"duraton\"\n"
+    "t.json:7:64: flows[0].lable: unknown key \"lable\"");
 }
 
 static void
@@ -630,14 +631,14 @@ test_node_errors (void)
     "`flows`: []}");
 
   g_assert_cmpstr (errors, ==,
-    "t.json:4:22: nodes[1].type: unknown node type \"userTask\" (expected startEvent, endEvent, task, "
+    "t.json:4:23: nodes[1].type: unknown node type \"userTask\" (expected startEvent, endEvent, task, "
     "scriptTask, serviceTask, boundaryEvent, exclusiveGateway, parallelGateway or timerEvent)\n"
-    "t.json:5:11: nodes[2].id: duplicate id \"s\" (first used at nodes[0].id)\n"
-    "t.json:6:11: nodes[3].id: \"a b\" is not an identifier (use letters, digits and _ . : -)\n"
+    "t.json:5:10: nodes[2].id: duplicate id \"s\" (first used at nodes[0].id)\n"
+    "t.json:6:10: nodes[3].id: \"a b\" is not an identifier (use letters, digits and _ . : -)\n"
     "t.json:7:3: nodes[4]: missing required key \"id\"\n"
     "t.json:8:3: nodes[5]: missing required key \"duration\"\n"
     "t.json:9:3: nodes[6]: must be an object, not a number\n"
-    "t.json:10:45: nodes[7].error: must not be empty");
+    "t.json:10:44: nodes[7].error: must not be empty");
 }
 
 static void
@@ -661,8 +662,8 @@ test_flow_errors (void)
   g_assert_cmpstr (errors, ==,
     "t.json:9:35: flows[1].to: unknown node \"nowhere\"\n"
     "t.json:10:35: flows[2].to: a startEvent cannot have incoming flows (\"s\" is the startEvent)\n"
-    "t.json:11:25: flows[3].from: an endEvent cannot have outgoing flows (\"e\" is an endEvent)\n"
-    "t.json:12:11: flows[4].id: duplicate id \"t\" (first used at nodes[1].id)\n"
+    "t.json:11:24: flows[3].from: an endEvent cannot have outgoing flows (\"e\" is an endEvent)\n"
+    "t.json:12:10: flows[4].id: duplicate id \"t\" (first used at nodes[1].id)\n"
     "t.json:13:3: flows[5]: missing required key \"to\"");
 }
 
@@ -683,7 +684,7 @@ test_start_and_end (void)
     "t.json:2:10: nodes: no startEvent (exactly one is needed)\n"
     "t.json:2:10: nodes: no endEvent (at least one is needed)");
   g_assert_cmpstr (two, ==,
-    "t.json:4:23: nodes[1].type: a second startEvent (the first is nodes[0]; exactly one is allowed)");
+    "t.json:4:24: nodes[1].type: a second startEvent (the first is nodes[0]; exactly one is allowed)");
 }
 
 static void
@@ -733,9 +734,9 @@ test_boundary_and_default (void)
   g_assert_cmpstr (errors, ==,
     "t.json:4:54: nodes[1].default: flow \"f1\" does not leave this gateway (it leaves \"s\")\n"
     "t.json:5:55: nodes[2].default: unknown flow \"nope\"\n"
-    "t.json:6:54: nodes[3].attachedTo: unknown node \"ghost\"\n"
-    "t.json:7:54: nodes[4].attachedTo: a boundaryEvent attaches to a task, scriptTask or serviceTask "
-    "(\"g\" is a exclusiveGateway)\n"
+    "t.json:6:55: nodes[3].attachedTo: unknown node \"ghost\"\n"
+    "t.json:7:55: nodes[4].attachedTo: a boundaryEvent attaches to a task, scriptTask or serviceTask "
+    "(\"g\" is an exclusiveGateway)\n"
     "t.json:8:3: nodes[5]: missing required key \"attachedTo\"");
 }
 
@@ -759,11 +760,11 @@ test_lite_errors (void)
     "]}");
 
   g_assert_cmpstr (errors, ==,
-    "t.json:5:58: nodes[2].set.total: at 3: expected a value but found end of input\n"
-    "t.json:5:87: nodes[2].set.a.b: \"a.b\" is not a variable name\n"
+    "t.json:5:61: nodes[2].set.total: at 3: expected a value but found end of input\n"
+    "t.json:5:88: nodes[2].set[\"a.b\"]: \"a.b\" is not a variable name\n"
     "t.json:10:74: flows[1].condition: at 18: expected a value but found end of input\n"
-    "t.json:11:52: flows[2].condition: at 0: expected has, len or time but found unknown function 'nope'\n"
-    "t.json:12:55: flows[3].condition: a condition only applies to a flow leaving an exclusiveGateway");
+    "t.json:11:54: flows[2].condition: at 0: expected has, len or time but found unknown function 'nope'\n"
+    "t.json:12:56: flows[3].condition: a condition only applies to a flow leaving an exclusiveGateway");
 }
 
 static void
@@ -832,16 +833,16 @@ test_worker_errors (void)
     "`flows`: [{`id`: `f1`, `from`: `s`, `to`: `w`}, {`id`: `f2`, `from`: `w`, `to`: `e`}]}");
 
   g_assert_cmpstr (errors, ==,
-    "t.json:4:49: nodes[1].duration: a serviceTask with a worker takes no duration "
+    "t.json:4:50: nodes[1].duration: a serviceTask with a worker takes no duration "
     "(its worker's responses set the time)\n"
     "t.json:5:14: nodes[1].worker.topic: \"has space\" is not an identifier (use letters, digits and _ . : -)\n"
     "t.json:6:31: nodes[1].worker.input[1]: at 6: expected an index or a quoted key after '[' but found end of input\n"
-    "t.json:6:33: nodes[1].worker.input[2]: must be a string, not a number\n"
+    "t.json:6:34: nodes[1].worker.input[2]: must be a string, not a number\n"
     "t.json:7:14: nodes[1].worker.trust: unknown trust \"paranoid\" (expected workerTrusted or engineAuthoritative)\n"
-    "t.json:8:50: nodes[1].worker.retry.maxAttempts: must be ≥ 1\n"
+    "t.json:8:49: nodes[1].worker.retry.maxAttempts: must be ≥ 1\n"
     "t.json:8:67: nodes[1].worker.retry.base: key \"base\" does not apply to policy \"fixed\"\n"
     "t.json:9:15: nodes[1].worker.status: missing required key \"var\"\n"
-    "t.json:9:30: nodes[1].worker.status.overwrite: must be true or false, not a number\n"
+    "t.json:9:29: nodes[1].worker.status.overwrite: must be true or false, not a number\n"
     "t.json:10:15: nodes[1].worker.output: must not be empty");
 }
 
@@ -913,14 +914,14 @@ test_retry_errors (void)
 
   g_assert_cmpstr (errors, ==,
     "t.json:2:21: engine.retry: must be \"default\" or an object with a \"policy\"\n"
-    "t.json:2:50: engine.onExhausted: unknown onExhausted \"panic\" (expected fail or incident)\n"
-    "t.json:2:91: engine.errorMapper: must be an array, not an object\n"
-    "t.json:5:82: nodes[1].worker.retry.policy: unknown retry policy \"linear\" "
+    "t.json:2:49: engine.onExhausted: unknown onExhausted \"panic\" (expected fail or incident)\n"
+    "t.json:2:90: engine.errorMapper: must be an array, not an object\n"
+    "t.json:5:83: nodes[1].worker.retry.policy: unknown retry policy \"linear\" "
     "(expected none, fixed or exponential)\n"
-    "t.json:6:70: nodes[2].worker.retry: missing required key \"policy\"\n"
-    "t.json:7:70: nodes[3].worker.retry: missing required key \"base\"\n"
-    "t.json:7:70: nodes[3].worker.retry: missing required key \"max\"\n"
-    "t.json:7:115: nodes[3].worker.retry.maxAttempts: must be an integer ≥ 1, not a fraction");
+    "t.json:6:72: nodes[2].worker.retry: missing required key \"policy\"\n"
+    "t.json:7:72: nodes[3].worker.retry: missing required key \"base\"\n"
+    "t.json:7:72: nodes[3].worker.retry: missing required key \"max\"\n"
+    "t.json:7:113: nodes[3].worker.retry.maxAttempts: must be an integer ≥ 1, not a fraction");
 }
 
 static void
@@ -990,13 +991,13 @@ test_error_mapper_errors (void)
     "t.json:2:39: engine.errorMapper[0].status: a status rule, but task \"v\" uses this mapper "
     "and has no worker.status\n"
     "t.json:6:7: nodes[1].worker.errorMapper[0]: a rule needs exactly one of bpmnError, status or technical\n"
-    "t.json:7:45: nodes[1].worker.errorMapper[1].technical: a rule has exactly one outcome (it already has bpmnError)\n"
+    "t.json:7:49: nodes[1].worker.errorMapper[1].technical: a rule has exactly one outcome (it already has bpmnError)\n"
     "t.json:8:18: nodes[1].worker.errorMapper[2].status: a status rule needs the task's worker.status "
     "(where the status is written)\n"
     "t.json:9:21: nodes[1].worker.errorMapper[3].technical: must be true\n"
     "t.json:9:36: nodes[1].worker.errorMapper[3].code: must be a string or a number, not an array\n"
-    "t.json:10:20: nodes[1].worker.errorMapper[4].bpmnError: missing required key \"code\"\n"
-    "t.json:10:57: nodes[1].worker.errorMapper[4].when: at 5: expected a name but found end of input\n"
+    "t.json:10:21: nodes[1].worker.errorMapper[4].bpmnError: missing required key \"code\"\n"
+    "t.json:10:53: nodes[1].worker.errorMapper[4].when: at 5: expected a name after '.' but found end of input\n"
     "t.json:11:36: nodes[1].worker.errorMapper[5].severity: unknown key \"severity\"");
 }
 
@@ -1023,10 +1024,10 @@ test_output_mapping_conflicts (void)
 
   /* Positions and paths are the loader's; the wording is the output mapping's. */
   g_assert_cmpuint (g_strv_length (lines), ==, 3);
-  g_assert_true (g_str_has_prefix (lines[0], "t.json:6:34: nodes[1].worker.outputMapping[1].var: "));
-  g_assert_true (g_str_has_prefix (lines[1], "t.json:10:34: nodes[2].worker.outputMapping[2].var: "));
+  g_assert_true (g_str_has_prefix (lines[0], "t.json:6:33: nodes[1].worker.outputMapping[1].var: "));
+  g_assert_true (g_str_has_prefix (lines[1], "t.json:10:33: nodes[2].worker.outputMapping[2].var: "));
   g_assert_cmpstr (lines[2], ==,
-    "t.json:12:53: nodes[3].worker.outputMapping[0].required: must be true or false, not a string");
+    "t.json:12:51: nodes[3].worker.outputMapping[0].required: must be true or false, not a string");
 }
 
 static void
@@ -1041,7 +1042,7 @@ test_output_mapping_bad_target (void)
     "],\n"
     "`flows`: [{`id`: `f1`, `from`: `s`, `to`: `c`}, {`id`: `f2`, `from`: `c`, `to`: `e`}]}");
 
-  g_assert_true (g_str_has_prefix (errors, "t.json:6:34: nodes[1].worker.outputMapping[0].var: "));
+  g_assert_true (g_str_has_prefix (errors, "t.json:5:33: nodes[1].worker.outputMapping[0].var: "));
   g_assert_null (strchr (errors, '\n'));
 }
 
@@ -1061,9 +1062,9 @@ test_multiple_errors (void)
   g_auto(GStrv) lines = g_strsplit (errors, "\n", -1);
 
   g_assert_cmpuint (g_strv_length (lines), ==, 4);
-  g_assert_cmpstr (lines[0], ==, "t.json:3:38: nodes[0].bogus: unknown key \"bogus\"");
+  g_assert_cmpstr (lines[0], ==, "t.json:3:37: nodes[0].bogus: unknown key \"bogus\"");
   g_assert_true (g_str_has_prefix (lines[1], "t.json:4:49: nodes[1].duration: "));
-  g_assert_cmpstr (lines[2], ==, "t.json:5:101: nodes[2].worker.retry.maxAttempts: must be ≥ 1");
+  g_assert_cmpstr (lines[2], ==, "t.json:5:107: nodes[2].worker.retry.maxAttempts: must be ≥ 1");
   g_assert_cmpstr (lines[3], ==, "t.json:6:3: nodes[3]: node \"orphan\" is unreachable from the start event");
 }
 
@@ -1108,7 +1109,7 @@ test_hostile_input (void)
   for (guint i = 0; i < 600; i++)
     g_string_append (deep, "[");
   deep_errors = load_errors_full (LOAD_PROCESS, deep->str, WN_LOAD_ERROR_SYNTAX, NULL);
-  g_assert_cmpstr (deep_errors, ==, "t.json:1:562: nesting deeper than 512 levels");
+  g_assert_cmpstr (deep_errors, ==, "t.json:1:561: nesting deeper than 512 levels");
 
   for (guint i = 0; odd[i] != NULL; i++)
     {
@@ -1267,9 +1268,9 @@ test_scenario_errors (void)
     "t.json:2:19: start[0].at: duration “-1s” is negative\n"
     "t.json:2:35: start[0].count: must be ≥ 1\n"
     "t.json:2:51: start[0].variables: must be an object, not an array\n"
-    "t.json:4:43: workers[0].concurrency: must be ≥ 1\n"
-    "t.json:4:62: workers[0].lockDuration: must be longer than 0\n"
-    "t.json:4:78: workers[0].responses: must not be empty (a worker needs at least one response)\n"
+    "t.json:4:44: workers[0].concurrency: must be ≥ 1\n"
+    "t.json:4:63: workers[0].lockDuration: must be longer than 0\n"
+    "t.json:4:79: workers[0].responses: must not be empty (a worker needs at least one response)\n"
     "t.json:5:3: workers[1]: missing required key \"topic\"\n"
     "t.json:5:10: workers[1].id: duplicate worker id \"w\" (first used at workers[0].id)\n"
     "t.json:7:18: workers[2].responses[0].attempts: \"0\" is not an attempt selector "
@@ -1280,21 +1281,21 @@ test_scenario_errors (void)
     "crash, hang or random\n"
     "t.json:11:30: workers[2].responses[4].crash: a response has exactly one outcome (it already has complete)\n"
     "t.json:11:36: workers[2].responses[4].p: key \"p\" does not apply to a worker's response\n"
-    "t.json:12:14: workers[2].responses[5].when: at 6: expected a name but found end of input\n"
+    "t.json:12:21: workers[2].responses[5].when: at 6: expected a name after '.' but found end of input\n"
     "t.json:12:32: workers[2].responses[5].hang: must be true or an object (the body reported late)\n"
     "t.json:13:53: workers[2].responses[6].workerError.cause: a workerError has exactly one of bpmnErrorCode, "
     "status or cause (it already has bpmnErrorCode)\n"
-    "t.json:14:20: workers[2].responses[7].workerError: a workerError needs exactly one of bpmnErrorCode, "
+    "t.json:14:21: workers[2].responses[7].workerError: a workerError needs exactly one of bpmnErrorCode, "
     "status or cause\n"
     "t.json:15:23: workers[2].responses[8].random[0].p: must be a number > 0\n"
     "t.json:15:42: workers[2].responses[8].random[1]: missing required key \"p\"\n"
-    "t.json:15:62: workers[2].responses[8].random[2].attempts: key \"attempts\" does not apply to a random choice\n"
-    "t.json:15:77: workers[2].responses[8].random[2].random: key \"random\" does not apply to a random choice\n"
-    "t.json:15:77: workers[2].responses[8].random[2]: a response needs exactly one of complete, fail, "
+    "t.json:15:59: workers[2].responses[8].random[2]: a response needs exactly one of complete, fail, "
     "workerError, crash or hang\n"
-    "t.json:15:102: workers[2].responses[8].after: a random response takes no after (give each choice its own)\n"
-    "t.json:17:14: faults[0]: a fault needs a \"topic\" or a \"worker\"\n"
-    "t.json:18:36: faults[1].worker: a fault names a topic or a worker, not both\n"
+    "t.json:15:68: workers[2].responses[8].random[2].attempts: key \"attempts\" does not apply to a random choice\n"
+    "t.json:15:85: workers[2].responses[8].random[2].random: key \"random\" does not apply to a random choice\n"
+    "t.json:15:110: workers[2].responses[8].after: a random response takes no after (give each choice its own)\n"
+    "t.json:17:13: faults[0]: a fault needs a \"topic\" or a \"worker\"\n"
+    "t.json:18:38: faults[1].worker: a fault names a topic or a worker, not both\n"
     "t.json:19:24: faults[2].worker: unknown worker \"ghost\"\n"
     "t.json:19:42: faults[2].next.when: key \"when\" does not apply to an injected response");
 }
