@@ -30,6 +30,7 @@ typedef struct {
   gboolean  quiet;
   gboolean  validate;
   gboolean  version;
+  char    **breaks;
   char    **files;
 } Options;
 
@@ -178,6 +179,62 @@ print_summary_text (WnEngine *engine)
     g_print (_("ends: %s\n"), line->str);
 }
 
+static void
+print_job_cb (const WnJobInfo *job,
+              gpointer         data)
+{
+  g_autoptr(GString) line = g_string_new (NULL);
+
+  g_string_append_printf (line, "  %-10s %-20s %-8s attempt %u, executions %u", job->id, job->topic,
+                          wn_job_state_to_string (job->state), job->attempt, job->executions);
+  if (job->not_before > 0)
+    {
+      g_autofree char *at = wn_time_format_clock (job->not_before);
+      g_string_append_printf (line, ", not before %s", at);
+    }
+  if (job->worker != NULL)
+    {
+      g_autofree char *at = wn_time_format_clock (job->deadline);
+      g_string_append_printf (line, ", locked by %s until %s", job->worker, at);
+    }
+  g_string_append_printf (line, ", %s\n", wn_trust_to_string (job->policy->trust));
+  fputs (line->str, stdout);
+}
+
+static void
+print_track_cb (const WnTrackInfo *track,
+                gpointer           data)
+{
+  g_print ("  %-10s %-20s %-8s%s%s\n", track->id, track->node, wn_track_state_to_string (track->state),
+           track->job ? " on " : "", track->job ? track->job : "");
+}
+
+static void
+print_break_state (WnEngine *engine)
+{
+  const WnEvent *event = NULL;
+  guint id = wn_engine_get_last_hit (engine, &event);
+  guint n = 0;
+  const WnBreakpoint *bps = wn_engine_get_breakpoints (engine, &n);
+  g_autofree char *now = wn_time_format_clock (wn_engine_now (engine));
+  g_autoptr(GString) text = g_string_new (NULL);
+
+  for (guint i = 0; i < n; i++)
+    if (bps[i].id == id)
+      g_print (_("Stopped at %s: breakpoint %s.%s%s%s (hit %u)\n"), now,
+               wn_event_kind_to_string (bps[i].kind), wn_event_phase_to_string (bps[i].phase),
+               bps[i].node ? "@" : "", bps[i].node ? bps[i].node : "", bps[i].hits);
+  if (event != NULL)
+    {
+      wn_event_append_text (event, text);
+      g_print ("%s\n", text->str);
+    }
+  g_print (_("Jobs in the dispatcher:\n"));
+  wn_dispatcher_foreach (wn_engine_get_dispatcher (engine), print_job_cb, NULL);
+  g_print (_("Tracks:\n"));
+  wn_engine_foreach_track (engine, FALSE, print_track_cb, NULL);
+}
+
 static gboolean
 parse_options (int       *argc,
                char    ***argv,
@@ -196,6 +253,7 @@ parse_options (int       *argc,
     { "summary", 0, 0, G_OPTION_ARG_STRING, &o->summary, N_("Summary format: text (default) | json"), N_("FORMAT") },
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &o->quiet, N_("No journal, summary only"), NULL },
     { "validate", 0, 0, G_OPTION_ARG_NONE, &o->validate, N_("Load and validate only; print nothing on success"), NULL },
+    { "break", 'b', 0, G_OPTION_ARG_STRING_ARRAY, &o->breaks, N_("Stop after the first event matching KIND.PHASE[@NODE] and print the state (repeatable)"), N_("SPEC") },
     { "version", 0, 0, G_OPTION_ARG_NONE, &o->version, N_("Print the version and exit"), NULL },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &o->files, NULL, NULL },
     { NULL }
@@ -302,6 +360,24 @@ main (int argc, char **argv)
   if (o.validate)
     return EXIT_COMPLETED;
 
+  for (guint i = 0; o.breaks != NULL && o.breaks[i] != NULL; i++)
+    {
+      WnEventKind kind;
+      WnEventPhase phase;
+      g_autofree char *node = NULL;
+
+      if (!wn_breakpoint_parse (o.breaks[i], &kind, &phase, &node, &error))
+        {
+          g_printerr ("winnow-run: --break: %s\n", error->message);
+          return EXIT_INPUT;
+        }
+      if (node != NULL && wn_process_find_node (process, node) == NULL)
+        {
+          g_printerr (_("winnow-run: --break: the process has no node %s\n"), node);
+          return EXIT_INPUT;
+        }
+    }
+
   options.has_seed = o.has_seed;
   options.seed = (guint64) o.seed;
   options.instances = (guint) o.instances;
@@ -329,7 +405,19 @@ main (int argc, char **argv)
       wn_journal_subscribe (wn_engine_get_journal (engine), sink_cb, &trace, NULL);
     }
 
+  for (guint i = 0; o.breaks != NULL && o.breaks[i] != NULL; i++)
+    {
+      WnEventKind kind;
+      WnEventPhase phase;
+      g_autofree char *node = NULL;
+
+      wn_breakpoint_parse (o.breaks[i], &kind, &phase, &node, NULL);
+      wn_engine_add_breakpoint (engine, kind, phase, node);
+    }
+
   reason = wn_engine_run (engine, until);
+  if (reason == WN_STOP_REQUESTED)
+    print_break_state (engine);
   wn_engine_get_stats (engine, &stats);
 
   if (stats.active > stats.incidents)
@@ -337,7 +425,9 @@ main (int argc, char **argv)
       g_autofree char *now = wn_time_format_clock (wn_engine_now (engine));
       g_autoptr(GPtrArray) waiting = wn_engine_describe_waiting (engine);
 
-      if (reason == WN_STOP_LIMIT)
+      if (reason == WN_STOP_REQUESTED)
+        g_printerr (_("winnow-run: stopped at a breakpoint at %s with %u instances active\n"), now, stats.active);
+      else if (reason == WN_STOP_LIMIT)
         g_printerr (_("winnow-run: stopped at the time limit %s with %u instances active\n"), now, stats.active);
       else
         g_printerr (_("winnow-run: nothing can progress at %s; still waiting:\n"), now);
@@ -372,6 +462,7 @@ main (int argc, char **argv)
   g_free (o.on_exhausted);
   g_free (o.journal);
   g_free (o.summary);
+  g_strfreev (o.breaks);
   g_strfreev (o.files);
   return status;
 }

@@ -62,6 +62,12 @@ struct _WnEngine
 
   GHashTable     *ends;          /* end node id → GUINT count */
   GArray         *completion_times;
+  GArray         *breakpoints;   /* WnBreakpoint, node strings owned */
+  guint           next_breakpoint;
+  guint           breakpoint_sub;
+  guint           last_hit;
+  guint64         last_hit_action;
+  WnEvent        *last_hit_event;
   GPtrArray      *scheduled;     /* the scenario's starts and injections */
   guint           n_completed;
   guint           n_terminated;

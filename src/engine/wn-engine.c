@@ -8,6 +8,8 @@
 
 G_DEFINE_QUARK (wn-engine-error-quark, wn_engine_error)
 
+static void breakpoint_clear (gpointer data);
+
 static const char *track_state_names[] = {
   "active", "parked", "incident", "joining", "done", "canceled", "failed",
 };
@@ -227,6 +229,8 @@ wn_engine_new (WnProcess             *process,
   self->ends = g_hash_table_new (g_str_hash, g_str_equal);
   self->completion_times = g_array_new (FALSE, FALSE, sizeof (WnTime));
   self->scheduled = g_ptr_array_new_with_free_func (scheduled_action_free);
+  self->breakpoints = g_array_new (FALSE, FALSE, sizeof (WnBreakpoint));
+  g_array_set_clear_func (self->breakpoints, breakpoint_clear);
 
   /* workers: the scenario's, then an implicit one per topic nobody serves */
   for (guint i = 0; i < self->scenario->workers->len; i++)
@@ -283,6 +287,8 @@ wn_engine_free (WnEngine *self)
   g_hash_table_unref (self->ends);
   g_array_unref (self->completion_times);
   g_ptr_array_unref (self->scheduled);
+  g_array_unref (self->breakpoints);
+  g_clear_pointer (&self->last_hit_event, wn_event_free);
   invalidate_policies (self);
   g_free (self->policies);
   g_free (self->task_trust);
@@ -348,6 +354,7 @@ WnStopReason
 wn_engine_run (WnEngine *self,
                WnTime    limit)
 {
+  wn_engine_clear_hit (self);
   return wn_scheduler_run_until (self->scheduler, limit);
 }
 
@@ -525,6 +532,158 @@ wn_engine_cancel_instance (WnEngine   *self,
     return FALSE;
   _wn_instance_cancel (inst, "canceled by the operator");
   return TRUE;
+}
+
+/* ---- breakpoints ---- */
+
+gboolean
+wn_breakpoint_parse (const char    *spec,
+                     WnEventKind   *kind,
+                     WnEventPhase  *phase,
+                     char         **node,
+                     GError       **error)
+{
+  g_autofree char *head = NULL;
+  const char *at = strchr (spec, '@');
+  const char *dot;
+
+  head = at ? g_strndup (spec, at - spec) : g_strdup (spec);
+  dot = strchr (head, '.');
+  if (dot == NULL)
+    {
+      g_set_error (error, WN_ENGINE_ERROR, WN_ENGINE_ERROR_INVALID,
+                   "breakpoint “%s”: expected KIND.PHASE[@NODE]", spec);
+      return FALSE;
+    }
+  head[dot - head] = '\0';
+  if (!wn_event_kind_from_string (head, kind))
+    {
+      g_set_error (error, WN_ENGINE_ERROR, WN_ENGINE_ERROR_INVALID,
+                   "breakpoint “%s”: unknown event kind “%s”", spec, head);
+      return FALSE;
+    }
+  if (!wn_event_phase_from_string (dot + 1, phase))
+    {
+      g_set_error (error, WN_ENGINE_ERROR, WN_ENGINE_ERROR_INVALID,
+                   "breakpoint “%s”: unknown phase “%s”", spec, dot + 1);
+      return FALSE;
+    }
+  if (at != NULL && at[1] == '\0')
+    {
+      g_set_error (error, WN_ENGINE_ERROR, WN_ENGINE_ERROR_INVALID,
+                   "breakpoint “%s”: a node id must follow @", spec);
+      return FALSE;
+    }
+  *node = at ? g_strdup (at + 1) : NULL;
+  return TRUE;
+}
+
+static void
+breakpoint_cb (const WnEvent *event,
+               gpointer       data)
+{
+  WnEngine *self = data;
+
+  for (guint i = 0; i < self->breakpoints->len; i++)
+    {
+      WnBreakpoint *bp = &g_array_index (self->breakpoints, WnBreakpoint, i);
+
+      if (!bp->enabled || bp->kind != event->kind || bp->phase != event->phase ||
+          (bp->node != NULL && g_strcmp0 (bp->node, event->node) != 0))
+        continue;
+      bp->hits++;
+      if (self->last_hit == 0 || self->last_hit_action != wn_scheduler_get_n_run (self->scheduler))
+        {
+          /* the first hit of an action names the stop */
+          self->last_hit_action = wn_scheduler_get_n_run (self->scheduler);
+          self->last_hit = bp->id;
+          g_clear_pointer (&self->last_hit_event, wn_event_free);
+          self->last_hit_event = wn_event_copy (event);
+          wn_scheduler_request_stop (self->scheduler);
+        }
+    }
+}
+
+guint
+wn_engine_add_breakpoint (WnEngine     *self,
+                          WnEventKind   kind,
+                          WnEventPhase  phase,
+                          const char   *node)
+{
+  WnBreakpoint bp = { ++self->next_breakpoint, kind, phase, g_strdup (node), TRUE, 0 };
+
+  g_array_append_val (self->breakpoints, bp);
+  if (self->breakpoint_sub == 0)
+    self->breakpoint_sub = wn_journal_subscribe (self->journal, breakpoint_cb, self, NULL);
+  return bp.id;
+}
+
+gboolean
+wn_engine_remove_breakpoint (WnEngine *self,
+                             guint     id)
+{
+  for (guint i = 0; i < self->breakpoints->len; i++)
+    if (g_array_index (self->breakpoints, WnBreakpoint, i).id == id)
+      {
+        g_array_remove_index (self->breakpoints, i);
+        if (self->breakpoints->len == 0 && self->breakpoint_sub != 0)
+          {
+            /* no listener left: the journal may go quiet again */
+            wn_journal_unsubscribe (self->journal, self->breakpoint_sub);
+            self->breakpoint_sub = 0;
+          }
+        return TRUE;
+      }
+  return FALSE;
+}
+
+gboolean
+wn_engine_enable_breakpoint (WnEngine *self,
+                             guint     id,
+                             gboolean  enabled)
+{
+  for (guint i = 0; i < self->breakpoints->len; i++)
+    {
+      WnBreakpoint *bp = &g_array_index (self->breakpoints, WnBreakpoint, i);
+      if (bp->id == id)
+        {
+          bp->enabled = enabled;
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+const WnBreakpoint *
+wn_engine_get_breakpoints (WnEngine *self,
+                           guint    *n_breakpoints)
+{
+  *n_breakpoints = self->breakpoints->len;
+  return (const WnBreakpoint *) self->breakpoints->data;
+}
+
+guint
+wn_engine_get_last_hit (WnEngine       *self,
+                        const WnEvent **event)
+{
+  if (event != NULL)
+    *event = self->last_hit_event;
+  return self->last_hit;
+}
+
+void
+wn_engine_clear_hit (WnEngine *self)
+{
+  self->last_hit = 0;
+  g_clear_pointer (&self->last_hit_event, wn_event_free);
+}
+
+static void
+breakpoint_clear (gpointer data)
+{
+  WnBreakpoint *bp = data;
+
+  g_free ((char *) bp->node);
 }
 
 /* ---- snapshots ---- */

@@ -84,6 +84,33 @@ gboolean      wn_engine_incident_retry   (WnEngine *engine, const char *instance
 gboolean      wn_engine_incident_resolve (WnEngine *engine, const char *instance, const char *node, GError **error);
 gboolean      wn_engine_cancel_instance  (WnEngine *engine, const char *instance, GError **error);
 
+/* Breakpoints: predicates over journal events. When an event matches, the
+ * clock stops after the action that emitted it (a running run returns
+ * WN_STOP_REQUESTED; an attached clock pauses). A spec reads KIND.PHASE[@NODE],
+ * e.g. "job.retriesExhausted" or "node.entered@reserve". */
+typedef struct {
+  guint         id;
+  WnEventKind   kind;
+  WnEventPhase  phase;
+  const char   *node;        /* NULL: any node */
+  gboolean      enabled;
+  guint         hits;
+} WnBreakpoint;
+
+gboolean      wn_breakpoint_parse        (const char *spec, WnEventKind *kind, WnEventPhase *phase,
+                                          char **node, GError **error);
+/* Returns the new breakpoint's id (> 0). */
+guint         wn_engine_add_breakpoint   (WnEngine *engine, WnEventKind kind, WnEventPhase phase,
+                                          const char *node);
+gboolean      wn_engine_remove_breakpoint (WnEngine *engine, guint id);
+gboolean      wn_engine_enable_breakpoint (WnEngine *engine, guint id, gboolean enabled);
+/* The breakpoints in the order they were added (borrowed). */
+const WnBreakpoint *wn_engine_get_breakpoints (WnEngine *engine, guint *n_breakpoints);
+/* The breakpoint that stopped the clock last and the event that hit it (a copy
+ * kept by the engine), or 0 / NULL. Cleared by wn_engine_clear_hit(). */
+guint         wn_engine_get_last_hit     (WnEngine *engine, const WnEvent **event);
+void          wn_engine_clear_hit        (WnEngine *engine);
+
 /* Snapshots. */
 typedef enum {
   WN_INSTANCE_ACTIVE,

@@ -161,6 +161,20 @@ def until_stops_active():
 
 
 @case
+def break_stops_headless():
+    code, out, err = run(example("order-fulfilment-authoritative.process.json"), "-q",
+                         "--break", "job.retriesExhausted@authorize-payment", "--summary", "json")
+    check(code == 3, f"exit {code}")
+    check("Stopped at T+00:02.157: breakpoint job.retriesExhausted@authorize-payment (hit 1)" in out, out)
+    check("Jobs in the dispatcher:" in out and "gated" in out, out)
+    check(summary(out)["exhausted"] == 1, out)
+    code, out, err = run(example("order-fulfilment.process.json"), "--break", "job.bogus")
+    check(code == 2 and "unknown phase" in err, err)
+    code, out, err = run(example("order-fulfilment.process.json"), "--break", "node.entered@nowhere")
+    check(code == 2 and "nowhere" in err, err)
+
+
+@case
 def validate_only():
     code, out, err = run(example("order-fulfilment.process.json"), "--validate")
     check(code == 0 and out == "" and err == "", (code, out, err))

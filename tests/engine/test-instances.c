@@ -546,6 +546,61 @@ test_injection (void)
   g_assert_error (error, WN_ENGINE_ERROR, WN_ENGINE_ERROR_NO_SUCH_TOPIC);
 }
 
+/* ---- Breakpoints ---- */
+
+static void
+test_breakpoints (void)
+{
+  const char *scenario =
+    "{ \"format\": \"winnow.scenario/1\", \"start\": [ { \"at\": \"0s\" }, { \"at\": \"10s\" } ],"
+    "  \"workers\": [ { \"id\": \"w\", \"topic\": \"t\","
+    "  \"responses\": [ { \"after\": \"100ms\", \"fail\": { \"code\": \"503\" } } ] } ] }";
+  g_autoptr(WnTestRun) run = one_task ("{ \"trust\": \"engineAuthoritative\" }",
+    "{ \"topic\": \"t\", \"retry\": { \"policy\": \"fixed\", \"maxAttempts\": 3, \"delay\": \"1s\" } }", scenario, NULL);
+  g_autoptr(GError) error = NULL;
+  WnEventKind kind;
+  WnEventPhase phase;
+  g_autofree char *node = NULL;
+  const WnEvent *hit = NULL;
+  const WnBreakpoint *bps;
+  guint id, entered, n;
+
+  g_assert_true (wn_breakpoint_parse ("job.retriesExhausted", &kind, &phase, &node, &error));
+  g_assert_no_error (error);
+  g_assert_null (node);
+  id = wn_engine_add_breakpoint (run->engine, kind, phase, node);
+  entered = wn_engine_add_breakpoint (run->engine, WN_EV_NODE, WN_PH_ENTERED, "done");
+  wn_engine_enable_breakpoint (run->engine, entered, FALSE);
+
+  /* executions at 0, 1.1s, 2.2s each fail after 100ms: exhausted at 2.3s */
+  g_assert_cmpint (wn_engine_run (run->engine, WN_TIME_NEVER), ==, WN_STOP_REQUESTED);
+  g_assert_cmpint (wn_engine_now (run->engine), ==, 2300000);
+  g_assert_cmpuint (wn_engine_get_last_hit (run->engine, &hit), ==, id);
+  g_assert_nonnull (hit);
+  g_assert_cmpstr (hit->job, ==, "i1/j1");
+  /* stopped before anything later: the terminal is posted but not yet applied */
+  g_assert_cmpuint (wn_test_count (run, WN_EV_INSTANCE, WN_PH_TERMINATED, NULL), ==, 0);
+  bps = wn_engine_get_breakpoints (run->engine, &n);
+  g_assert_cmpuint (n, ==, 2);
+  g_assert_cmpuint (bps[0].hits, ==, 1);
+
+  /* resume: the second instance exhausts too */
+  g_assert_cmpint (wn_engine_run (run->engine, WN_TIME_NEVER), ==, WN_STOP_REQUESTED);
+  g_assert_cmpint (wn_engine_now (run->engine), ==, 12300000);
+  g_assert_true (wn_engine_remove_breakpoint (run->engine, id));
+  g_assert_false (wn_engine_remove_breakpoint (run->engine, id));
+  g_assert_cmpint (wn_test_run_until (run, WN_TIME_NEVER), ==, WN_STOP_QUIESCENT);
+
+  g_assert_false (wn_breakpoint_parse ("job.nothing", &kind, &phase, &node, &error));
+  g_assert_error (error, WN_ENGINE_ERROR, WN_ENGINE_ERROR_INVALID);
+  g_clear_error (&error);
+  g_assert_false (wn_breakpoint_parse ("retriesExhausted", &kind, &phase, &node, &error));
+  g_clear_error (&error);
+  g_assert_true (wn_breakpoint_parse ("node.entered@task", &kind, &phase, &node, &error));
+  g_assert_cmpstr (node, ==, "task");
+  g_assert_cmpint (kind, ==, WN_EV_NODE);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -570,6 +625,7 @@ main (int argc, char **argv)
   g_test_add_func ("/engine/PolicyResolution/levels", test_policy_resolution);
   g_test_add_func ("/engine/PolicyResolution/kept-after-change", test_policy_kept_after_change);
   g_test_add_func ("/engine/Instances/injection", test_injection);
+  g_test_add_func ("/engine/Breakpoints/stop-and-resume", test_breakpoints);
 
   return g_test_run ();
 }
