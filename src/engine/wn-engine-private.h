@@ -69,6 +69,10 @@ struct _WnEngine
   guint64         last_hit_action;
   WnEvent        *last_hit_event;
   GPtrArray      *scheduled;     /* the scenario's starts and injections */
+  WnEngineOptions options;
+  GPtrArray      *commands;      /* WnCommand*: what the operator did, for the session */
+  guint           replay_next;   /* index into scenario->commands */
+  gboolean        internal;      /* a command issued by the scenario itself: not recorded */
   guint           n_completed;
   guint           n_terminated;
   guint64         worker_retries;

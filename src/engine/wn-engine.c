@@ -5,6 +5,7 @@
 
 #include "wn-engine-private.h"
 #include "wn-duration.h"
+#include "wn-json.h"
 
 G_DEFINE_QUARK (wn-engine-error-quark, wn_engine_error)
 
@@ -39,6 +40,74 @@ _wn_engine_emit (WnEngine *self,
                  WnEvent  *event)
 {
   wn_journal_emit (self->journal, wn_scheduler_now (self->scheduler), event);
+}
+
+/* Remember an operator's command (not one the scenario issues by itself). */
+static WnCommand *
+record (WnEngine      *self,
+        WnCommandKind  kind)
+{
+  WnCommand *command;
+
+  if (self->internal)
+    return NULL;
+  command = wn_command_new (kind, wn_scheduler_get_n_run (self->scheduler), wn_scheduler_now (self->scheduler));
+  g_ptr_array_add (self->commands, command);
+  return command;
+}
+
+static void arm_replay (WnEngine *self);
+
+static void
+replay_cb (gpointer data)
+{
+  WnEngine *self = data;
+  const WnCommand *c = g_ptr_array_index (self->scenario->commands, self->replay_next++);
+
+  switch (c->kind)
+    {
+    case WN_COMMAND_START:
+      wn_engine_start_instance (self, c->variables, NULL);
+      break;
+    case WN_COMMAND_INJECT:
+      wn_engine_inject (self, c->topic, c->worker, c->response, NULL);
+      break;
+    case WN_COMMAND_TRUST_DEFAULT:
+      wn_engine_set_trust_default (self, c->trust);
+      break;
+    case WN_COMMAND_TASK_TRUST:
+      wn_engine_set_task_trust (self, c->node, c->trust, NULL);
+      break;
+    case WN_COMMAND_INCIDENT_RETRY:
+      wn_engine_incident_retry (self, c->instance, c->node, NULL);
+      break;
+    case WN_COMMAND_INCIDENT_RESOLVE:
+      wn_engine_incident_resolve (self, c->instance, c->node, NULL);
+      break;
+    case WN_COMMAND_CANCEL:
+      wn_engine_cancel_instance (self, c->instance, NULL);
+      break;
+    case WN_COMMAND_CLOCK:
+      wn_engine_note_clock (self, c->phase, c->action);
+      break;
+    default:
+      g_assert_not_reached ();
+    }
+  arm_replay (self);
+}
+
+static void
+arm_replay (WnEngine *self)
+{
+  const WnCommand *c;
+
+  if (self->replay_next >= self->scenario->commands->len)
+    {
+      wn_scheduler_set_trigger (self->scheduler, 0, 0, NULL, NULL);
+      return;
+    }
+  c = g_ptr_array_index (self->scenario->commands, self->replay_next);
+  wn_scheduler_set_trigger (self->scheduler, c->after, c->at, replay_cb, self);
 }
 
 static void
@@ -133,11 +202,13 @@ scheduled_action_cb (gpointer data)
 {
   ScheduledAction *action = data;
 
+  action->engine->internal = TRUE;
   if (action->count > 0)
     for (guint i = 0; i < action->count; i++)
       _wn_instance_start (action->engine, action->variables);
   else
     wn_engine_inject (action->engine, action->topic, action->worker, action->response, NULL);
+  action->engine->internal = FALSE;
 }
 
 static ScheduledAction *
@@ -229,6 +300,8 @@ wn_engine_new (WnProcess             *process,
   self->ends = g_hash_table_new (g_str_hash, g_str_equal);
   self->completion_times = g_array_new (FALSE, FALSE, sizeof (WnTime));
   self->scheduled = g_ptr_array_new_with_free_func (scheduled_action_free);
+  self->options = *options;
+  self->commands = g_ptr_array_new_with_free_func ((GDestroyNotify) wn_command_free);
   self->breakpoints = g_array_new (FALSE, FALSE, sizeof (WnBreakpoint));
   g_array_set_clear_func (self->breakpoints, breakpoint_clear);
 
@@ -270,6 +343,9 @@ wn_engine_new (WnProcess             *process,
       action->worker = g_strdup (fault->worker);
       action->response = wn_response_ref (fault->next);
     }
+
+  /* a saved session replays the operator's commands where they happened */
+  arm_replay (self);
   return self;
 }
 
@@ -289,6 +365,7 @@ wn_engine_free (WnEngine *self)
   g_ptr_array_unref (self->scheduled);
   g_array_unref (self->breakpoints);
   g_clear_pointer (&self->last_hit_event, wn_event_free);
+  g_ptr_array_unref (self->commands);
   invalidate_policies (self);
   g_free (self->policies);
   g_free (self->task_trust);
@@ -365,8 +442,12 @@ wn_engine_start_instance (WnEngine   *self,
                           JsonObject *variables,
                           GError    **error)
 {
-  WnInstance *instance = _wn_instance_start (self, variables);
+  WnCommand *command = record (self, WN_COMMAND_START);
+  WnInstance *instance;
 
+  if (command != NULL && variables != NULL)
+    command->variables = wn_json_object_deep_copy (variables);
+  instance = _wn_instance_start (self, variables);
   return instance->id;
 }
 
@@ -374,8 +455,13 @@ void
 wn_engine_set_trust_default (WnEngine *self,
                              WnTrust   trust)
 {
+  WnCommand *command;
+
   g_return_if_fail (trust == WN_TRUST_WORKER_TRUSTED || trust == WN_TRUST_ENGINE_AUTHORITATIVE);
 
+  command = record (self, WN_COMMAND_TRUST_DEFAULT);
+  if (command != NULL)
+    command->trust = trust;
   self->trust_default = trust;
   invalidate_policies (self);
 }
@@ -414,9 +500,16 @@ wn_engine_set_task_trust (WnEngine   *self,
                           GError    **error)
 {
   const WnNode *node = worker_node (self, id, error);
+  WnCommand *command;
 
   if (node == NULL)
     return FALSE;
+  command = record (self, WN_COMMAND_TASK_TRUST);
+  if (command != NULL)
+    {
+      command->node = g_strdup (id);
+      command->trust = trust;
+    }
   self->task_trust[node->index] = trust;
   g_clear_pointer (&self->policies[node->index], wn_policy_unref);
   return TRUE;
@@ -473,6 +566,15 @@ wn_engine_inject (WnEngine    *self,
         }
       g_queue_push_tail (topic_queue (self, topic, TRUE), wn_response_ref (response));
     }
+  {
+    WnCommand *command = record (self, WN_COMMAND_INJECT);
+    if (command != NULL)
+      {
+        command->topic = g_strdup (topic);
+        command->worker = g_strdup (worker);
+        command->response = wn_response_ref (response);
+      }
+  }
   description = wn_response_describe (response);
   ev.topic = topic;
   ev.worker = worker;
@@ -506,8 +608,23 @@ wn_engine_incident_retry (WnEngine   *self,
                           GError    **error)
 {
   WnInstance *inst = find_instance (self, instance, error);
+  WnCommand *command;
 
-  return inst != NULL && _wn_instance_incident_retry (inst, node, error);
+  if (inst == NULL)
+    return FALSE;
+  command = record (self, WN_COMMAND_INCIDENT_RETRY);
+  if (!_wn_instance_incident_retry (inst, node, error))
+    {
+      if (command != NULL)
+        g_ptr_array_remove (self->commands, command);
+      return FALSE;
+    }
+  if (command != NULL)
+    {
+      command->instance = g_strdup (instance);
+      command->node = g_strdup (node);
+    }
+  return TRUE;
 }
 
 gboolean
@@ -517,8 +634,23 @@ wn_engine_incident_resolve (WnEngine   *self,
                             GError    **error)
 {
   WnInstance *inst = find_instance (self, instance, error);
+  WnCommand *command;
 
-  return inst != NULL && _wn_instance_incident_resolve (inst, node, error);
+  if (inst == NULL)
+    return FALSE;
+  command = record (self, WN_COMMAND_INCIDENT_RESOLVE);
+  if (!_wn_instance_incident_resolve (inst, node, error))
+    {
+      if (command != NULL)
+        g_ptr_array_remove (self->commands, command);
+      return FALSE;
+    }
+  if (command != NULL)
+    {
+      command->instance = g_strdup (instance);
+      command->node = g_strdup (node);
+    }
+  return TRUE;
 }
 
 gboolean
@@ -528,10 +660,102 @@ wn_engine_cancel_instance (WnEngine   *self,
 {
   WnInstance *inst = find_instance (self, instance, error);
 
+  WnCommand *command;
+
   if (inst == NULL)
     return FALSE;
+  command = record (self, WN_COMMAND_CANCEL);
+  if (command != NULL)
+    command->instance = g_strdup (instance);
   _wn_instance_cancel (inst, "canceled by the operator");
   return TRUE;
+}
+
+void
+wn_engine_note_clock (WnEngine     *self,
+                      WnEventPhase  phase,
+                      const char   *action)
+{
+  WnEvent ev = WN_EVENT_INIT (WN_EV_CLOCK, phase);
+  WnCommand *command;
+
+  g_return_if_fail (phase == WN_PH_PAUSED || phase == WN_PH_RESUMED || phase == WN_PH_STEPPED);
+
+  command = record (self, WN_COMMAND_CLOCK);
+  if (command != NULL)
+    {
+      command->phase = phase;
+      command->action = g_strdup (action);
+    }
+  ev.action = action;
+  _wn_engine_emit (self, &ev);
+}
+
+GPtrArray *
+wn_engine_get_commands (WnEngine *self)
+{
+  return self->commands;
+}
+
+char *
+wn_engine_export_session (WnEngine *self)
+{
+  g_autoptr(JsonNode) root = json_node_new (JSON_NODE_OBJECT);
+  g_autoptr(JsonGenerator) generator = json_generator_new ();
+  JsonObject *out = json_object_new ();
+  JsonObject *source = self->scenario->source ? json_node_get_object (self->scenario->source) : NULL;
+  JsonObject *engine_block = NULL;
+  JsonObject *xw;
+  JsonArray *commands = json_array_new ();
+
+  json_object_set_string_member (out, "format", "winnow.scenario/1");
+  if (source != NULL)
+    {
+      JsonObjectIter iter;
+      const char *name;
+      JsonNode *value;
+
+      json_object_iter_init (&iter, source);
+      while (json_object_iter_next (&iter, &name, &value))
+        if (!g_str_equal (name, "format") && !g_str_equal (name, "x-winnow"))
+          json_object_set_member (out, name, json_node_copy (value));
+    }
+  json_object_set_int_member (out, "seed", (gint64) self->seed);
+
+  /* the run's own overrides become part of the scenario */
+  if (self->options.trust != WN_TRUST_UNSET || self->options.on_exhausted != WN_ON_EXHAUSTED_UNSET)
+    {
+      JsonNode *old = json_object_get_member (out, "engine");
+
+      engine_block = old != NULL && JSON_NODE_HOLDS_OBJECT (old)
+                   ? wn_json_object_deep_copy (json_node_get_object (old)) : json_object_new ();
+      if (self->options.trust != WN_TRUST_UNSET)
+        json_object_set_string_member (engine_block, "trust", wn_trust_to_string (self->options.trust));
+      if (self->options.on_exhausted != WN_ON_EXHAUSTED_UNSET)
+        json_object_set_string_member (engine_block, "onExhausted", wn_on_exhausted_to_string (self->options.on_exhausted));
+      json_object_set_object_member (out, "engine", engine_block);
+    }
+  if (self->options.instances > 0)
+    {
+      JsonArray *start = json_array_new ();
+      JsonObject *entry = json_object_new ();
+
+      json_object_set_int_member (entry, "count", self->options.instances);
+      json_array_add_object_element (start, entry);
+      json_object_set_array_member (out, "start", start);
+    }
+
+  for (guint i = 0; i < self->commands->len; i++)
+    json_array_add_element (commands, wn_command_to_json (g_ptr_array_index (self->commands, i)));
+  xw = json_object_new ();
+  json_object_set_array_member (xw, "commands", commands);
+  json_object_set_object_member (out, "x-winnow", xw);
+
+  json_node_take_object (root, out);
+  json_generator_set_root (generator, root);
+  json_generator_set_pretty (generator, TRUE);
+  json_generator_set_indent (generator, 2);
+  return json_generator_to_data (generator, NULL);
 }
 
 /* ---- breakpoints ---- */

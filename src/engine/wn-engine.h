@@ -84,6 +84,20 @@ gboolean      wn_engine_incident_retry   (WnEngine *engine, const char *instance
 gboolean      wn_engine_incident_resolve (WnEngine *engine, const char *instance, const char *node, GError **error);
 gboolean      wn_engine_cancel_instance  (WnEngine *engine, const char *instance, GError **error);
 
+/* Interactive clock commands: journal clock.paused / resumed / stepped (with
+ * `action`, e.g. "step to next event") and remember them for the session. The
+ * caller drives the scheduler itself. */
+void          wn_engine_note_clock       (WnEngine *engine, WnEventPhase phase, const char *action);
+
+/* The session so far as a winnow.scenario/1 document: the scenario the run
+ * started from, its seed, and every operator command (starts, injections,
+ * trust changes, incident operations, clock commands) with the exact point it
+ * happened, so `winnow-run PROCESS --scenario SAVED` gives the same journal.
+ * A scenario with such commands replays them as it runs. */
+char         *wn_engine_export_session   (WnEngine *engine);
+/* Commands recorded so far (WnCommand*, borrowed). */
+GPtrArray    *wn_engine_get_commands     (WnEngine *engine);
+
 /* Breakpoints: predicates over journal events. When an event matches, the
  * clock stops after the action that emitted it (a running run returns
  * WN_STOP_REQUESTED; an attached clock pauses). A spec reads KIND.PHASE[@NODE],

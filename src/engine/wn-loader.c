@@ -8,6 +8,7 @@
 
 #include "wn-duration.h"
 #include "wn-json.h"
+#include "wn-journal.h"
 
 #include <math.h>
 #include <string.h>
@@ -2072,6 +2073,173 @@ parse_worker_config (Ctx *ctx, JsonNode *node, const char *path, WnScenario *sce
     g_ptr_array_add (worker->responses, wn_response_ref (g_ptr_array_index (responses, i)));
 }
 
+static const char * const command_keys[] = {
+  "after", "at", "op", "variables", "topic", "worker", "next", "trust", "node", "instance", "phase", "action", NULL
+};
+
+/* "x-winnow": { "commands": [...] } — an operator's commands saved with a session,
+ * replayed exactly (docs/decisions.md). */
+static void
+parse_commands (Ctx *ctx, JsonNode *xw, const char *prefix, WnScenario *scenario)
+{
+  g_autofree char *xp = path_key (prefix, "x-winnow");
+  g_autofree char *cp = path_key (xp, "commands");
+  JsonNode *list;
+  JsonArray *array;
+  guint64 last_after = 0;
+
+  if (!expect_object (ctx, xw, xp))
+    return;
+  list = json_object_get_member (json_node_get_object (xw), "commands");
+  if (list == NULL)
+    return;
+  array = expect_array (ctx, list, cp);
+  for (guint i = 0; array != NULL && i < json_array_get_length (array); i++)
+    {
+      JsonNode *entry = json_array_get_element (array, i);
+      g_autofree char *ep = path_index (cp, i);
+      WnCommand *command;
+      WnCommandKind kind;
+      const char *op;
+      JsonNode *v;
+      WnTime at = 0;
+      gint64 after = 0;
+      gboolean ok = TRUE;
+
+      if (!expect_object (ctx, entry, ep))
+        continue;
+      check_keys (ctx, entry, ep, command_keys, NULL, NULL);
+      if ((v = member (ctx, entry, ep, "after", TRUE)) != NULL)
+        {
+          g_autofree char *vp = path_key (ep, "after");
+          if (!holds_type (v, G_TYPE_INT64) || (after = json_node_get_int (v)) < 0 || (guint64) after < last_after)
+            {
+              report (ctx, v, vp, "must be a non-negative integer, not smaller than the previous command's");
+              ok = FALSE;
+            }
+          else
+            last_after = (guint64) after;
+        }
+      if ((v = member (ctx, entry, ep, "at", TRUE)) != NULL)
+        {
+          g_autofree char *vp = path_key (ep, "at");
+          ok = expect_duration (ctx, v, vp, FALSE, &at) && ok;
+        }
+      if ((v = member (ctx, entry, ep, "op", TRUE)) == NULL)
+        continue;
+      {
+        g_autofree char *vp = path_key (ep, "op");
+        op = expect_string (ctx, v, vp);
+        if (op == NULL)
+          continue;
+        if (!wn_command_kind_from_string (op, &kind))
+          {
+            report (ctx, v, vp, "unknown command \"%s\"", op);
+            continue;
+          }
+      }
+      command = wn_command_new (kind, (guint64) after, at);
+#define STRING_FIELD(key, field, required)                                      \
+      if ((v = member (ctx, entry, ep, key, required)) != NULL)                 \
+        {                                                                       \
+          g_autofree char *fp = path_key (ep, key);                             \
+          const char *text = expect_nonempty (ctx, v, fp);                      \
+          if (text == NULL)                                                     \
+            ok = FALSE;                                                         \
+          command->field = g_strdup (text);                                     \
+        }                                                                       \
+      else if (required)                                                        \
+        ok = FALSE;
+      switch (kind)
+        {
+        case WN_COMMAND_START:
+          if ((v = member (ctx, entry, ep, "variables", FALSE)) != NULL)
+            {
+              g_autofree char *fp = path_key (ep, "variables");
+              if (expect_object (ctx, v, fp))
+                command->variables = wn_json_object_deep_copy (json_node_get_object (v));
+              else
+                ok = FALSE;
+            }
+          break;
+        case WN_COMMAND_INJECT:
+          if (json_object_has_member (json_node_get_object (entry), "topic"))
+            {
+              STRING_FIELD ("topic", topic, TRUE)
+            }
+          else
+            {
+              STRING_FIELD ("worker", worker, TRUE)
+            }
+          if ((v = member (ctx, entry, ep, "next", TRUE)) != NULL)
+            {
+              g_autofree char *fp = path_key (ep, "next");
+              command->response = parse_response (ctx, v, fp, RESPONSE_INJECTED);
+            }
+          ok = ok && command->response != NULL;
+          break;
+        case WN_COMMAND_TRUST_DEFAULT:
+        case WN_COMMAND_TASK_TRUST:
+          if (kind == WN_COMMAND_TASK_TRUST)
+            {
+              STRING_FIELD ("node", node, TRUE)
+            }
+          if ((v = member (ctx, entry, ep, "trust", TRUE)) != NULL)
+            {
+              g_autofree char *fp = path_key (ep, "trust");
+              const char *text = expect_string (ctx, v, fp);
+              if (kind == WN_COMMAND_TASK_TRUST && g_strcmp0 (text, "inherit") == 0)
+                command->trust = WN_TRUST_UNSET;
+              else if (text == NULL || !wn_trust_from_string (text, &command->trust))
+                {
+                  if (text != NULL)
+                    report (ctx, v, fp, "must be workerTrusted or engineAuthoritative%s",
+                            kind == WN_COMMAND_TASK_TRUST ? " or inherit" : "");
+                  ok = FALSE;
+                }
+            }
+          else
+            ok = FALSE;
+          break;
+        case WN_COMMAND_INCIDENT_RETRY:
+        case WN_COMMAND_INCIDENT_RESOLVE:
+          STRING_FIELD ("instance", instance, TRUE)
+          STRING_FIELD ("node", node, FALSE)
+          break;
+        case WN_COMMAND_CANCEL:
+          STRING_FIELD ("instance", instance, TRUE)
+          break;
+        case WN_COMMAND_CLOCK:
+          if ((v = member (ctx, entry, ep, "phase", TRUE)) != NULL)
+            {
+              g_autofree char *fp = path_key (ep, "phase");
+              const char *text = expect_string (ctx, v, fp);
+              WnEventPhase phase;
+              if (text == NULL || !wn_event_phase_from_string (text, &phase) ||
+                  (phase != WN_PH_PAUSED && phase != WN_PH_RESUMED && phase != WN_PH_STEPPED))
+                {
+                  if (text != NULL)
+                    report (ctx, v, fp, "must be paused, resumed or stepped");
+                  ok = FALSE;
+                }
+              else
+                command->phase = phase;
+            }
+          else
+            ok = FALSE;
+          STRING_FIELD ("action", action, FALSE)
+          break;
+        default:
+          g_assert_not_reached ();
+        }
+#undef STRING_FIELD
+      if (ok)
+        g_ptr_array_add (scenario->commands, command);
+      else
+        wn_command_free (command);
+    }
+}
+
 static WnScenario *
 parse_scenario (Ctx *ctx, JsonNode *root, const char *prefix, gboolean embedded)
 {
@@ -2246,9 +2414,12 @@ parse_scenario (Ctx *ctx, JsonNode *root, const char *prefix, gboolean embedded)
             wn_scenario_add_fault (scenario, at, topic, worker, next);
         }
     }
+  if (json_object_has_member (json_node_get_object (root), "x-winnow"))
+    parse_commands (ctx, json_object_get_member (json_node_get_object (root), "x-winnow"), prefix, scenario);
 
   if (n_errors (ctx) != before)
     return NULL;
+  scenario->source = json_node_copy (root);
   return g_steal_pointer (&scenario);
 }
 

@@ -2,6 +2,7 @@
 #include "wn-scenario.h"
 
 #include "wn-duration.h"
+#include "wn-journal.h"
 
 #include <string.h>
 
@@ -212,6 +213,7 @@ wn_scenario_new (void)
   scenario->workers = g_ptr_array_new_with_free_func (worker_config_free);
   scenario->faults = g_array_new (FALSE, TRUE, sizeof (WnFaultSpec));
   g_array_set_clear_func (scenario->faults, fault_spec_clear);
+  scenario->commands = g_ptr_array_new_with_free_func ((GDestroyNotify) wn_command_free);
   return scenario;
 }
 
@@ -239,6 +241,8 @@ wn_scenario_unref (WnScenario *scenario)
   g_array_unref (scenario->start);
   g_ptr_array_unref (scenario->workers);
   g_array_unref (scenario->faults);
+  g_ptr_array_unref (scenario->commands);
+  g_clear_pointer (&scenario->source, json_node_unref);
   g_free (scenario);
 }
 
@@ -292,4 +296,219 @@ wn_scenario_add_fault (WnScenario *scenario,
   spec.worker = g_strdup (worker);
   spec.next = wn_response_ref (next);
   g_array_append_val (scenario->faults, spec);
+}
+
+/* ---- serialising: responses and commands ---- */
+
+static void
+set_duration_member (JsonObject *object,
+                     const char *key,
+                     WnTime      us)
+{
+  g_autofree char *text = g_strdup_printf ("%" G_GINT64_FORMAT "us", us);
+
+  json_object_set_string_member (object, key, text);
+}
+
+static JsonNode *
+object_node (JsonObject *object)
+{
+  JsonNode *node = json_node_init_object (json_node_alloc (), object);
+
+  json_object_unref (object);
+  return node;
+}
+
+static void
+set_copy (JsonObject *object,
+          const char *key,
+          JsonNode   *value)
+{
+  if (value != NULL)
+    json_object_set_member (object, key, json_node_copy (value));
+}
+
+JsonNode *
+wn_response_to_json (const WnResponse *r)
+{
+  JsonObject *o = json_object_new ();
+
+  g_return_val_if_fail (r != NULL, NULL);
+
+  if (r->attempts_lo > 0)
+    {
+      g_autofree char *sel = r->attempts_hi == G_MAXUINT ? g_strdup_printf ("%u+", r->attempts_lo)
+                           : r->attempts_hi == r->attempts_lo ? g_strdup_printf ("%u", r->attempts_lo)
+                           : g_strdup_printf ("%u-%u", r->attempts_lo, r->attempts_hi);
+      json_object_set_string_member (o, "attempts", sel);
+    }
+  if (r->when != NULL)
+    json_object_set_string_member (o, "when", wn_lite_get_source (r->when));
+  if (r->after > 0 && r->kind != WN_RESPONSE_RANDOM)
+    set_duration_member (o, "after", r->after);
+
+  switch (r->kind)
+    {
+    case WN_RESPONSE_COMPLETE:
+      if (r->body != NULL)
+        set_copy (o, "complete", r->body);
+      else
+        json_object_set_object_member (o, "complete", json_object_new ());
+      break;
+
+    case WN_RESPONSE_FAIL:
+      {
+        JsonObject *f = json_object_new ();
+        if (r->code != NULL)
+          json_object_set_string_member (f, "code", r->code);
+        set_copy (f, "body", r->body);
+        if (r->message != NULL)
+          json_object_set_string_member (f, "message", r->message);
+        json_object_set_object_member (o, "fail", f);
+        break;
+      }
+
+    case WN_RESPONSE_WORKER_ERROR:
+      {
+        JsonObject *w = json_object_new ();
+        if (r->bpmn_code != NULL)
+          json_object_set_string_member (w, "bpmnErrorCode", r->bpmn_code);
+        else if (r->status != NULL)
+          set_copy (w, "status", r->status);
+        else
+          json_object_set_string_member (w, "cause", r->cause ? r->cause : "");
+        if (r->message != NULL)
+          json_object_set_string_member (w, "message", r->message);
+        json_object_set_object_member (o, "workerError", w);
+        break;
+      }
+
+    case WN_RESPONSE_CRASH:
+      json_object_set_boolean_member (o, "crash", TRUE);
+      break;
+
+    case WN_RESPONSE_HANG:
+      if (r->body != NULL)
+        set_copy (o, "hang", r->body);
+      else
+        json_object_set_boolean_member (o, "hang", TRUE);
+      break;
+
+    case WN_RESPONSE_RANDOM:
+      {
+        JsonArray *choices = json_array_new ();
+        for (guint i = 0; i < r->n_choices; i++)
+          {
+            JsonNode *choice = wn_response_to_json (r->choices[i].response);
+            json_object_set_double_member (json_node_get_object (choice), "p", r->choices[i].p);
+            json_array_add_element (choices, choice);
+          }
+        json_object_set_array_member (o, "random", choices);
+        break;
+      }
+
+    default:
+      g_assert_not_reached ();
+    }
+  return object_node (o);
+}
+
+WnCommand *
+wn_command_new (WnCommandKind kind,
+                guint64       after,
+                WnTime        at)
+{
+  WnCommand *command = g_new0 (WnCommand, 1);
+
+  command->kind = kind;
+  command->after = after;
+  command->at = at;
+  return command;
+}
+
+void
+wn_command_free (WnCommand *command)
+{
+  if (command == NULL)
+    return;
+  g_clear_pointer (&command->variables, json_object_unref);
+  g_clear_pointer (&command->response, wn_response_unref);
+  g_free (command->topic);
+  g_free (command->worker);
+  g_free (command->node);
+  g_free (command->instance);
+  g_free (command->action);
+  g_free (command);
+}
+
+static const char *command_ops[] = {
+  "start", "inject", "trustDefault", "taskTrust", "incidentRetry", "incidentResolve", "cancel", "clock",
+};
+
+const char *
+wn_command_kind_to_string (WnCommandKind kind)
+{
+  g_return_val_if_fail (kind <= WN_COMMAND_CLOCK, "?");
+  return command_ops[kind];
+}
+
+gboolean
+wn_command_kind_from_string (const char    *text,
+                             WnCommandKind *out)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (command_ops); i++)
+    if (g_strcmp0 (text, command_ops[i]) == 0)
+      {
+        *out = i;
+        return TRUE;
+      }
+  return FALSE;
+}
+
+JsonNode *
+wn_command_to_json (const WnCommand *c)
+{
+  JsonObject *o = json_object_new ();
+
+  json_object_set_int_member (o, "after", (gint64) c->after);
+  set_duration_member (o, "at", c->at);
+  json_object_set_string_member (o, "op", wn_command_kind_to_string (c->kind));
+  switch (c->kind)
+    {
+    case WN_COMMAND_START:
+      if (c->variables != NULL)
+        json_object_set_object_member (o, "variables", json_object_ref (c->variables));
+      break;
+    case WN_COMMAND_INJECT:
+      if (c->topic != NULL)
+        json_object_set_string_member (o, "topic", c->topic);
+      else
+        json_object_set_string_member (o, "worker", c->worker);
+      json_object_set_member (o, "next", wn_response_to_json (c->response));
+      break;
+    case WN_COMMAND_TRUST_DEFAULT:
+      json_object_set_string_member (o, "trust", wn_trust_to_string (c->trust));
+      break;
+    case WN_COMMAND_TASK_TRUST:
+      json_object_set_string_member (o, "node", c->node);
+      json_object_set_string_member (o, "trust", c->trust == WN_TRUST_UNSET ? "inherit" : wn_trust_to_string (c->trust));
+      break;
+    case WN_COMMAND_INCIDENT_RETRY:
+    case WN_COMMAND_INCIDENT_RESOLVE:
+      json_object_set_string_member (o, "instance", c->instance);
+      if (c->node != NULL)
+        json_object_set_string_member (o, "node", c->node);
+      break;
+    case WN_COMMAND_CANCEL:
+      json_object_set_string_member (o, "instance", c->instance);
+      break;
+    case WN_COMMAND_CLOCK:
+      json_object_set_string_member (o, "phase", wn_event_phase_to_string (c->phase));
+      if (c->action != NULL)
+        json_object_set_string_member (o, "action", c->action);
+      break;
+    default:
+      g_assert_not_reached ();
+    }
+  return object_node (o);
 }

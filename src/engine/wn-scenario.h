@@ -71,6 +71,45 @@ typedef struct {
   WnResponse *next;
 } WnFaultSpec;
 
+/* An operator's command recorded during an interactive run, replayed exactly:
+ * after `after` scheduler actions, at virtual time `at` (journal-and-cli.md has
+ * no such thing: a saved session keeps them under the scenario's "x-winnow" key). */
+typedef enum {
+  WN_COMMAND_START,            /* variables */
+  WN_COMMAND_INJECT,           /* topic or worker, response */
+  WN_COMMAND_TRUST_DEFAULT,    /* trust */
+  WN_COMMAND_TASK_TRUST,       /* node, trust (UNSET = inherit) */
+  WN_COMMAND_INCIDENT_RETRY,   /* instance, node (NULL = any) */
+  WN_COMMAND_INCIDENT_RESOLVE, /* instance, node (NULL = any) */
+  WN_COMMAND_CANCEL,           /* instance */
+  WN_COMMAND_CLOCK,            /* phase (paused/resumed/stepped), action */
+} WnCommandKind;
+
+typedef struct {
+  guint64        after;
+  WnTime         at;
+  WnCommandKind  kind;
+  JsonObject    *variables;
+  char          *topic;
+  char          *worker;
+  WnResponse    *response;
+  WnTrust        trust;
+  char          *node;
+  char          *instance;
+  int            phase;          /* WnEventPhase, for WN_COMMAND_CLOCK */
+  char          *action;
+} WnCommand;
+
+WnCommand  *wn_command_new   (WnCommandKind kind, guint64 after, WnTime at);
+/* "start", "inject", "trustDefault", "taskTrust", "incidentRetry", "incidentResolve", "cancel", "clock" */
+const char *wn_command_kind_to_string   (WnCommandKind kind);
+gboolean    wn_command_kind_from_string (const char *text, WnCommandKind *out);
+void        wn_command_free  (WnCommand *command);
+/* The command as a JSON object node, as the loader reads it back. */
+JsonNode   *wn_command_to_json (const WnCommand *command);
+/* A response as a JSON object node, as the loader reads it back. */
+JsonNode   *wn_response_to_json (const WnResponse *response);
+
 struct _WnScenario {
   gint            ref_count;
   char           *filename;
@@ -81,6 +120,8 @@ struct _WnScenario {
   GArray         *start;          /* WnStartSpec */
   GPtrArray      *workers;        /* WnWorkerConfig* */
   GArray         *faults;         /* WnFaultSpec */
+  GPtrArray      *commands;       /* WnCommand*, in order ("x-winnow".commands) */
+  JsonNode       *source;         /* the scenario object as loaded, or NULL */
 };
 
 WnScenario *wn_scenario_new   (void);

@@ -47,6 +47,12 @@ struct _WnScheduler
   WnSchedulerNotify notify;
   gpointer          notify_data;
 
+  /* one-shot replay hook: runs when exactly trigger_after actions have run */
+  WnActionFunc trigger_func;
+  gpointer     trigger_data;
+  guint64      trigger_after;
+  WnTime       trigger_at;
+
   GSource     *source;
 };
 
@@ -235,6 +241,17 @@ heap_next_time (const WnScheduler *self)
   return self->heap_len > 0 ? self->slots[self->heap[0]].when : WN_TIME_NEVER;
 }
 
+/* The earliest thing a run would do next: a timer, or a due replay trigger. */
+static WnTime
+next_event_time (const WnScheduler *self)
+{
+  WnTime next = heap_next_time (self);
+
+  if (self->trigger_func != NULL && self->n_run == self->trigger_after)
+    next = MIN (next, MAX (self->now, self->trigger_at));
+  return next;
+}
+
 static void
 notify (WnScheduler *self)
 {
@@ -242,17 +259,39 @@ notify (WnScheduler *self)
     self->notify (self, self->notify_data);
 }
 
+/* Run the trigger when its action count has come and its time is within
+ * `horizon`: the clock moves to its time, nothing else runs first. */
+static gboolean
+fire_trigger (WnScheduler *self,
+              WnTime       horizon)
+{
+  WnActionFunc func = self->trigger_func;
+  gpointer data = self->trigger_data;
+
+  if (func == NULL || self->n_run != self->trigger_after || self->trigger_at > horizon)
+    return FALSE;
+  self->trigger_func = NULL;
+  self->trigger_data = NULL;
+  self->now = MAX (self->now, self->trigger_at);
+  func (data);
+  return TRUE;
+}
+
 /* Run the ready queue until empty; at most *budget actions when budget != NULL. */
 static WnStopReason
 run_ready (WnScheduler *self, guint *budget)
 {
-  collect_due (self);
-  while (self->ready_len > 0)
+  for (;;)
     {
       guint32 index;
       WnActionFunc func;
       gpointer data;
 
+      while (fire_trigger (self, self->now))
+        ;
+      collect_due (self);
+      if (self->ready_len == 0)
+        break;
       if (budget != NULL && *budget == 0)
         return WN_STOP_BUDGET;
 
@@ -310,7 +349,7 @@ scheduler_source_prepare (GSource *source,
       return FALSE;
 
     case WN_CLOCK_FAST_FORWARD:
-      if (self->ready_len > 0 || self->heap_len > 0)
+      if (self->ready_len > 0 || next_event_time (self) != WN_TIME_NEVER)
         {
           *timeout = 0;
           return TRUE;
@@ -322,7 +361,7 @@ scheduler_source_prepare (GSource *source,
         /* The one place the engine looks at real time: running mode turns
          * elapsed monotonic time into virtual time. */
         WnTime target = running_target (self, g_source_get_time (source));
-        WnTime next = self->ready_len > 0 ? self->now : heap_next_time (self);
+        WnTime next = self->ready_len > 0 ? self->now : next_event_time (self);
         double wait_ms;
 
         if (next <= target)
@@ -519,7 +558,7 @@ wn_scheduler_get_next_time (const WnScheduler *self)
 {
   if (self->n_live > self->heap_len)
     return self->now;  /* something is ready now */
-  return heap_next_time (self);
+  return next_event_time (self);
 }
 
 guint64
@@ -549,6 +588,8 @@ wn_scheduler_run_budget (WnScheduler *self,
       if (reason != WN_STOP_QUIESCENT)
         return reason;
       next = heap_next_time (self);
+      if (fire_trigger (self, MIN (next, limit)))
+        continue;
       if (next == WN_TIME_NEVER)
         return WN_STOP_QUIESCENT;
       if (next > limit)
@@ -569,6 +610,8 @@ wn_scheduler_run_until (WnScheduler *self,
       if (reason != WN_STOP_QUIESCENT)
         return reason;
       next = heap_next_time (self);
+      if (fire_trigger (self, MIN (next, limit)))
+        continue;
       if (next == WN_TIME_NEVER)
         return WN_STOP_QUIESCENT;
       if (next > limit)
@@ -584,6 +627,12 @@ wn_scheduler_step_next (WnScheduler *self)
     {
       WnTime next = heap_next_time (self);
 
+      if (fire_trigger (self, next))
+        {
+          run_ready (self, NULL);
+          self->base_real = -1;
+          return TRUE;
+        }
       if (next == WN_TIME_NEVER)
         return FALSE;
       self->now = MAX (self->now, next);
@@ -608,6 +657,19 @@ wn_scheduler_step_by (WnScheduler *self,
     self->now = MAX (self->now, target);
   self->base_real = -1;
   return reason;
+}
+
+void
+wn_scheduler_set_trigger (WnScheduler  *self,
+                          guint64       after,
+                          WnTime        at,
+                          WnActionFunc  func,
+                          gpointer      data)
+{
+  self->trigger_after = after;
+  self->trigger_at = at;
+  self->trigger_func = func;
+  self->trigger_data = data;
 }
 
 void

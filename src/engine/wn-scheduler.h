@@ -66,6 +66,12 @@ gboolean     wn_scheduler_step_next      (WnScheduler *scheduler);
 /* Advance by `delta`, running every action due in between in order; the clock
  * ends at now + delta. */
 WnStopReason wn_scheduler_step_by        (WnScheduler *scheduler, WnTime delta);
+/* A one-shot hook for replaying an operator's commands exactly: `func` runs once
+ * `after` actions have run in all, before any further action and before the clock
+ * passes `at` (it moves the clock to `at`). It is not an action and is not counted.
+ * NULL func clears it. */
+void         wn_scheduler_set_trigger    (WnScheduler *scheduler, guint64 after, WnTime at,
+                                          WnActionFunc func, gpointer data);
 /* Ask the current run to stop after the action that is running (breakpoints).
  * In an attached scheduler this also pauses the clock. */
 void         wn_scheduler_request_stop   (WnScheduler *scheduler);

@@ -162,6 +162,78 @@ test_hundred_thousand_instances (void)
   wn_engine_free (engine);
 }
 
+/* A session driven by hand: steps, pauses, injections, trust changes, starts and
+ * an incident retry; its export replayed headless gives the same journal. */
+static void
+test_session_round_trip (void)
+{
+  g_autoptr(WnProcess) process = load_example ("order-fulfilment.process.json");
+  g_autoptr(GPtrArray) live_events = g_ptr_array_new_with_free_func ((GDestroyNotify) wn_event_free);
+  g_autoptr(GPtrArray) replay_events = g_ptr_array_new_with_free_func ((GDestroyNotify) wn_event_free);
+  g_autoptr(GString) live = g_string_new (NULL);
+  g_autoptr(GString) replay = g_string_new (NULL);
+  g_autoptr(WnScenario) saved = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WnResponse) crash = wn_response_new (WN_RESPONSE_CRASH);
+  g_autoptr(WnResponse) fail = NULL;
+  g_autoptr(JsonObject) vars = NULL;
+  g_autofree char *text = NULL;
+  WnEngineOptions options = { 0 };
+  WnEngine *engine;
+  WnScheduler *scheduler;
+
+  options.on_exhausted = WN_ON_EXHAUSTED_INCIDENT;
+  engine = wn_engine_new (process, NULL, &options);
+  scheduler = wn_engine_get_scheduler (engine);
+  wn_journal_subscribe (wn_engine_get_journal (engine), record_cb, live_events, NULL);
+
+  wn_scheduler_step_next (scheduler);
+  wn_engine_note_clock (engine, WN_PH_STEPPED, "step to next event");
+  wn_scheduler_step_by (scheduler, 250000);
+  wn_engine_note_clock (engine, WN_PH_STEPPED, "step by 250ms");
+  g_assert_true (wn_engine_inject (engine, "authorize", NULL, crash, &error));
+  wn_engine_set_trust_default (engine, WN_TRUST_ENGINE_AUTHORITATIVE);
+  {
+    g_autoptr(JsonNode) parsed = json_from_string ("{\"order\": {\"id\": \"late\", \"amount\": 7}}", NULL);
+    vars = json_node_dup_object (parsed);
+  }
+  wn_engine_start_instance (engine, vars, &error);
+  g_assert_no_error (error);
+  /* a run interrupted part-way through an instant, as a breakpoint does */
+  wn_scheduler_run_budget (scheduler, WN_TIME_NEVER, 7);
+  wn_engine_note_clock (engine, WN_PH_PAUSED, NULL);
+  fail = wn_load_response_data ("{ \"fail\": { \"code\": \"500\" } }", -1, "inject", NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (wn_engine_set_task_trust (engine, "reserve-stock", WN_TRUST_WORKER_TRUSTED, &error));
+  g_assert_true (wn_engine_inject (engine, NULL, "inventory", fail, &error));
+  wn_engine_run (engine, WN_TIME_NEVER);
+  wn_engine_note_clock (engine, WN_PH_RESUMED, NULL);
+  /* the late order's authorization exhausted into an incident: retry it once */
+  g_assert_true (wn_engine_incident_retry (engine, "i4", NULL, &error));
+  wn_engine_run (engine, WN_TIME_NEVER);
+
+  text = wn_engine_export_session (engine);
+  for (guint i = 0; i < live_events->len; i++)
+    wn_event_append_json (g_ptr_array_index (live_events, i), live);
+  g_assert_cmpuint (wn_engine_get_commands (engine)->len, ==, 10);
+  wn_engine_free (engine);
+
+  saved = wn_load_scenario_data (text, -1, "session.scenario.json", NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (saved->commands->len, ==, 10);
+  engine = wn_engine_new (process, saved, NULL);
+  wn_journal_subscribe (wn_engine_get_journal (engine), record_cb, replay_events, NULL);
+  wn_engine_run (engine, WN_TIME_NEVER);
+  for (guint i = 0; i < replay_events->len; i++)
+    wn_event_append_json (g_ptr_array_index (replay_events, i), replay);
+  wn_engine_free (engine);
+
+  g_assert_cmpuint (live->len, >, 2000);
+  g_assert_nonnull (strstr (live->str, "\"kind\":\"clock\""));
+  g_assert_nonnull (strstr (live->str, "\"phase\":\"retried\""));
+  g_assert_cmpstr (replay->str, ==, live->str);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -172,6 +244,7 @@ main (int argc, char **argv)
   g_test_add_func ("/engine/WholeRuns/deterministic", test_deterministic);
   g_test_add_func ("/engine/WholeRuns/invariants", test_every_example_keeps_invariants);
   g_test_add_func ("/engine/WholeRuns/hundred-thousand", test_hundred_thousand_instances);
+  g_test_add_func ("/engine/WholeRuns/session-round-trip", test_session_round_trip);
 
   return g_test_run ();
 }
