@@ -180,6 +180,7 @@ typedef struct {
   WnEngine   *engine;
   JsonObject *variables;   /* start */
   guint       count;       /* start: > 0 */
+  guint       started;     /* start: how many so far */
   char       *topic;       /* injection */
   char       *worker;      /* injection */
   WnResponse *response;    /* injection */
@@ -204,8 +205,13 @@ scheduled_action_cb (gpointer data)
 
   action->engine->internal = TRUE;
   if (action->count > 0)
-    for (guint i = 0; i < action->count; i++)
+    {
+      /* one instance per action, so a big start can be interleaved with
+       * everything else (and a front end can draw between them) */
       _wn_instance_start (action->engine, action->variables);
+      if (++action->started < action->count)
+        wn_scheduler_post (action->engine->scheduler, scheduled_action_cb, action);
+    }
   else
     wn_engine_inject (action->engine, action->topic, action->worker, action->response, NULL);
   action->engine->internal = FALSE;

@@ -257,8 +257,11 @@ wn_event_append_text (const WnEvent *ev,
 
   if (ev->job != NULL && ev->kind == WN_EV_JOB)
     detail (details, "%s", ev->job);
+  if (ev->topic != NULL && ev->kind == WN_EV_INJECT)
+    detail (details, "topic %s", ev->topic);
   if (ev->worker != NULL)
-    detail (details, ev->phase == WN_PH_LOCK_RECLAIMED ? "from %s" : "by %s", ev->worker);
+    detail (details, ev->phase == WN_PH_LOCK_RECLAIMED ? "from %s" : ev->kind == WN_EV_INJECT ? "worker %s" : "by %s",
+            ev->worker);
   if (ev->attempt > 0)
     detail (details, "attempt %u", ev->attempt);
   if (ev->attempts > 0)

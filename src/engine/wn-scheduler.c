@@ -760,6 +760,8 @@ wn_scheduler_attach (WnScheduler  *self,
   source = (SchedulerSource *) g_source_new (&scheduler_source_funcs, sizeof (SchedulerSource));
   source->scheduler = self;
   g_source_set_static_name ((GSource *) source, "WnScheduler");
+  /* below redrawing and input: fast-forward is always ready and must not starve them */
+  g_source_set_priority ((GSource *) source, G_PRIORITY_DEFAULT_IDLE);
   self->source = (GSource *) source;
   id = g_source_attach (self->source, context);
   return id;

@@ -89,7 +89,8 @@ void         wn_scheduler_set_batch      (WnScheduler *scheduler, guint actions)
 /* Called after every mode change and whenever an attached dispatch ran actions. */
 void         wn_scheduler_set_notify     (WnScheduler *scheduler, WnSchedulerNotify notify, gpointer data);
 
-/* Let `context`'s main loop drive the scheduler; returns the source id. */
+/* Let `context`'s main loop drive the scheduler; returns the source id. The
+ * source runs at G_PRIORITY_DEFAULT_IDLE, below a toolkit's redraw and input. */
 guint        wn_scheduler_attach         (WnScheduler *scheduler, GMainContext *context);
 void         wn_scheduler_detach         (WnScheduler *scheduler);
 

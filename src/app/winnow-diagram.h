@@ -1,0 +1,69 @@
+/* winnow-diagram.h — the process diagram: layered BPMN drawing with live token badges. */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "wn-process.h"
+
+G_BEGIN_DECLS
+
+#define WINNOW_TYPE_DIAGRAM (winnow_diagram_get_type ())
+
+G_DECLARE_FINAL_TYPE (WinnowDiagram, winnow_diagram, WINNOW, DIAGRAM, GtkWidget)
+
+#define WINNOW_DIAGRAM_MIN_ZOOM 0.25
+#define WINNOW_DIAGRAM_MAX_ZOOM 4.0
+
+GtkWidget  *winnow_diagram_new               (void);
+
+/* Takes a ref and lays the process out once; NULL clears the diagram. Badges,
+ * breakpoints and a selection that does not exist in the new process are dropped. */
+void        winnow_diagram_set_process       (WinnowDiagram   *self,
+                                              WnProcess       *process);
+WnProcess  *winnow_diagram_get_process       (WinnowDiagram   *self);
+
+/* The computed layout, in diagram units (zoom 1, origin at the top-left corner of
+ * the diagram including its margin). Boundary events report their small circle. */
+gboolean    winnow_diagram_get_node_bounds   (WinnowDiagram   *self,
+                                              const char      *node_id,
+                                              graphene_rect_t *out);
+/* The layout's size at zoom 1, margins included; 0×0 without a process. */
+void        winnow_diagram_get_layout_size   (WinnowDiagram   *self,
+                                              double          *width,
+                                              double          *height);
+
+/* Live token counts drawn as pills at a node's top-right corner. */
+void        winnow_diagram_set_badges        (WinnowDiagram   *self,
+                                              const char      *node_id,
+                                              guint            active,
+                                              guint            parked,
+                                              guint            incident);
+gboolean    winnow_diagram_get_badges        (WinnowDiagram   *self,
+                                              const char      *node_id,
+                                              guint           *active,
+                                              guint           *parked,
+                                              guint           *incident);
+void        winnow_diagram_clear_badges      (WinnowDiagram   *self);
+
+/* "selected-node": the id of the selected node, or NULL. */
+void        winnow_diagram_set_selected_node (WinnowDiagram   *self,
+                                              const char      *node_id);
+const char *winnow_diagram_get_selected_node (WinnowDiagram   *self);
+
+/* A red dot at the node's top-left corner. */
+void        winnow_diagram_set_breakpoint    (WinnowDiagram   *self,
+                                              const char      *node_id,
+                                              gboolean         enabled);
+gboolean    winnow_diagram_get_breakpoint    (WinnowDiagram   *self,
+                                              const char      *node_id);
+
+/* "zoom": 0.25…4. Fitting (also what a new process starts with) keeps the whole
+ * diagram visible, never magnified beyond 1, until the user zooms or pans. */
+double      winnow_diagram_get_zoom          (WinnowDiagram   *self);
+void        winnow_diagram_set_zoom          (WinnowDiagram   *self,
+                                              double           zoom);
+void        winnow_diagram_zoom_in           (WinnowDiagram   *self);
+void        winnow_diagram_zoom_out          (WinnowDiagram   *self);
+void        winnow_diagram_zoom_to_fit       (WinnowDiagram   *self);
+
+G_END_DECLS

@@ -1,0 +1,211 @@
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "winnow-instance-row.h"
+
+struct _WinnowInstanceRow
+{
+  GObject          parent_instance;
+
+  char            *id;
+  WnInstanceState  state;
+  WnTime           started_at;
+  WnTime           ended_at;
+  char            *end_node;
+  char            *reason;
+  guint            n_incidents;
+  gboolean         filled;
+};
+
+enum {
+  PROP_0,
+  PROP_ID,
+  PROP_STATE,
+  PROP_STATE_NAME,
+  PROP_STARTED_TEXT,
+  PROP_ENDED_TEXT,
+  PROP_OUTCOME,
+  PROP_INCIDENTS,
+  PROP_STYLE,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+G_DEFINE_FINAL_TYPE (WinnowInstanceRow, winnow_instance_row, G_TYPE_OBJECT)
+
+static const char *
+instance_style (WinnowInstanceRow *self)
+{
+  if (self->state == WN_INSTANCE_TERMINATED)
+    return "failed";
+  if (self->n_incidents > 0)
+    return "incident";
+  if (self->state == WN_INSTANCE_COMPLETED)
+    return "completed";
+  return "active";
+}
+
+static char *
+outcome_text (WinnowInstanceRow *self)
+{
+  switch (self->state)
+    {
+    case WN_INSTANCE_COMPLETED:
+      /* Translators: an instance that ended at an end event, e.g. "ended at shipped" */
+      return self->end_node ? g_strdup_printf (_("ended at %s"), self->end_node) : g_strdup (_("completed"));
+    case WN_INSTANCE_TERMINATED:
+      return g_strdup (self->reason ? self->reason : _("terminated"));
+    case WN_INSTANCE_ACTIVE:
+    default:
+      if (self->n_incidents > 0)
+        return g_strdup_printf (ngettext ("%u open incident", "%u open incidents", self->n_incidents),
+                                self->n_incidents);
+      return g_strdup ("—");
+    }
+}
+
+static void
+winnow_instance_row_finalize (GObject *object)
+{
+  WinnowInstanceRow *self = WINNOW_INSTANCE_ROW (object);
+
+  g_clear_pointer (&self->id, g_free);
+  g_clear_pointer (&self->end_node, g_free);
+  g_clear_pointer (&self->reason, g_free);
+
+  G_OBJECT_CLASS (winnow_instance_row_parent_class)->finalize (object);
+}
+
+static void
+winnow_instance_row_get_property (GObject    *object,
+                                  guint       prop_id,
+                                  GValue     *value,
+                                  GParamSpec *pspec)
+{
+  WinnowInstanceRow *self = WINNOW_INSTANCE_ROW (object);
+
+  switch (prop_id)
+    {
+    case PROP_ID:
+      g_value_set_string (value, self->id);
+      break;
+    case PROP_STATE:
+      g_value_set_int (value, self->state);
+      break;
+    case PROP_STATE_NAME:
+      g_value_set_string (value, wn_instance_state_to_string (self->state));
+      break;
+    case PROP_STARTED_TEXT:
+      g_value_take_string (value, wn_time_format_clock (self->started_at));
+      break;
+    case PROP_ENDED_TEXT:
+      g_value_take_string (value, self->ended_at >= 0 ? wn_time_format_clock (self->ended_at) : g_strdup ("—"));
+      break;
+    case PROP_OUTCOME:
+      g_value_take_string (value, outcome_text (self));
+      break;
+    case PROP_INCIDENTS:
+      g_value_set_uint (value, self->n_incidents);
+      break;
+    case PROP_STYLE:
+      g_value_set_string (value, instance_style (self));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+winnow_instance_row_class_init (WinnowInstanceRowClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GParamFlags flags = G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY;
+
+  object_class->finalize = winnow_instance_row_finalize;
+  object_class->get_property = winnow_instance_row_get_property;
+
+  properties[PROP_ID] = g_param_spec_string ("id", NULL, NULL, NULL, flags);
+  properties[PROP_STATE] = g_param_spec_int ("state", NULL, NULL, 0, G_MAXINT, 0, flags);
+  properties[PROP_STATE_NAME] = g_param_spec_string ("state-name", NULL, NULL, NULL, flags);
+  properties[PROP_STARTED_TEXT] = g_param_spec_string ("started-text", NULL, NULL, NULL, flags);
+  properties[PROP_ENDED_TEXT] = g_param_spec_string ("ended-text", NULL, NULL, NULL, flags);
+  properties[PROP_OUTCOME] = g_param_spec_string ("outcome", NULL, NULL, NULL, flags);
+  properties[PROP_INCIDENTS] = g_param_spec_uint ("incidents", NULL, NULL, 0, G_MAXUINT, 0, flags);
+  properties[PROP_STYLE] = g_param_spec_string ("style", NULL, NULL, NULL, flags);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+winnow_instance_row_init (WinnowInstanceRow *self)
+{
+  self->ended_at = -1;
+}
+
+WinnowInstanceRow *
+winnow_instance_row_new (const char *id)
+{
+  WinnowInstanceRow *self = g_object_new (WINNOW_TYPE_INSTANCE_ROW, NULL);
+
+  self->id = g_strdup (id);
+  return self;
+}
+
+void
+winnow_instance_row_update (WinnowInstanceRow    *self,
+                            const WnInstanceInfo *info)
+{
+  GObject *object = G_OBJECT (self);
+  gboolean changed;
+
+  g_return_if_fail (WINNOW_IS_INSTANCE_ROW (self));
+  g_return_if_fail (info != NULL);
+
+  changed = !self->filled ||
+            self->state != info->state ||
+            self->ended_at != info->ended_at ||
+            self->n_incidents != info->n_incidents ||
+            g_strcmp0 (self->end_node, info->end_node) != 0 ||
+            g_strcmp0 (self->reason, info->reason) != 0;
+  if (!changed)
+    return;
+
+  self->state = info->state;
+  self->started_at = info->started_at;
+  self->ended_at = info->ended_at;
+  self->n_incidents = info->n_incidents;
+  g_free (self->end_node);
+  self->end_node = g_strdup (info->end_node);
+  g_free (self->reason);
+  self->reason = g_strdup (info->reason);
+
+  if (!self->filled)
+    {
+      self->filled = TRUE;
+      return;
+    }
+  for (guint i = PROP_STATE; i < N_PROPS; i++)
+    g_object_notify_by_pspec (object, properties[i]);
+}
+
+const char *
+winnow_instance_row_get_id (WinnowInstanceRow *self)
+{
+  g_return_val_if_fail (WINNOW_IS_INSTANCE_ROW (self), NULL);
+  return self->id;
+}
+
+WnInstanceState
+winnow_instance_row_get_state (WinnowInstanceRow *self)
+{
+  g_return_val_if_fail (WINNOW_IS_INSTANCE_ROW (self), WN_INSTANCE_ACTIVE);
+  return self->state;
+}
+
+guint
+winnow_instance_row_get_incidents (WinnowInstanceRow *self)
+{
+  g_return_val_if_fail (WINNOW_IS_INSTANCE_ROW (self), 0);
+  return self->n_incidents;
+}

@@ -1,0 +1,432 @@
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "winnow-job-row.h"
+
+struct _WinnowJobRow
+{
+  GObject     parent_instance;
+
+  char       *id;
+  char       *instance;
+  char       *node;
+  char       *topic;
+  char       *worker;
+  WnPolicy   *policy;
+  WnJobState  state;
+  guint       attempt;
+  guint       executions;
+  WnTime      enqueued_at;
+  WnTime      not_before;
+  WnTime      deadline;
+  WnTime      now;
+  guint       generation;
+  gboolean    filled;
+};
+
+enum {
+  PROP_0,
+  PROP_ID,
+  PROP_INSTANCE,
+  PROP_NODE,
+  PROP_TOPIC,
+  PROP_STATE,
+  PROP_STATE_NAME,
+  PROP_ATTEMPT,
+  PROP_ATTEMPT_TEXT,
+  PROP_EXECUTIONS,
+  PROP_NOT_BEFORE,
+  PROP_NOT_BEFORE_TEXT,
+  PROP_WORKER,
+  PROP_WORKER_TEXT,
+  PROP_DEADLINE,
+  PROP_DEADLINE_TEXT,
+  PROP_TRUST,
+  PROP_TRUST_TEXT,
+  PROP_STYLE,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+G_DEFINE_FINAL_TYPE (WinnowJobRow, winnow_job_row, G_TYPE_OBJECT)
+
+/* A countdown needs no microseconds: ms below 1 s, 10 ms below 1 min, then s. */
+static WnTime
+round_remaining (WnTime us)
+{
+  WnTime unit = us < WN_USEC_PER_SEC ? WN_USEC_PER_MSEC
+              : us < 60 * WN_USEC_PER_SEC ? 10 * WN_USEC_PER_MSEC
+              : WN_USEC_PER_SEC;
+
+  return MAX (unit, (us + unit / 2) / unit * unit);
+}
+
+/* "T+00:00.800 (−300ms)": an instant, and how far it lies ahead. */
+static char *
+format_instant (WnTime when,
+                WnTime now)
+{
+  g_autofree char *clock = wn_time_format_clock (when);
+
+  if (when > now)
+    {
+      g_autofree char *left = wn_duration_format (round_remaining (when - now));
+
+      return g_strdup_printf ("%s (−%s)", clock, left);
+    }
+  return g_steal_pointer (&clock);
+}
+
+static char *
+not_before_text (WinnowJobRow *self)
+{
+  if (self->not_before <= 0)
+    return g_strdup ("—");
+  return format_instant (self->not_before, self->now);
+}
+
+static char *
+deadline_text (WinnowJobRow *self)
+{
+  if (self->deadline < 0)
+    return g_strdup ("—");
+  if (self->deadline < self->now)
+    {
+      g_autofree char *clock = wn_time_format_clock (self->deadline);
+
+      /* Translators: a lock deadline that has passed, e.g. "T+05:00.000 (expired)" */
+      return g_strdup_printf (_("%s (expired)"), clock);
+    }
+  return format_instant (self->deadline, self->now);
+}
+
+static void
+winnow_job_row_finalize (GObject *object)
+{
+  WinnowJobRow *self = WINNOW_JOB_ROW (object);
+
+  g_clear_pointer (&self->id, g_free);
+  g_clear_pointer (&self->instance, g_free);
+  g_clear_pointer (&self->node, g_free);
+  g_clear_pointer (&self->topic, g_free);
+  g_clear_pointer (&self->worker, g_free);
+  g_clear_pointer (&self->policy, wn_policy_unref);
+
+  G_OBJECT_CLASS (winnow_job_row_parent_class)->finalize (object);
+}
+
+static void
+winnow_job_row_get_property (GObject    *object,
+                             guint       prop_id,
+                             GValue     *value,
+                             GParamSpec *pspec)
+{
+  WinnowJobRow *self = WINNOW_JOB_ROW (object);
+
+  switch (prop_id)
+    {
+    case PROP_ID:
+      g_value_set_string (value, self->id);
+      break;
+    case PROP_INSTANCE:
+      g_value_set_string (value, self->instance);
+      break;
+    case PROP_NODE:
+      g_value_set_string (value, self->node);
+      break;
+    case PROP_TOPIC:
+      g_value_set_string (value, self->topic);
+      break;
+    case PROP_STATE:
+      g_value_set_int (value, self->state);
+      break;
+    case PROP_STATE_NAME:
+    case PROP_STYLE:
+      g_value_set_string (value, wn_job_state_to_string (self->state));
+      break;
+    case PROP_ATTEMPT:
+      g_value_set_uint (value, self->attempt);
+      break;
+    case PROP_ATTEMPT_TEXT:
+      g_value_take_string (value, g_strdup_printf ("%u", self->attempt));
+      break;
+    case PROP_EXECUTIONS:
+      g_value_set_uint (value, self->executions);
+      break;
+    case PROP_NOT_BEFORE:
+      g_value_set_int64 (value, self->not_before);
+      break;
+    case PROP_NOT_BEFORE_TEXT:
+      g_value_take_string (value, not_before_text (self));
+      break;
+    case PROP_WORKER:
+      g_value_set_string (value, self->worker);
+      break;
+    case PROP_WORKER_TEXT:
+      g_value_set_string (value, self->worker ? self->worker : "—");
+      break;
+    case PROP_DEADLINE:
+      g_value_set_int64 (value, self->deadline);
+      break;
+    case PROP_DEADLINE_TEXT:
+      g_value_take_string (value, deadline_text (self));
+      break;
+    case PROP_TRUST:
+      g_value_set_int (value, winnow_job_row_get_trust (self));
+      break;
+    case PROP_TRUST_TEXT:
+      g_value_set_string (value, self->policy ? wn_trust_to_label (self->policy->trust) : "—");
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+winnow_job_row_class_init (WinnowJobRowClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GParamFlags flags = G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY;
+
+  object_class->finalize = winnow_job_row_finalize;
+  object_class->get_property = winnow_job_row_get_property;
+
+  properties[PROP_ID] = g_param_spec_string ("id", NULL, NULL, NULL, flags);
+  properties[PROP_INSTANCE] = g_param_spec_string ("instance", NULL, NULL, NULL, flags);
+  properties[PROP_NODE] = g_param_spec_string ("node", NULL, NULL, NULL, flags);
+  properties[PROP_TOPIC] = g_param_spec_string ("topic", NULL, NULL, NULL, flags);
+  properties[PROP_STATE] = g_param_spec_int ("state", NULL, NULL, 0, G_MAXINT, 0, flags);
+  properties[PROP_STATE_NAME] = g_param_spec_string ("state-name", NULL, NULL, NULL, flags);
+  properties[PROP_ATTEMPT] = g_param_spec_uint ("attempt", NULL, NULL, 0, G_MAXUINT, 0, flags);
+  properties[PROP_ATTEMPT_TEXT] = g_param_spec_string ("attempt-text", NULL, NULL, NULL, flags);
+  properties[PROP_EXECUTIONS] = g_param_spec_uint ("executions", NULL, NULL, 0, G_MAXUINT, 0, flags);
+  properties[PROP_NOT_BEFORE] = g_param_spec_int64 ("not-before", NULL, NULL, G_MININT64, G_MAXINT64, 0, flags);
+  properties[PROP_NOT_BEFORE_TEXT] = g_param_spec_string ("not-before-text", NULL, NULL, NULL, flags);
+  properties[PROP_WORKER] = g_param_spec_string ("worker", NULL, NULL, NULL, flags);
+  properties[PROP_WORKER_TEXT] = g_param_spec_string ("worker-text", NULL, NULL, NULL, flags);
+  properties[PROP_DEADLINE] = g_param_spec_int64 ("deadline", NULL, NULL, G_MININT64, G_MAXINT64, -1, flags);
+  properties[PROP_DEADLINE_TEXT] = g_param_spec_string ("deadline-text", NULL, NULL, NULL, flags);
+  properties[PROP_TRUST] = g_param_spec_int ("trust", NULL, NULL, 0, G_MAXINT, 0, flags);
+  properties[PROP_TRUST_TEXT] = g_param_spec_string ("trust-text", NULL, NULL, NULL, flags);
+  properties[PROP_STYLE] = g_param_spec_string ("style", NULL, NULL, NULL, flags);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+winnow_job_row_init (WinnowJobRow *self)
+{
+  self->deadline = -1;
+}
+
+WinnowJobRow *
+winnow_job_row_new (const char *id)
+{
+  WinnowJobRow *self = g_object_new (WINNOW_TYPE_JOB_ROW, NULL);
+
+  self->id = g_strdup (id);
+  return self;
+}
+
+static void
+set_string (WinnowJobRow *self,
+            char        **field,
+            const char   *value,
+            int           prop)
+{
+  if (g_strcmp0 (*field, value) == 0)
+    return;
+  g_free (*field);
+  *field = g_strdup (value);
+  if (self->filled)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[prop]);
+}
+
+void
+winnow_job_row_update (WinnowJobRow    *self,
+                       const WnJobInfo *info,
+                       WnTime           now)
+{
+  gboolean texts;
+
+  g_return_if_fail (WINNOW_IS_JOB_ROW (self));
+  g_return_if_fail (info != NULL);
+
+  /* Static fields: set once, nobody is bound yet. */
+  if (!self->filled)
+    {
+      self->instance = g_strdup (info->instance);
+      self->node = g_strdup (info->node);
+      self->topic = g_strdup (info->topic);
+      self->enqueued_at = info->enqueued_at;
+      self->policy = info->policy ? wn_policy_ref (info->policy) : NULL;
+      self->state = info->state;
+      self->attempt = info->attempt;
+      self->executions = info->executions;
+      self->not_before = info->not_before;
+      self->deadline = info->deadline;
+      self->worker = g_strdup (info->worker);
+      self->now = now;
+      self->filled = TRUE;
+      return;
+    }
+
+  if (self->state != info->state)
+    {
+      self->state = info->state;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STATE]);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STATE_NAME]);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STYLE]);
+    }
+  if (self->attempt != info->attempt)
+    {
+      self->attempt = info->attempt;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ATTEMPT]);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ATTEMPT_TEXT]);
+    }
+  if (self->executions != info->executions)
+    {
+      self->executions = info->executions;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_EXECUTIONS]);
+    }
+  if (g_strcmp0 (self->worker, info->worker) != 0)
+    {
+      set_string (self, &self->worker, info->worker, PROP_WORKER);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_WORKER_TEXT]);
+    }
+
+  /* The countdown texts also move with the clock; the view refreshes the
+   * visible ones once per frame rather than every row notifying. */
+  texts = FALSE;
+  if (self->not_before != info->not_before)
+    {
+      self->not_before = info->not_before;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_NOT_BEFORE]);
+      texts = TRUE;
+    }
+  if (self->deadline != info->deadline)
+    {
+      self->deadline = info->deadline;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DEADLINE]);
+      texts = TRUE;
+    }
+  self->now = now;
+  if (texts)
+    {
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_NOT_BEFORE_TEXT]);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DEADLINE_TEXT]);
+    }
+}
+
+const char *
+winnow_job_row_get_id (WinnowJobRow *self)
+{
+  g_return_val_if_fail (WINNOW_IS_JOB_ROW (self), NULL);
+  return self->id;
+}
+
+const char *
+winnow_job_row_get_instance (WinnowJobRow *self)
+{
+  g_return_val_if_fail (WINNOW_IS_JOB_ROW (self), NULL);
+  return self->instance;
+}
+
+const char *
+winnow_job_row_get_node (WinnowJobRow *self)
+{
+  g_return_val_if_fail (WINNOW_IS_JOB_ROW (self), NULL);
+  return self->node;
+}
+
+const char *
+winnow_job_row_get_topic (WinnowJobRow *self)
+{
+  g_return_val_if_fail (WINNOW_IS_JOB_ROW (self), NULL);
+  return self->topic;
+}
+
+WnJobState
+winnow_job_row_get_state (WinnowJobRow *self)
+{
+  g_return_val_if_fail (WINNOW_IS_JOB_ROW (self), WN_JOB_AVAILABLE);
+  return self->state;
+}
+
+guint
+winnow_job_row_get_attempt (WinnowJobRow *self)
+{
+  g_return_val_if_fail (WINNOW_IS_JOB_ROW (self), 0);
+  return self->attempt;
+}
+
+guint
+winnow_job_row_get_executions (WinnowJobRow *self)
+{
+  g_return_val_if_fail (WINNOW_IS_JOB_ROW (self), 0);
+  return self->executions;
+}
+
+WnTime
+winnow_job_row_get_not_before (WinnowJobRow *self)
+{
+  g_return_val_if_fail (WINNOW_IS_JOB_ROW (self), 0);
+  return self->not_before;
+}
+
+const char *
+winnow_job_row_get_worker (WinnowJobRow *self)
+{
+  g_return_val_if_fail (WINNOW_IS_JOB_ROW (self), NULL);
+  return self->worker;
+}
+
+WnTime
+winnow_job_row_get_deadline (WinnowJobRow *self)
+{
+  g_return_val_if_fail (WINNOW_IS_JOB_ROW (self), -1);
+  return self->deadline;
+}
+
+WnTime
+winnow_job_row_get_enqueued_at (WinnowJobRow *self)
+{
+  g_return_val_if_fail (WINNOW_IS_JOB_ROW (self), 0);
+  return self->enqueued_at;
+}
+
+WnTrust
+winnow_job_row_get_trust (WinnowJobRow *self)
+{
+  g_return_val_if_fail (WINNOW_IS_JOB_ROW (self), WN_TRUST_UNSET);
+  return self->policy ? self->policy->trust : WN_TRUST_UNSET;
+}
+
+WnPolicy *
+winnow_job_row_get_policy (WinnowJobRow *self)
+{
+  g_return_val_if_fail (WINNOW_IS_JOB_ROW (self), NULL);
+  return self->policy;
+}
+
+void
+winnow_job_row_set_now (WinnowJobRow *self,
+                        WnTime        now)
+{
+  g_return_if_fail (WINNOW_IS_JOB_ROW (self));
+  self->now = now;
+}
+
+guint
+winnow_job_row_get_generation (WinnowJobRow *self)
+{
+  return self->generation;
+}
+
+void
+winnow_job_row_set_generation (WinnowJobRow *self,
+                               guint         generation)
+{
+  self->generation = generation;
+}

@@ -1,0 +1,42 @@
+#pragma once
+
+#include <glib-object.h>
+
+#include "winnow.h"
+
+G_BEGIN_DECLS
+
+#define WINNOW_TYPE_JOB_ROW (winnow_job_row_get_type ())
+G_DECLARE_FINAL_TYPE (WinnowJobRow, winnow_job_row, WINNOW, JOB_ROW, GObject)
+
+WinnowJobRow *winnow_job_row_new            (const char      *id);
+/* Copy a dispatcher snapshot; notifies the properties that changed. */
+void          winnow_job_row_update         (WinnowJobRow    *self,
+                                             const WnJobInfo *info,
+                                             WnTime           now);
+const char   *winnow_job_row_get_id         (WinnowJobRow    *self);
+const char   *winnow_job_row_get_instance   (WinnowJobRow    *self);
+const char   *winnow_job_row_get_node       (WinnowJobRow    *self);
+const char   *winnow_job_row_get_topic      (WinnowJobRow    *self);
+WnJobState    winnow_job_row_get_state      (WinnowJobRow    *self);
+guint         winnow_job_row_get_attempt    (WinnowJobRow    *self);
+guint         winnow_job_row_get_executions (WinnowJobRow    *self);
+WnTime        winnow_job_row_get_not_before (WinnowJobRow    *self);
+const char   *winnow_job_row_get_worker     (WinnowJobRow    *self);
+WnTime        winnow_job_row_get_deadline   (WinnowJobRow    *self);
+WnTime        winnow_job_row_get_enqueued_at (WinnowJobRow   *self);
+WnTrust       winnow_job_row_get_trust      (WinnowJobRow    *self);
+/* The policy resolved at enqueue (borrowed; may be NULL). */
+WnPolicy     *winnow_job_row_get_policy     (WinnowJobRow    *self);
+
+/* The clock the countdown texts count from (no notification: views that show
+ * them re-read the visible ones). */
+void          winnow_job_row_set_now        (WinnowJobRow    *self,
+                                             WnTime           now);
+
+/* Bookkeeping for the session's refresh pass. */
+guint         winnow_job_row_get_generation (WinnowJobRow    *self);
+void          winnow_job_row_set_generation (WinnowJobRow    *self,
+                                             guint            generation);
+
+G_END_DECLS

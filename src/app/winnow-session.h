@@ -1,0 +1,125 @@
+#pragma once
+
+#include <gio/gio.h>
+
+#include "winnow.h"
+#include "winnow-job-row.h"
+#include "winnow-track-row.h"
+
+G_BEGIN_DECLS
+
+#define WINNOW_TYPE_SESSION (winnow_session_get_type ())
+G_DECLARE_FINAL_TYPE (WinnowSession, winnow_session, WINNOW, SESSION, GObject)
+
+/* What the "alert" signal reports: failures nobody may miss. */
+typedef enum {
+  WINNOW_ALERT_TERMINATED,
+  WINNOW_ALERT_INCIDENT,
+  WINNOW_ALERT_REJECTED,
+  WINNOW_ALERT_FINISHED,
+} WinnowAlert;
+
+/* Per-node counts of live tracks, for the diagram's badges. */
+typedef struct {
+  guint active;
+  guint parked;
+  guint incident;
+} WinnowNodeCounts;
+
+/* The events model keeps at most this many rows; older ones are dropped. */
+#define WINNOW_SESSION_MAX_EVENTS 100000
+
+WinnowSession    *winnow_session_new               (void);
+
+/* Loading. On failure nothing changes: *diagnostics (when given) holds every
+ * problem (WnDiagnostic*), and the error carries them one per line. */
+gboolean          winnow_session_load_file         (WinnowSession          *self,
+                                                    GFile                  *file,
+                                                    const WnEngineOptions  *options,
+                                                    GPtrArray             **diagnostics,
+                                                    GError                **error);
+/* Start a run of `process` (scenario NULL: the embedded one). */
+void              winnow_session_set_process       (WinnowSession          *self,
+                                                    WnProcess              *process,
+                                                    WnScenario             *scenario,
+                                                    const WnEngineOptions  *options,
+                                                    GFile                  *file);
+/* The same process, scenario, seed and options, from t = 0, paused. */
+void              winnow_session_restart           (WinnowSession          *self);
+/* Re-read the file from disk and restart; on failure the current run stays. */
+gboolean          winnow_session_reload            (WinnowSession          *self,
+                                                    GPtrArray             **diagnostics,
+                                                    GError                **error);
+gboolean          winnow_session_is_loaded         (WinnowSession          *self);
+WnEngine         *winnow_session_get_engine        (WinnowSession          *self);
+WnProcess        *winnow_session_get_process       (WinnowSession          *self);
+GFile            *winnow_session_get_file          (WinnowSession          *self);
+const WnEngineOptions *winnow_session_get_options  (WinnowSession          *self);
+/* The process's name (or id). */
+const char       *winnow_session_get_title         (WinnowSession          *self);
+
+/* The clock. A speed of 0 means fast-forward. */
+WnClockMode       winnow_session_get_mode          (WinnowSession          *self);
+gboolean          winnow_session_is_playing        (WinnowSession          *self);
+void              winnow_session_play              (WinnowSession          *self);
+void              winnow_session_pause             (WinnowSession          *self);
+void              winnow_session_play_pause        (WinnowSession          *self);
+void              winnow_session_set_speed         (WinnowSession          *self,
+                                                    double                  speed);
+double            winnow_session_get_speed         (WinnowSession          *self);
+/* Pause, then run to the next event. FALSE when nothing is pending. */
+gboolean          winnow_session_step_next         (WinnowSession          *self);
+/* Pause, then advance the clock by `delta`. */
+void              winnow_session_step_by           (WinnowSession          *self,
+                                                    WnTime                  delta);
+WnTime            winnow_session_get_now           (WinnowSession          *self);
+/* The earliest pending action, WN_TIME_NEVER when none. */
+WnTime            winnow_session_get_next_time     (WinnowSession          *self);
+/* Actions a fast-forward dispatch runs before yielding to the main loop. */
+void              winnow_session_set_batch         (WinnowSession          *self,
+                                                    guint                   actions);
+
+/* Commands; each is a no-op without a run. */
+void              winnow_session_set_trust_default (WinnowSession          *self,
+                                                    WnTrust                 trust);
+WnTrust           winnow_session_get_trust_default (WinnowSession          *self);
+gboolean          winnow_session_set_task_trust    (WinnowSession          *self,
+                                                    const char             *node,
+                                                    WnTrust                 trust,
+                                                    GError                **error);
+gboolean          winnow_session_inject            (WinnowSession          *self,
+                                                    const char             *topic,
+                                                    const char             *worker,
+                                                    WnResponse             *response,
+                                                    GError                **error);
+const char       *winnow_session_start_instance    (WinnowSession          *self,
+                                                    JsonObject             *variables,
+                                                    GError                **error);
+
+/* Models, fed once per frame by winnow_session_flush(). */
+GListModel       *winnow_session_get_events        (WinnowSession          *self);
+GListModel       *winnow_session_get_jobs          (WinnowSession          *self);
+GListModel       *winnow_session_get_tracks        (WinnowSession          *self);
+GListModel       *winnow_session_get_instances     (WinnowSession          *self);
+WinnowJobRow     *winnow_session_lookup_job        (WinnowSession          *self,
+                                                    const char             *id);
+/* Events dropped from the front of the events model so far. */
+guint64           winnow_session_get_n_dropped     (WinnowSession          *self);
+/* Counts for one node (zeros when none). */
+WinnowNodeCounts  winnow_session_get_node_counts   (WinnowSession          *self,
+                                                    const char             *node);
+/* Totals since the run started. */
+guint             winnow_session_get_n_terminated  (WinnowSession          *self);
+guint             winnow_session_get_n_incidents   (WinnowSession          *self);
+guint             winnow_session_get_n_rejected    (WinnowSession          *self);
+
+/* Apply everything queued since the last flush in one batch. */
+void              winnow_session_flush             (WinnowSession          *self);
+gboolean          winnow_session_has_pending       (WinnowSession          *self);
+
+/* The node the views are filtered to (NULL: all). */
+const char       *winnow_session_get_selected_node (WinnowSession          *self);
+void              winnow_session_set_selected_node (WinnowSession          *self,
+                                                    const char             *node);
+
+G_END_DECLS

@@ -1,0 +1,330 @@
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "winnow-track-row.h"
+
+struct _WinnowTrackRow
+{
+  GObject       parent_instance;
+
+  char         *id;
+  char         *instance;
+  char         *node;
+  char         *node_name;
+  char         *job;
+  char         *error;
+  WnTrackState  state;
+  WnTime        since;
+  WnTime        now;
+  guint         generation;
+  gboolean      filled;
+};
+
+enum {
+  PROP_0,
+  PROP_ID,
+  PROP_INSTANCE,
+  PROP_NODE,
+  PROP_NODE_NAME,
+  PROP_STATE,
+  PROP_STATE_NAME,
+  PROP_SINCE,
+  PROP_SINCE_TEXT,
+  PROP_JOB,
+  PROP_JOB_TEXT,
+  PROP_ERROR,
+  PROP_STYLE,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+G_DEFINE_FINAL_TYPE (WinnowTrackRow, winnow_track_row, G_TYPE_OBJECT)
+
+static const char *
+track_style (WnTrackState state)
+{
+  switch (state)
+    {
+    case WN_TRACK_ACTIVE:
+      return "active";
+    case WN_TRACK_PARKED:
+      return "parked";
+    case WN_TRACK_INCIDENT:
+      return "incident";
+    case WN_TRACK_JOINING:
+      return "joining";
+    case WN_TRACK_DONE:
+      return "completed";
+    case WN_TRACK_CANCELED:
+      return "canceled";
+    case WN_TRACK_FAILED:
+      return "failed";
+    default:
+      return "";
+    }
+}
+
+static char *
+since_text (WinnowTrackRow *self)
+{
+  g_autofree char *clock = wn_time_format_clock (self->since);
+  g_autofree char *ago = NULL;
+
+  if (self->now <= self->since)
+    return g_steal_pointer (&clock);
+  ago = wn_duration_format ((self->now - self->since) / WN_USEC_PER_MSEC * WN_USEC_PER_MSEC);
+  /* Translators: when a track entered its state, and how long ago: "T+00:00.100 (1.2s ago)" */
+  return g_strdup_printf (_("%s (%s ago)"), clock, ago);
+}
+
+static void
+winnow_track_row_finalize (GObject *object)
+{
+  WinnowTrackRow *self = WINNOW_TRACK_ROW (object);
+
+  g_clear_pointer (&self->id, g_free);
+  g_clear_pointer (&self->instance, g_free);
+  g_clear_pointer (&self->node, g_free);
+  g_clear_pointer (&self->node_name, g_free);
+  g_clear_pointer (&self->job, g_free);
+  g_clear_pointer (&self->error, g_free);
+
+  G_OBJECT_CLASS (winnow_track_row_parent_class)->finalize (object);
+}
+
+static void
+winnow_track_row_get_property (GObject    *object,
+                               guint       prop_id,
+                               GValue     *value,
+                               GParamSpec *pspec)
+{
+  WinnowTrackRow *self = WINNOW_TRACK_ROW (object);
+
+  switch (prop_id)
+    {
+    case PROP_ID:
+      g_value_set_string (value, self->id);
+      break;
+    case PROP_INSTANCE:
+      g_value_set_string (value, self->instance);
+      break;
+    case PROP_NODE:
+      g_value_set_string (value, self->node);
+      break;
+    case PROP_NODE_NAME:
+      g_value_set_string (value, self->node_name ? self->node_name : self->node);
+      break;
+    case PROP_STATE:
+      g_value_set_int (value, self->state);
+      break;
+    case PROP_STATE_NAME:
+      g_value_set_string (value, wn_track_state_to_string (self->state));
+      break;
+    case PROP_SINCE:
+      g_value_set_int64 (value, self->since);
+      break;
+    case PROP_SINCE_TEXT:
+      g_value_take_string (value, since_text (self));
+      break;
+    case PROP_JOB:
+      g_value_set_string (value, self->job);
+      break;
+    case PROP_JOB_TEXT:
+      g_value_set_string (value, self->job ? self->job : "—");
+      break;
+    case PROP_ERROR:
+      g_value_set_string (value, self->error);
+      break;
+    case PROP_STYLE:
+      g_value_set_string (value, track_style (self->state));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+winnow_track_row_class_init (WinnowTrackRowClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GParamFlags flags = G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY;
+
+  object_class->finalize = winnow_track_row_finalize;
+  object_class->get_property = winnow_track_row_get_property;
+
+  properties[PROP_ID] = g_param_spec_string ("id", NULL, NULL, NULL, flags);
+  properties[PROP_INSTANCE] = g_param_spec_string ("instance", NULL, NULL, NULL, flags);
+  properties[PROP_NODE] = g_param_spec_string ("node", NULL, NULL, NULL, flags);
+  properties[PROP_NODE_NAME] = g_param_spec_string ("node-name", NULL, NULL, NULL, flags);
+  properties[PROP_STATE] = g_param_spec_int ("state", NULL, NULL, 0, G_MAXINT, 0, flags);
+  properties[PROP_STATE_NAME] = g_param_spec_string ("state-name", NULL, NULL, NULL, flags);
+  properties[PROP_SINCE] = g_param_spec_int64 ("since", NULL, NULL, G_MININT64, G_MAXINT64, 0, flags);
+  properties[PROP_SINCE_TEXT] = g_param_spec_string ("since-text", NULL, NULL, NULL, flags);
+  properties[PROP_JOB] = g_param_spec_string ("job", NULL, NULL, NULL, flags);
+  properties[PROP_JOB_TEXT] = g_param_spec_string ("job-text", NULL, NULL, NULL, flags);
+  properties[PROP_ERROR] = g_param_spec_string ("error", NULL, NULL, NULL, flags);
+  properties[PROP_STYLE] = g_param_spec_string ("style", NULL, NULL, NULL, flags);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+winnow_track_row_init (WinnowTrackRow *self)
+{
+}
+
+WinnowTrackRow *
+winnow_track_row_new (const char *id)
+{
+  WinnowTrackRow *self = g_object_new (WINNOW_TYPE_TRACK_ROW, NULL);
+
+  self->id = g_strdup (id);
+  return self;
+}
+
+static gboolean
+replace_string (char       **field,
+                const char  *value)
+{
+  if (g_strcmp0 (*field, value) == 0)
+    return FALSE;
+  g_free (*field);
+  *field = g_strdup (value);
+  return TRUE;
+}
+
+void
+winnow_track_row_update (WinnowTrackRow    *self,
+                         const WnTrackInfo *info,
+                         const char        *node_name,
+                         WnTime             now)
+{
+  GObject *object = G_OBJECT (self);
+  gboolean since_changed = FALSE;
+
+  g_return_if_fail (WINNOW_IS_TRACK_ROW (self));
+  g_return_if_fail (info != NULL);
+
+  if (!self->filled)
+    {
+      self->instance = g_strdup (info->instance);
+      self->node = g_strdup (info->node);
+      self->node_name = g_strdup (node_name);
+      self->state = info->state;
+      self->since = info->since;
+      self->job = g_strdup (info->job);
+      self->error = g_strdup (info->error);
+      self->now = now;
+      self->filled = TRUE;
+      return;
+    }
+
+  if (replace_string (&self->node, info->node))
+    {
+      replace_string (&self->node_name, node_name);
+      g_object_notify_by_pspec (object, properties[PROP_NODE]);
+      g_object_notify_by_pspec (object, properties[PROP_NODE_NAME]);
+    }
+  if (self->state != info->state)
+    {
+      self->state = info->state;
+      g_object_notify_by_pspec (object, properties[PROP_STATE]);
+      g_object_notify_by_pspec (object, properties[PROP_STATE_NAME]);
+      g_object_notify_by_pspec (object, properties[PROP_STYLE]);
+    }
+  if (self->since != info->since)
+    {
+      self->since = info->since;
+      g_object_notify_by_pspec (object, properties[PROP_SINCE]);
+      since_changed = TRUE;
+    }
+  /* "(1.2s ago)" moves with the clock: the view refreshes visible cells per frame. */
+  self->now = now;
+  if (since_changed)
+    g_object_notify_by_pspec (object, properties[PROP_SINCE_TEXT]);
+  if (replace_string (&self->job, info->job))
+    {
+      g_object_notify_by_pspec (object, properties[PROP_JOB]);
+      g_object_notify_by_pspec (object, properties[PROP_JOB_TEXT]);
+    }
+  if (replace_string (&self->error, info->error))
+    g_object_notify_by_pspec (object, properties[PROP_ERROR]);
+}
+
+const char *
+winnow_track_row_get_id (WinnowTrackRow *self)
+{
+  g_return_val_if_fail (WINNOW_IS_TRACK_ROW (self), NULL);
+  return self->id;
+}
+
+const char *
+winnow_track_row_get_instance (WinnowTrackRow *self)
+{
+  g_return_val_if_fail (WINNOW_IS_TRACK_ROW (self), NULL);
+  return self->instance;
+}
+
+const char *
+winnow_track_row_get_node (WinnowTrackRow *self)
+{
+  g_return_val_if_fail (WINNOW_IS_TRACK_ROW (self), NULL);
+  return self->node;
+}
+
+const char *
+winnow_track_row_get_node_name (WinnowTrackRow *self)
+{
+  g_return_val_if_fail (WINNOW_IS_TRACK_ROW (self), NULL);
+  return self->node_name ? self->node_name : self->node;
+}
+
+WnTrackState
+winnow_track_row_get_state (WinnowTrackRow *self)
+{
+  g_return_val_if_fail (WINNOW_IS_TRACK_ROW (self), WN_TRACK_ACTIVE);
+  return self->state;
+}
+
+WnTime
+winnow_track_row_get_since (WinnowTrackRow *self)
+{
+  g_return_val_if_fail (WINNOW_IS_TRACK_ROW (self), 0);
+  return self->since;
+}
+
+const char *
+winnow_track_row_get_job (WinnowTrackRow *self)
+{
+  g_return_val_if_fail (WINNOW_IS_TRACK_ROW (self), NULL);
+  return self->job;
+}
+
+const char *
+winnow_track_row_get_error (WinnowTrackRow *self)
+{
+  g_return_val_if_fail (WINNOW_IS_TRACK_ROW (self), NULL);
+  return self->error;
+}
+
+void
+winnow_track_row_set_now (WinnowTrackRow *self,
+                          WnTime          now)
+{
+  g_return_if_fail (WINNOW_IS_TRACK_ROW (self));
+  self->now = now;
+}
+
+guint
+winnow_track_row_get_generation (WinnowTrackRow *self)
+{
+  return self->generation;
+}
+
+void
+winnow_track_row_set_generation (WinnowTrackRow *self,
+                                 guint           generation)
+{
+  self->generation = generation;
+}

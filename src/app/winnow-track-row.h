@@ -1,0 +1,36 @@
+#pragma once
+
+#include <glib-object.h>
+
+#include "winnow.h"
+
+G_BEGIN_DECLS
+
+#define WINNOW_TYPE_TRACK_ROW (winnow_track_row_get_type ())
+G_DECLARE_FINAL_TYPE (WinnowTrackRow, winnow_track_row, WINNOW, TRACK_ROW, GObject)
+
+WinnowTrackRow *winnow_track_row_new            (const char        *id);
+/* Copy a track snapshot; `node_name` is what people call the node. Notifies
+ * the properties that changed. */
+void            winnow_track_row_update         (WinnowTrackRow    *self,
+                                                 const WnTrackInfo *info,
+                                                 const char        *node_name,
+                                                 WnTime             now);
+const char     *winnow_track_row_get_id         (WinnowTrackRow    *self);
+const char     *winnow_track_row_get_instance   (WinnowTrackRow    *self);
+const char     *winnow_track_row_get_node       (WinnowTrackRow    *self);
+const char     *winnow_track_row_get_node_name  (WinnowTrackRow    *self);
+WnTrackState    winnow_track_row_get_state      (WinnowTrackRow    *self);
+WnTime          winnow_track_row_get_since      (WinnowTrackRow    *self);
+const char     *winnow_track_row_get_job        (WinnowTrackRow    *self);
+const char     *winnow_track_row_get_error      (WinnowTrackRow    *self);
+
+/* The clock "(1.2s ago)" counts from (no notification). */
+void            winnow_track_row_set_now        (WinnowTrackRow    *self,
+                                                 WnTime             now);
+
+guint           winnow_track_row_get_generation (WinnowTrackRow    *self);
+void            winnow_track_row_set_generation (WinnowTrackRow    *self,
+                                                 guint              generation);
+
+G_END_DECLS

@@ -1,0 +1,2768 @@
+#include "config.h"
+
+#include <string.h>
+#include <glib/gi18n.h>
+
+#include "winnow-window.h"
+#include "winnow-diagram.h"
+#include "winnow-event-row.h"
+#include "winnow-instance-row.h"
+#include "winnow-job-row.h"
+#include "winnow-track-row.h"
+
+#define DEFAULT_EXAMPLE "order-fulfilment.process.json"
+#define MAX_RECENT 8
+/* While a big run plays, tables show only their first rows: GTK 4.8 rebinds
+ * every realized row of a column view that changes, once per column. */
+#define BIG_TABLE 1000
+#define LIVE_ROWS 40
+/* The "speed" setting stores fast-forward as its largest value. */
+#define SPEED_SETTING_FF 1000000.0
+
+typedef enum {
+  CELL_TEXT,
+  CELL_MONO,
+  CELL_NUMBER,
+  CELL_STATE,
+} CellKind;
+
+typedef enum {
+  SORT_NONE,
+  SORT_NATURAL,
+  SORT_NUMERIC,
+} SortKind;
+
+typedef const char *(*SortKeyFunc) (gpointer row);
+
+typedef struct {
+  const char *id;
+  const char *title;
+  const char *property;       /* shown; any type that converts to a string */
+  CellKind    kind;
+  gboolean    live;           /* depends on the clock: refreshed every frame */
+  SortKind    sort;
+  const char *sort_property;  /* SORT_NUMERIC */
+  SortKeyFunc sort_key;       /* SORT_NATURAL */
+  gboolean    expand;
+  int         chars;
+} ColumnSpec;
+
+/* Sort keys read straight from the rows: a table of 10 000 rows sorts in
+ * milliseconds without a property lookup per comparison. */
+static const char *track_instance_key (gpointer row) { return winnow_track_row_get_instance (row); }
+static const char *track_id_key (gpointer row) { return winnow_track_row_get_id (row); }
+static const char *track_node_key (gpointer row) { return winnow_track_row_get_node_name (row); }
+static const char *track_state_key (gpointer row) { return wn_track_state_to_string (winnow_track_row_get_state (row)); }
+static const char *track_job_key (gpointer row) { return winnow_track_row_get_job (row); }
+static const char *job_id_key (gpointer row) { return winnow_job_row_get_id (row); }
+static const char *job_instance_key (gpointer row) { return winnow_job_row_get_instance (row); }
+static const char *job_topic_key (gpointer row) { return winnow_job_row_get_topic (row); }
+static const char *job_state_key (gpointer row) { return wn_job_state_to_string (winnow_job_row_get_state (row)); }
+static const char *job_worker_key (gpointer row) { return winnow_job_row_get_worker (row); }
+static const char *job_trust_key (gpointer row) { return wn_trust_to_label (winnow_job_row_get_trust (row)); }
+static const char *instance_id_key (gpointer row) { return winnow_instance_row_get_id (row); }
+static const char *instance_state_key (gpointer row) { return wn_instance_state_to_string (winnow_instance_row_get_state (row)); }
+
+static const ColumnSpec track_columns[] = {
+  { "instance", N_("Instance"), "instance", CELL_MONO, FALSE, SORT_NATURAL, NULL, track_instance_key, FALSE, 8 },
+  { "track", N_("Track"), "id", CELL_MONO, FALSE, SORT_NATURAL, NULL, track_id_key, FALSE, 9 },
+  { "node", N_("Node"), "node-name", CELL_TEXT, FALSE, SORT_NATURAL, NULL, track_node_key, TRUE, 18 },
+  { "state", N_("State"), "state-name", CELL_STATE, FALSE, SORT_NATURAL, NULL, track_state_key, FALSE, 9 },
+  { "since", N_("In this state since"), "since-text", CELL_MONO, TRUE, SORT_NUMERIC, "since", NULL, FALSE, 24 },
+  { "job", N_("Waiting on job"), "job-text", CELL_MONO, FALSE, SORT_NATURAL, NULL, track_job_key, FALSE, 12 },
+};
+
+static const ColumnSpec job_columns[] = {
+  { "job", N_("Job"), "id", CELL_MONO, FALSE, SORT_NATURAL, NULL, job_id_key, FALSE, 9 },
+  { "instance", N_("Instance"), "instance", CELL_MONO, FALSE, SORT_NATURAL, NULL, job_instance_key, FALSE, 8 },
+  { "topic", N_("Topic"), "topic", CELL_TEXT, FALSE, SORT_NATURAL, NULL, job_topic_key, TRUE, 14 },
+  { "state", N_("State"), "state-name", CELL_STATE, FALSE, SORT_NATURAL, NULL, job_state_key, FALSE, 9 },
+  { "attempt", N_("Attempt"), "attempt-text", CELL_NUMBER, FALSE, SORT_NUMERIC, "attempt", NULL, FALSE, 4 },
+  { "not-before", N_("Not before"), "not-before-text", CELL_MONO, TRUE, SORT_NUMERIC, "not-before", NULL, FALSE, 22 },
+  { "worker", N_("Worker"), "worker-text", CELL_TEXT, FALSE, SORT_NATURAL, NULL, job_worker_key, FALSE, 10 },
+  { "deadline", N_("Lock deadline"), "deadline-text", CELL_MONO, TRUE, SORT_NUMERIC, "deadline", NULL, FALSE, 22 },
+  { "trust", N_("Trust"), "trust-text", CELL_TEXT, FALSE, SORT_NATURAL, NULL, job_trust_key, FALSE, 12 },
+};
+
+static const ColumnSpec instance_columns[] = {
+  { "instance", N_("Instance"), "id", CELL_MONO, FALSE, SORT_NATURAL, NULL, instance_id_key, FALSE, 8 },
+  { "state", N_("State"), "state-name", CELL_STATE, FALSE, SORT_NATURAL, NULL, instance_state_key, FALSE, 10 },
+  { "started", N_("Started"), "started-text", CELL_MONO, FALSE, SORT_NONE, NULL, NULL, FALSE, 12 },
+  { "ended", N_("Ended"), "ended-text", CELL_MONO, FALSE, SORT_NONE, NULL, NULL, FALSE, 12 },
+  { "incidents", N_("Incidents"), "incidents", CELL_NUMBER, FALSE, SORT_NUMERIC, "incidents", NULL, FALSE, 4 },
+  { "outcome", N_("Outcome"), "outcome", CELL_TEXT, FALSE, SORT_NONE, NULL, NULL, TRUE, 30 },
+};
+
+/* Fault kinds, in the order of the inspector's dropdown. */
+enum {
+  FAULT_FAIL,
+  FAULT_BPMN_ERROR,
+  FAULT_STATUS,
+  FAULT_CRASH,
+  FAULT_HANG,
+  FAULT_CUSTOM,
+};
+
+struct _WinnowWindow
+{
+  AdwApplicationWindow  parent_instance;
+
+  /* template children */
+  AdwToastOverlay      *toast_overlay;
+  AdwSplitButton       *open_button;
+  GtkLabel             *file_label;
+  GtkButton            *play_button;
+  GtkButton            *step_button;
+  AdwSplitButton       *step_by_button;
+  GtkMenuButton        *speed_button;
+  GtkLabel             *clock_label;
+  GtkLabel             *clock_state_label;
+  GtkLabel             *seed_label;
+  GtkRevealer          *error_revealer;
+  GtkLabel             *error_title;
+  GtkLabel             *error_subtitle;
+  GtkListBox           *error_list;
+  GtkPaned             *main_paned;
+  GtkPaned             *side_paned;
+  GtkStack             *diagram_stack;
+  WinnowDiagram        *diagram;
+  GtkBox               *legend_box;
+  GtkBox               *examples_box;
+  AdwComboRow          *trust_default_row;
+  AdwActionRow         *run_stats_row;
+  GtkLabel             *select_hint;
+  AdwPreferencesGroup  *node_group;
+  AdwActionRow         *node_type_row;
+  AdwActionRow         *topic_row;
+  AdwActionRow         *retry_row;
+  AdwActionRow         *counts_row;
+  AdwComboRow          *task_trust_row;
+  AdwPreferencesGroup  *fault_group;
+  AdwComboRow          *fault_kind_row;
+  AdwEntryRow          *fault_code_row;
+  AdwEntryRow          *fault_json_row;
+  GtkBox               *fault_actions;
+  GtkLabel             *fault_error;
+  AdwPreferencesGroup  *job_group;
+  AdwActionRow         *job_state_row;
+  AdwActionRow         *job_attempt_row;
+  AdwActionRow         *job_policy_row;
+  GtkTextView          *variables_view;
+  GtkLabel             *start_error;
+  GtkLabel             *live_note;
+  GtkButton            *node_filter_button;
+  GtkLabel             *node_filter_label;
+  AdwViewStack         *view_stack;
+  AdwViewStackPage     *tracks_page;
+  AdwViewStackPage     *jobs_page;
+  AdwViewStackPage     *journal_page;
+  AdwViewStackPage     *instances_page;
+  GtkStack             *tracks_stack;
+  GtkStack             *jobs_stack;
+  GtkStack             *journal_stack;
+  GtkStack             *instances_stack;
+  GtkColumnView        *tracks_view;
+  GtkColumnView        *jobs_view;
+  GtkColumnView        *instances_view;
+  GtkListView          *journal_view;
+  AdwStatusPage        *tracks_empty;
+  AdwStatusPage        *jobs_empty;
+  AdwStatusPage        *journal_empty;
+  AdwStatusPage        *instances_empty;
+  GtkSearchEntry       *topic_entry;
+  GtkSearchEntry       *journal_search;
+  GtkDropDown          *state_dropdown;
+  GtkDropDown          *kind_dropdown;
+  GtkEntry             *instance_entry;
+  GtkLabel             *jobs_count_label;
+  GtkLabel             *journal_count_label;
+  GtkToggleButton      *follow_button;
+  GtkScrolledWindow    *journal_scroller;
+
+  /* state */
+  WinnowSession        *session;
+  GSettings            *settings;        /* NULL when the schema is not installed */
+  guint                 tick_id;
+  guint                 instances_option;
+  WnTime                step_delta;
+  GHashTable           *live_cells;      /* bound cells showing clock-dependent text */
+  GtkFilter            *tracks_filter;
+  GtkFilter            *jobs_filter;
+  GtkFilter            *journal_filter;
+  GListModel           *tracks_filtered;
+  GListModel           *jobs_filtered;
+  GListModel           *journal_filtered;
+  GListModel           *instances_sorted;
+  GPtrArray            *slices;          /* GtkSliceListModel, one per table */
+  GtkSelectionModel    *tracks_selection;
+  GtkSelectionModel    *jobs_selection;
+  GtkSelectionModel    *instances_selection;
+  GtkSelectionModel    *journal_selection;
+  char                 *topic_needle;
+  int                   state_filter;    /* WnJobState, or -1 */
+  char                 *journal_needle;
+  int                   kind_filter;     /* WnEventKind, or -1 */
+  char                 *instance_filter;
+  gboolean              follow;
+  gboolean              scrolling;
+  guint                 follow_id;
+  double                journal_upper;
+  double                journal_page_size;
+  AdwToast             *alert_toasts[WINNOW_ALERT_FINISHED + 1];
+  guint                 alert_counts[WINNOW_ALERT_FINISHED + 1];
+  guint                 unseen_instances;
+  guint                 unseen_journal;
+  WinnowNodeCounts     *last_counts;
+  guint                 n_last_counts;
+  gboolean              updating;
+  GMenu                *recent_menu;
+  GMenu                *examples_menu;
+  char                 *selected_job;
+};
+
+G_DEFINE_FINAL_TYPE (WinnowWindow, winnow_window, ADW_TYPE_APPLICATION_WINDOW)
+
+/* ---- small helpers ---- */
+
+static GSettings *
+create_settings (void)
+{
+  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
+  g_autoptr(GSettingsSchema) schema = NULL;
+
+  if (source == NULL)
+    return NULL;
+  schema = g_settings_schema_source_lookup (source, APPLICATION_ID, TRUE);
+  if (schema == NULL)
+    return NULL;
+  return g_settings_new_full (schema, NULL, NULL);
+}
+
+static int
+natural_compare (const char *a,
+                 const char *b)
+{
+  if (a == NULL || b == NULL)
+    return a == b ? 0 : a == NULL ? -1 : 1;
+
+  while (*a != '\0' && *b != '\0')
+    {
+      if (g_ascii_isdigit (*a) && g_ascii_isdigit (*b))
+        {
+          const char *sa = a;
+          const char *sb = b;
+          gsize la, lb;
+          int c;
+
+          while (*sa == '0' && g_ascii_isdigit (sa[1]))
+            sa++;
+          while (*sb == '0' && g_ascii_isdigit (sb[1]))
+            sb++;
+          a = sa;
+          b = sb;
+          while (g_ascii_isdigit (*a))
+            a++;
+          while (g_ascii_isdigit (*b))
+            b++;
+          la = (gsize) (a - sa);
+          lb = (gsize) (b - sb);
+          if (la != lb)
+            return la < lb ? -1 : 1;
+          c = strncmp (sa, sb, la);
+          if (c != 0)
+            return c < 0 ? -1 : 1;
+        }
+      else
+        {
+          if (*a != *b)
+            return (guchar) *a < (guchar) *b ? -1 : 1;
+          a++;
+          b++;
+        }
+    }
+  return *a != '\0' ? 1 : *b != '\0' ? -1 : 0;
+}
+
+static int
+natural_sort_cb (gconstpointer a,
+                 gconstpointer b,
+                 gpointer      data)
+{
+  const ColumnSpec *spec = data;
+
+  return natural_compare (spec->sort_key ((gpointer) a), spec->sort_key ((gpointer) b));
+}
+
+static char *
+describe_speed (double speed)
+{
+  if (speed <= 0)
+    return g_strdup (_("fast-forward"));
+  /* Translators: a playback speed factor, e.g. "10×" */
+  return g_strdup_printf (_("%g×"), speed);
+}
+
+static const char *
+speed_to_target (double speed)
+{
+  if (speed <= 0)
+    return "ff";
+  if (speed < 0.5)
+    return "0.1";
+  if (speed < 5)
+    return "1";
+  if (speed < 50)
+    return "10";
+  if (speed < 500)
+    return "100";
+  return "1000";
+}
+
+static double
+target_to_speed (const char *target)
+{
+  if (g_strcmp0 (target, "ff") == 0)
+    return 0;
+  return g_ascii_strtod (target, NULL);
+}
+
+static const char *
+delta_to_target (WnTime delta)
+{
+  if (delta <= 10 * WN_USEC_PER_MSEC)
+    return "10ms";
+  if (delta <= 100 * WN_USEC_PER_MSEC)
+    return "100ms";
+  if (delta <= WN_USEC_PER_SEC)
+    return "1s";
+  if (delta <= 10 * WN_USEC_PER_SEC)
+    return "10s";
+  return "1m";
+}
+
+static void
+set_row_subtitle (AdwActionRow *row,
+                  const char   *text)
+{
+  adw_action_row_set_subtitle (row, text ? text : "");
+}
+
+static void
+show_toast (WinnowWindow *self,
+            const char   *title)
+{
+  AdwToast *toast = adw_toast_new (title);
+
+  adw_toast_set_timeout (toast, 4);
+  adw_toast_overlay_add_toast (self->toast_overlay, toast);
+}
+
+static void
+ensure_tick (WinnowWindow *self);
+static void
+attach_visible_views (WinnowWindow *self);
+
+/* ---- table cells ---- */
+
+typedef struct {
+  WinnowWindow     *window;
+  const ColumnSpec *spec;
+} ColumnData;
+
+typedef struct {
+  const ColumnSpec *spec;
+  GtkWidget        *text;       /* GtkInscription, or the state pill */
+  GObject          *item;       /* while bound */
+  gulong            text_handler;
+  gulong            style_handler;
+  char             *style;
+} Cell;
+
+static void
+cell_free (gpointer data)
+{
+  Cell *cell = data;
+
+  g_free (cell->style);
+  g_free (cell);
+}
+
+static void
+cell_update_text (GtkWidget *widget)
+{
+  Cell *cell = g_object_get_data (G_OBJECT (widget), "winnow-cell");
+  GValue value = G_VALUE_INIT;
+  GValue text = G_VALUE_INIT;
+  const char *str;
+
+  if (cell == NULL || cell->item == NULL)
+    return;
+  g_object_get_property (cell->item, cell->spec->property, &value);
+  g_value_init (&text, G_TYPE_STRING);
+  if (!g_value_transform (&value, &text))
+    g_value_set_static_string (&text, "");
+  str = g_value_get_string (&text);
+  if (GTK_IS_INSCRIPTION (cell->text))
+    gtk_inscription_set_text (GTK_INSCRIPTION (cell->text), str);
+  else
+    gtk_label_set_text (GTK_LABEL (cell->text), str ? str : "");
+  g_value_unset (&text);
+  g_value_unset (&value);
+}
+
+static void
+cell_update_style (GtkWidget *widget)
+{
+  Cell *cell = g_object_get_data (G_OBJECT (widget), "winnow-cell");
+  g_autofree char *style = NULL;
+  g_autofree char *row_class = NULL;
+  g_autofree char *state_class = NULL;
+
+  if (cell == NULL)
+    return;
+  if (cell->item != NULL)
+    g_object_get (cell->item, "style", &style, NULL);
+  if (g_strcmp0 (style, cell->style) == 0)
+    return;
+
+  if (cell->style != NULL)
+    {
+      row_class = g_strconcat ("row-", cell->style, NULL);
+      state_class = g_strconcat ("state-", cell->style, NULL);
+      gtk_widget_remove_css_class (widget, row_class);
+      gtk_widget_remove_css_class (cell->text, state_class);
+      g_clear_pointer (&row_class, g_free);
+      g_clear_pointer (&state_class, g_free);
+    }
+  g_free (cell->style);
+  cell->style = g_steal_pointer (&style);
+  if (cell->style != NULL && *cell->style != '\0')
+    {
+      row_class = g_strconcat ("row-", cell->style, NULL);
+      gtk_widget_add_css_class (widget, row_class);
+      if (cell->spec->kind == CELL_STATE)
+        {
+          state_class = g_strconcat ("state-", cell->style, NULL);
+          gtk_widget_add_css_class (cell->text, state_class);
+        }
+    }
+}
+
+static void
+cell_setup_cb (GtkSignalListItemFactory *factory,
+               GtkListItem              *item,
+               ColumnData               *data)
+{
+  Cell *cell = g_new0 (Cell, 1);
+  GtkWidget *outer;
+
+  cell->spec = data->spec;
+  if (data->spec->kind == CELL_STATE)
+    {
+      outer = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
+      cell->text = gtk_label_new (NULL);
+      gtk_widget_set_valign (cell->text, GTK_ALIGN_CENTER);
+      gtk_widget_add_css_class (cell->text, "state-pill");
+      gtk_box_append (GTK_BOX (outer), cell->text);
+    }
+  else
+    {
+      outer = gtk_inscription_new (NULL);
+      cell->text = outer;
+      gtk_inscription_set_nat_chars (GTK_INSCRIPTION (outer), (guint) data->spec->chars);
+      gtk_inscription_set_min_chars (GTK_INSCRIPTION (outer), (guint) MIN (data->spec->chars, 4));
+      gtk_inscription_set_text_overflow (GTK_INSCRIPTION (outer), GTK_INSCRIPTION_OVERFLOW_ELLIPSIZE_END);
+      if (data->spec->kind == CELL_MONO)
+        gtk_widget_add_css_class (outer, "monospace");
+      if (data->spec->kind == CELL_NUMBER)
+        {
+          gtk_widget_add_css_class (outer, "numeric");
+          gtk_inscription_set_xalign (GTK_INSCRIPTION (outer), 1.0);
+        }
+    }
+  gtk_widget_add_css_class (outer, "cell");
+  g_object_set_data_full (G_OBJECT (outer), "winnow-cell", cell, cell_free);
+  gtk_list_item_set_child (item, outer);
+}
+
+static void
+cell_bind_cb (GtkSignalListItemFactory *factory,
+              GtkListItem              *item,
+              ColumnData               *data)
+{
+  GtkWidget *widget = gtk_list_item_get_child (item);
+  Cell *cell = g_object_get_data (G_OBJECT (widget), "winnow-cell");
+  g_autofree char *detailed = g_strconcat ("notify::", data->spec->property, NULL);
+
+  cell->item = gtk_list_item_get_item (item);
+  cell->text_handler = g_signal_connect_swapped (cell->item, detailed, G_CALLBACK (cell_update_text), widget);
+  cell->style_handler = g_signal_connect_swapped (cell->item, "notify::style", G_CALLBACK (cell_update_style), widget);
+  cell_update_text (widget);
+  cell_update_style (widget);
+  if (data->spec->live && data->window->live_cells != NULL)
+    g_hash_table_add (data->window->live_cells, widget);
+}
+
+static void
+cell_unbind_cb (GtkSignalListItemFactory *factory,
+                GtkListItem              *item,
+                ColumnData               *data)
+{
+  GtkWidget *widget = gtk_list_item_get_child (item);
+  Cell *cell = g_object_get_data (G_OBJECT (widget), "winnow-cell");
+
+  if (cell->item != NULL)
+    {
+      g_clear_signal_handler (&cell->text_handler, cell->item);
+      g_clear_signal_handler (&cell->style_handler, cell->item);
+    }
+  cell->item = NULL;
+  if (data->window->live_cells != NULL)
+    g_hash_table_remove (data->window->live_cells, widget);
+}
+
+static void
+add_columns (WinnowWindow     *self,
+             GtkColumnView    *view,
+             GType             row_type,
+             const ColumnSpec *specs,
+             guint             n_specs)
+{
+  for (guint i = 0; i < n_specs; i++)
+    {
+      const ColumnSpec *spec = &specs[i];
+      GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
+      ColumnData *data = g_new0 (ColumnData, 1);
+      g_autoptr(GtkColumnViewColumn) column = NULL;
+
+      data->window = self;
+      data->spec = spec;
+      g_signal_connect_data (factory, "setup", G_CALLBACK (cell_setup_cb), data,
+                             (GClosureNotify) (void (*) (void)) g_free, 0);
+      g_signal_connect (factory, "bind", G_CALLBACK (cell_bind_cb), data);
+      g_signal_connect (factory, "unbind", G_CALLBACK (cell_unbind_cb), data);
+
+      column = gtk_column_view_column_new (_(spec->title), factory);
+      gtk_column_view_column_set_resizable (column, TRUE);
+      gtk_column_view_column_set_expand (column, spec->expand);
+      if (spec->sort == SORT_NATURAL)
+        {
+          GtkSorter *sorter = GTK_SORTER (gtk_custom_sorter_new (natural_sort_cb, (gpointer) spec, NULL));
+
+          gtk_column_view_column_set_sorter (column, sorter);
+          g_object_unref (sorter);
+        }
+      else if (spec->sort == SORT_NUMERIC)
+        {
+          GtkExpression *expression = gtk_property_expression_new (row_type, NULL, spec->sort_property);
+          GtkSorter *sorter = GTK_SORTER (gtk_numeric_sorter_new (expression));
+
+          gtk_column_view_column_set_sorter (column, sorter);
+          g_object_unref (sorter);
+        }
+      gtk_column_view_append_column (view, column);
+    }
+}
+
+static void
+refresh_live_cells (WinnowWindow *self)
+{
+  WnTime now = winnow_session_get_now (self->session);
+  GHashTableIter iter;
+  gpointer widget;
+
+  g_hash_table_iter_init (&iter, self->live_cells);
+  while (g_hash_table_iter_next (&iter, &widget, NULL))
+    {
+      Cell *cell = g_object_get_data (G_OBJECT (widget), "winnow-cell");
+
+      if (cell != NULL && WINNOW_IS_JOB_ROW (cell->item))
+        winnow_job_row_set_now (WINNOW_JOB_ROW (cell->item), now);
+      else if (cell != NULL && WINNOW_IS_TRACK_ROW (cell->item))
+        winnow_track_row_set_now (WINNOW_TRACK_ROW (cell->item), now);
+      cell_update_text (widget);
+    }
+}
+
+/* ---- journal rows ---- */
+
+static void
+journal_setup_cb (GtkSignalListItemFactory *factory,
+                  GtkListItem              *item,
+                  gpointer                  data)
+{
+  GtkWidget *line = gtk_inscription_new (NULL);
+
+  gtk_inscription_set_nat_chars (GTK_INSCRIPTION (line), 110);
+  gtk_inscription_set_text_overflow (GTK_INSCRIPTION (line), GTK_INSCRIPTION_OVERFLOW_ELLIPSIZE_END);
+  gtk_widget_add_css_class (line, "monospace");
+  gtk_widget_add_css_class (line, "journal-line");
+  gtk_list_item_set_child (item, line);
+}
+
+static void
+journal_bind_cb (GtkSignalListItemFactory *factory,
+                 GtkListItem              *item,
+                 gpointer                  data)
+{
+  GtkWidget *line = gtk_list_item_get_child (item);
+  WinnowEventRow *row = gtk_list_item_get_item (item);
+  const char *style = winnow_event_row_get_style (row);
+  const char *old = g_object_get_data (G_OBJECT (line), "winnow-style");
+
+  gtk_inscription_set_text (GTK_INSCRIPTION (line), winnow_event_row_get_text (row));
+  gtk_widget_set_tooltip_text (line, winnow_event_row_get_text (row));
+  if (g_strcmp0 (old, style) != 0)
+    {
+      if (old != NULL && *old != '\0')
+        {
+          g_autofree char *old_class = g_strconcat ("event-", old, NULL);
+          gtk_widget_remove_css_class (line, old_class);
+        }
+      if (*style != '\0')
+        {
+          g_autofree char *new_class = g_strconcat ("event-", style, NULL);
+          gtk_widget_add_css_class (line, new_class);
+        }
+      g_object_set_data (G_OBJECT (line), "winnow-style", (gpointer) style);
+    }
+}
+
+/* ---- filters ---- */
+
+static gboolean
+tracks_filter_func (gpointer item,
+                    gpointer data)
+{
+  WinnowWindow *self = data;
+  const char *node = winnow_session_get_selected_node (self->session);
+
+  return node == NULL || g_strcmp0 (winnow_track_row_get_node (item), node) == 0;
+}
+
+static gboolean
+jobs_filter_func (gpointer item,
+                  gpointer data)
+{
+  WinnowWindow *self = data;
+  WinnowJobRow *row = item;
+  const char *node = winnow_session_get_selected_node (self->session);
+
+  if (node != NULL && g_strcmp0 (winnow_job_row_get_node (row), node) != 0)
+    return FALSE;
+  if (self->state_filter >= 0 && (int) winnow_job_row_get_state (row) != self->state_filter)
+    return FALSE;
+  if (self->topic_needle != NULL)
+    {
+      g_autofree char *topic = g_utf8_casefold (winnow_job_row_get_topic (row), -1);
+
+      if (strstr (topic, self->topic_needle) == NULL)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+journal_filter_func (gpointer item,
+                     gpointer data)
+{
+  WinnowWindow *self = data;
+  const WnEvent *event = winnow_event_row_get_event (item);
+  const char *node = winnow_session_get_selected_node (self->session);
+
+  if (node != NULL && g_strcmp0 (event->node, node) != 0)
+    return FALSE;
+  if (self->kind_filter >= 0 && (int) event->kind != self->kind_filter)
+    return FALSE;
+  if (self->instance_filter != NULL && g_strcmp0 (event->instance, self->instance_filter) != 0)
+    return FALSE;
+  return winnow_event_row_matches (item, self->journal_needle);
+}
+
+/* ---- views that follow the run ---- */
+
+static void
+update_empty_states (WinnowWindow *self)
+{
+  gboolean loaded = winnow_session_is_loaded (self->session);
+  gboolean node_filter = winnow_session_get_selected_node (self->session) != NULL;
+  guint n_tracks = g_list_model_get_n_items (self->tracks_filtered);
+  guint n_jobs = g_list_model_get_n_items (self->jobs_filtered);
+  guint n_all_jobs = g_list_model_get_n_items (winnow_session_get_jobs (self->session));
+  guint n_events = g_list_model_get_n_items (self->journal_filtered);
+  guint n_all_events = g_list_model_get_n_items (winnow_session_get_events (self->session));
+  guint n_instances = g_list_model_get_n_items (winnow_session_get_instances (self->session));
+  gboolean pending = winnow_session_get_next_time (self->session) != WN_TIME_NEVER;
+  g_autofree char *jobs_count = NULL;
+  g_autofree char *events_count = NULL;
+
+  gtk_stack_set_visible_child_name (self->tracks_stack, n_tracks ? "list" : "empty");
+  gtk_stack_set_visible_child_name (self->jobs_stack, n_jobs ? "list" : "empty");
+  gtk_stack_set_visible_child_name (self->journal_stack, n_events ? "list" : "empty");
+  gtk_stack_set_visible_child_name (self->instances_stack, n_instances ? "list" : "empty");
+
+  if (!loaded)
+    {
+      adw_status_page_set_title (self->tracks_empty, _("No Process Open"));
+      adw_status_page_set_description (self->tracks_empty, _("Open a process with Ctrl+O, or drop one on the window."));
+    }
+  else if (node_filter)
+    {
+      adw_status_page_set_title (self->tracks_empty, _("No Track Is Here"));
+      adw_status_page_set_description (self->tracks_empty,
+                                       _("No live track is at the selected node. Click it again, or the filter chip above, to see every track."));
+    }
+  else if (pending)
+    {
+      adw_status_page_set_title (self->tracks_empty, _("No Track Runs Yet"));
+      adw_status_page_set_description (self->tracks_empty,
+                                       _("Press F10 to run to the next event, or Space to play."));
+    }
+  else
+    {
+      adw_status_page_set_title (self->tracks_empty, _("Every Instance Has Finished"));
+      adw_status_page_set_description (self->tracks_empty,
+                                       _("Nothing is left to run. Press Ctrl+R to run it again from T+0, or start an instance from the inspector."));
+    }
+
+  if (n_all_jobs > 0)
+    {
+      adw_status_page_set_title (self->jobs_empty, _("No Job Matches"));
+      adw_status_page_set_description (self->jobs_empty,
+                                       _("Clear the topic, state or node filter to see every job in the store."));
+    }
+  else
+    {
+      adw_status_page_set_title (self->jobs_empty, _("No Job Waits"));
+      adw_status_page_set_description (self->jobs_empty, pending
+                                       ? _("The dispatcher’s store is empty. Press F10 to run to the next event.")
+                                       : _("The dispatcher’s store is empty and nothing is left to run."));
+    }
+
+  if (n_all_events > 0)
+    {
+      adw_status_page_set_title (self->journal_empty, _("No Event Matches"));
+      adw_status_page_set_description (self->journal_empty, _("Clear the search or the filters to see the whole journal."));
+    }
+  else
+    {
+      adw_status_page_set_title (self->journal_empty, _("Nothing Has Happened Yet"));
+      adw_status_page_set_description (self->journal_empty,
+                                       _("Every state change of the run lands here. Press F10 to step, or Space to play."));
+    }
+
+  adw_status_page_set_title (self->instances_empty, _("No Instance Started Yet"));
+  adw_status_page_set_description (self->instances_empty,
+                                   _("The scenario’s instances start at their times. Press F10 to run to the next event."));
+
+  if (n_jobs == n_all_jobs)
+    jobs_count = g_strdup_printf (ngettext ("%u job", "%u jobs", n_all_jobs), n_all_jobs);
+  else
+    /* Translators: "3 of 12 jobs" */
+    jobs_count = g_strdup_printf (ngettext ("%u of %u job", "%u of %u jobs", n_all_jobs), n_jobs, n_all_jobs);
+  gtk_label_set_text (self->jobs_count_label, jobs_count);
+
+  if (n_events == n_all_events)
+    events_count = g_strdup_printf (ngettext ("%u event", "%u events", n_all_events), n_all_events);
+  else
+    events_count = g_strdup_printf (ngettext ("%u of %u event", "%u of %u events", n_all_events), n_events, n_all_events);
+  if (winnow_session_get_n_dropped (self->session) > 0)
+    {
+      g_autofree char *with_dropped =
+        /* Translators: the journal count, then how many old events are no longer shown */
+        g_strdup_printf (_("%s (%" G_GUINT64_FORMAT " older not shown)"), events_count,
+                         winnow_session_get_n_dropped (self->session));
+      gtk_label_set_text (self->journal_count_label, with_dropped);
+    }
+  else
+    gtk_label_set_text (self->journal_count_label, events_count);
+}
+
+static void
+refilter (WinnowWindow *self,
+          GtkFilter    *filter)
+{
+  gtk_filter_changed (filter, GTK_FILTER_CHANGE_DIFFERENT);
+  update_empty_states (self);
+}
+
+static void
+update_clock (WinnowWindow *self)
+{
+  WnClockMode mode = winnow_session_get_mode (self->session);
+  g_autofree char *clock = wn_time_format_clock (winnow_session_get_now (self->session));
+  WnTime next = winnow_session_get_next_time (self->session);
+  g_autofree char *state = NULL;
+  g_autofree char *step_tip = NULL;
+
+  gtk_label_set_text (self->clock_label, clock);
+  switch (mode)
+    {
+    case WN_CLOCK_RUNNING:
+      {
+        g_autofree char *speed = describe_speed (winnow_session_get_speed (self->session));
+        /* Translators: the clock's state while playing, e.g. "running 10×" */
+        state = g_strdup_printf (_("running %s"), speed);
+      }
+      break;
+    case WN_CLOCK_FAST_FORWARD:
+      state = g_strdup (_("fast-forward"));
+      break;
+    case WN_CLOCK_PAUSED:
+    default:
+      state = g_strdup (_("paused"));
+      break;
+    }
+  gtk_label_set_text (self->clock_state_label, state);
+  if (mode == WN_CLOCK_PAUSED)
+    {
+      gtk_widget_remove_css_class (GTK_WIDGET (self->clock_state_label), "running");
+      gtk_widget_add_css_class (GTK_WIDGET (self->clock_state_label), "paused");
+      gtk_button_set_icon_name (self->play_button, "media-playback-start-symbolic");
+      gtk_widget_set_tooltip_text (GTK_WIDGET (self->play_button), _("Play (Space)"));
+    }
+  else
+    {
+      gtk_widget_remove_css_class (GTK_WIDGET (self->clock_state_label), "paused");
+      gtk_widget_add_css_class (GTK_WIDGET (self->clock_state_label), "running");
+      gtk_button_set_icon_name (self->play_button, "media-playback-pause-symbolic");
+      gtk_widget_set_tooltip_text (GTK_WIDGET (self->play_button), _("Pause (Space)"));
+    }
+
+  if (next == WN_TIME_NEVER)
+    step_tip = g_strdup (_("Nothing is left to run"));
+  else
+    {
+      g_autofree char *at = wn_time_format_clock (next);
+      /* Translators: tooltip of the step button; %s is a clock time */
+      step_tip = g_strdup_printf (_("Step to the next event (F10): next at %s"), at);
+    }
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->step_button), step_tip);
+}
+
+static void
+update_badges (WinnowWindow *self)
+{
+  WnProcess *process = winnow_session_get_process (self->session);
+
+  if (process == NULL || self->last_counts == NULL)
+    return;
+  for (guint i = 0; i < process->n_nodes && i < self->n_last_counts; i++)
+    {
+      WinnowNodeCounts counts = winnow_session_get_node_counts (self->session, process->nodes[i].id);
+      WinnowNodeCounts *last = &self->last_counts[i];
+
+      if (counts.active == last->active && counts.parked == last->parked && counts.incident == last->incident)
+        continue;
+      *last = counts;
+      winnow_diagram_set_badges (self->diagram, process->nodes[i].id, counts.active, counts.parked, counts.incident);
+    }
+}
+
+static void
+update_run_stats (WinnowWindow *self)
+{
+  WnEngine *engine = winnow_session_get_engine (self->session);
+  WnRunStats stats;
+  g_autofree char *text = NULL;
+
+  if (engine == NULL)
+    {
+      set_row_subtitle (self->run_stats_row, "—");
+      return;
+    }
+  wn_engine_get_stats (engine, &stats);
+  /* Translators: run totals in the inspector */
+  text = g_strdup_printf (_("%u started · %u active · %u completed · %u terminated"),
+                          stats.instances, stats.active, stats.completed, stats.terminated);
+  set_row_subtitle (self->run_stats_row, text);
+}
+
+static void
+update_job_inspector (WinnowWindow *self)
+{
+  WinnowJobRow *row = winnow_session_lookup_job (self->session, self->selected_job);
+  WnPolicy *policy;
+  g_autofree char *title = NULL;
+  g_autofree char *state = NULL;
+  g_autofree char *attempt = NULL;
+  g_autofree char *resolved = NULL;
+  g_autofree char *retry = NULL;
+
+  gtk_widget_set_visible (GTK_WIDGET (self->job_group), row != NULL);
+  if (row == NULL)
+    return;
+
+  /* Translators: title of the inspector's job section, e.g. "Job i1/j2" */
+  title = g_strdup_printf (_("Job %s"), winnow_job_row_get_id (row));
+  adw_preferences_group_set_title (self->job_group, title);
+  adw_preferences_group_set_description (self->job_group, winnow_job_row_get_topic (row));
+
+  switch (winnow_job_row_get_state (row))
+    {
+    case WN_JOB_GATED:
+      {
+        g_autofree char *until = NULL;
+        g_object_get (row, "not-before-text", &until, NULL);
+        /* Translators: a job's state: "gated until T+00:00.800 (−300ms)" */
+        state = g_strdup_printf (_("gated until %s"), until);
+      }
+      break;
+    case WN_JOB_LOCKED:
+    case WN_JOB_EXPIRED:
+      {
+        g_autofree char *until = NULL;
+        g_object_get (row, "deadline-text", &until, NULL);
+        /* Translators: "locked by inventory until T+05:00.000" */
+        state = g_strdup_printf (_("%s by %s until %s"), wn_job_state_to_string (winnow_job_row_get_state (row)),
+                                 winnow_job_row_get_worker (row), until);
+      }
+      break;
+    case WN_JOB_AVAILABLE:
+    default:
+      state = g_strdup (_("available: waiting for a worker"));
+      break;
+    }
+  set_row_subtitle (self->job_state_row, state);
+
+  attempt = g_strdup_printf (ngettext ("%u retried · %u execution so far", "%u retried · %u executions so far",
+                                       winnow_job_row_get_executions (row)),
+                             winnow_job_row_get_attempt (row), winnow_job_row_get_executions (row));
+  set_row_subtitle (self->job_attempt_row, attempt);
+
+  policy = winnow_job_row_get_policy (row);
+  if (policy != NULL)
+    {
+      retry = wn_retry_policy_describe (&policy->retry);
+      /* Translators: a job's resolved policy: "trust authoritative · retry fixed ×3, 300ms" */
+      resolved = g_strdup_printf (_("trust %s · retry %s"), wn_trust_to_label (policy->trust), retry);
+    }
+  set_row_subtitle (self->job_policy_row, resolved ? resolved : "—");
+}
+
+static void
+update_node_counts_row (WinnowWindow *self)
+{
+  const char *node = winnow_session_get_selected_node (self->session);
+  WinnowNodeCounts counts = winnow_session_get_node_counts (self->session, node);
+  g_autofree char *text = NULL;
+
+  if (node == NULL)
+    return;
+  /* Translators: live tracks at the selected node */
+  text = g_strdup_printf (_("%u active · %u parked · %u incident"), counts.active, counts.parked, counts.incident);
+  set_row_subtitle (self->counts_row, text);
+}
+
+static gboolean
+journal_follow_cb (gpointer data)
+{
+  WinnowWindow *self = data;
+  GtkAdjustment *adj = gtk_scrolled_window_get_vadjustment (self->journal_scroller);
+  double target = gtk_adjustment_get_upper (adj) - gtk_adjustment_get_page_size (adj);
+
+  self->follow_id = 0;
+  if (self->follow && gtk_adjustment_get_value (adj) < target)
+    {
+      self->scrolling = TRUE;
+      gtk_adjustment_set_value (adj, target);
+      self->scrolling = FALSE;
+    }
+  return G_SOURCE_REMOVE;
+}
+
+/* Scroll to the newest event once the view has measured what arrived. */
+static void
+journal_scroll_to_end (WinnowWindow *self)
+{
+  if (self->follow_id == 0)
+    self->follow_id = g_idle_add_full (GDK_PRIORITY_REDRAW + 10, journal_follow_cb, self, NULL);
+}
+
+static void
+journal_adjustment_changed_cb (GtkAdjustment *adj,
+                               WinnowWindow  *self)
+{
+  self->journal_upper = gtk_adjustment_get_upper (adj);
+  self->journal_page_size = gtk_adjustment_get_page_size (adj);
+  if (self->follow)
+    journal_scroll_to_end (self);
+}
+
+static void
+journal_value_changed_cb (GtkAdjustment *adj,
+                          WinnowWindow  *self)
+{
+  double upper = gtk_adjustment_get_upper (adj);
+  double page = gtk_adjustment_get_page_size (adj);
+  gboolean at_end;
+
+  /* Only a move the user made counts: when rows arrive or the view is
+   * rebuilt the bounds change too, and following must go on. */
+  if (self->scrolling || upper != self->journal_upper || page != self->journal_page_size)
+    {
+      self->journal_upper = upper;
+      self->journal_page_size = page;
+      return;
+    }
+  at_end = gtk_adjustment_get_value (adj) >= upper - page - 4;
+  if (at_end != self->follow)
+    gtk_toggle_button_set_active (self->follow_button, at_end);
+}
+
+static void
+follow_toggled_cb (GtkToggleButton *button,
+                   WinnowWindow    *self)
+{
+  self->follow = gtk_toggle_button_get_active (button);
+  if (self->follow)
+    journal_scroll_to_end (self);
+}
+
+static void
+limit_live_tables (WinnowWindow *self)
+{
+  gboolean playing = winnow_session_is_playing (self->session);
+  gboolean limited = FALSE;
+
+  for (guint i = 0; i < self->slices->len; i++)
+    {
+      GtkSliceListModel *slice = g_ptr_array_index (self->slices, i);
+      GListModel *all = gtk_slice_list_model_get_model (slice);
+      guint size = playing && g_list_model_get_n_items (all) > BIG_TABLE ? LIVE_ROWS : G_MAXUINT;
+
+      if (gtk_slice_list_model_get_size (slice) != size)
+        gtk_slice_list_model_set_size (slice, size);
+      limited |= size != G_MAXUINT;
+    }
+  gtk_widget_set_visible (GTK_WIDGET (self->live_note), limited);
+}
+
+static void
+session_flushed_cb (WinnowSession *session,
+                    WinnowWindow  *self)
+{
+  limit_live_tables (self);
+  update_clock (self);
+  update_badges (self);
+  update_run_stats (self);
+  update_node_counts_row (self);
+  if (self->selected_job != NULL)
+    update_job_inspector (self);
+  if (self->state_filter >= 0)
+    gtk_filter_changed (self->jobs_filter, GTK_FILTER_CHANGE_DIFFERENT);
+  refresh_live_cells (self);
+  update_empty_states (self);
+  if (self->follow)
+    journal_scroll_to_end (self);
+}
+
+static gboolean
+tick_cb (GtkWidget     *widget,
+         GdkFrameClock *frame_clock,
+         gpointer       data)
+{
+  WinnowWindow *self = WINNOW_WINDOW (widget);
+
+  if (winnow_session_has_pending (self->session))
+    winnow_session_flush (self->session);
+  if (!winnow_session_is_playing (self->session) && !winnow_session_has_pending (self->session))
+    {
+      self->tick_id = 0;
+      return G_SOURCE_REMOVE;
+    }
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+ensure_tick (WinnowWindow *self)
+{
+  if (self->tick_id == 0)
+    self->tick_id = gtk_widget_add_tick_callback (GTK_WIDGET (self), tick_cb, NULL, NULL);
+}
+
+static void
+session_needs_flush_cb (WinnowSession *session,
+                        WinnowWindow  *self)
+{
+  ensure_tick (self);
+}
+
+/* ---- alerts ---- */
+
+static void
+update_tab_badges (WinnowWindow *self)
+{
+  const char *page = adw_view_stack_get_visible_child_name (self->view_stack);
+
+  /* what is on screen is seen */
+  if (g_strcmp0 (page, "instances") == 0)
+    self->unseen_instances = 0;
+  else if (g_strcmp0 (page, "journal") == 0)
+    self->unseen_journal = 0;
+  adw_view_stack_page_set_badge_number (self->instances_page, self->unseen_instances);
+  adw_view_stack_page_set_needs_attention (self->instances_page, self->unseen_instances > 0);
+  adw_view_stack_page_set_badge_number (self->journal_page, self->unseen_journal);
+  adw_view_stack_page_set_needs_attention (self->journal_page, self->unseen_journal > 0);
+}
+
+static void
+alert_toast_dismissed_cb (AdwToast     *toast,
+                          WinnowWindow *self)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (self->alert_toasts); i++)
+    if (self->alert_toasts[i] == toast)
+      {
+        self->alert_toasts[i] = NULL;
+        self->alert_counts[i] = 0;
+      }
+}
+
+static void
+session_alert_cb (WinnowSession  *session,
+                  int             kind,
+                  guint           count,
+                  WinnowEventRow *first,
+                  WinnowWindow   *self)
+{
+  const WnEvent *event = first ? winnow_event_row_get_event (first) : NULL;
+  g_autofree char *title = NULL;
+  const char *tab = "instances";
+  AdwToast *toast;
+
+  if (kind < 0 || kind > WINNOW_ALERT_FINISHED)
+    return;
+
+  if (kind == WINNOW_ALERT_FINISHED)
+    {
+      WnEngine *engine = winnow_session_get_engine (session);
+      g_autofree char *at = wn_time_format_clock (winnow_session_get_now (session));
+      WnRunStats stats;
+
+      wn_engine_get_stats (engine, &stats);
+      if (stats.active > 0)
+        {
+          /* Translators: the run stopped with instances that can never progress */
+          title = g_strdup_printf (ngettext ("Stopped at %s: %u instance still waits and nothing can move it",
+                                             "Stopped at %s: %u instances still wait and nothing can move them",
+                                             stats.active), at, stats.active);
+          tab = "tracks";
+        }
+      else
+        title = g_strdup_printf (_("Run finished at %s: %u completed, %u terminated"), at,
+                                 stats.completed, stats.terminated);
+      self->alert_counts[kind] = 1;
+    }
+  else
+    {
+      self->alert_counts[kind] += count;
+      if (kind == WINNOW_ALERT_REJECTED)
+        self->unseen_journal += count;
+      else
+        self->unseen_instances += count;
+      count = self->alert_counts[kind];
+      switch (kind)
+        {
+        case WINNOW_ALERT_TERMINATED:
+          if (count == 1 && event != NULL)
+            /* Translators: "Instance i2 terminated: retries exhausted …" */
+            title = g_strdup_printf (_("Instance %s terminated: %s"), event->instance,
+                                     event->error ? event->error : _("no reason given"));
+          else
+            title = g_strdup_printf (ngettext ("%u instance terminated", "%u instances terminated", count), count);
+          break;
+        case WINNOW_ALERT_INCIDENT:
+          if (count == 1 && event != NULL)
+            /* Translators: "Incident in i2 at reserve-stock" */
+            title = g_strdup_printf (_("Incident in %s at %s"), event->instance, event->node ? event->node : "?");
+          else
+            title = g_strdup_printf (ngettext ("%u incident raised", "%u incidents raised", count), count);
+          break;
+        case WINNOW_ALERT_REJECTED:
+        default:
+          tab = "journal";
+          if (count == 1 && event != NULL)
+            /* Translators: "Report on i1/j2 rejected: lock expired" */
+            title = g_strdup_printf (_("Report on %s rejected: %s"), event->job ? event->job : "?",
+                                     event->error ? event->error : "");
+          else
+            title = g_strdup_printf (ngettext ("%u report rejected", "%u reports rejected", count), count);
+          break;
+        }
+      update_tab_badges (self);
+    }
+
+  toast = self->alert_toasts[kind];
+  if (toast != NULL)
+    {
+      adw_toast_set_title (toast, title);
+      return;
+    }
+  toast = adw_toast_new (title);
+  adw_toast_set_timeout (toast, kind == WINNOW_ALERT_FINISHED ? 5 : 8);
+  adw_toast_set_priority (toast, ADW_TOAST_PRIORITY_HIGH);
+  adw_toast_set_button_label (toast, _("_Show"));
+  adw_toast_set_action_name (toast, "win.show-tab");
+  adw_toast_set_action_target_value (toast, g_variant_new_string (tab));
+  g_signal_connect_object (toast, "dismissed", G_CALLBACK (alert_toast_dismissed_cb), self, 0);
+  self->alert_toasts[kind] = toast;
+  adw_toast_overlay_add_toast (self->toast_overlay, toast);
+}
+
+static void
+visible_page_cb (AdwViewStack *stack,
+                 GParamSpec   *pspec,
+                 WinnowWindow *self)
+{
+  const char *name = adw_view_stack_get_visible_child_name (stack);
+
+  if (g_strcmp0 (name, "instances") == 0)
+    self->unseen_instances = 0;
+  else if (g_strcmp0 (name, "journal") == 0)
+    self->unseen_journal = 0;
+  update_tab_badges (self);
+  attach_visible_views (self);
+}
+
+/* ---- inspector ---- */
+
+static const WnNode *
+selected_node (WinnowWindow *self)
+{
+  WnProcess *process = winnow_session_get_process (self->session);
+  const char *id = winnow_session_get_selected_node (self->session);
+
+  if (process == NULL || id == NULL)
+    return NULL;
+  return wn_process_find_node (process, id);
+}
+
+static void
+update_fault_fields (WinnowWindow *self)
+{
+  guint kind = adw_combo_row_get_selected (self->fault_kind_row);
+  gboolean code = kind == FAULT_FAIL || kind == FAULT_BPMN_ERROR;
+  gboolean json = kind == FAULT_FAIL || kind == FAULT_STATUS || kind == FAULT_CUSTOM;
+
+  gtk_widget_set_visible (GTK_WIDGET (self->fault_code_row), code);
+  gtk_widget_set_visible (GTK_WIDGET (self->fault_json_row), json);
+  switch (kind)
+    {
+    case FAULT_FAIL:
+      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->fault_code_row), _("Fault code"));
+      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->fault_json_row), _("Body (JSON, optional)"));
+      break;
+    case FAULT_BPMN_ERROR:
+      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->fault_code_row), _("BPMN error code"));
+      break;
+    case FAULT_STATUS:
+      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->fault_json_row), _("Status value (JSON)"));
+      break;
+    case FAULT_CUSTOM:
+      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->fault_json_row),
+                                     _("Response (JSON), e.g. {\"after\": \"1s\", \"fail\": {\"code\": \"503\"}}"));
+      break;
+    default:
+      break;
+    }
+  gtk_widget_set_visible (GTK_WIDGET (self->fault_error), FALSE);
+}
+
+static char *
+describe_task_retry (WinnowWindow *self,
+                     const WnNode *node)
+{
+  WnEngine *engine = winnow_session_get_engine (self->session);
+  WnProcess *process = winnow_session_get_process (self->session);
+  WnEngineConfig config = { 0 };
+  WnRetryPolicy policy;
+  const char *origin;
+  g_autofree char *text = NULL;
+
+  wn_engine_config_merge (&config, &process->engine);
+  if (engine != NULL && wn_engine_get_scenario (engine) != NULL)
+    wn_engine_config_merge (&config, &wn_engine_get_scenario (engine)->engine);
+
+  if (node->worker->policy.has_retry)
+    {
+      policy = node->worker->policy.retry;
+      /* Translators: where a retry policy comes from */
+      origin = _("set on the task");
+    }
+  else if (config.policy.has_retry)
+    {
+      policy = config.policy.retry;
+      origin = _("engine-wide");
+    }
+  else
+    {
+      policy = wn_retry_policy_default ();
+      origin = _("the default");
+    }
+  wn_engine_config_clear (&config);
+  text = wn_retry_policy_describe (&policy);
+  return g_strdup_printf ("%s (%s)", text, origin);
+}
+
+static void
+update_inspector (WinnowWindow *self)
+{
+  const WnNode *node = selected_node (self);
+  WnEngine *engine = winnow_session_get_engine (self->session);
+  gboolean worker = node != NULL && node->worker != NULL;
+  GAction *inject = g_action_map_lookup_action (G_ACTION_MAP (self), "inject-fault");
+
+  self->updating = TRUE;
+
+  gtk_widget_set_visible (GTK_WIDGET (self->select_hint), node == NULL);
+  gtk_widget_set_visible (GTK_WIDGET (self->node_group), node != NULL);
+  gtk_widget_set_visible (GTK_WIDGET (self->fault_group), worker);
+  gtk_widget_set_visible (GTK_WIDGET (self->fault_actions), worker);
+  gtk_widget_set_visible (GTK_WIDGET (self->topic_row), worker);
+  gtk_widget_set_visible (GTK_WIDGET (self->retry_row), worker);
+  gtk_widget_set_visible (GTK_WIDGET (self->task_trust_row), worker);
+  g_simple_action_set_enabled (G_SIMPLE_ACTION (inject), worker && engine != NULL);
+
+  gtk_widget_set_visible (GTK_WIDGET (self->node_filter_button), node != NULL);
+  if (node != NULL)
+    {
+      g_autofree char *chip = NULL;
+
+      adw_preferences_group_set_title (self->node_group, node->name ? node->name : node->id);
+      adw_preferences_group_set_description (self->node_group, node->name ? node->id : NULL);
+      set_row_subtitle (self->node_type_row, wn_node_type_to_string (node->type));
+      /* Translators: the chip that says the lists are filtered to one node */
+      chip = g_strdup_printf (_("Only %s"), node->name ? node->name : node->id);
+      gtk_label_set_text (self->node_filter_label, chip);
+      update_node_counts_row (self);
+    }
+  if (worker)
+    {
+      g_autofree char *retry = describe_task_retry (self, node);
+      g_autofree char *fault_note = NULL;
+      WnTrust trust = engine ? wn_engine_get_task_trust (engine, node->id) : node->worker->policy.trust;
+
+      set_row_subtitle (self->topic_row, node->worker->topic);
+      set_row_subtitle (self->retry_row, retry);
+      adw_combo_row_set_selected (self->task_trust_row,
+                                  trust == WN_TRUST_WORKER_TRUSTED ? 1 :
+                                  trust == WN_TRUST_ENGINE_AUTHORITATIVE ? 2 : 0);
+      /* Translators: %s is a topic name */
+      fault_note = g_strdup_printf (_("The next execution on topic “%s” gets this response instead of its scripted one."),
+                                    node->worker->topic);
+      adw_preferences_group_set_description (self->fault_group, fault_note);
+    }
+
+  self->updating = FALSE;
+}
+
+static void
+selected_node_cb (WinnowSession *session,
+                  GParamSpec    *pspec,
+                  WinnowWindow  *self)
+{
+  gtk_widget_set_visible (GTK_WIDGET (self->fault_error), FALSE);
+  update_inspector (self);
+  gtk_filter_changed (self->tracks_filter, GTK_FILTER_CHANGE_DIFFERENT);
+  gtk_filter_changed (self->jobs_filter, GTK_FILTER_CHANGE_DIFFERENT);
+  gtk_filter_changed (self->journal_filter, GTK_FILTER_CHANGE_DIFFERENT);
+  update_empty_states (self);
+}
+
+static void
+task_trust_selected_cb (AdwComboRow  *row,
+                        GParamSpec   *pspec,
+                        WinnowWindow *self)
+{
+  static const WnTrust trusts[] = { WN_TRUST_UNSET, WN_TRUST_WORKER_TRUSTED, WN_TRUST_ENGINE_AUTHORITATIVE };
+  const WnNode *node = selected_node (self);
+  guint selected = adw_combo_row_get_selected (row);
+  g_autoptr(GError) error = NULL;
+
+  if (self->updating || node == NULL || node->worker == NULL || selected >= G_N_ELEMENTS (trusts))
+    return;
+  if (!winnow_session_set_task_trust (self->session, node->id, trusts[selected], &error))
+    show_toast (self, error->message);
+}
+
+static void
+trust_default_selected_cb (AdwComboRow  *row,
+                           GParamSpec   *pspec,
+                           WinnowWindow *self)
+{
+  guint selected = adw_combo_row_get_selected (row);
+
+  if (self->updating || selected == GTK_INVALID_LIST_POSITION)
+    return;
+  g_action_group_activate_action (G_ACTION_GROUP (self), "default-trust",
+                                  g_variant_new_string (selected == 1 ? "engineAuthoritative" : "workerTrusted"));
+}
+
+static void
+sync_trust_default (WinnowWindow *self)
+{
+  WnTrust trust = winnow_session_get_trust_default (self->session);
+  GAction *action = g_action_map_lookup_action (G_ACTION_MAP (self), "default-trust");
+
+  if (trust == WN_TRUST_UNSET)
+    return;
+  self->updating = TRUE;
+  g_simple_action_set_state (G_SIMPLE_ACTION (action), g_variant_new_string (wn_trust_to_string (trust)));
+  adw_combo_row_set_selected (self->trust_default_row, trust == WN_TRUST_ENGINE_AUTHORITATIVE ? 1 : 0);
+  self->updating = FALSE;
+}
+
+static void
+jobs_selection_cb (GtkSingleSelection *selection,
+                   GParamSpec         *pspec,
+                   WinnowWindow       *self)
+{
+  WinnowJobRow *row = gtk_single_selection_get_selected_item (selection);
+
+  g_clear_pointer (&self->selected_job, g_free);
+  if (row != NULL)
+    self->selected_job = g_strdup (winnow_job_row_get_id (row));
+  update_job_inspector (self);
+}
+
+/* ---- runs ---- */
+
+static void
+set_actions_enabled (WinnowWindow *self)
+{
+  static const char * const run_actions[] = {
+    "play-pause", "step-next", "step-by", "restart", "reload", "start-instance", "zoom-to-fit",
+  };
+  gboolean loaded = winnow_session_is_loaded (self->session);
+
+  for (guint i = 0; i < G_N_ELEMENTS (run_actions); i++)
+    {
+      GAction *action = g_action_map_lookup_action (G_ACTION_MAP (self), run_actions[i]);
+
+      g_simple_action_set_enabled (G_SIMPLE_ACTION (action), loaded);
+    }
+}
+
+static void
+setup_legend (WinnowWindow *self)
+{
+  const struct {
+    const char *style;
+    const char *label;
+  } keys[] = {
+    { "active", N_("active") },
+    { "parked", N_("parked") },
+    { "incident", N_("incident") },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
+    {
+      g_autofree char *dot_class = g_strconcat ("dot-", keys[i].style, NULL);
+      GtkWidget *dot = gtk_label_new ("●");
+      GtkWidget *text = gtk_label_new (_(keys[i].label));
+
+      gtk_widget_add_css_class (dot, "legend-dot");
+      gtk_widget_add_css_class (dot, dot_class);
+      gtk_box_append (self->legend_box, dot);
+      gtk_widget_set_margin_end (text, 10);
+      gtk_box_append (self->legend_box, text);
+    }
+}
+
+static void
+session_run_changed_cb (WinnowSession *session,
+                        WinnowWindow  *self)
+{
+  WnProcess *process = winnow_session_get_process (session);
+  WnEngine *engine = winnow_session_get_engine (session);
+  GFile *file = winnow_session_get_file (session);
+  g_autofree char *seed = NULL;
+  g_autofree char *basename = file ? g_file_get_basename (file) : NULL;
+  g_autofree char *title = NULL;
+
+  winnow_diagram_set_process (self->diagram, process);
+  winnow_diagram_clear_badges (self->diagram);
+  winnow_diagram_zoom_to_fit (self->diagram);
+  g_clear_pointer (&self->last_counts, g_free);
+  self->n_last_counts = process ? process->n_nodes : 0;
+  self->last_counts = g_new0 (WinnowNodeCounts, MAX (self->n_last_counts, 1));
+  gtk_stack_set_visible_child_name (self->diagram_stack, process ? "diagram" : "empty");
+
+  /* Translators: the run's PRNG seed in the header bar */
+  seed = engine ? g_strdup_printf (_("seed %" G_GUINT64_FORMAT), wn_engine_get_seed (engine)) : g_strdup ("");
+  gtk_label_set_text (self->seed_label, seed);
+  gtk_label_set_text (self->file_label, winnow_session_get_title (session));
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->file_label), basename);
+  title = g_strdup_printf ("%s — %s", winnow_session_get_title (session), _("Winnow"));
+  gtk_window_set_title (GTK_WINDOW (self), title);
+
+  for (guint i = 0; i < G_N_ELEMENTS (self->alert_toasts); i++)
+    {
+      if (self->alert_toasts[i] != NULL)
+        adw_toast_dismiss (self->alert_toasts[i]);
+      self->alert_toasts[i] = NULL;
+      self->alert_counts[i] = 0;
+    }
+  self->unseen_instances = 0;
+  self->unseen_journal = 0;
+  update_tab_badges (self);
+  g_clear_pointer (&self->selected_job, g_free);
+
+  if (winnow_session_get_selected_node (session) != NULL &&
+      (process == NULL || wn_process_find_node (process, winnow_session_get_selected_node (session)) == NULL))
+    winnow_session_set_selected_node (session, NULL);
+
+  sync_trust_default (self);
+  set_actions_enabled (self);
+  update_inspector (self);
+  update_job_inspector (self);
+  update_clock (self);
+  update_run_stats (self);
+  update_empty_states (self);
+  gtk_toggle_button_set_active (self->follow_button, TRUE);
+}
+
+static void
+session_mode_cb (WinnowSession *session,
+                 GParamSpec    *pspec,
+                 WinnowWindow  *self)
+{
+  update_clock (self);
+  limit_live_tables (self);
+  if (winnow_session_is_playing (session))
+    ensure_tick (self);
+}
+
+/* ---- loading ---- */
+
+static void
+clear_errors (WinnowWindow *self)
+{
+  GtkWidget *child;
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->error_list))) != NULL)
+    gtk_list_box_remove (self->error_list, child);
+  gtk_revealer_set_reveal_child (self->error_revealer, FALSE);
+}
+
+static void
+add_error_line (WinnowWindow *self,
+                const char   *text)
+{
+  GtkWidget *label = gtk_label_new (text);
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
+  gtk_label_set_selectable (GTK_LABEL (label), TRUE);
+  gtk_widget_add_css_class (label, "monospace");
+  gtk_widget_add_css_class (label, "diagnostic");
+  gtk_list_box_append (self->error_list, label);
+}
+
+static void
+show_load_errors (WinnowWindow *self,
+                  GFile        *file,
+                  GPtrArray    *diagnostics,
+                  const GError *error)
+{
+  g_autofree char *name = g_file_get_basename (file);
+  g_autofree char *title = NULL;
+  g_autofree char *subtitle = NULL;
+  guint n = diagnostics ? diagnostics->len : 0;
+
+  clear_errors (self);
+  /* Translators: %s is a file name */
+  title = g_strdup_printf (_("Could not open “%s”"), name);
+  if (n > 0)
+    {
+      for (guint i = 0; i < n; i++)
+        {
+          g_autofree char *line = wn_diagnostic_format (g_ptr_array_index (diagnostics, i));
+          add_error_line (self, line);
+        }
+      subtitle = g_strdup_printf (ngettext ("%u problem was found.", "%u problems were found.", n), n);
+    }
+  else
+    {
+      add_error_line (self, error ? error->message : _("Unknown error"));
+      subtitle = g_strdup (_("The file could not be read."));
+    }
+  if (winnow_session_is_loaded (self->session))
+    {
+      g_autofree char *with_note = g_strdup_printf ("%s %s", subtitle, _("The current run is unchanged."));
+      g_free (subtitle);
+      subtitle = g_steal_pointer (&with_note);
+    }
+  gtk_label_set_text (self->error_title, title);
+  gtk_label_set_text (self->error_subtitle, subtitle);
+  gtk_revealer_set_reveal_child (self->error_revealer, TRUE);
+}
+
+static void
+rebuild_recent_menu (WinnowWindow *self)
+{
+  g_auto(GStrv) uris = NULL;
+  guint n = 0;
+
+  g_menu_remove_all (self->recent_menu);
+  if (self->settings != NULL)
+    uris = g_settings_get_strv (self->settings, "recent-files");
+  else
+    {
+      GtkRecentManager *manager = gtk_recent_manager_get_default ();
+      GList *items = gtk_recent_manager_get_items (manager);
+      GPtrArray *found = g_ptr_array_new ();
+
+      for (GList *l = items; l != NULL && found->len < MAX_RECENT; l = l->next)
+        {
+          const char *uri = gtk_recent_info_get_uri (l->data);
+
+          if (g_str_has_suffix (uri, ".process.json") && gtk_recent_info_exists (l->data))
+            g_ptr_array_add (found, g_strdup (uri));
+        }
+      g_list_free_full (items, (GDestroyNotify) gtk_recent_info_unref);
+      g_ptr_array_add (found, NULL);
+      uris = (GStrv) g_ptr_array_free (found, FALSE);
+    }
+
+  for (guint i = 0; uris != NULL && uris[i] != NULL && n < MAX_RECENT; i++)
+    {
+      g_autoptr(GFile) file = g_file_new_for_uri (uris[i]);
+      g_autofree char *name = g_file_get_basename (file);
+      g_autoptr(GMenuItem) item = g_menu_item_new (name, NULL);
+
+      g_menu_item_set_action_and_target_value (item, "win.open-recent", g_variant_new_string (uris[i]));
+      g_menu_append_item (self->recent_menu, item);
+      n++;
+    }
+  if (n == 0)
+    {
+      g_autoptr(GMenuItem) item = g_menu_item_new (_("No recent processes"), "win.none");
+      g_menu_append_item (self->recent_menu, item);
+    }
+}
+
+static void
+remember_file (WinnowWindow *self,
+               GFile        *file)
+{
+  g_autofree char *uri = g_file_get_uri (file);
+  g_autoptr(GFile) parent = g_file_get_parent (file);
+  GtkRecentData recent = { 0 };
+
+  recent.mime_type = (char *) "application/json";
+  recent.app_name = (char *) (g_get_application_name () ? g_get_application_name () : "winnow");
+  recent.app_exec = (char *) "winnow %u";
+  gtk_recent_manager_add_full (gtk_recent_manager_get_default (), uri, &recent);
+  if (self->settings != NULL)
+    {
+      g_auto(GStrv) old = g_settings_get_strv (self->settings, "recent-files");
+      g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+      g_auto(GStrv) uris = NULL;
+      guint n = 1;
+
+      g_strv_builder_add (builder, uri);
+      for (guint i = 0; old[i] != NULL && n < MAX_RECENT; i++)
+        if (g_strcmp0 (old[i], uri) != 0)
+          {
+            g_strv_builder_add (builder, old[i]);
+            n++;
+          }
+      uris = g_strv_builder_end (builder);
+      g_settings_set_strv (self->settings, "recent-files", (const char * const *) uris);
+      if (parent != NULL)
+        {
+          g_autofree char *folder = g_file_get_path (parent);
+          if (folder != NULL)
+            g_settings_set_string (self->settings, "last-folder", folder);
+        }
+    }
+  rebuild_recent_menu (self);
+}
+
+static gboolean
+process_sets_trust (WnProcess *process)
+{
+  if (process->engine.policy.trust != WN_TRUST_UNSET)
+    return TRUE;
+  return process->scenario != NULL && process->scenario->engine.policy.trust != WN_TRUST_UNSET;
+}
+
+gboolean
+winnow_window_open_file (WinnowWindow *self,
+                         GFile        *file)
+{
+  g_autofree char *path = NULL;
+  g_autoptr(GPtrArray) diagnostics = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WnProcess) process = NULL;
+  WnEngineOptions options = { 0 };
+
+  g_return_val_if_fail (WINNOW_IS_WINDOW (self), FALSE);
+  g_return_val_if_fail (G_IS_FILE (file), FALSE);
+
+  path = g_file_get_path (file);
+  if (path == NULL)
+    {
+      g_set_error (&error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED, _("Only local files can be opened"));
+      show_load_errors (self, file, NULL, error);
+      return FALSE;
+    }
+  process = wn_load_process_file (path, &diagnostics, &error);
+  if (process == NULL)
+    {
+      show_load_errors (self, file, diagnostics, error);
+      return FALSE;
+    }
+
+  options.instances = self->instances_option;
+  if (self->settings != NULL && !process_sets_trust (process))
+    options.trust = (WnTrust) g_settings_get_enum (self->settings, "default-trust");
+
+  clear_errors (self);
+  winnow_session_set_process (self->session, process, NULL, &options, file);
+  remember_file (self, file);
+  return TRUE;
+}
+
+char *
+winnow_find_examples_dir (void)
+{
+  const char *env = g_getenv ("WINNOW_EXAMPLES_DIR");
+  g_autofree char *installed = NULL;
+
+  if (env != NULL && *env != '\0' && g_file_test (env, G_FILE_TEST_IS_DIR))
+    return g_strdup (env);
+  installed = g_build_filename (PKGDATADIR, "examples", NULL);
+  if (g_file_test (installed, G_FILE_TEST_IS_DIR))
+    return g_steal_pointer (&installed);
+  return NULL;
+}
+
+gboolean
+winnow_window_open_default (WinnowWindow *self)
+{
+  g_autofree char *dir = winnow_find_examples_dir ();
+  g_autofree char *path = NULL;
+  g_autoptr(GFile) file = NULL;
+
+  g_return_val_if_fail (WINNOW_IS_WINDOW (self), FALSE);
+
+  if (dir == NULL)
+    return FALSE;
+  path = g_build_filename (dir, DEFAULT_EXAMPLE, NULL);
+  if (!g_file_test (path, G_FILE_TEST_IS_REGULAR))
+    return FALSE;
+  file = g_file_new_for_path (path);
+  return winnow_window_open_file (self, file);
+}
+
+static void
+example_clicked_cb (GtkButton    *button,
+                    WinnowWindow *self)
+{
+  const char *path = g_object_get_data (G_OBJECT (button), "winnow-path");
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+
+  winnow_window_open_file (self, file);
+}
+
+static int
+compare_names (gconstpointer a,
+               gconstpointer b)
+{
+  return g_strcmp0 (*(const char * const *) a, *(const char * const *) b);
+}
+
+static void
+populate_examples (WinnowWindow *self)
+{
+  g_autofree char *dir = winnow_find_examples_dir ();
+  g_autoptr(GDir) handle = NULL;
+  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  const char *name;
+
+  if (dir == NULL || (handle = g_dir_open (dir, 0, NULL)) == NULL)
+    {
+      g_autoptr(GMenuItem) item = g_menu_item_new (_("No examples installed"), "win.none");
+      g_menu_append_item (self->examples_menu, item);
+      return;
+    }
+  while ((name = g_dir_read_name (handle)) != NULL)
+    if (g_str_has_suffix (name, ".process.json"))
+      g_ptr_array_add (names, g_strdup (name));
+  g_ptr_array_sort (names, compare_names);
+
+  for (guint i = 0; i < names->len; i++)
+    {
+      const char *file = g_ptr_array_index (names, i);
+      g_autofree char *path = g_build_filename (dir, file, NULL);
+      g_autofree char *label = g_strndup (file, strlen (file) - strlen (".process.json"));
+      g_autoptr(GMenuItem) item = g_menu_item_new (label, NULL);
+      GtkWidget *button = gtk_button_new_with_label (label);
+
+      g_menu_item_set_action_and_target_value (item, "win.open-example", g_variant_new_string (path));
+      g_menu_append_item (self->examples_menu, item);
+
+      gtk_widget_add_css_class (button, "pill");
+      g_object_set_data_full (G_OBJECT (button), "winnow-path", g_strdup (path), g_free);
+      g_signal_connect (button, "clicked", G_CALLBACK (example_clicked_cb), self);
+      gtk_box_append (self->examples_box, button);
+    }
+}
+
+/* ---- actions ---- */
+
+static void
+chooser_response_cb (GtkNativeDialog *dialog,
+                     int              response,
+                     WinnowWindow    *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+
+      if (file != NULL)
+        winnow_window_open_file (self, file);
+    }
+  gtk_native_dialog_destroy (dialog);
+  g_object_unref (dialog);
+}
+
+static void
+open_action (GSimpleAction *action,
+             GVariant      *param,
+             gpointer       data)
+{
+  WinnowWindow *self = data;
+  GtkFileChooserNative *chooser;
+  g_autoptr(GtkFileFilter) processes = gtk_file_filter_new ();
+  g_autoptr(GtkFileFilter) all = gtk_file_filter_new ();
+
+  chooser = gtk_file_chooser_native_new (_("Open Process"), GTK_WINDOW (self), GTK_FILE_CHOOSER_ACTION_OPEN,
+                                         _("_Open"), _("_Cancel"));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
+
+  gtk_file_filter_set_name (processes, _("Winnow processes (JSON)"));
+  gtk_file_filter_add_pattern (processes, "*.json");
+  gtk_file_filter_add_mime_type (processes, "application/json");
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), processes);
+  gtk_file_filter_set_name (all, _("All files"));
+  gtk_file_filter_add_pattern (all, "*");
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), all);
+  gtk_file_chooser_set_filter (GTK_FILE_CHOOSER (chooser), processes);
+
+  if (self->settings != NULL)
+    {
+      g_autofree char *folder = g_settings_get_string (self->settings, "last-folder");
+
+      if (*folder != '\0' && g_file_test (folder, G_FILE_TEST_IS_DIR))
+        {
+          g_autoptr(GFile) dir = g_file_new_for_path (folder);
+          gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (chooser), dir, NULL);
+        }
+    }
+  g_signal_connect (chooser, "response", G_CALLBACK (chooser_response_cb), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+}
+
+static void
+open_uri_action (GSimpleAction *action,
+                 GVariant      *param,
+                 gpointer       data)
+{
+  WinnowWindow *self = data;
+  g_autoptr(GFile) file = g_file_new_for_uri (g_variant_get_string (param, NULL));
+
+  winnow_window_open_file (self, file);
+}
+
+static void
+open_example_action (GSimpleAction *action,
+                     GVariant      *param,
+                     gpointer       data)
+{
+  WinnowWindow *self = data;
+  g_autoptr(GFile) file = g_file_new_for_path (g_variant_get_string (param, NULL));
+
+  winnow_window_open_file (self, file);
+}
+
+static void
+reload_action (GSimpleAction *action,
+               GVariant      *param,
+               gpointer       data)
+{
+  WinnowWindow *self = data;
+  g_autoptr(GPtrArray) diagnostics = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (!winnow_session_reload (self->session, &diagnostics, &error))
+    {
+      GFile *file = winnow_session_get_file (self->session);
+
+      if (file != NULL)
+        show_load_errors (self, file, diagnostics, error);
+      return;
+    }
+  clear_errors (self);
+  show_toast (self, _("Reloaded from disk"));
+}
+
+static void
+restart_action (GSimpleAction *action,
+                GVariant      *param,
+                gpointer       data)
+{
+  WinnowWindow *self = data;
+
+  winnow_session_restart (self->session);
+}
+
+static void
+play_pause_action (GSimpleAction *action,
+                   GVariant      *param,
+                   gpointer       data)
+{
+  WinnowWindow *self = data;
+
+  winnow_session_play_pause (self->session);
+  ensure_tick (self);
+}
+
+static void
+step_next_action (GSimpleAction *action,
+                  GVariant      *param,
+                  gpointer       data)
+{
+  WinnowWindow *self = data;
+
+  if (!winnow_session_step_next (self->session))
+    show_toast (self, _("Nothing is left to run"));
+  ensure_tick (self);
+}
+
+static void
+step_by_action (GSimpleAction *action,
+                GVariant      *param,
+                gpointer       data)
+{
+  WinnowWindow *self = data;
+
+  winnow_session_step_by (self->session, self->step_delta);
+  ensure_tick (self);
+}
+
+static void
+set_speed_action (GSimpleAction *action,
+                  GVariant      *param,
+                  gpointer       data)
+{
+  WinnowWindow *self = data;
+  const char *target = g_variant_get_string (param, NULL);
+  double speed = target_to_speed (target);
+  g_autofree char *label = NULL;
+
+  if (speed < 0 || (speed == 0 && g_strcmp0 (target, "ff") != 0))
+    return;
+  g_simple_action_set_state (action, param);
+  winnow_session_set_speed (self->session, speed);
+  /* Translators: the speed button shows this for fast-forward */
+  label = speed <= 0 ? g_strdup (C_("speed", "FF")) : describe_speed (speed);
+  gtk_menu_button_set_label (self->speed_button, label);
+  if (self->settings != NULL)
+    g_settings_set_double (self->settings, "speed", speed <= 0 ? SPEED_SETTING_FF : speed);
+  update_clock (self);
+  ensure_tick (self);
+}
+
+static void
+set_step_delta_action (GSimpleAction *action,
+                       GVariant      *param,
+                       gpointer       data)
+{
+  WinnowWindow *self = data;
+  WnTime delta;
+  g_autofree char *text = NULL;
+  g_autofree char *label = NULL;
+
+  if (!wn_duration_parse (g_variant_get_string (param, NULL), &delta, NULL) || delta <= 0)
+    return;
+  g_simple_action_set_state (action, param);
+  self->step_delta = delta;
+  text = wn_duration_format (delta);
+  label = g_strdup_printf ("+%s", text);
+  adw_split_button_set_label (self->step_by_button, label);
+  if (self->settings != NULL)
+    g_settings_set_int (self->settings, "step-delta-ms", (int) (delta / WN_USEC_PER_MSEC));
+}
+
+static void
+default_trust_action (GSimpleAction *action,
+                      GVariant      *param,
+                      gpointer       data)
+{
+  WinnowWindow *self = data;
+  WnTrust trust;
+
+  if (!wn_trust_from_string (g_variant_get_string (param, NULL), &trust))
+    return;
+  g_simple_action_set_state (action, param);
+  winnow_session_set_trust_default (self->session, trust);
+  if (self->settings != NULL)
+    g_settings_set_enum (self->settings, "default-trust", trust);
+  sync_trust_default (self);
+}
+
+static void
+show_tab_action (GSimpleAction *action,
+                 GVariant      *param,
+                 gpointer       data)
+{
+  WinnowWindow *self = data;
+
+  adw_view_stack_set_visible_child_name (self->view_stack, g_variant_get_string (param, NULL));
+}
+
+static void
+find_action (GSimpleAction *action,
+             GVariant      *param,
+             gpointer       data)
+{
+  WinnowWindow *self = data;
+
+  adw_view_stack_set_visible_child_name (self->view_stack, "journal");
+  gtk_widget_grab_focus (GTK_WIDGET (self->journal_search));
+}
+
+static void
+zoom_to_fit_action (GSimpleAction *action,
+                    GVariant      *param,
+                    gpointer       data)
+{
+  WinnowWindow *self = data;
+
+  winnow_diagram_zoom_to_fit (self->diagram);
+}
+
+static void
+clear_node_filter_action (GSimpleAction *action,
+                          GVariant      *param,
+                          gpointer       data)
+{
+  WinnowWindow *self = data;
+
+  winnow_session_set_selected_node (self->session, NULL);
+}
+
+static void
+dismiss_errors_action (GSimpleAction *action,
+                       GVariant      *param,
+                       gpointer       data)
+{
+  WinnowWindow *self = data;
+
+  gtk_revealer_set_reveal_child (self->error_revealer, FALSE);
+}
+
+static void
+set_field_error (GtkLabel   *label,
+                 const char *message)
+{
+  gtk_label_set_text (label, message ? message : "");
+  gtk_widget_set_visible (GTK_WIDGET (label), message != NULL);
+}
+
+/* Parse `text` as one JSON value; NULL and a message when it is not JSON. */
+static JsonNode *
+parse_json (const char  *text,
+            char       **message)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  JsonNode *root;
+
+  if (!json_parser_load_from_data (parser, text, -1, &error))
+    {
+      /* Translators: %s is the JSON parser's message */
+      *message = g_strdup_printf (_("Not valid JSON: %s"), error->message);
+      return NULL;
+    }
+  root = json_parser_get_root (parser);
+  if (root == NULL)
+    {
+      *message = g_strdup (_("Not valid JSON: the text is empty"));
+      return NULL;
+    }
+  return json_node_copy (root);
+}
+
+static void
+inject_fault_action (GSimpleAction *action,
+                     GVariant      *param,
+                     gpointer       data)
+{
+  WinnowWindow *self = data;
+  const WnNode *node = selected_node (self);
+  guint kind = adw_combo_row_get_selected (self->fault_kind_row);
+  g_autofree char *code = g_strstrip (g_strdup (gtk_editable_get_text (GTK_EDITABLE (self->fault_code_row))));
+  g_autofree char *json = g_strstrip (g_strdup (gtk_editable_get_text (GTK_EDITABLE (self->fault_json_row))));
+  g_autofree char *message = NULL;
+  g_autofree char *description = NULL;
+  g_autofree char *done = NULL;
+  g_autoptr(WnResponse) response = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (node == NULL || node->worker == NULL)
+    return;
+
+  switch (kind)
+    {
+    case FAULT_FAIL:
+      response = wn_response_new (WN_RESPONSE_FAIL);
+      if (*json != '\0' && (response->body = parse_json (json, &message)) == NULL)
+        break;
+      response->code = *code != '\0' ? g_strdup (code) : NULL;
+      response->message = g_strdup (_("injected fault"));
+      break;
+    case FAULT_BPMN_ERROR:
+      if (*code == '\0')
+        {
+          message = g_strdup (_("A BPMN error needs a code"));
+          break;
+        }
+      response = wn_response_new (WN_RESPONSE_WORKER_ERROR);
+      response->bpmn_code = g_strdup (code);
+      response->message = g_strdup (_("injected BPMN error"));
+      break;
+    case FAULT_STATUS:
+      if (*json == '\0')
+        {
+          message = g_strdup (_("A status needs a JSON value, e.g. \"DECLINED\""));
+          break;
+        }
+      response = wn_response_new (WN_RESPONSE_WORKER_ERROR);
+      if ((response->status = parse_json (json, &message)) == NULL)
+        break;
+      break;
+    case FAULT_CRASH:
+      response = wn_response_new (WN_RESPONSE_CRASH);
+      break;
+    case FAULT_HANG:
+      response = wn_response_new (WN_RESPONSE_HANG);
+      break;
+    case FAULT_CUSTOM:
+    default:
+      {
+        g_autoptr(GPtrArray) diagnostics = NULL;
+
+        response = wn_load_response_data (json, -1, _("response"), &diagnostics, &error);
+        if (response == NULL)
+          {
+            if (diagnostics != NULL && diagnostics->len > 0)
+              message = wn_diagnostic_format (g_ptr_array_index (diagnostics, 0));
+            else
+              message = g_strdup (error ? error->message : _("Not a valid response"));
+          }
+      }
+      break;
+    }
+
+  if (message != NULL)
+    {
+      set_field_error (self->fault_error, message);
+      return;
+    }
+  if (!winnow_session_inject (self->session, node->worker->topic, NULL, response, &error))
+    {
+      set_field_error (self->fault_error, error->message);
+      return;
+    }
+  set_field_error (self->fault_error, NULL);
+  description = wn_response_describe (response);
+  /* Translators: "Injected crash on topic authorize" */
+  done = g_strdup_printf (_("Injected %s on topic %s"), description, node->worker->topic);
+  show_toast (self, done);
+  ensure_tick (self);
+}
+
+static void
+start_instance_action (GSimpleAction *action,
+                       GVariant      *param,
+                       gpointer       data)
+{
+  WinnowWindow *self = data;
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (self->variables_view);
+  GtkTextIter start, end;
+  g_autofree char *text = NULL;
+  g_autofree char *message = NULL;
+  g_autofree char *done = NULL;
+  g_autoptr(JsonNode) node = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *id;
+
+  gtk_text_buffer_get_bounds (buffer, &start, &end);
+  text = g_strstrip (gtk_text_buffer_get_text (buffer, &start, &end, FALSE));
+  if (*text != '\0')
+    {
+      node = parse_json (text, &message);
+      if (node == NULL)
+        {
+          set_field_error (self->start_error, message);
+          return;
+        }
+      if (!JSON_NODE_HOLDS_OBJECT (node))
+        {
+          set_field_error (self->start_error, _("Variables must be a JSON object, e.g. {\"order\": {\"amount\": 5}}"));
+          return;
+        }
+    }
+  id = winnow_session_start_instance (self->session, node ? json_node_get_object (node) : NULL, &error);
+  if (id == NULL)
+    {
+      set_field_error (self->start_error, error ? error->message : _("The instance could not start"));
+      return;
+    }
+  set_field_error (self->start_error, NULL);
+  /* Translators: %s is an instance id */
+  done = g_strdup_printf (_("Started instance %s"), id);
+  show_toast (self, done);
+  ensure_tick (self);
+}
+
+static const GActionEntry win_entries[] = {
+  { "open", open_action, NULL, NULL, NULL },
+  { "open-recent", open_uri_action, "s", NULL, NULL },
+  { "open-example", open_example_action, "s", NULL, NULL },
+  { "reload", reload_action, NULL, NULL, NULL },
+  { "restart", restart_action, NULL, NULL, NULL },
+  { "play-pause", play_pause_action, NULL, NULL, NULL },
+  { "step-next", step_next_action, NULL, NULL, NULL },
+  { "step-by", step_by_action, NULL, NULL, NULL },
+  { "set-speed", set_speed_action, "s", "'1'", NULL },
+  { "set-step-delta", set_step_delta_action, "s", "'1s'", NULL },
+  { "default-trust", default_trust_action, "s", "'workerTrusted'", NULL },
+  { "show-tab", show_tab_action, "s", NULL, NULL },
+  { "find", find_action, NULL, NULL, NULL },
+  { "zoom-to-fit", zoom_to_fit_action, NULL, NULL, NULL },
+  { "clear-node-filter", clear_node_filter_action, NULL, NULL, NULL },
+  { "dismiss-errors", dismiss_errors_action, NULL, NULL, NULL },
+  { "inject-fault", inject_fault_action, NULL, NULL, NULL },
+  { "start-instance", start_instance_action, NULL, NULL, NULL },
+};
+
+/* ---- input ---- */
+
+static gboolean
+key_pressed_cb (GtkEventControllerKey *controller,
+                guint                  keyval,
+                guint                  keycode,
+                GdkModifierType        state,
+                WinnowWindow          *self)
+{
+  GtkWidget *focus;
+
+  if (keyval != GDK_KEY_space || (state & gtk_accelerator_get_default_mod_mask ()) != 0)
+    return FALSE;
+  /* Space types a space in text fields; everywhere else it plays and pauses. */
+  focus = gtk_root_get_focus (GTK_ROOT (self));
+  if (focus != NULL && (GTK_IS_EDITABLE (focus) || GTK_IS_TEXT_VIEW (focus)))
+    return FALSE;
+  g_action_group_activate_action (G_ACTION_GROUP (self), "play-pause", NULL);
+  return TRUE;
+}
+
+static gboolean
+drop_cb (GtkDropTarget *target,
+         const GValue  *value,
+         double         x,
+         double         y,
+         WinnowWindow  *self)
+{
+  GFile *file = NULL;
+
+  if (G_VALUE_HOLDS (value, GDK_TYPE_FILE_LIST))
+    {
+      GSList *files = gdk_file_list_get_files (g_value_get_boxed (value));
+
+      if (files != NULL)
+        file = files->data;
+      g_slist_free (files);
+    }
+  else if (G_VALUE_HOLDS (value, G_TYPE_FILE))
+    file = g_value_get_object (value);
+
+  if (file == NULL)
+    return FALSE;
+  winnow_window_open_file (self, file);
+  return TRUE;
+}
+
+static gboolean
+close_request_cb (GtkWindow    *window,
+                  WinnowWindow *self)
+{
+  int width, height;
+
+  if (self->settings == NULL)
+    return FALSE;
+  gtk_window_get_default_size (window, &width, &height);
+  g_settings_set_boolean (self->settings, "window-maximized", gtk_window_is_maximized (window));
+  if (!gtk_window_is_maximized (window))
+    {
+      g_settings_set_int (self->settings, "window-width", width);
+      g_settings_set_int (self->settings, "window-height", height);
+    }
+  return FALSE;
+}
+
+static void
+topic_changed_cb (GtkSearchEntry *entry,
+                  WinnowWindow   *self)
+{
+  const char *text = gtk_editable_get_text (GTK_EDITABLE (entry));
+
+  g_clear_pointer (&self->topic_needle, g_free);
+  if (*text != '\0')
+    self->topic_needle = g_utf8_casefold (text, -1);
+  refilter (self, self->jobs_filter);
+}
+
+static void
+state_filter_cb (GtkDropDown  *dropdown,
+                 GParamSpec   *pspec,
+                 WinnowWindow *self)
+{
+  static const int states[] = { -1, WN_JOB_AVAILABLE, WN_JOB_GATED, WN_JOB_LOCKED, WN_JOB_EXPIRED };
+  guint selected = gtk_drop_down_get_selected (dropdown);
+
+  self->state_filter = selected < G_N_ELEMENTS (states) ? states[selected] : -1;
+  refilter (self, self->jobs_filter);
+}
+
+static void
+journal_search_cb (GtkSearchEntry *entry,
+                   WinnowWindow   *self)
+{
+  const char *text = gtk_editable_get_text (GTK_EDITABLE (entry));
+
+  g_clear_pointer (&self->journal_needle, g_free);
+  if (*text != '\0')
+    self->journal_needle = g_utf8_casefold (text, -1);
+  refilter (self, self->journal_filter);
+}
+
+static void
+kind_filter_cb (GtkDropDown  *dropdown,
+                GParamSpec   *pspec,
+                WinnowWindow *self)
+{
+  guint selected = gtk_drop_down_get_selected (dropdown);
+
+  self->kind_filter = selected == 0 || selected == GTK_INVALID_LIST_POSITION ? -1 : (int) selected - 1;
+  refilter (self, self->journal_filter);
+}
+
+static void
+instance_filter_cb (GtkEditable  *editable,
+                    WinnowWindow *self)
+{
+  g_autofree char *text = g_strstrip (g_strdup (gtk_editable_get_text (editable)));
+
+  g_clear_pointer (&self->instance_filter, g_free);
+  if (*text != '\0')
+    self->instance_filter = g_steal_pointer (&text);
+  refilter (self, self->journal_filter);
+}
+
+static void
+node_activated_cb (WinnowDiagram *diagram,
+                   const char    *node_id,
+                   WinnowWindow  *self)
+{
+  WnProcess *process = winnow_session_get_process (self->session);
+  const WnNode *node = process ? wn_process_find_node (process, node_id) : NULL;
+
+  winnow_session_set_selected_node (self->session, node_id);
+  adw_view_stack_set_visible_child_name (self->view_stack, node && node->worker ? "dispatcher" : "tracks");
+}
+
+/* ---- setup ---- */
+
+/* store → filter → sort → slice → selection. The selection is attached to the
+ * view only while its tab shows (attach_visible_views): a hidden table costs
+ * nothing. The slice shows every row, except while a big run plays
+ * (limit_live_tables). */
+static GtkSelectionModel *
+make_table (WinnowWindow      *self,
+            GtkColumnView     *view,
+            GListModel        *source,
+            GType              row_type,
+            const ColumnSpec  *specs,
+            guint              n_specs,
+            GtkFilter         *filter,
+            GListModel       **sorted_out)
+{
+  GtkFilterListModel *filtered;
+  GtkSortListModel *sorted;
+  GtkSliceListModel *slice;
+  GtkSingleSelection *selection;
+
+  add_columns (self, view, row_type, specs, n_specs);
+  filtered = gtk_filter_list_model_new (g_object_ref (source), filter ? g_object_ref (filter) : NULL);
+  sorted = gtk_sort_list_model_new (G_LIST_MODEL (filtered), g_object_ref (gtk_column_view_get_sorter (view)));
+  *sorted_out = g_object_ref (G_LIST_MODEL (sorted));
+  slice = gtk_slice_list_model_new (G_LIST_MODEL (sorted), 0, G_MAXUINT);
+  g_ptr_array_add (self->slices, slice);
+  selection = gtk_single_selection_new (g_object_ref (G_LIST_MODEL (slice)));
+  gtk_single_selection_set_autoselect (selection, FALSE);
+  gtk_single_selection_set_can_unselect (selection, TRUE);
+  gtk_single_selection_set_selected (selection, GTK_INVALID_LIST_POSITION);
+  return GTK_SELECTION_MODEL (selection);
+}
+
+static void
+attach_visible_views (WinnowWindow *self)
+{
+  const char *page = adw_view_stack_get_visible_child_name (self->view_stack);
+  struct {
+    GtkColumnView     *view;
+    GtkSelectionModel *model;
+    const char        *page;
+  } tables[] = {
+    { self->tracks_view, self->tracks_selection, "tracks" },
+    { self->jobs_view, self->jobs_selection, "dispatcher" },
+    { self->instances_view, self->instances_selection, "instances" },
+  };
+  GtkSelectionModel *journal = g_strcmp0 (page, "journal") == 0 ? self->journal_selection : NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (tables); i++)
+    {
+      GtkSelectionModel *want = g_strcmp0 (page, tables[i].page) == 0 ? tables[i].model : NULL;
+
+      if (gtk_column_view_get_model (tables[i].view) != want)
+        gtk_column_view_set_model (tables[i].view, want);
+    }
+  if (gtk_list_view_get_model (self->journal_view) != journal)
+    {
+      gtk_list_view_set_model (self->journal_view, journal);
+      if (journal != NULL && self->follow)
+        journal_scroll_to_end (self);
+    }
+}
+
+static void
+setup_views (WinnowWindow *self)
+{
+  GtkListItemFactory *factory;
+  GtkFilterListModel *journal;
+  GtkNoSelection *no_selection;
+  GtkStringList *kinds;
+  GtkAdjustment *adj;
+
+  self->tracks_filter = GTK_FILTER (gtk_custom_filter_new (tracks_filter_func, self, NULL));
+  self->jobs_filter = GTK_FILTER (gtk_custom_filter_new (jobs_filter_func, self, NULL));
+  self->journal_filter = GTK_FILTER (gtk_custom_filter_new (journal_filter_func, self, NULL));
+
+  self->tracks_selection = make_table (self, self->tracks_view, winnow_session_get_tracks (self->session),
+                                       WINNOW_TYPE_TRACK_ROW, track_columns, G_N_ELEMENTS (track_columns),
+                                       self->tracks_filter, &self->tracks_filtered);
+  self->jobs_selection = make_table (self, self->jobs_view, winnow_session_get_jobs (self->session),
+                                     WINNOW_TYPE_JOB_ROW, job_columns, G_N_ELEMENTS (job_columns),
+                                     self->jobs_filter, &self->jobs_filtered);
+  self->instances_selection = make_table (self, self->instances_view, winnow_session_get_instances (self->session),
+                                          WINNOW_TYPE_INSTANCE_ROW, instance_columns, G_N_ELEMENTS (instance_columns),
+                                          NULL, &self->instances_sorted);
+  g_signal_connect (self->jobs_selection, "notify::selected-item", G_CALLBACK (jobs_selection_cb), self);
+
+  /* the journal: newest at the bottom */
+  factory = gtk_signal_list_item_factory_new ();
+  g_signal_connect (factory, "setup", G_CALLBACK (journal_setup_cb), NULL);
+  g_signal_connect (factory, "bind", G_CALLBACK (journal_bind_cb), NULL);
+  gtk_list_view_set_factory (self->journal_view, factory);
+  g_object_unref (factory);
+  journal = gtk_filter_list_model_new (g_object_ref (winnow_session_get_events (self->session)),
+                                       g_object_ref (self->journal_filter));
+  self->journal_filtered = G_LIST_MODEL (journal);
+  no_selection = gtk_no_selection_new (g_object_ref (G_LIST_MODEL (journal)));
+  self->journal_selection = GTK_SELECTION_MODEL (no_selection);
+  attach_visible_views (self);
+
+  kinds = gtk_string_list_new (NULL);
+  gtk_string_list_append (kinds, _("All kinds"));
+  for (int k = 0; k < WN_EV_N_KINDS; k++)
+    gtk_string_list_append (kinds, wn_event_kind_to_string ((WnEventKind) k));
+  gtk_drop_down_set_model (self->kind_dropdown, G_LIST_MODEL (kinds));
+  g_object_unref (kinds);
+
+  adj = gtk_scrolled_window_get_vadjustment (self->journal_scroller);
+  g_signal_connect (adj, "changed", G_CALLBACK (journal_adjustment_changed_cb), self);
+  g_signal_connect (adj, "value-changed", G_CALLBACK (journal_value_changed_cb), self);
+  g_signal_connect (self->follow_button, "toggled", G_CALLBACK (follow_toggled_cb), self);
+
+  g_signal_connect (self->topic_entry, "search-changed", G_CALLBACK (topic_changed_cb), self);
+  g_signal_connect (self->state_dropdown, "notify::selected", G_CALLBACK (state_filter_cb), self);
+  g_signal_connect (self->journal_search, "search-changed", G_CALLBACK (journal_search_cb), self);
+  g_signal_connect (self->kind_dropdown, "notify::selected", G_CALLBACK (kind_filter_cb), self);
+  g_signal_connect (self->instance_entry, "changed", G_CALLBACK (instance_filter_cb), self);
+}
+
+static void
+restore_settings (WinnowWindow *self)
+{
+  GAction *action;
+  double speed = 1.0;
+  int delta_ms = 1000;
+
+  if (self->settings != NULL)
+    {
+      gtk_window_set_default_size (GTK_WINDOW (self),
+                                   g_settings_get_int (self->settings, "window-width"),
+                                   g_settings_get_int (self->settings, "window-height"));
+      if (g_settings_get_boolean (self->settings, "window-maximized"))
+        gtk_window_maximize (GTK_WINDOW (self));
+      g_settings_bind (self->settings, "main-pane-position", self->main_paned, "position", G_SETTINGS_BIND_DEFAULT);
+      g_settings_bind (self->settings, "side-pane-position", self->side_paned, "position", G_SETTINGS_BIND_DEFAULT);
+      speed = g_settings_get_double (self->settings, "speed");
+      if (speed >= SPEED_SETTING_FF)
+        speed = 0;
+      delta_ms = g_settings_get_int (self->settings, "step-delta-ms");
+    }
+
+  action = g_action_map_lookup_action (G_ACTION_MAP (self), "set-speed");
+  g_action_activate (action, g_variant_new_string (speed_to_target (speed)));
+  action = g_action_map_lookup_action (G_ACTION_MAP (self), "set-step-delta");
+  g_action_activate (action, g_variant_new_string (delta_to_target ((WnTime) delta_ms * WN_USEC_PER_MSEC)));
+}
+
+/* ---- GObject ---- */
+
+static void
+winnow_window_dispose (GObject *object)
+{
+  WinnowWindow *self = WINNOW_WINDOW (object);
+
+  g_clear_handle_id (&self->follow_id, g_source_remove);
+  if (self->tick_id != 0)
+    {
+      gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->tick_id);
+      self->tick_id = 0;
+    }
+  if (self->session != NULL)
+    g_signal_handlers_disconnect_by_data (self->session, self);
+
+  gtk_widget_dispose_template (GTK_WIDGET (self), WINNOW_TYPE_WINDOW);
+
+  g_clear_object (&self->tracks_filtered);
+  g_clear_object (&self->jobs_filtered);
+  g_clear_object (&self->journal_filtered);
+  g_clear_object (&self->instances_sorted);
+  g_clear_object (&self->tracks_selection);
+  g_clear_object (&self->jobs_selection);
+  g_clear_object (&self->instances_selection);
+  g_clear_object (&self->journal_selection);
+  g_clear_object (&self->tracks_filter);
+  g_clear_object (&self->jobs_filter);
+  g_clear_object (&self->journal_filter);
+  g_clear_object (&self->session);
+  g_clear_object (&self->settings);
+  g_clear_object (&self->recent_menu);
+
+  G_OBJECT_CLASS (winnow_window_parent_class)->dispose (object);
+}
+
+static void
+winnow_window_finalize (GObject *object)
+{
+  WinnowWindow *self = WINNOW_WINDOW (object);
+
+  g_clear_pointer (&self->live_cells, g_hash_table_unref);
+  g_clear_pointer (&self->slices, g_ptr_array_unref);
+  g_clear_pointer (&self->last_counts, g_free);
+  g_clear_pointer (&self->topic_needle, g_free);
+  g_clear_pointer (&self->journal_needle, g_free);
+  g_clear_pointer (&self->instance_filter, g_free);
+  g_clear_pointer (&self->selected_job, g_free);
+
+  G_OBJECT_CLASS (winnow_window_parent_class)->finalize (object);
+}
+
+static void
+winnow_window_class_init (WinnowWindowClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = winnow_window_dispose;
+  object_class->finalize = winnow_window_finalize;
+
+  g_type_ensure (WINNOW_TYPE_DIAGRAM);
+
+  gtk_widget_class_set_template_from_resource (widget_class, RESOURCE_BASE "/winnow-window.ui");
+#define BIND(name) gtk_widget_class_bind_template_child (widget_class, WinnowWindow, name)
+  BIND (toast_overlay);
+  BIND (open_button);
+  BIND (file_label);
+  BIND (play_button);
+  BIND (step_button);
+  BIND (step_by_button);
+  BIND (speed_button);
+  BIND (clock_label);
+  BIND (clock_state_label);
+  BIND (seed_label);
+  BIND (error_revealer);
+  BIND (error_title);
+  BIND (error_subtitle);
+  BIND (error_list);
+  BIND (main_paned);
+  BIND (side_paned);
+  BIND (diagram_stack);
+  BIND (diagram);
+  BIND (legend_box);
+  gtk_widget_class_bind_template_child_full (widget_class, "examples_submenu", FALSE,
+                                             G_STRUCT_OFFSET (WinnowWindow, examples_menu));
+  BIND (examples_box);
+  BIND (trust_default_row);
+  BIND (run_stats_row);
+  BIND (select_hint);
+  BIND (node_group);
+  BIND (node_type_row);
+  BIND (topic_row);
+  BIND (retry_row);
+  BIND (counts_row);
+  BIND (task_trust_row);
+  BIND (fault_group);
+  BIND (fault_kind_row);
+  BIND (fault_code_row);
+  BIND (fault_json_row);
+  BIND (fault_actions);
+  BIND (fault_error);
+  BIND (job_group);
+  BIND (job_state_row);
+  BIND (job_attempt_row);
+  BIND (job_policy_row);
+  BIND (variables_view);
+  BIND (start_error);
+  BIND (live_note);
+  BIND (node_filter_button);
+  BIND (node_filter_label);
+  BIND (view_stack);
+  BIND (tracks_page);
+  BIND (jobs_page);
+  BIND (journal_page);
+  BIND (instances_page);
+  BIND (tracks_stack);
+  BIND (jobs_stack);
+  BIND (journal_stack);
+  BIND (instances_stack);
+  BIND (tracks_view);
+  BIND (jobs_view);
+  BIND (instances_view);
+  BIND (journal_view);
+  BIND (tracks_empty);
+  BIND (jobs_empty);
+  BIND (journal_empty);
+  BIND (instances_empty);
+  BIND (topic_entry);
+  BIND (journal_search);
+  BIND (state_dropdown);
+  BIND (kind_dropdown);
+  BIND (instance_entry);
+  BIND (jobs_count_label);
+  BIND (journal_count_label);
+  BIND (follow_button);
+  BIND (journal_scroller);
+#undef BIND
+}
+
+static void
+winnow_window_init (WinnowWindow *self)
+{
+  GtkEventController *keys;
+  GtkDropTarget *drop;
+  GType drop_types[] = { GDK_TYPE_FILE_LIST, G_TYPE_FILE };
+
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+#if DEVELOPMENT_BUILD
+  gtk_widget_add_css_class (GTK_WIDGET (self), "devel");
+#endif
+
+  self->session = winnow_session_new ();
+  self->settings = create_settings ();
+  self->live_cells = g_hash_table_new (NULL, NULL);
+  self->slices = g_ptr_array_new_with_free_func (g_object_unref);
+  self->state_filter = -1;
+  self->kind_filter = -1;
+  self->follow = TRUE;
+  self->step_delta = WN_USEC_PER_SEC;
+
+  g_action_map_add_action_entries (G_ACTION_MAP (self), win_entries, G_N_ELEMENTS (win_entries), self);
+
+  /* menus filled at run time */
+  self->recent_menu = g_menu_new ();
+  adw_split_button_set_menu_model (self->open_button, G_MENU_MODEL (self->recent_menu));
+
+  setup_views (self);
+  setup_legend (self);
+  update_fault_fields (self);
+
+  g_signal_connect_object (self->session, "needs-flush", G_CALLBACK (session_needs_flush_cb), self, 0);
+  g_signal_connect_object (self->session, "flushed", G_CALLBACK (session_flushed_cb), self, 0);
+  g_signal_connect_object (self->session, "alert", G_CALLBACK (session_alert_cb), self, 0);
+  g_signal_connect_object (self->session, "run-changed", G_CALLBACK (session_run_changed_cb), self, 0);
+  g_signal_connect_object (self->session, "notify::mode", G_CALLBACK (session_mode_cb), self, 0);
+  g_signal_connect_object (self->session, "notify::selected-node", G_CALLBACK (selected_node_cb), self, 0);
+  g_object_bind_property (self->session, "selected-node", self->diagram, "selected-node",
+                          G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
+  g_signal_connect (self->diagram, "node-activated", G_CALLBACK (node_activated_cb), self);
+
+  g_signal_connect (self->task_trust_row, "notify::selected", G_CALLBACK (task_trust_selected_cb), self);
+  g_signal_connect (self->trust_default_row, "notify::selected", G_CALLBACK (trust_default_selected_cb), self);
+  g_signal_connect_swapped (self->fault_kind_row, "notify::selected", G_CALLBACK (update_fault_fields), self);
+  g_signal_connect (self->view_stack, "notify::visible-child-name", G_CALLBACK (visible_page_cb), self);
+
+  keys = gtk_event_controller_key_new ();
+  gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);
+  g_signal_connect (keys, "key-pressed", G_CALLBACK (key_pressed_cb), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), keys);
+
+  drop = gtk_drop_target_new (G_TYPE_INVALID, GDK_ACTION_COPY);
+  gtk_drop_target_set_gtypes (drop, drop_types, G_N_ELEMENTS (drop_types));
+  g_signal_connect (drop, "drop", G_CALLBACK (drop_cb), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drop));
+
+  g_signal_connect (self, "close-request", G_CALLBACK (close_request_cb), self);
+
+  restore_settings (self);
+  rebuild_recent_menu (self);
+  populate_examples (self);
+  set_actions_enabled (self);
+  update_inspector (self);
+  update_clock (self);
+  update_run_stats (self);
+  update_empty_states (self);
+  gtk_stack_set_visible_child_name (self->diagram_stack, "empty");
+}
+
+WinnowWindow *
+winnow_window_new (GtkApplication *application)
+{
+  return g_object_new (WINNOW_TYPE_WINDOW, "application", application, NULL);
+}
+
+WinnowSession *
+winnow_window_get_session (WinnowWindow *self)
+{
+  g_return_val_if_fail (WINNOW_IS_WINDOW (self), NULL);
+  return self->session;
+}
+
+void
+winnow_window_set_instances (WinnowWindow *self,
+                             guint         instances)
+{
+  g_return_if_fail (WINNOW_IS_WINDOW (self));
+  self->instances_option = instances;
+}

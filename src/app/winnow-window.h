@@ -1,0 +1,26 @@
+#pragma once
+
+#include <adwaita.h>
+
+#include "winnow-session.h"
+
+G_BEGIN_DECLS
+
+#define WINNOW_TYPE_WINDOW (winnow_window_get_type ())
+G_DECLARE_FINAL_TYPE (WinnowWindow, winnow_window, WINNOW, WINDOW, AdwApplicationWindow)
+
+WinnowWindow  *winnow_window_new           (GtkApplication *application);
+WinnowSession *winnow_window_get_session   (WinnowWindow   *self);
+/* Start runs with this many instances at t = 0 (0: the scenario's own start). */
+void           winnow_window_set_instances (WinnowWindow   *self,
+                                            guint           instances);
+/* Load `file` and start a paused run. A file that fails to load shows every
+ * problem in the window and leaves the current run as it was. */
+gboolean       winnow_window_open_file     (WinnowWindow   *self,
+                                            GFile          *file);
+/* Open the bundled example; FALSE when it cannot be found. */
+gboolean       winnow_window_open_default  (WinnowWindow   *self);
+/* The folder of bundled examples: $WINNOW_EXAMPLES_DIR, else PKGDATADIR/examples. */
+char          *winnow_find_examples_dir    (void);
+
+G_END_DECLS

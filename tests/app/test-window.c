@@ -1,0 +1,507 @@
+/* The main window driven the way a user does: through its actions. */
+#include "config.h"
+
+#include <string.h>
+#include <glib/gstdio.h>
+#include <adwaita.h>
+
+#include "winnow.h"
+#include "winnow-application.h"
+#include "winnow-event-row.h"
+#include "winnow-job-row.h"
+#include "winnow-session.h"
+#include "winnow-track-row.h"
+#include "winnow-window.h"
+
+#define WAIT_US (10 * G_USEC_PER_SEC)
+
+static const char broken_process[] =
+  "{\n"
+  "  \"format\": \"winnow.process/1\",\n"
+  "  \"id\": \"broken\",\n"
+  "  \"nodes\": [\n"
+  "    { \"id\": \"start\", \"type\": \"startEvent\" },\n"
+  "    { \"id\": \"work\", \"type\": \"serviceTask\",\n"
+  "      \"worker\": { \"topic\": \"work\", \"retry\": { \"policy\": \"fixed\", \"maxAttempts\": 0, \"delay\": \"1s\" } } },\n"
+  "    { \"id\": \"end\", \"type\": \"endEvent\" }\n"
+  "  ],\n"
+  "  \"flows\": [\n"
+  "    { \"id\": \"f1\", \"from\": \"start\", \"to\": \"work\" },\n"
+  "    { \"id\": \"f2\", \"from\": \"work\", \"to\": \"nowhere\" }\n"
+  "  ]\n"
+  "}\n";
+
+static gboolean
+ignore_bus_warning (const char     *log_domain,
+                    GLogLevelFlags  log_level,
+                    const char     *message,
+                    gpointer        data)
+{
+  /* CI has a display but no session bus; GtkApplication says so and carries on. */
+  return strstr (message, "session bus") == NULL;
+}
+
+static char *
+example_path (const char *name)
+{
+  return g_build_filename (g_getenv ("WINNOW_EXAMPLES_DIR"), name, NULL);
+}
+
+/* Let the main loop run until the session has applied everything queued: the
+ * window's tick callback does it once per frame. */
+static void
+wait_for_flush (WinnowSession *session)
+{
+  gint64 deadline = g_get_monotonic_time () + WAIT_US;
+
+  while (winnow_session_has_pending (session))
+    {
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+      g_main_context_iteration (NULL, FALSE);
+      g_usleep (500);
+    }
+  /* and let the views bind what changed */
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+}
+
+static void
+activate (WinnowWindow *window,
+          const char   *action,
+          GVariant     *param)
+{
+  g_assert_true (g_action_group_has_action (G_ACTION_GROUP (window), action));
+  g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (window), action));
+  g_action_group_activate_action (G_ACTION_GROUP (window), action, param);
+  wait_for_flush (winnow_window_get_session (window));
+}
+
+static const WnEvent *
+find_instance_event (WinnowSession *session,
+                     WnEventKind    kind,
+                     WnEventPhase   phase,
+                     const char    *job,
+                     const char    *instance)
+{
+  GListModel *events = winnow_session_get_events (session);
+  guint n = g_list_model_get_n_items (events);
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(WinnowEventRow) row = g_list_model_get_item (events, i);
+      const WnEvent *event = winnow_event_row_get_event (row);
+
+      if (event->kind == kind && event->phase == phase &&
+          (job == NULL || g_strcmp0 (event->job, job) == 0) &&
+          (instance == NULL || g_strcmp0 (event->instance, instance) == 0))
+        return event;   /* the model keeps the row */
+    }
+  return NULL;
+}
+
+static const WnEvent *
+find_event (WinnowSession *session,
+            WnEventKind    kind,
+            WnEventPhase   phase,
+            const char    *job)
+{
+  return find_instance_event (session, kind, phase, job, NULL);
+}
+
+static WinnowJobRow *
+find_job (WinnowSession *session,
+          const char    *id)
+{
+  GListModel *jobs = winnow_session_get_jobs (session);
+  guint n = g_list_model_get_n_items (jobs);
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(WinnowJobRow) row = g_list_model_get_item (jobs, i);
+
+      if (g_strcmp0 (winnow_job_row_get_id (row), id) == 0)
+        return row;
+    }
+  return NULL;
+}
+
+static GtkWidget *
+find_named (GtkWidget  *root,
+            const char *name)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found;
+
+      if (g_strcmp0 (gtk_widget_get_name (child), name) == 0)
+        return child;
+      if ((found = find_named (child, name)) != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static GtkWidget *
+find_label_with_prefix (GtkWidget  *root,
+                        const char *prefix)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found;
+
+      if (GTK_IS_LABEL (child) && g_str_has_prefix (gtk_label_get_text (GTK_LABEL (child)), prefix))
+        return child;
+      if ((found = find_label_with_prefix (child, prefix)) != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static void
+save_screenshot (GtkWidget  *window,
+                 const char *name)
+{
+  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (window);
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  g_autoptr(GskRenderNode) node = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+  g_autofree char *path = NULL;
+  int width = gtk_widget_get_width (window);
+  int height = gtk_widget_get_height (window);
+
+  g_assert_cmpint (width, >, 0);
+  g_assert_cmpint (height, >, 0);
+  gdk_paintable_snapshot (paintable, snapshot, width, height);
+  node = gtk_snapshot_free_to_node (snapshot);
+  g_assert_nonnull (node);
+  texture = gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (window)), node,
+                                         &GRAPHENE_RECT_INIT (0, 0, width, height));
+  path = g_build_filename (g_getenv ("G_TEST_BUILDDIR") ? g_getenv ("G_TEST_BUILDDIR") : ".", name, NULL);
+  g_assert_true (gdk_texture_save_to_png (texture, path));
+  g_test_message ("screenshot: %s", path);
+}
+
+/* Render frames until the window has been laid out at its size. */
+static void
+settle (GtkWidget *window)
+{
+  gint64 until = g_get_monotonic_time () + G_USEC_PER_SEC / 2;
+
+  while (g_get_monotonic_time () < until || gtk_widget_get_width (window) == 0)
+    {
+      g_main_context_iteration (NULL, FALSE);
+      g_usleep (1000);
+    }
+}
+
+static void
+test_window_run (void)
+{
+  g_autoptr(WinnowApplication) app = winnow_application_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GFile) authoritative = NULL;
+  g_autoptr(GSettings) settings = NULL;
+  g_autofree char *authoritative_path = example_path ("order-fulfilment-authoritative.process.json");
+  g_autofree char *broken_path = NULL;
+  g_autofree char *not_before_text = NULL;
+  g_autoptr(GFile) broken = NULL;
+  g_autoptr(GPtrArray) diagnostics = NULL;
+  g_autoptr(WnProcess) not_loaded = NULL;
+  g_autofree char *first_diagnostic = NULL;
+  g_autofree char *expected_prefix = NULL;
+  WinnowWindow *window;
+  WinnowSession *session;
+  const WnEvent *retry;
+  const WnEvent *applied;
+  WinnowJobRow *job;
+  WinnowJobRow *crashed;
+  GtkWidget *widget;
+  GtkWidget *label;
+  GtkWidget *revealer;
+  WnEngine *engine;
+  WnTime now;
+  char retry_job[32];
+  guint steps;
+  int fd;
+
+  /* a window size for the screenshot, when the schema is there */
+  {
+    GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
+    g_autoptr(GSettingsSchema) schema = source ? g_settings_schema_source_lookup (source, APPLICATION_ID, TRUE) : NULL;
+
+    if (schema != NULL)
+      {
+        settings = g_settings_new_full (schema, NULL, NULL);
+        g_settings_set_int (settings, "window-width", 1400);
+        g_settings_set_int (settings, "window-height", 900);
+        g_settings_set_int (settings, "side-pane-position", 1030);
+        g_settings_set_int (settings, "main-pane-position", 400);
+      }
+  }
+
+  /* launch: no file → the bundled example, paused at T+0 */
+  g_assert_true (g_application_register (G_APPLICATION (app), NULL, &error));
+  g_assert_no_error (error);
+  g_application_activate (G_APPLICATION (app));
+  window = WINNOW_WINDOW (gtk_application_get_windows (GTK_APPLICATION (app))->data);
+  session = winnow_window_get_session (window);
+  g_assert_true (winnow_session_is_loaded (session));
+  g_assert_cmpstr (winnow_session_get_process (session)->id, ==, "order-fulfilment");
+  g_assert_cmpint (winnow_session_get_now (session), ==, 0);
+  g_assert_cmpint (winnow_session_get_mode (session), ==, WN_CLOCK_PAUSED);
+  settle (GTK_WIDGET (window));
+
+  /* open the EngineAuthoritative variant through the application */
+  authoritative = g_file_new_for_path (authoritative_path);
+  g_application_open (G_APPLICATION (app), &authoritative, 1, "");
+  g_assert_cmpstr (winnow_session_get_process (session)->id, ==, "order-fulfilment-authoritative");
+  g_assert_cmpint (winnow_session_get_now (session), ==, 0);
+  g_assert_cmpint (wn_engine_get_trust_default (winnow_session_get_engine (session)), ==,
+                   WN_TRUST_ENGINE_AUTHORITATIVE);
+
+  /* step until the dispatcher re-arms a job behind a gate */
+  for (steps = 0; steps < 50; steps++)
+    {
+      activate (window, "step-next", NULL);
+      if ((retry = find_event (session, WN_EV_JOB, WN_PH_RETRY_SCHEDULED, NULL)) != NULL)
+        break;
+    }
+  g_assert_nonnull (retry);
+  g_assert_cmpuint (retry->attempt, ==, 1);
+  g_assert_cmpint (retry->t_us, ==, 100 * WN_USEC_PER_MSEC);
+  g_assert_cmpint (retry->not_before_us, ==, retry->t_us + retry->backoff_us);
+  g_strlcpy (retry_job, retry->job, sizeof retry_job);
+
+  job = find_job (session, retry_job);
+  g_assert_nonnull (job);
+  g_assert_cmpint (winnow_job_row_get_state (job), ==, WN_JOB_GATED);
+  g_assert_cmpuint (winnow_job_row_get_attempt (job), ==, 1);
+  g_assert_cmpint (winnow_job_row_get_not_before (job), ==, 400 * WN_USEC_PER_MSEC);
+  g_assert_cmpint (winnow_job_row_get_not_before (job), ==, retry->not_before_us);
+  g_assert_null (winnow_job_row_get_worker (job));
+  g_object_get (job, "not-before-text", &not_before_text, NULL);
+  g_assert_cmpstr (not_before_text, ==, "T+00:00.400 (−300ms)");
+  g_assert_cmpint (winnow_job_row_get_trust (job), ==, WN_TRUST_ENGINE_AUTHORITATIVE);
+
+  /* the picture for people: the dispatcher during the retry, the task selected */
+  g_action_group_activate_action (G_ACTION_GROUP (window), "show-tab", g_variant_new_string ("dispatcher"));
+  winnow_session_set_selected_node (session, "reserve-stock");
+  settle (GTK_WIDGET (window));
+  save_screenshot (GTK_WIDGET (window), "main-window.png");
+  winnow_session_set_selected_node (session, NULL);
+
+  /* switch the engine-wide default: jobs in the store keep theirs, the next one resolves anew */
+  activate (window, "default-trust", g_variant_new_string ("workerTrusted"));
+  g_assert_cmpint (wn_engine_get_trust_default (winnow_session_get_engine (session)), ==, WN_TRUST_WORKER_TRUSTED);
+  g_assert_cmpint (winnow_job_row_get_trust (find_job (session, retry_job)), ==, WN_TRUST_ENGINE_AUTHORITATIVE);
+
+  /* fault injection through the inspector: bad JSON is refused and changes nothing */
+  winnow_session_set_selected_node (session, "authorize-payment");
+  wait_for_flush (session);
+  g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "inject-fault"));
+  widget = find_named (GTK_WIDGET (window), "fault-kind");
+  g_assert_true (ADW_IS_COMBO_ROW (widget));
+  adw_combo_row_set_selected (ADW_COMBO_ROW (widget), 2);   /* status */
+  gtk_editable_set_text (GTK_EDITABLE (find_named (GTK_WIDGET (window), "fault-json")), "{not json");
+  activate (window, "inject-fault", NULL);
+  label = find_named (GTK_WIDGET (window), "fault-error");
+  g_assert_true (gtk_widget_get_visible (label));
+  g_assert_true (g_str_has_prefix (gtk_label_get_text (GTK_LABEL (label)), "Not valid JSON"));
+  g_assert_null (find_event (session, WN_EV_INJECT, WN_PH_APPLIED, NULL));
+
+  /* a crash: the next execution on the topic kills its worker slot */
+  adw_combo_row_set_selected (ADW_COMBO_ROW (widget), 3);   /* crash */
+  activate (window, "inject-fault", NULL);
+  g_assert_false (gtk_widget_get_visible (label));
+  applied = find_event (session, WN_EV_INJECT, WN_PH_APPLIED, NULL);
+  g_assert_nonnull (applied);
+  g_assert_cmpstr (applied->topic, ==, "authorize");
+  g_assert_cmpstr (applied->action, ==, "crash");
+  winnow_session_set_selected_node (session, NULL);
+
+  /* step until the first authorize job is in the store */
+  crashed = NULL;
+  for (steps = 0; steps < 50 && crashed == NULL; steps++)
+    {
+      activate (window, "step-next", NULL);
+      crashed = find_job (session, "i1/j2");
+    }
+  g_assert_nonnull (crashed);
+  g_object_ref (crashed);
+  g_assert_cmpint (winnow_job_row_get_trust (crashed), ==, WN_TRUST_WORKER_TRUSTED);
+  g_assert_cmpint (winnow_job_row_get_state (crashed), ==, WN_JOB_LOCKED);
+  g_assert_cmpstr (winnow_job_row_get_worker (crashed), ==, "payments");
+  g_assert_cmpuint (winnow_job_row_get_executions (crashed), ==, 1);
+
+  /* ... and it stays locked by the dead worker while the other orders finish */
+  for (steps = 0; steps < 40; steps++)
+    {
+      if (find_instance_event (session, WN_EV_INSTANCE, WN_PH_COMPLETED, NULL, "i2") != NULL &&
+          find_instance_event (session, WN_EV_INSTANCE, WN_PH_COMPLETED, NULL, "i3") != NULL)
+        break;
+      activate (window, "step-next", NULL);
+    }
+  g_assert_nonnull (find_instance_event (session, WN_EV_INSTANCE, WN_PH_COMPLETED, NULL, "i2"));
+  g_assert_nonnull (find_instance_event (session, WN_EV_INSTANCE, WN_PH_COMPLETED, NULL, "i3"));
+  g_assert_cmpint (winnow_session_get_now (session), <, 5 * 60 * WN_USEC_PER_SEC);
+  g_assert_true (find_job (session, "i1/j2") == crashed);
+  g_assert_cmpint (winnow_job_row_get_state (crashed), ==, WN_JOB_LOCKED);
+  g_assert_cmpstr (winnow_job_row_get_worker (crashed), ==, "payments");
+  g_assert_cmpuint (winnow_job_row_get_executions (crashed), ==, 1);
+  g_assert_null (find_event (session, WN_EV_JOB, WN_PH_COMPLETED, "i1/j2"));
+  g_assert_null (find_instance_event (session, WN_EV_INSTANCE, WN_PH_COMPLETED, NULL, "i1"));
+  g_object_unref (crashed);
+
+  /* a file with semantic errors: every problem shown, the run untouched */
+  engine = winnow_session_get_engine (session);
+  now = winnow_session_get_now (session);
+  fd = g_file_open_tmp ("winnow-broken-XXXXXX.process.json", &broken_path, &error);
+  g_assert_no_error (error);
+  g_close (fd, NULL);
+  g_assert_true (g_file_set_contents (broken_path, broken_process, -1, &error));
+  not_loaded = wn_load_process_file (broken_path, &diagnostics, NULL);
+  g_assert_null (not_loaded);
+  g_assert_cmpuint (diagnostics->len, ==, 2);
+
+  broken = g_file_new_for_path (broken_path);
+  g_assert_false (winnow_window_open_file (window, broken));
+  wait_for_flush (session);
+  for (guint i = 0; i < diagnostics->len; i++)
+    {
+      const WnDiagnostic *d = g_ptr_array_index (diagnostics, i);
+
+      g_free (expected_prefix);
+      expected_prefix = g_strdup_printf ("%s:%u:%u:", broken_path, d->line, d->column);
+      label = find_label_with_prefix (GTK_WIDGET (window), expected_prefix);
+      g_assert_nonnull (label);
+      revealer = gtk_widget_get_ancestor (label, GTK_TYPE_REVEALER);
+      g_assert_nonnull (revealer);
+      g_assert_true (gtk_revealer_get_reveal_child (GTK_REVEALER (revealer)));
+    }
+  first_diagnostic = wn_diagnostic_format (g_ptr_array_index (diagnostics, 0));
+  g_assert_nonnull (find_label_with_prefix (GTK_WIDGET (window), first_diagnostic));
+  g_assert_true (winnow_session_get_engine (session) == engine);
+  g_assert_cmpint (winnow_session_get_now (session), ==, now);
+  g_assert_cmpstr (winnow_session_get_process (session)->id, ==, "order-fulfilment-authoritative");
+
+  /* restart: T+0 again, same seed */
+  activate (window, "restart", NULL);
+  g_assert_cmpint (winnow_session_get_now (session), ==, 0);
+  g_assert_cmpuint (wn_engine_get_seed (winnow_session_get_engine (session)), ==, 7);
+  g_assert_cmpuint (g_list_model_get_n_items (winnow_session_get_jobs (session)), ==, 0);
+
+  g_unlink (broken_path);
+  gtk_window_destroy (GTK_WINDOW (window));
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+}
+
+/* Fast-forward with 10 000 instances: the window keeps drawing, and Pause lands
+ * at once and stops the clock. */
+static void
+test_window_responsive (void)
+{
+  g_autofree char *path = example_path ("flaky-service.process.json");
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  WinnowWindow *window = winnow_window_new (NULL);
+  WinnowSession *session = winnow_window_get_session (window);
+  GdkFrameClock *clock;
+  gint64 start, elapsed, frames, longest = 0, last;
+  gboolean paused_once = FALSE;
+
+  winnow_window_set_instances (window, 10000);
+  gtk_window_set_default_size (GTK_WINDOW (window), 1400, 900);
+  gtk_window_present (GTK_WINDOW (window));
+  settle (GTK_WIDGET (window));
+  g_assert_true (winnow_window_open_file (window, file));
+  clock = gtk_widget_get_frame_clock (GTK_WIDGET (window));
+  g_assert_nonnull (clock);
+
+  g_action_group_activate_action (G_ACTION_GROUP (window), "set-speed", g_variant_new_string ("ff"));
+  g_action_group_activate_action (G_ACTION_GROUP (window), "play-pause", NULL);
+  g_assert_cmpint (winnow_session_get_mode (session), ==, WN_CLOCK_FAST_FORWARD);
+
+  /* The first frames carry the 10 000 starts (a single engine action) and
+   * their rows; wait until every instance is listed. */
+  start = g_get_monotonic_time ();
+  while (g_get_monotonic_time () - start < 5 * G_USEC_PER_SEC &&
+         g_list_model_get_n_items (winnow_session_get_instances (session)) < 10000)
+    g_main_context_iteration (NULL, FALSE);
+  g_assert_cmpuint (g_list_model_get_n_items (winnow_session_get_instances (session)), ==, 10000);
+  g_assert_true (winnow_session_is_playing (session));
+
+  /* Then, for up to a second of fast-forward: frames keep coming and no
+   * main-loop iteration is long, so a click on Pause is handled promptly. */
+  start = last = g_get_monotonic_time ();
+  frames = gdk_frame_clock_get_frame_counter (clock);
+  while (g_get_monotonic_time () - start < G_USEC_PER_SEC && winnow_session_is_playing (session))
+    {
+      gint64 now;
+
+      g_main_context_iteration (NULL, FALSE);
+      now = g_get_monotonic_time ();
+      longest = MAX (longest, now - last);
+      last = now;
+
+      if (!paused_once && now - start > G_USEC_PER_SEC / 3 && winnow_session_is_playing (session))
+        {
+          WnTime paused_at;
+
+          /* Pause takes effect in the action itself: nothing runs after it */
+          g_action_group_activate_action (G_ACTION_GROUP (window), "play-pause", NULL);
+          g_assert_cmpint (winnow_session_get_mode (session), ==, WN_CLOCK_PAUSED);
+          paused_at = winnow_session_get_now (session);
+          for (int i = 0; i < 50; i++)
+            g_main_context_iteration (NULL, FALSE);
+          g_assert_cmpint (winnow_session_get_now (session), ==, paused_at);
+          g_assert_cmpint (winnow_session_get_mode (session), ==, WN_CLOCK_PAUSED);
+          g_action_group_activate_action (G_ACTION_GROUP (window), "play-pause", NULL);
+          g_assert_cmpint (winnow_session_get_mode (session), ==, WN_CLOCK_FAST_FORWARD);
+          paused_once = TRUE;
+          last = g_get_monotonic_time ();
+        }
+    }
+  elapsed = g_get_monotonic_time () - start;
+  frames = gdk_frame_clock_get_frame_counter (clock) - frames;
+  g_test_message ("%" G_GINT64_FORMAT " frames in %" G_GINT64_FORMAT " ms of fast-forward; longest main-loop "
+                  "iteration %" G_GINT64_FORMAT " ms; %u events listed, clock at %" G_GINT64_FORMAT " ms",
+                  frames, elapsed / 1000, longest / 1000,
+                  g_list_model_get_n_items (winnow_session_get_events (session)),
+                  winnow_session_get_now (session) / 1000);
+  g_assert_true (paused_once);
+  /* Generous bounds: CI renders in software on shared cores. */
+  g_assert_cmpint (frames * G_USEC_PER_SEC / MAX (elapsed, 1), >=, 4);
+  g_assert_cmpint (longest, <, G_USEC_PER_SEC / 2);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+}
+
+int
+main (int argc, char **argv)
+{
+  g_autofree char *style = NULL;
+
+  if (g_getenv ("DISPLAY") == NULL && g_getenv ("WAYLAND_DISPLAY") == NULL)
+    {
+      g_printerr ("no display: skipped\n");
+      return 77;
+    }
+  g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
+  g_setenv ("GTK_A11Y", "none", TRUE);
+  gtk_test_init (&argc, &argv, NULL);
+  g_test_log_set_fatal_handler (ignore_bus_warning, NULL);
+  adw_init ();
+  if (g_getenv ("WINNOW_EXAMPLES_DIR") == NULL)
+    {
+      g_autofree char *dir = g_test_build_filename (G_TEST_DIST, "..", "..", "data", "examples", NULL);
+      g_setenv ("WINNOW_EXAMPLES_DIR", dir, TRUE);
+    }
+
+  g_test_add_func ("/app/Window/run", test_window_run);
+  g_test_add_func ("/app/Window/fast-forward-10000", test_window_responsive);
+  return g_test_run ();
+}
