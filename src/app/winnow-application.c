@@ -116,6 +116,11 @@ winnow_application_startup (GApplication *app)
     { "win.show-tab::dispatcher", { "<Control>2", NULL } },
     { "win.show-tab::journal", { "<Control>3", NULL } },
     { "win.show-tab::instances", { "<Control>4", NULL } },
+    { "win.show-tab::timeline", { "<Control>5", NULL } },
+    { "win.show-tab::incidents", { "<Control>6", NULL } },
+    { "win.show-tab::breakpoints", { "<Control>7", NULL } },
+    { "win.save-session", { "<Control>s", NULL } },
+    { "win.export-journal", { "<Control><Shift>e", NULL } },
   };
 
   G_APPLICATION_CLASS (winnow_application_parent_class)->startup (app);

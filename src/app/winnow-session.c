@@ -6,6 +6,7 @@
 #include "winnow-session.h"
 #include "winnow-event-row.h"
 #include "winnow-instance-row.h"
+#include "winnow-trace.h"
 
 #define DEFAULT_BATCH 250
 /* While the clock runs, tables bigger than this are re-synced at most every
@@ -53,6 +54,17 @@ struct _WinnowSession
   guint            n_rejected;
 
   char            *selected_node;
+  char            *selected_job;
+
+  WinnowTrace     *trace;           /* every job's history, fed once per frame */
+  GString         *jsonl;           /* the whole journal as JSON lines */
+  GArray          *breakpoints;     /* WinnowBreakpoint, kept across restarts */
+  guint            next_breakpoint;
+  guint            announced_hit;   /* the engine's hit already reported, or 0 */
+  gboolean         resumed;         /* the operator's play is in effect */
+  GPtrArray       *incidents;       /* WinnowIncident*, open ones */
+  GPtrArray       *incidents_next;  /* collected by the current track pass */
+  guint            incidents_version;
 };
 
 enum {
@@ -61,6 +73,7 @@ enum {
   PROP_MODE,
   PROP_SPEED,
   PROP_SELECTED_NODE,
+  PROP_SELECTED_JOB,
   N_PROPS
 };
 
@@ -69,6 +82,8 @@ enum {
   FLUSHED,
   ALERT,
   RUN_CHANGED,
+  BREAKPOINT_HIT,
+  BREAKPOINTS_CHANGED,
   N_SIGNALS
 };
 
@@ -196,15 +211,32 @@ update_mode (WinnowSession *self)
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MODE]);
 }
 
+/* Clock commands go through the engine: it journals them and records them
+ * for the saved session, so a replay journals them at the same point. */
 static void
-emit_clock (WinnowSession *self,
+note_clock (WinnowSession *self,
             WnEventPhase   phase,
             const char    *action)
 {
-  WnEvent ev = WN_EVENT_INIT (WN_EV_CLOCK, phase);
+  wn_engine_note_clock (self->engine, phase, action);
+}
 
-  ev.action = action;
-  wn_journal_emit (wn_engine_get_journal (self->engine), wn_engine_now (self->engine), &ev);
+static void
+breakpoint_clear (gpointer data)
+{
+  g_free (((WinnowBreakpoint *) data)->node);
+}
+
+static void
+incident_free (gpointer data)
+{
+  WinnowIncident *incident = data;
+
+  g_free (incident->instance);
+  g_free (incident->node);
+  g_free (incident->track);
+  g_free (incident->error);
+  g_free (incident);
 }
 
 static void
@@ -213,17 +245,88 @@ journal_cb (const WnEvent *event,
 {
   WinnowSession *self = data;
 
+  /* the whole journal stays exportable, whatever the views drop */
+  wn_event_append_json (event, self->jsonl);
+  /* the job's policy, as resolved at enqueue: the job is in the store now */
+  if (event->kind == WN_EV_JOB && event->phase == WN_PH_ENQUEUED && event->job != NULL)
+    {
+      WnJobInfo info;
+
+      if (wn_dispatcher_lookup (wn_engine_get_dispatcher (self->engine), event->job, &info))
+        winnow_trace_set_policy (self->trace, event->job, info.policy);
+    }
+
   /* Keep the queue bounded: what would be dropped from the model anyway is
-   * dropped here, before any row is made for it. */
+   * dropped here, before any row is made for it (the trace still sees it). */
   if (self->pending->len >= WINNOW_SESSION_MAX_EVENTS)
     {
       guint n = self->pending->len / 2;
 
+      for (guint i = 0; i < n; i++)
+        winnow_trace_add_event (self->trace, g_ptr_array_index (self->pending, i));
       g_ptr_array_remove_range (self->pending, 0, n);
       self->n_dropped += n;
     }
   g_ptr_array_add (self->pending, wn_event_copy (event));
   request_flush (self);
+}
+
+static WinnowBreakpoint *
+find_breakpoint_by_engine_id (WinnowSession *self,
+                              guint          engine_id)
+{
+  for (guint i = 0; i < self->breakpoints->len; i++)
+    {
+      WinnowBreakpoint *bp = &g_array_index (self->breakpoints, WinnowBreakpoint, i);
+
+      if (bp->engine_id == engine_id)
+        return bp;
+    }
+  return NULL;
+}
+
+/* The engine stopped the clock at a breakpoint: say so, once. */
+static void
+check_hit (WinnowSession *self)
+{
+  const WnEvent *event = NULL;
+  guint hit;
+  WinnowBreakpoint *bp;
+  g_autoptr(WinnowEventRow) row = NULL;
+
+  if (self->engine == NULL)
+    return;
+  hit = wn_engine_get_last_hit (self->engine, &event);
+  if (hit == 0 || hit == self->announced_hit || event == NULL)
+    return;
+  self->announced_hit = hit;
+  bp = find_breakpoint_by_engine_id (self, hit);
+  if (self->resumed)
+    {
+      g_autofree char *spec = bp ? winnow_breakpoint_to_spec (bp) : NULL;
+      /* Translators: the journal's clock line when a breakpoint stops the run */
+      g_autofree char *action = g_strdup_printf (_("at breakpoint %s"), spec ? spec : "?");
+
+      /* the scheduler has paused itself; the journal and the session say so */
+      self->resumed = FALSE;
+      note_clock (self, WN_PH_PAUSED, action);
+      request_flush (self);
+    }
+  update_mode (self);
+  row = winnow_event_row_new (wn_event_copy (event));
+  g_signal_emit (self, signals[BREAKPOINT_HIT], 0, bp ? bp->id : 0, row);
+}
+
+/* The operator moves on: the stop is over. */
+static void
+leave_hit (WinnowSession *self)
+{
+  check_hit (self);
+  if (self->announced_hit != 0 || wn_engine_get_last_hit (self->engine, NULL) != 0)
+    {
+      wn_engine_clear_hit (self->engine);
+      self->announced_hit = 0;
+    }
 }
 
 static void
@@ -271,6 +374,12 @@ reset_models (WinnowSession *self)
   clear_store (self->tracks);
   clear_store (self->instances);
   g_clear_pointer (&self->counts, g_free);
+  winnow_trace_clear (self->trace);
+  g_string_truncate (self->jsonl, 0);
+  g_ptr_array_set_size (self->incidents, 0);
+  self->incidents_version++;
+  self->announced_hit = 0;
+  self->resumed = FALSE;
   self->n_dropped = 0;
   self->n_terminated = 0;
   self->n_incidents = 0;
@@ -303,12 +412,35 @@ attach_engine (WinnowSession *self)
 static void
 start_engine (WinnowSession *self)
 {
+  gboolean dropped = FALSE;
+
   detach_engine (self);
   reset_models (self);
 
   self->engine = wn_engine_new (self->process, self->scenario, &self->options);
   self->counts = g_new0 (WinnowNodeCounts, self->process->n_nodes);
   attach_engine (self);
+  /* breakpoints outlive runs: the same ones stop the new run (those on a
+   * node the process does not have go) */
+  for (guint i = self->breakpoints->len; i > 0; i--)
+    {
+      WinnowBreakpoint *bp = &g_array_index (self->breakpoints, WinnowBreakpoint, i - 1);
+
+      if (bp->node != NULL && wn_process_find_node (self->process, bp->node) == NULL)
+        {
+          g_array_remove_index (self->breakpoints, i - 1);
+          dropped = TRUE;
+        }
+    }
+  for (guint i = 0; i < self->breakpoints->len; i++)
+    {
+      WinnowBreakpoint *bp = &g_array_index (self->breakpoints, WinnowBreakpoint, i);
+
+      bp->hits = 0;
+      bp->engine_id = wn_engine_add_breakpoint (self->engine, bp->kind, bp->phase, bp->node);
+      if (!bp->enabled)
+        wn_engine_enable_breakpoint (self->engine, bp->engine_id, FALSE);
+    }
 
   self->snapshots_dirty = TRUE;
   self->instances_dirty = TRUE;
@@ -317,6 +449,8 @@ start_engine (WinnowSession *self)
 
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MODE]);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LOADED]);
+  if (dropped)
+    g_signal_emit (self, signals[BREAKPOINTS_CHANGED], 0);
   g_signal_emit (self, signals[RUN_CHANGED], 0);
 }
 
@@ -468,6 +602,18 @@ track_cb (const WnTrackInfo *info,
   winnow_track_row_set_generation (row, self->generation);
   pass->seen++;
 
+  if (info->state == WN_TRACK_INCIDENT)
+    {
+      WinnowIncident *incident = g_new0 (WinnowIncident, 1);
+
+      incident->instance = g_strdup (info->instance);
+      incident->node = g_strdup (info->node);
+      incident->track = g_strdup (info->id);
+      incident->error = g_strdup (info->error);
+      incident->since = info->since;
+      g_ptr_array_add (self->incidents_next, incident);
+    }
+
   if (node != NULL)
     {
       WinnowNodeCounts *counts = &self->counts[node->index];
@@ -493,6 +639,23 @@ track_cb (const WnTrackInfo *info,
     }
 }
 
+static gboolean
+incidents_equal (GPtrArray *a,
+                 GPtrArray *b)
+{
+  if (a->len != b->len)
+    return FALSE;
+  for (guint i = 0; i < a->len; i++)
+    {
+      WinnowIncident *x = g_ptr_array_index (a, i);
+      WinnowIncident *y = g_ptr_array_index (b, i);
+
+      if (g_strcmp0 (x->track, y->track) != 0 || x->since != y->since || g_strcmp0 (x->error, y->error) != 0)
+        return FALSE;
+    }
+  return TRUE;
+}
+
 static void
 refresh_tracks (WinnowSession *self,
                 WnTime         now)
@@ -500,9 +663,20 @@ refresh_tracks (WinnowSession *self,
   Pass pass = { self, g_ptr_array_new_with_free_func (g_object_unref), 0, now };
 
   memset (self->counts, 0, sizeof (WinnowNodeCounts) * self->process->n_nodes);
+  g_ptr_array_set_size (self->incidents_next, 0);
   wn_engine_foreach_track (self->engine, FALSE, track_cb, &pass);
   sync_store (self->tracks, self->track_index, &pass, self->generation, track_generation, track_id);
   g_ptr_array_unref (pass.added);
+
+  if (!incidents_equal (self->incidents, self->incidents_next))
+    {
+      GPtrArray *swap = self->incidents;
+
+      self->incidents = self->incidents_next;
+      self->incidents_next = swap;
+      self->incidents_version++;
+    }
+  g_ptr_array_set_size (self->incidents_next, 0);
 }
 
 static void
@@ -566,6 +740,13 @@ winnow_session_finalize (GObject *object)
   g_clear_pointer (&self->instance_index, g_hash_table_unref);
   g_clear_pointer (&self->counts, g_free);
   g_clear_pointer (&self->selected_node, g_free);
+  g_clear_pointer (&self->selected_job, g_free);
+  g_clear_pointer (&self->trace, winnow_trace_unref);
+  if (self->jsonl != NULL)
+    g_string_free (g_steal_pointer (&self->jsonl), TRUE);
+  g_clear_pointer (&self->breakpoints, g_array_unref);
+  g_clear_pointer (&self->incidents, g_ptr_array_unref);
+  g_clear_pointer (&self->incidents_next, g_ptr_array_unref);
 
   G_OBJECT_CLASS (winnow_session_parent_class)->finalize (object);
 }
@@ -592,6 +773,9 @@ winnow_session_get_property (GObject    *object,
     case PROP_SELECTED_NODE:
       g_value_set_string (value, self->selected_node);
       break;
+    case PROP_SELECTED_JOB:
+      g_value_set_string (value, self->selected_job);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -612,6 +796,9 @@ winnow_session_set_property (GObject      *object,
       break;
     case PROP_SELECTED_NODE:
       winnow_session_set_selected_node (self, g_value_get_string (value));
+      break;
+    case PROP_SELECTED_JOB:
+      winnow_session_set_selected_job (self, g_value_get_string (value));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -640,6 +827,9 @@ winnow_session_class_init (WinnowSessionClass *klass)
   properties[PROP_SELECTED_NODE] =
     g_param_spec_string ("selected-node", NULL, NULL, NULL,
                          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  properties[PROP_SELECTED_JOB] =
+    g_param_spec_string ("selected-job", NULL, NULL, NULL,
+                         G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   /* Something waits to be applied: the view should flush on its next frame. */
@@ -655,6 +845,13 @@ winnow_session_class_init (WinnowSessionClass *klass)
   /* A new run replaced the previous one (load, restart, reload). */
   signals[RUN_CHANGED] = g_signal_new ("run-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                                        0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+  /* The clock stopped at a breakpoint: (the session's breakpoint id, the event that hit it) */
+  signals[BREAKPOINT_HIT] = g_signal_new ("breakpoint-hit", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                          0, NULL, NULL, NULL, G_TYPE_NONE, 2,
+                                          G_TYPE_UINT, WINNOW_TYPE_EVENT_ROW);
+  /* A breakpoint was added, removed, enabled or disabled. */
+  signals[BREAKPOINTS_CHANGED] = g_signal_new ("breakpoints-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                               0, NULL, NULL, NULL, G_TYPE_NONE, 0);
 }
 
 static void
@@ -670,6 +867,12 @@ winnow_session_init (WinnowSession *self)
   self->job_index = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_object_unref);
   self->track_index = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_object_unref);
   self->instance_index = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_object_unref);
+  self->trace = winnow_trace_new ();
+  self->jsonl = g_string_new (NULL);
+  self->breakpoints = g_array_new (FALSE, TRUE, sizeof (WinnowBreakpoint));
+  g_array_set_clear_func (self->breakpoints, breakpoint_clear);
+  self->incidents = g_ptr_array_new_with_free_func (incident_free);
+  self->incidents_next = g_ptr_array_new_with_free_func (incident_free);
 }
 
 /* ---- public API ---- */
@@ -851,6 +1054,7 @@ winnow_session_play (WinnowSession *self)
   if (self->engine == NULL)
     return;
   scheduler = wn_engine_get_scheduler (self->engine);
+  leave_hit (self);
   was_paused = wn_scheduler_get_mode (scheduler) == WN_CLOCK_PAUSED;
   if (self->speed <= 0)
     wn_scheduler_fast_forward (scheduler);
@@ -860,7 +1064,8 @@ winnow_session_play (WinnowSession *self)
       wn_scheduler_resume (scheduler);
     }
   if (was_paused)
-    emit_clock (self, WN_PH_RESUMED, NULL);
+    note_clock (self, WN_PH_RESUMED, NULL);
+  self->resumed = TRUE;
   update_mode (self);
   request_flush (self);
 }
@@ -875,10 +1080,11 @@ winnow_session_pause (WinnowSession *self)
   if (self->engine == NULL)
     return;
   scheduler = wn_engine_get_scheduler (self->engine);
+  self->resumed = FALSE;
   if (wn_scheduler_get_mode (scheduler) == WN_CLOCK_PAUSED)
     return;
   wn_scheduler_pause (scheduler);
-  emit_clock (self, WN_PH_PAUSED, NULL);
+  note_clock (self, WN_PH_PAUSED, NULL);
   update_mode (self);
   request_flush (self);
 }
@@ -935,9 +1141,10 @@ winnow_session_step_next (WinnowSession *self)
   if (self->engine == NULL)
     return FALSE;
   winnow_session_pause (self);
+  leave_hit (self);
   ran = wn_scheduler_step_next (wn_engine_get_scheduler (self->engine));
   if (ran)
-    emit_clock (self, WN_PH_STEPPED, _("to the next event"));
+    note_clock (self, WN_PH_STEPPED, _("to the next event"));
   self->snapshots_dirty = TRUE;
   self->instances_dirty = TRUE;
   request_flush (self);
@@ -957,11 +1164,12 @@ winnow_session_step_by (WinnowSession *self,
   if (self->engine == NULL)
     return;
   winnow_session_pause (self);
+  leave_hit (self);
   wn_scheduler_step_by (wn_engine_get_scheduler (self->engine), delta);
   text = wn_duration_format (delta);
   /* Translators: a clock step, e.g. "by 100ms" */
   action = g_strdup_printf (_("by %s"), text);
-  emit_clock (self, WN_PH_STEPPED, action);
+  note_clock (self, WN_PH_STEPPED, action);
   self->snapshots_dirty = TRUE;
   self->instances_dirty = TRUE;
   request_flush (self);
@@ -1212,6 +1420,7 @@ winnow_session_flush (WinnowSession *self)
           WnEvent *event = taken[i];
           int alert = -1;
 
+          winnow_trace_add_event (self->trace, event);
           items[i] = winnow_event_data_new (event);
           if (event->kind == WN_EV_INSTANCE || event->kind == WN_EV_INCIDENT)
             self->instances_dirty = TRUE;
@@ -1272,7 +1481,10 @@ winnow_session_flush (WinnowSession *self)
       self->last_snapshot = snapshots_done = g_get_monotonic_time ();
     }
 
-  /* 3. a run that has nothing left to do stops the clock */
+  /* 3. a breakpoint that stopped the clock */
+  check_hit (self);
+
+  /* 4. a run that has nothing left to do stops the clock */
   if (winnow_session_is_playing (self) && wn_scheduler_get_n_pending (wn_engine_get_scheduler (self->engine)) == 0)
     {
       winnow_session_pause (self);
@@ -1314,4 +1526,324 @@ winnow_session_set_selected_node (WinnowSession *self,
   g_free (self->selected_node);
   self->selected_node = g_strdup (node);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED_NODE]);
+}
+
+const char *
+winnow_session_get_selected_job (WinnowSession *self)
+{
+  g_return_val_if_fail (WINNOW_IS_SESSION (self), NULL);
+  return self->selected_job;
+}
+
+void
+winnow_session_set_selected_job (WinnowSession *self,
+                                 const char    *job)
+{
+  g_return_if_fail (WINNOW_IS_SESSION (self));
+
+  if (job != NULL && *job == '\0')
+    job = NULL;
+  if (g_strcmp0 (self->selected_job, job) == 0)
+    return;
+  g_free (self->selected_job);
+  self->selected_job = g_strdup (job);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED_JOB]);
+}
+
+WinnowTrace *
+winnow_session_get_trace (WinnowSession *self)
+{
+  g_return_val_if_fail (WINNOW_IS_SESSION (self), NULL);
+  return self->trace;
+}
+
+const char *
+winnow_session_get_journal_text (WinnowSession *self,
+                                 gsize         *length)
+{
+  g_return_val_if_fail (WINNOW_IS_SESSION (self), NULL);
+
+  if (length != NULL)
+    *length = self->jsonl->len;
+  return self->jsonl->str;
+}
+
+char *
+winnow_session_export_session (WinnowSession *self)
+{
+  g_return_val_if_fail (WINNOW_IS_SESSION (self), NULL);
+
+  if (self->engine == NULL)
+    return NULL;
+  return wn_engine_export_session (self->engine);
+}
+
+gboolean
+winnow_session_load_scenario (WinnowSession  *self,
+                              GFile          *file,
+                              GPtrArray     **diagnostics,
+                              GError        **error)
+{
+  g_autofree char *path = NULL;
+  g_autoptr(WnScenario) scenario = NULL;
+  g_autoptr(WnProcess) process = NULL;
+  g_autoptr(GFile) process_file = NULL;
+
+  g_return_val_if_fail (WINNOW_IS_SESSION (self), FALSE);
+  g_return_val_if_fail (G_IS_FILE (file), FALSE);
+
+  if (self->process == NULL)
+    {
+      g_set_error (error, WN_ENGINE_ERROR, WN_ENGINE_ERROR_INVALID, _("Open a process first"));
+      return FALSE;
+    }
+  path = g_file_get_path (file);
+  if (path == NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED, _("Only local files can be opened"));
+      return FALSE;
+    }
+  scenario = wn_load_scenario_file (path, diagnostics, error);
+  if (scenario == NULL)
+    return FALSE;
+  /* a saved session carries its own overrides: the run takes none of ours */
+  process = wn_process_ref (self->process);
+  process_file = self->file ? g_object_ref (self->file) : NULL;
+  winnow_session_set_process (self, process, scenario, NULL, process_file);
+  return TRUE;
+}
+
+char *
+winnow_breakpoint_to_spec (const WinnowBreakpoint *bp)
+{
+  g_return_val_if_fail (bp != NULL, NULL);
+
+  if (bp->node != NULL)
+    return g_strdup_printf ("%s.%s@%s", wn_event_kind_to_string (bp->kind),
+                            wn_event_phase_to_string (bp->phase), bp->node);
+  return g_strdup_printf ("%s.%s", wn_event_kind_to_string (bp->kind), wn_event_phase_to_string (bp->phase));
+}
+
+static WinnowBreakpoint *
+find_breakpoint (WinnowSession *self,
+                 guint          id,
+                 guint         *index)
+{
+  for (guint i = 0; i < self->breakpoints->len; i++)
+    {
+      WinnowBreakpoint *bp = &g_array_index (self->breakpoints, WinnowBreakpoint, i);
+
+      if (bp->id == id)
+        {
+          if (index != NULL)
+            *index = i;
+          return bp;
+        }
+    }
+  return NULL;
+}
+
+guint
+winnow_session_find_breakpoint (WinnowSession *self,
+                                WnEventKind    kind,
+                                WnEventPhase   phase,
+                                const char    *node)
+{
+  g_return_val_if_fail (WINNOW_IS_SESSION (self), 0);
+
+  for (guint i = 0; i < self->breakpoints->len; i++)
+    {
+      WinnowBreakpoint *bp = &g_array_index (self->breakpoints, WinnowBreakpoint, i);
+
+      if (bp->kind == kind && bp->phase == phase && g_strcmp0 (bp->node, node) == 0)
+        return bp->id;
+    }
+  return 0;
+}
+
+guint
+winnow_session_add_breakpoint (WinnowSession *self,
+                               WnEventKind    kind,
+                               WnEventPhase   phase,
+                               const char    *node)
+{
+  WinnowBreakpoint bp = { 0 };
+  guint existing;
+
+  g_return_val_if_fail (WINNOW_IS_SESSION (self), 0);
+  g_return_val_if_fail (kind < WN_EV_N_KINDS && phase < WN_PH_N_PHASES, 0);
+
+  if (node != NULL && *node == '\0')
+    node = NULL;
+  existing = winnow_session_find_breakpoint (self, kind, phase, node);
+  if (existing != 0)
+    {
+      winnow_session_enable_breakpoint (self, existing, TRUE);
+      return existing;
+    }
+  bp.id = ++self->next_breakpoint;
+  bp.kind = kind;
+  bp.phase = phase;
+  bp.node = g_strdup (node);
+  bp.enabled = TRUE;
+  if (self->engine != NULL)
+    bp.engine_id = wn_engine_add_breakpoint (self->engine, kind, phase, node);
+  g_array_append_val (self->breakpoints, bp);
+  g_signal_emit (self, signals[BREAKPOINTS_CHANGED], 0);
+  return bp.id;
+}
+
+gboolean
+winnow_session_remove_breakpoint (WinnowSession *self,
+                                  guint          id)
+{
+  WinnowBreakpoint *bp;
+  guint index;
+
+  g_return_val_if_fail (WINNOW_IS_SESSION (self), FALSE);
+
+  bp = find_breakpoint (self, id, &index);
+  if (bp == NULL)
+    return FALSE;
+  if (self->engine != NULL && bp->engine_id != 0)
+    wn_engine_remove_breakpoint (self->engine, bp->engine_id);
+  g_array_remove_index (self->breakpoints, index);
+  g_signal_emit (self, signals[BREAKPOINTS_CHANGED], 0);
+  return TRUE;
+}
+
+gboolean
+winnow_session_enable_breakpoint (WinnowSession *self,
+                                  guint          id,
+                                  gboolean       enabled)
+{
+  WinnowBreakpoint *bp;
+
+  g_return_val_if_fail (WINNOW_IS_SESSION (self), FALSE);
+
+  bp = find_breakpoint (self, id, NULL);
+  if (bp == NULL)
+    return FALSE;
+  enabled = !!enabled;
+  if (bp->enabled == enabled)
+    return TRUE;
+  bp->enabled = enabled;
+  if (self->engine != NULL && bp->engine_id != 0)
+    wn_engine_enable_breakpoint (self->engine, bp->engine_id, enabled);
+  g_signal_emit (self, signals[BREAKPOINTS_CHANGED], 0);
+  return TRUE;
+}
+
+const WinnowBreakpoint *
+winnow_session_get_breakpoints (WinnowSession *self,
+                                guint         *n_breakpoints)
+{
+  g_return_val_if_fail (WINNOW_IS_SESSION (self), NULL);
+  g_return_val_if_fail (n_breakpoints != NULL, NULL);
+
+  if (self->engine != NULL)
+    {
+      guint n = 0;
+      const WnBreakpoint *engine_bps = wn_engine_get_breakpoints (self->engine, &n);
+
+      for (guint i = 0; i < n; i++)
+        {
+          WinnowBreakpoint *bp = find_breakpoint_by_engine_id (self, engine_bps[i].id);
+
+          if (bp != NULL)
+            bp->hits = engine_bps[i].hits;
+        }
+    }
+  *n_breakpoints = self->breakpoints->len;
+  return (const WinnowBreakpoint *) (gpointer) self->breakpoints->data;
+}
+
+guint
+winnow_session_get_hit (WinnowSession  *self,
+                        const WnEvent **event)
+{
+  WinnowBreakpoint *bp;
+  guint hit;
+
+  g_return_val_if_fail (WINNOW_IS_SESSION (self), 0);
+
+  if (event != NULL)
+    *event = NULL;
+  if (self->engine == NULL)
+    return 0;
+  hit = wn_engine_get_last_hit (self->engine, event);
+  bp = hit ? find_breakpoint_by_engine_id (self, hit) : NULL;
+  return bp ? bp->id : 0;
+}
+
+GPtrArray *
+winnow_session_get_incidents (WinnowSession *self)
+{
+  g_return_val_if_fail (WINNOW_IS_SESSION (self), NULL);
+  return self->incidents;
+}
+
+guint
+winnow_session_get_incidents_version (WinnowSession *self)
+{
+  g_return_val_if_fail (WINNOW_IS_SESSION (self), 0);
+  return self->incidents_version;
+}
+
+static gboolean
+after_command (WinnowSession *self,
+               gboolean       ok)
+{
+  self->snapshots_dirty = TRUE;
+  self->instances_dirty = TRUE;
+  request_flush (self);
+  return ok;
+}
+
+static gboolean
+check_loaded (WinnowSession  *self,
+              GError        **error)
+{
+  if (self->engine != NULL)
+    return TRUE;
+  g_set_error (error, WN_ENGINE_ERROR, WN_ENGINE_ERROR_INVALID, _("No process is loaded"));
+  return FALSE;
+}
+
+gboolean
+winnow_session_incident_retry (WinnowSession  *self,
+                               const char     *instance,
+                               const char     *node,
+                               GError        **error)
+{
+  g_return_val_if_fail (WINNOW_IS_SESSION (self), FALSE);
+
+  if (!check_loaded (self, error))
+    return FALSE;
+  return after_command (self, wn_engine_incident_retry (self->engine, instance, node, error));
+}
+
+gboolean
+winnow_session_incident_resolve (WinnowSession  *self,
+                                 const char     *instance,
+                                 const char     *node,
+                                 GError        **error)
+{
+  g_return_val_if_fail (WINNOW_IS_SESSION (self), FALSE);
+
+  if (!check_loaded (self, error))
+    return FALSE;
+  return after_command (self, wn_engine_incident_resolve (self->engine, instance, node, error));
+}
+
+gboolean
+winnow_session_cancel_instance (WinnowSession  *self,
+                                const char     *instance,
+                                GError        **error)
+{
+  g_return_val_if_fail (WINNOW_IS_SESSION (self), FALSE);
+
+  if (!check_loaded (self, error))
+    return FALSE;
+  return after_command (self, wn_engine_cancel_instance (self->engine, instance, error));
 }

@@ -5,6 +5,7 @@
 #include "winnow.h"
 #include "winnow-job-row.h"
 #include "winnow-track-row.h"
+#include "winnow-trace.h"
 
 G_BEGIN_DECLS
 
@@ -25,6 +26,29 @@ typedef struct {
   guint parked;
   guint incident;
 } WinnowNodeCounts;
+
+/* A breakpoint the session keeps across restarts. */
+typedef struct {
+  guint         id;
+  WnEventKind   kind;
+  WnEventPhase  phase;
+  char         *node;        /* NULL: any node */
+  gboolean      enabled;
+  guint         hits;        /* in the current run */
+  guint         engine_id;   /* the current run's id for it */
+} WinnowBreakpoint;
+
+/* "job.retriesExhausted", "node.entered@reserve" */
+char             *winnow_breakpoint_to_spec        (const WinnowBreakpoint *bp);
+
+/* An open incident: a track held at a task. */
+typedef struct {
+  char   *instance;
+  char   *node;
+  char   *track;
+  char   *error;
+  WnTime  since;
+} WinnowIncident;
 
 /* The events model keeps at most this many rows; older ones are dropped. */
 #define WINNOW_SESSION_MAX_EVENTS 100000
@@ -116,6 +140,66 @@ guint             winnow_session_get_n_rejected    (WinnowSession          *self
 /* Apply everything queued since the last flush in one batch. */
 void              winnow_session_flush             (WinnowSession          *self);
 gboolean          winnow_session_has_pending       (WinnowSession          *self);
+
+/* Every job's history, fed with the journal once per frame (borrowed; the
+ * same object for the session's lifetime, cleared when a run starts). */
+WinnowTrace      *winnow_session_get_trace         (WinnowSession          *self);
+/* The whole journal of the run so far as JSON lines (what `winnow-run --jsonl`
+ * prints). */
+const char       *winnow_session_get_journal_text  (WinnowSession          *self,
+                                                    gsize                  *length);
+/* The run so far as a winnow.scenario/1 document that replays it. */
+char             *winnow_session_export_session    (WinnowSession          *self);
+/* Run the current process with the scenario in `file` (a saved session
+ * replays), from T+0, without the window's overrides. On failure nothing
+ * changes. */
+gboolean          winnow_session_load_scenario     (WinnowSession          *self,
+                                                    GFile                  *file,
+                                                    GPtrArray             **diagnostics,
+                                                    GError                **error);
+
+/* Breakpoints (kept across restarts). Adding one that exists returns its id. */
+guint             winnow_session_add_breakpoint    (WinnowSession          *self,
+                                                    WnEventKind             kind,
+                                                    WnEventPhase            phase,
+                                                    const char             *node);
+gboolean          winnow_session_remove_breakpoint (WinnowSession          *self,
+                                                    guint                   id);
+gboolean          winnow_session_enable_breakpoint (WinnowSession          *self,
+                                                    guint                   id,
+                                                    gboolean                enabled);
+/* 0 when there is none. */
+guint             winnow_session_find_breakpoint   (WinnowSession          *self,
+                                                    WnEventKind             kind,
+                                                    WnEventPhase            phase,
+                                                    const char             *node);
+/* In the order they were added, hit counts up to date (borrowed). */
+const WinnowBreakpoint *winnow_session_get_breakpoints (WinnowSession      *self,
+                                                    guint                  *n_breakpoints);
+/* The breakpoint the clock stands at (0: none) and its event (borrowed). */
+guint             winnow_session_get_hit           (WinnowSession          *self,
+                                                    const WnEvent         **event);
+
+/* Open incidents as of the last flush (WinnowIncident*, borrowed), and a
+ * counter that changes whenever they do. */
+GPtrArray        *winnow_session_get_incidents     (WinnowSession          *self);
+guint             winnow_session_get_incidents_version (WinnowSession      *self);
+gboolean          winnow_session_incident_retry    (WinnowSession          *self,
+                                                    const char             *instance,
+                                                    const char             *node,
+                                                    GError                **error);
+gboolean          winnow_session_incident_resolve  (WinnowSession          *self,
+                                                    const char             *instance,
+                                                    const char             *node,
+                                                    GError                **error);
+gboolean          winnow_session_cancel_instance   (WinnowSession          *self,
+                                                    const char             *instance,
+                                                    GError                **error);
+
+/* The job selected everywhere (NULL: none): dispatcher, tracks, timeline, inspector. */
+const char       *winnow_session_get_selected_job  (WinnowSession          *self);
+void              winnow_session_set_selected_job  (WinnowSession          *self,
+                                                    const char             *job);
 
 /* The node the views are filtered to (NULL: all). */
 const char       *winnow_session_get_selected_node (WinnowSession          *self);

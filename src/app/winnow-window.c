@@ -4,10 +4,12 @@
 #include <glib/gi18n.h>
 
 #include "winnow-window.h"
+#include "wn-json.h"
 #include "winnow-diagram.h"
 #include "winnow-event-row.h"
 #include "winnow-instance-row.h"
 #include "winnow-job-row.h"
+#include "winnow-timeline.h"
 #include "winnow-track-row.h"
 
 #define DEFAULT_EXAMPLE "order-fulfilment.process.json"
@@ -100,7 +102,25 @@ enum {
   FAULT_STATUS,
   FAULT_CRASH,
   FAULT_HANG,
+  FAULT_COMPLETE,
   FAULT_CUSTOM,
+};
+
+/* The breakpoints the Breakpoints tab offers, in the order of its dropdown;
+ * the first one is "a token enters the selected node". */
+static const struct {
+  WnEventKind  kind;
+  WnEventPhase phase;
+  const char  *label;
+} breakpoint_kinds[] = {
+  { WN_EV_NODE, WN_PH_ENTERED, N_("A token enters the selected node") },
+  { WN_EV_JOB, WN_PH_RETRY_SCHEDULED, N_("A job is re-armed for a retry") },
+  { WN_EV_JOB, WN_PH_RETRIES_EXHAUSTED, N_("A job’s retries are exhausted") },
+  { WN_EV_FAULT, WN_PH_THROWN, N_("A BPMN error is thrown") },
+  { WN_EV_FAULT, WN_PH_UNCAUGHT, N_("A BPMN error goes uncaught") },
+  { WN_EV_INCIDENT, WN_PH_RAISED, N_("An incident is raised") },
+  { WN_EV_JOB, WN_PH_LOCK_RECLAIMED, N_("A lapsed lock is reclaimed") },
+  { WN_EV_JOB, WN_PH_REPORT_REJECTED, N_("A report is rejected") },
 };
 
 struct _WinnowWindow
@@ -136,6 +156,8 @@ struct _WinnowWindow
   AdwActionRow         *topic_row;
   AdwActionRow         *retry_row;
   AdwActionRow         *counts_row;
+  AdwActionRow         *node_break_row;
+  GtkSwitch            *node_break_switch;
   AdwComboRow          *task_trust_row;
   AdwPreferencesGroup  *fault_group;
   AdwComboRow          *fault_kind_row;
@@ -146,7 +168,31 @@ struct _WinnowWindow
   AdwPreferencesGroup  *job_group;
   AdwActionRow         *job_state_row;
   AdwActionRow         *job_attempt_row;
-  AdwActionRow         *job_policy_row;
+  AdwActionRow         *job_lock_row;
+  AdwActionRow         *job_trust_row;
+  AdwActionRow         *job_retry_row;
+  AdwPreferencesGroup  *job_mapper_group;
+  GtkListBox           *job_mapper_list;
+  AdwPreferencesGroup  *job_mapping_group;
+  GtkListBox           *job_mapping_list;
+  AdwPreferencesGroup  *job_history_group;
+  GtkListBox           *job_history_list;
+  GtkRevealer          *hit_revealer;
+  GtkLabel             *hit_title;
+  GtkLabel             *hit_event;
+  AdwViewStackPage     *timeline_page;
+  AdwViewStackPage     *incidents_page;
+  AdwViewStackPage     *breakpoints_page;
+  GtkBox               *timeline_legend;
+  GtkStack             *timeline_stack;
+  WinnowTimeline       *timeline;
+  GtkStack             *incidents_stack;
+  GtkListBox           *incidents_list;
+  GtkStack             *breakpoints_stack;
+  GtkListBox           *breakpoints_list;
+  GtkDropDown          *bp_kind_dropdown;
+  GtkEntry             *bp_spec_entry;
+  GtkLabel             *bp_error;
   GtkTextView          *variables_view;
   GtkLabel             *start_error;
   GtkLabel             *live_note;
@@ -217,7 +263,13 @@ struct _WinnowWindow
   gboolean              updating;
   GMenu                *recent_menu;
   GMenu                *examples_menu;
-  char                 *selected_job;
+  /* what the job inspector shows, to rebuild its lists only when it changes */
+  char                 *inspected_job;
+  guint                 inspected_version;
+  WnPolicy             *inspected_policy;
+  guint                 incidents_shown;
+  GHashTable           *breakpoint_rows;  /* breakpoint id → AdwActionRow */
+  gboolean              syncing_selection;
 };
 
 G_DEFINE_FINAL_TYPE (WinnowWindow, winnow_window, ADW_TYPE_APPLICATION_WINDOW)
@@ -353,7 +405,7 @@ show_toast (WinnowWindow *self,
 {
   AdwToast *toast = adw_toast_new (title);
 
-  adw_toast_set_timeout (toast, 4);
+  adw_toast_set_timeout (toast, 3);
   adw_toast_overlay_add_toast (self->toast_overlay, toast);
 }
 
@@ -361,6 +413,18 @@ static void
 ensure_tick (WinnowWindow *self);
 static void
 attach_visible_views (WinnowWindow *self);
+static void update_timeline (WinnowWindow *self);
+static void update_incidents (WinnowWindow *self);
+static void update_breakpoint_hits (WinnowWindow *self);
+static void update_hit_banner (WinnowWindow *self);
+static void sync_diagram_breakpoints (WinnowWindow *self);
+static void rebuild_breakpoints (WinnowWindow *self);
+static guint node_breakpoint (WinnowWindow *self, const char *node);
+static void toggle_node_breakpoint (WinnowWindow *self, const char *node, gboolean announce);
+static void setup_debugger (WinnowWindow *self);
+static void set_field_error (GtkLabel *label, const char *message);
+static void session_hit_cb (WinnowSession *session, guint id, WinnowEventRow *row, WinnowWindow *self);
+static void breakpoints_changed_cb (WinnowSession *session, WinnowWindow *self);
 
 /* ---- table cells ---- */
 
@@ -879,65 +943,477 @@ update_run_stats (WinnowWindow *self)
 }
 
 static void
+clear_list (GtkListBox *list)
+{
+  GtkWidget *child;
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (list))) != NULL)
+    gtk_list_box_remove (list, child);
+}
+
+static GtkWidget *
+property_row (const char *title,
+              const char *subtitle)
+{
+  GtkWidget *row = adw_action_row_new ();
+  g_autofree char *escaped_title = g_markup_escape_text (title, -1);
+  g_autofree char *escaped_subtitle = subtitle ? g_markup_escape_text (subtitle, -1) : NULL;
+
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), escaped_title);
+  if (escaped_subtitle != NULL)
+    adw_action_row_set_subtitle (ADW_ACTION_ROW (row), escaped_subtitle);
+  return row;
+}
+
+static const char *
+trust_name (WnTrust trust)
+{
+  switch (trust)
+    {
+    case WN_TRUST_ENGINE_AUTHORITATIVE:
+      return _("Engine authoritative");
+    case WN_TRUST_WORKER_TRUSTED:
+      return _("Worker trusted");
+    case WN_TRUST_UNSET:
+    default:
+      return _("Inherited");
+    }
+}
+
+static int
+outcome_mark (WinnowOutcome outcome)
+{
+  switch (outcome)
+    {
+    case WINNOW_OUTCOME_COMPLETED:
+      return WINNOW_MARK_COMPLETED;
+    case WINNOW_OUTCOME_BPMN_ERROR:
+      return WINNOW_MARK_BPMN_ERROR;
+    case WINNOW_OUTCOME_STATUS:
+      return WINNOW_MARK_STATUS;
+    case WINNOW_OUTCOME_RETRY:
+    case WINNOW_OUTCOME_FAULT:
+      return WINNOW_MARK_FAULT;
+    case WINNOW_OUTCOME_EXHAUSTED:
+      return WINNOW_MARK_EXHAUSTED;
+    case WINNOW_OUTCOME_REJECTED:
+      return WINNOW_MARK_REJECTED;
+    case WINNOW_OUTCOME_LOST:
+      return WINNOW_MARK_RECLAIMED;
+    case WINNOW_OUTCOME_RUNNING:
+    case WINNOW_OUTCOME_CANCELED:
+    default:
+      return -1;
+    }
+}
+
+static char *
+describe_outcome (const WinnowExecution *e)
+{
+  const char *what;
+
+  switch (e->outcome)
+    {
+    case WINNOW_OUTCOME_RUNNING:
+      return g_strdup (_("still running"));
+    case WINNOW_OUTCOME_COMPLETED:
+      return g_strdup (_("completed"));
+    case WINNOW_OUTCOME_BPMN_ERROR:
+      /* Translators: an execution's outcome, e.g. "BPMN error CardDeclined" */
+      return g_strdup_printf (_("BPMN error %s"), e->code ? e->code : "?");
+    case WINNOW_OUTCOME_STATUS:
+      /* Translators: an execution's outcome, e.g. "status \"NOT_FOUND\"" */
+      return g_strdup_printf (_("status %s"), e->detail ? e->detail : "?");
+    case WINNOW_OUTCOME_RETRY:
+      what = e->mapper_error ? _("technical (a mapper clause failed), retried") : _("technical, retried");
+      break;
+    case WINNOW_OUTCOME_EXHAUSTED:
+      what = _("technical, retries exhausted");
+      break;
+    case WINNOW_OUTCOME_FAULT:
+      what = _("technical fault");
+      break;
+    case WINNOW_OUTCOME_REJECTED:
+      what = _("report rejected");
+      break;
+    case WINNOW_OUTCOME_LOST:
+      return g_strdup (_("lock lapsed: another worker took the job over"));
+    case WINNOW_OUTCOME_CANCELED:
+    default:
+      return g_strdup (_("the job was removed while it ran"));
+    }
+  if (e->detail != NULL)
+    return g_strdup_printf ("%s: %s", what, e->detail);
+  if (e->code != NULL)
+    return g_strdup_printf ("%s: %s", what, e->code);
+  return g_strdup (what);
+}
+
+static GtkWidget *
+history_row (const WinnowExecution *e,
+             WnTime                 now)
+{
+  g_autofree char *title = NULL;
+  g_autofree char *at = wn_time_format_clock (e->start);
+  g_autofree char *took = wn_duration_format ((e->end < 0 ? now : e->end) - e->start);
+  g_autofree char *outcome = describe_outcome (e);
+  g_autofree char *subtitle = NULL;
+  GtkWidget *row;
+  int mark = outcome_mark (e->outcome);
+
+  /* Translators: a row of the job's history: "Execution 2 · inventory" */
+  title = g_strdup_printf (_("Execution %u · %s"), e->attempt, e->worker ? e->worker : "?");
+  if (e->outcome == WINNOW_OUTCOME_RETRY && e->backoff >= 0)
+    {
+      g_autofree char *backoff = wn_duration_format (e->backoff);
+      g_autofree char *gate = wn_time_format_clock (e->gate);
+
+      /* Translators: "T+00:00.000, 100ms · technical, retried: 503 …\nbackoff 300ms → gate until T+00:00.400" */
+      subtitle = g_strdup_printf (_("%s, %s · %s\nbackoff %s drawn: gated until %s"), at, took, outcome, backoff, gate);
+    }
+  else
+    /* Translators: "T+00:00.000, 100ms · completed" */
+    subtitle = g_strdup_printf (_("%s, %s · %s"), at, took, outcome);
+  row = property_row (title, subtitle);
+  adw_action_row_set_subtitle_lines (ADW_ACTION_ROW (row), 4);
+  if (mark >= 0)
+    adw_action_row_add_prefix (ADW_ACTION_ROW (row), winnow_timeline_glyph_new ((WinnowMarkKind) mark));
+  else
+    {
+      GtkWidget *spacer = gtk_image_new_from_icon_name (e->outcome == WINNOW_OUTCOME_RUNNING
+                                                        ? "media-playback-start-symbolic" : "list-remove-symbolic");
+      adw_action_row_add_prefix (ADW_ACTION_ROW (row), spacer);
+    }
+  gtk_widget_add_css_class (row, "history-row");
+  return row;
+}
+
+static char *
+describe_class_seen (const WinnowJobTrace *job)
+{
+  switch (job->class_seen)
+    {
+    case WINNOW_CLASS_BPMN_ERROR:
+      return g_strdup_printf (_("BPMN error %s"), job->class_code ? job->class_code : "?");
+    case WINNOW_CLASS_STATUS:
+      {
+        g_autofree char *value = job->class_status ? json_to_string (job->class_status, FALSE) : g_strdup ("?");
+        return g_strdup_printf (_("status %s"), value);
+      }
+    case WINNOW_CLASS_TECHNICAL:
+      if (job->class_code != NULL)
+        /* Translators: a technical fault and its raw code: "technical (503)" */
+        return g_strdup_printf (_("technical (%s)"), job->class_code);
+      return g_strdup (_("technical"));
+    case WINNOW_CLASS_NONE:
+    case WINNOW_CLASS_MAPPER_ERROR:
+    default:
+      return g_strdup ("");
+    }
+}
+
+static void
+fill_mapper (WinnowWindow         *self,
+             const WinnowJobTrace *job,
+             WnPolicy             *policy)
+{
+  WnErrorMapper *mapper = policy ? policy->mapper : NULL;
+  guint n = mapper ? wn_error_mapper_get_n_rules (mapper) : 0;
+  WinnowRuleMatch match = WINNOW_RULE_UNKNOWN;
+  g_autofree char *seen = NULL;
+  g_autofree char *note = NULL;
+  int rule = -1;
+
+  clear_list (self->job_mapper_list);
+  if (policy == NULL)
+    {
+      adw_preferences_group_set_description (self->job_mapper_group,
+                                             _("The job’s policy is unknown: it was enqueued before the view attached."));
+      gtk_widget_set_visible (GTK_WIDGET (self->job_mapper_list), FALSE);
+      return;
+    }
+  if (mapper == NULL)
+    {
+      adw_preferences_group_set_description (self->job_mapper_group,
+                                             _("No error mapper: every raw fault is technical and goes to the retry policy."));
+      gtk_widget_set_visible (GTK_WIDGET (self->job_mapper_list), FALSE);
+      return;
+    }
+  gtk_widget_set_visible (GTK_WIDGET (self->job_mapper_list), n > 0);
+
+  if (job != NULL)
+    match = winnow_job_trace_match_rule (job, mapper, &rule);
+  seen = job ? describe_class_seen (job) : g_strdup ("");
+  switch (match)
+    {
+    case WINNOW_RULE_MATCHED:
+      /* Translators: "Rule 1 matched the last fault: BPMN error CardDeclined." */
+      note = g_strdup_printf (_("Rule %d matched the last fault: %s."), rule + 1, seen);
+      break;
+    case WINNOW_RULE_AMBIGUOUS:
+      /* Translators: the journal names a fault's outcome, not its body, so the rule is inferred */
+      note = g_strdup_printf (_("The last fault was %s. The journal does not carry the fault’s body, so the rule is "
+                                "inferred: rule %d, or a later one that yields the same."), seen, rule + 1);
+      break;
+    case WINNOW_RULE_NONE:
+      note = g_strdup_printf (_("No rule matched the last fault, %s: technical by default."), seen);
+      break;
+    case WINNOW_RULE_UNKNOWN:
+    default:
+      if (job != NULL && job->class_seen == WINNOW_CLASS_MAPPER_ERROR)
+        /* Translators: %s is the lite evaluator's message */
+        note = g_strdup_printf (_("A clause failed to evaluate (%s), so the fault was technical."),
+                                job->class_text ? job->class_text : "?");
+      else if (job != NULL && job->class_seen != WINNOW_CLASS_NONE && policy->trust == WN_TRUST_WORKER_TRUSTED)
+        note = g_strdup_printf (_("The last verdict was %s, reported by the worker: it may not have come from a rule."), seen);
+      else
+        note = g_strdup (_("No fault has been classified yet. First match wins."));
+      break;
+    }
+  if (match == WINNOW_RULE_MATCHED && policy->trust == WN_TRUST_WORKER_TRUSTED)
+    {
+      g_autofree char *with = g_strdup_printf ("%s %s", note, _("(A trusted worker may also give that verdict itself.)"));
+      g_free (note);
+      note = g_steal_pointer (&with);
+    }
+  adw_preferences_group_set_description (self->job_mapper_group, note);
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *text = wn_error_mapper_describe_rule (mapper, i);
+      g_autofree char *number = g_strdup_printf ("%u", i + 1);
+      GtkWidget *row = property_row (text, NULL);
+      GtkWidget *label = gtk_label_new (number);
+
+      gtk_widget_add_css_class (label, "rule-number");
+      gtk_widget_add_css_class (label, "numeric");
+      adw_action_row_add_prefix (ADW_ACTION_ROW (row), label);
+      gtk_widget_add_css_class (row, "rule-row");
+      if ((match == WINNOW_RULE_MATCHED || match == WINNOW_RULE_AMBIGUOUS) && (int) i == rule)
+        {
+          GtkWidget *icon = gtk_image_new_from_icon_name (match == WINNOW_RULE_MATCHED
+                                                          ? "object-select-symbolic" : "dialog-question-symbolic");
+
+          gtk_widget_add_css_class (row, match == WINNOW_RULE_MATCHED ? "matched-rule" : "maybe-rule");
+          adw_action_row_set_subtitle (ADW_ACTION_ROW (row), match == WINNOW_RULE_MATCHED
+                                       ? _("matched the last fault") : _("probably matched the last fault"));
+          adw_action_row_add_suffix (ADW_ACTION_ROW (row), icon);
+        }
+      gtk_list_box_append (self->job_mapper_list, row);
+    }
+}
+
+static void
+fill_mapping (WinnowWindow *self,
+              const char   *node_id,
+              WnPolicy     *policy)
+{
+  WnProcess *process = winnow_session_get_process (self->session);
+  const WnNode *node = process && node_id ? wn_process_find_node (process, node_id) : NULL;
+  WnOutputMapping *mapping = policy ? policy->mapping : NULL;
+  guint n = mapping ? wn_output_mapping_get_n_rules (mapping) : 0;
+
+  clear_list (self->job_mapping_list);
+  gtk_widget_set_visible (GTK_WIDGET (self->job_mapping_list), n > 0);
+  if (n == 0)
+    {
+      const char *var = node && node->worker && node->worker->output_var ? node->worker->output_var
+                      : node_id ? node_id : "?";
+      g_autofree char *text =
+        /* Translators: %s is a variable name */
+        g_strdup_printf (_("No mapping: a completion’s whole body goes to the variable “%s”."), var);
+
+      adw_preferences_group_set_description (self->job_mapping_group, text);
+      return;
+    }
+  adw_preferences_group_set_description (self->job_mapping_group,
+                                         policy->trust == WN_TRUST_ENGINE_AUTHORITATIVE
+                                         ? _("Applied by the dispatcher to the raw body.")
+                                         : _("Applied by the worker before it reports."));
+  for (guint i = 0; i < n; i++)
+    {
+      const WnOutputRule *rule = wn_output_mapping_get_rule (mapping, i);
+      /* Translators: an output mapping rule: "body.chargeId → chargeId" */
+      g_autofree char *text = g_strdup_printf (_("%s → %s"), wn_lite_get_source (rule->path), rule->var);
+      GtkWidget *row = property_row (text, rule->required ? _("required: missing fails the task")
+                                                          : _("optional: skipped when missing"));
+
+      gtk_widget_add_css_class (row, "rule-row");
+      gtk_list_box_append (self->job_mapping_list, row);
+    }
+}
+
+static void
+fill_history (WinnowWindow         *self,
+              const WinnowJobTrace *job)
+{
+  WnTime now = winnow_session_get_now (self->session);
+  g_autofree char *enqueued = NULL;
+  g_autofree char *description = NULL;
+
+  clear_list (self->job_history_list);
+  if (job == NULL)
+    {
+      adw_preferences_group_set_description (self->job_history_group, _("Nothing is known about this job’s past."));
+      gtk_widget_set_visible (GTK_WIDGET (self->job_history_list), FALSE);
+      return;
+    }
+  enqueued = wn_time_format_clock (job->enqueued_at);
+  if (job->executions->len == 0)
+    /* Translators: %s is a clock time */
+    description = g_strdup_printf (_("Enqueued at %s; no worker has run it yet."), enqueued);
+  else
+    description = g_strdup_printf (_("Enqueued at %s."), enqueued);
+  adw_preferences_group_set_description (self->job_history_group, description);
+  gtk_widget_set_visible (GTK_WIDGET (self->job_history_list), job->executions->len > 0);
+  for (guint i = 0; i < job->executions->len; i++)
+    gtk_list_box_append (self->job_history_list,
+                         history_row (&g_array_index (job->executions, WinnowExecution, i), now));
+}
+
+static char *
+describe_job_end (const WinnowJobTrace *job)
+{
+  g_autofree char *at = wn_time_format_clock (job->ended_at);
+  const char *text = job->end_text;
+
+  switch (job->end)
+    {
+    case WINNOW_JOB_COMPLETED:
+      /* Translators: a job that left the dispatcher: "completed at T+00:00.900" */
+      return g_strdup_printf (_("completed at %s"), at);
+    case WINNOW_JOB_BPMN_ERROR:
+      return g_strdup_printf (_("BPMN error %s at %s"), text ? text : "?", at);
+    case WINNOW_JOB_STATUS:
+      return g_strdup_printf (_("status %s at %s"), text ? text : "?", at);
+    case WINNOW_JOB_FAILED:
+      return g_strdup_printf (_("failed at %s: %s"), at, text ? text : "?");
+    case WINNOW_JOB_REMOVED:
+      if (text != NULL)
+        return g_strdup_printf (_("removed at %s: %s"), at, text);
+      return g_strdup_printf (_("removed at %s: its task was canceled"), at);
+    case WINNOW_JOB_LIVE:
+    default:
+      return g_strdup ("—");
+    }
+}
+
+static void
 update_job_inspector (WinnowWindow *self)
 {
-  WinnowJobRow *row = winnow_session_lookup_job (self->session, self->selected_job);
-  WnPolicy *policy;
+  const char *id = winnow_session_get_selected_job (self->session);
+  WinnowJobRow *row = winnow_session_lookup_job (self->session, id);
+  WinnowJobTrace *job = winnow_trace_lookup_job (winnow_session_get_trace (self->session), id);
+  WnProcess *process = winnow_session_get_process (self->session);
+  WnPolicy *policy = row ? winnow_job_row_get_policy (row) : NULL;
+  const WnNode *node;
+  gboolean shown = id != NULL && (row != NULL || job != NULL);
   g_autofree char *title = NULL;
+  g_autofree char *description = NULL;
   g_autofree char *state = NULL;
-  g_autofree char *attempt = NULL;
-  g_autofree char *resolved = NULL;
+  g_autofree char *lock = NULL;
+  g_autofree char *executions = NULL;
+  g_autofree char *trust = NULL;
   g_autofree char *retry = NULL;
+  guint n_exec, n_retried;
+  gboolean rebuild;
 
-  gtk_widget_set_visible (GTK_WIDGET (self->job_group), row != NULL);
-  if (row == NULL)
-    return;
-
-  /* Translators: title of the inspector's job section, e.g. "Job i1/j2" */
-  title = g_strdup_printf (_("Job %s"), winnow_job_row_get_id (row));
-  adw_preferences_group_set_title (self->job_group, title);
-  adw_preferences_group_set_description (self->job_group, winnow_job_row_get_topic (row));
-
-  switch (winnow_job_row_get_state (row))
+  if (policy == NULL && job != NULL)
+    policy = job->policy;
+  gtk_widget_set_visible (GTK_WIDGET (self->job_group), shown);
+  gtk_widget_set_visible (GTK_WIDGET (self->job_mapper_group), shown);
+  gtk_widget_set_visible (GTK_WIDGET (self->job_mapping_group), shown);
+  gtk_widget_set_visible (GTK_WIDGET (self->job_history_group), shown);
+  gtk_widget_set_visible (GTK_WIDGET (self->select_hint), !shown && winnow_session_get_selected_node (self->session) == NULL);
+  if (!shown)
     {
-    case WN_JOB_GATED:
-      {
-        g_autofree char *until = NULL;
-        g_object_get (row, "not-before-text", &until, NULL);
-        /* Translators: a job's state: "gated until T+00:00.800 (−300ms)" */
-        state = g_strdup_printf (_("gated until %s"), until);
-      }
-      break;
-    case WN_JOB_LOCKED:
-    case WN_JOB_EXPIRED:
-      {
-        g_autofree char *until = NULL;
-        g_object_get (row, "deadline-text", &until, NULL);
-        /* Translators: "locked by inventory until T+05:00.000" */
-        state = g_strdup_printf (_("%s by %s until %s"), wn_job_state_to_string (winnow_job_row_get_state (row)),
-                                 winnow_job_row_get_worker (row), until);
-      }
-      break;
-    case WN_JOB_AVAILABLE:
-    default:
-      state = g_strdup (_("available: waiting for a worker"));
-      break;
+      g_clear_pointer (&self->inspected_job, g_free);
+      return;
+    }
+
+  node = process && (job || row) ? wn_process_find_node (process, job ? job->node : winnow_job_row_get_node (row)) : NULL;
+  /* Translators: title of the inspector's job section, e.g. "Job i1/j2" */
+  title = g_strdup_printf (_("Job %s"), id);
+  adw_preferences_group_set_title (self->job_group, title);
+  /* Translators: "topic authorize · Authorize payment" */
+  description = g_strdup_printf (_("topic %s · %s"), row ? winnow_job_row_get_topic (row) : job->topic,
+                                 node ? (node->name ? node->name : node->id) : "?");
+  adw_preferences_group_set_description (self->job_group, description);
+
+  /* now: the dispatcher's snapshot while it is in the store */
+  if (row != NULL)
+    {
+      g_autofree char *until = NULL;
+
+      switch (winnow_job_row_get_state (row))
+        {
+        case WN_JOB_GATED:
+          state = g_strdup (_("gated: waiting for its backoff to pass"));
+          g_object_get (row, "not-before-text", &until, NULL);
+          /* Translators: "gate until T+00:00.800 (−300ms); no lock" */
+          lock = g_strdup_printf (_("gate until %s; no lock"), until);
+          break;
+        case WN_JOB_LOCKED:
+        case WN_JOB_EXPIRED:
+          state = g_strdup_printf (winnow_job_row_get_state (row) == WN_JOB_LOCKED
+                                   ? _("locked: %s is running it") : _("expired: the lock of %s has lapsed"),
+                                   winnow_job_row_get_worker (row));
+          g_object_get (row, "deadline-text", &until, NULL);
+          /* Translators: "held by inventory, deadline T+05:00.000 (in 4m59s)" */
+          lock = g_strdup_printf (_("held by %s, deadline %s"), winnow_job_row_get_worker (row), until);
+          break;
+        case WN_JOB_AVAILABLE:
+        default:
+          state = g_strdup (_("available: waiting for a worker"));
+          lock = g_strdup (_("no lock, no gate"));
+          break;
+        }
+    }
+  else
+    {
+      g_autofree char *end = describe_job_end (job);
+
+      /* Translators: a job that is no longer in the dispatcher */
+      state = g_strdup_printf (_("left the store: %s"), end);
+      lock = g_strdup ("—");
     }
   set_row_subtitle (self->job_state_row, state);
+  set_row_subtitle (self->job_lock_row, lock);
+  gtk_widget_set_visible (GTK_WIDGET (self->job_lock_row), row != NULL);
 
-  attempt = g_strdup_printf (ngettext ("%u retried · %u execution so far", "%u retried · %u executions so far",
-                                       winnow_job_row_get_executions (row)),
-                             winnow_job_row_get_attempt (row), winnow_job_row_get_executions (row));
-  set_row_subtitle (self->job_attempt_row, attempt);
+  n_exec = job ? job->executions->len : winnow_job_row_get_executions (row);
+  n_retried = job ? job->gates->len : winnow_job_row_get_attempt (row);
+  /* Translators: "3 executions · 2 retried" */
+  executions = g_strdup_printf (ngettext ("%u execution · %u retried", "%u executions · %u retried", n_exec),
+                                n_exec, n_retried);
+  set_row_subtitle (self->job_attempt_row, executions);
 
-  policy = winnow_job_row_get_policy (row);
   if (policy != NULL)
     {
-      retry = wn_retry_policy_describe (&policy->retry);
-      /* Translators: a job's resolved policy: "trust authoritative · retry fixed ×3, 300ms" */
-      resolved = g_strdup_printf (_("trust %s · retry %s"), wn_trust_to_label (policy->trust), retry);
+      g_autofree char *retry_text = wn_retry_policy_describe (&policy->retry);
+
+      /* Translators: a job's trust and where it came from: "Engine authoritative (set on the task)" */
+      trust = g_strdup_printf ("%s (%s)", trust_name (policy->trust),
+                               policy->trust_origin_task != WN_TRUST_UNSET ? _("set on the task") : _("engine-wide at enqueue"));
+      retry = g_steal_pointer (&retry_text);
     }
-  set_row_subtitle (self->job_policy_row, resolved ? resolved : "—");
+  set_row_subtitle (self->job_trust_row, trust ? trust : "—");
+  set_row_subtitle (self->job_retry_row, retry ? retry : "—");
+
+  /* the lists: rebuilt when the job's history moved on */
+  rebuild = g_strcmp0 (self->inspected_job, id) != 0 || policy != self->inspected_policy ||
+            (job != NULL && (job->version != self->inspected_version ||
+                             (job->executions->len > 0 &&
+                              g_array_index (job->executions, WinnowExecution, job->executions->len - 1).end < 0)));
+  if (!rebuild)
+    return;
+  g_free (self->inspected_job);
+  self->inspected_job = g_strdup (id);
+  self->inspected_version = job ? job->version : 0;
+  self->inspected_policy = policy;
+  fill_mapper (self, job, policy);
+  fill_mapping (self, job ? job->node : winnow_job_row_get_node (row), policy);
+  fill_history (self, job);
 }
 
 static void
@@ -1047,8 +1523,12 @@ session_flushed_cb (WinnowSession *session,
   update_badges (self);
   update_run_stats (self);
   update_node_counts_row (self);
-  if (self->selected_job != NULL)
+  if (winnow_session_get_selected_job (self->session) != NULL)
     update_job_inspector (self);
+  update_timeline (self);
+  update_incidents (self);
+  update_breakpoint_hits (self);
+  update_hit_banner (self);
   if (self->state_filter >= 0)
     gtk_filter_changed (self->jobs_filter, GTK_FILTER_CHANGE_DIFFERENT);
   refresh_live_cells (self);
@@ -1158,7 +1638,7 @@ session_alert_cb (WinnowSession  *session,
       self->alert_counts[kind] += count;
       if (kind == WINNOW_ALERT_REJECTED)
         self->unseen_journal += count;
-      else
+      else if (kind == WINNOW_ALERT_TERMINATED)
         self->unseen_instances += count;
       count = self->alert_counts[kind];
       switch (kind)
@@ -1177,6 +1657,7 @@ session_alert_cb (WinnowSession  *session,
             title = g_strdup_printf (_("Incident in %s at %s"), event->instance, event->node ? event->node : "?");
           else
             title = g_strdup_printf (ngettext ("%u incident raised", "%u incidents raised", count), count);
+          tab = "incidents";
           break;
         case WINNOW_ALERT_REJECTED:
         default:
@@ -1200,7 +1681,9 @@ session_alert_cb (WinnowSession  *session,
     }
   toast = adw_toast_new (title);
   adw_toast_set_timeout (toast, kind == WINNOW_ALERT_FINISHED ? 5 : 8);
-  adw_toast_set_priority (toast, ADW_TOAST_PRIORITY_HIGH);
+  /* Normal priority: libadwaita 1.2 frees a high-priority toast's predecessor
+   * twice when it postpones it (use after free). Alerts queue behind at most
+   * a short confirmation, and the tabs' badges show them at once anyway. */
   adw_toast_set_button_label (toast, _("_Show"));
   adw_toast_set_action_name (toast, "win.show-tab");
   adw_toast_set_action_target_value (toast, g_variant_new_string (tab));
@@ -1222,6 +1705,8 @@ visible_page_cb (AdwViewStack *stack,
     self->unseen_journal = 0;
   update_tab_badges (self);
   attach_visible_views (self);
+  if (g_strcmp0 (name, "timeline") == 0)
+    update_timeline (self);
 }
 
 /* ---- inspector ---- */
@@ -1242,7 +1727,7 @@ update_fault_fields (WinnowWindow *self)
 {
   guint kind = adw_combo_row_get_selected (self->fault_kind_row);
   gboolean code = kind == FAULT_FAIL || kind == FAULT_BPMN_ERROR;
-  gboolean json = kind == FAULT_FAIL || kind == FAULT_STATUS || kind == FAULT_CUSTOM;
+  gboolean json = kind == FAULT_FAIL || kind == FAULT_STATUS || kind == FAULT_COMPLETE || kind == FAULT_CUSTOM;
 
   gtk_widget_set_visible (GTK_WIDGET (self->fault_code_row), code);
   gtk_widget_set_visible (GTK_WIDGET (self->fault_json_row), json);
@@ -1257,6 +1742,9 @@ update_fault_fields (WinnowWindow *self)
       break;
     case FAULT_STATUS:
       adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->fault_json_row), _("Status value (JSON)"));
+      break;
+    case FAULT_COMPLETE:
+      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->fault_json_row), _("Output body (JSON, optional)"));
       break;
     case FAULT_CUSTOM:
       adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->fault_json_row),
@@ -1314,7 +1802,11 @@ update_inspector (WinnowWindow *self)
 
   self->updating = TRUE;
 
-  gtk_widget_set_visible (GTK_WIDGET (self->select_hint), node == NULL);
+  gtk_widget_set_visible (GTK_WIDGET (self->select_hint),
+                          node == NULL && !gtk_widget_get_visible (GTK_WIDGET (self->job_group)));
+  if (node != NULL)
+    gtk_switch_set_active (self->node_break_switch,
+                           node_breakpoint (self, node->id) != 0);
   gtk_widget_set_visible (GTK_WIDGET (self->node_group), node != NULL);
   gtk_widget_set_visible (GTK_WIDGET (self->fault_group), worker);
   gtk_widget_set_visible (GTK_WIDGET (self->fault_actions), worker);
@@ -1419,9 +1911,46 @@ jobs_selection_cb (GtkSingleSelection *selection,
 {
   WinnowJobRow *row = gtk_single_selection_get_selected_item (selection);
 
-  g_clear_pointer (&self->selected_job, g_free);
-  if (row != NULL)
-    self->selected_job = g_strdup (winnow_job_row_get_id (row));
+  /* a job that leaves the store drops out of the table, not out of the inspector */
+  if (row != NULL && !self->syncing_selection)
+    winnow_session_set_selected_job (self->session, winnow_job_row_get_id (row));
+}
+
+static void
+tracks_selection_cb (GtkSingleSelection *selection,
+                     GParamSpec         *pspec,
+                     WinnowWindow       *self)
+{
+  WinnowTrackRow *row = gtk_single_selection_get_selected_item (selection);
+
+  if (row != NULL && !self->syncing_selection && winnow_track_row_get_job (row) != NULL)
+    winnow_session_set_selected_job (self->session, winnow_track_row_get_job (row));
+}
+
+/* The shared selection moved: the jobs table follows. */
+static void
+selected_job_cb (WinnowSession *session,
+                 GParamSpec    *pspec,
+                 WinnowWindow  *self)
+{
+  const char *id = winnow_session_get_selected_job (session);
+  GListModel *model = G_LIST_MODEL (self->jobs_selection);
+  guint n = g_list_model_get_n_items (model);
+  guint position = GTK_INVALID_LIST_POSITION;
+
+  for (guint i = 0; id != NULL && i < n; i++)
+    {
+      g_autoptr(WinnowJobRow) row = g_list_model_get_item (model, i);
+
+      if (g_strcmp0 (winnow_job_row_get_id (row), id) == 0)
+        {
+          position = i;
+          break;
+        }
+    }
+  self->syncing_selection = TRUE;
+  gtk_single_selection_set_selected (GTK_SINGLE_SELECTION (self->jobs_selection), position);
+  self->syncing_selection = FALSE;
   update_job_inspector (self);
 }
 
@@ -1432,6 +1961,7 @@ set_actions_enabled (WinnowWindow *self)
 {
   static const char * const run_actions[] = {
     "play-pause", "step-next", "step-by", "restart", "reload", "start-instance", "zoom-to-fit",
+    "open-scenario", "save-session", "export-journal",
   };
   gboolean loaded = winnow_session_is_loaded (self->session);
 
@@ -1506,7 +2036,15 @@ session_run_changed_cb (WinnowSession *session,
   self->unseen_instances = 0;
   self->unseen_journal = 0;
   update_tab_badges (self);
-  g_clear_pointer (&self->selected_job, g_free);
+  winnow_session_set_selected_job (session, NULL);
+  g_clear_pointer (&self->inspected_job, g_free);
+  gtk_revealer_set_reveal_child (self->hit_revealer, FALSE);
+  self->incidents_shown = G_MAXUINT;
+  winnow_timeline_zoom_to_fit (self->timeline);
+  sync_diagram_breakpoints (self);
+  rebuild_breakpoints (self);
+  update_incidents (self);
+  update_timeline (self);
 
   if (winnow_session_get_selected_node (session) != NULL &&
       (process == NULL || wn_process_find_node (process, winnow_session_get_selected_node (session)) == NULL))
@@ -1529,6 +2067,7 @@ session_mode_cb (WinnowSession *session,
 {
   update_clock (self);
   limit_live_tables (self);
+  update_hit_banner (self);
   if (winnow_session_is_playing (session))
     ensure_tick (self);
 }
@@ -1812,6 +2351,803 @@ populate_examples (WinnowWindow *self)
     }
 }
 
+/* ---- the debugger: timeline, breakpoints, incidents, sessions ---- */
+
+static void
+update_timeline (WinnowWindow *self)
+{
+  WinnowTrace *trace = winnow_session_get_trace (self->session);
+
+  gtk_stack_set_visible_child_name (self->timeline_stack, winnow_trace_get_n_jobs (trace) > 0 ? "list" : "empty");
+  winnow_timeline_update (self->timeline, winnow_session_get_now (self->session));
+}
+
+static void
+update_incidents (WinnowWindow *self)
+{
+  GPtrArray *incidents = winnow_session_get_incidents (self->session);
+  guint version = winnow_session_get_incidents_version (self->session);
+  WnProcess *process = winnow_session_get_process (self->session);
+
+  if (version == self->incidents_shown)
+    return;
+  self->incidents_shown = version;
+  clear_list (self->incidents_list);
+  for (guint i = 0; i < incidents->len; i++)
+    {
+      const WinnowIncident *incident = g_ptr_array_index (incidents, i);
+      const WnNode *node = process ? wn_process_find_node (process, incident->node) : NULL;
+      g_autofree char *since = wn_time_format_clock (incident->since);
+      g_autofree char *title = NULL;
+      g_autofree char *subtitle = NULL;
+      GtkWidget *row, *box, *button;
+
+      /* Translators: an incident row: "i1 · Book shipment" */
+      title = g_strdup_printf (_("%s · %s"), incident->instance, node && node->name ? node->name : incident->node);
+      /* Translators: "retries exhausted for … \nsince T+00:02.300, track i1/t1" */
+      subtitle = g_strdup_printf (_("%s\nsince %s, track %s"),
+                                  incident->error ? incident->error : _("no diagnostic"), since, incident->track);
+      row = property_row (title, subtitle);
+      adw_action_row_set_subtitle_lines (ADW_ACTION_ROW (row), 4);
+      gtk_widget_add_css_class (row, "incident-row");
+      adw_action_row_add_prefix (ADW_ACTION_ROW (row), gtk_image_new_from_icon_name ("dialog-warning-symbolic"));
+
+      box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+      gtk_widget_set_valign (box, GTK_ALIGN_CENTER);
+      button = gtk_button_new_with_mnemonic (_("_Retry"));
+      gtk_widget_set_tooltip_text (button, _("Run the task again with a fresh retry budget"));
+      gtk_widget_add_css_class (button, "suggested-action");
+      gtk_actionable_set_action_name (GTK_ACTIONABLE (button), "win.incident-retry");
+      gtk_actionable_set_action_target (GTK_ACTIONABLE (button), "(ss)", incident->instance, incident->node);
+      gtk_box_append (GTK_BOX (box), button);
+      button = gtk_button_new_with_mnemonic (_("Re_solve"));
+      gtk_widget_set_tooltip_text (button, _("Skip the task: the token continues on its outgoing flows"));
+      gtk_actionable_set_action_name (GTK_ACTIONABLE (button), "win.incident-resolve");
+      gtk_actionable_set_action_target (GTK_ACTIONABLE (button), "(ss)", incident->instance, incident->node);
+      gtk_box_append (GTK_BOX (box), button);
+      button = gtk_button_new_with_mnemonic (_("_Cancel Instance"));
+      gtk_widget_set_tooltip_text (button, _("Terminate the whole instance"));
+      gtk_widget_add_css_class (button, "destructive-action");
+      gtk_actionable_set_action_name (GTK_ACTIONABLE (button), "win.cancel-instance");
+      gtk_actionable_set_action_target (GTK_ACTIONABLE (button), "s", incident->instance);
+      gtk_box_append (GTK_BOX (box), button);
+      adw_action_row_add_suffix (ADW_ACTION_ROW (row), box);
+      gtk_list_box_append (self->incidents_list, row);
+    }
+  gtk_stack_set_visible_child_name (self->incidents_stack, incidents->len > 0 ? "list" : "empty");
+  adw_view_stack_page_set_badge_number (self->incidents_page, incidents->len);
+  adw_view_stack_page_set_needs_attention (self->incidents_page, incidents->len > 0);
+}
+
+static const char *
+breakpoint_label (WnEventKind  kind,
+                  WnEventPhase phase)
+{
+  for (guint i = 1; i < G_N_ELEMENTS (breakpoint_kinds); i++)
+    if (breakpoint_kinds[i].kind == kind && breakpoint_kinds[i].phase == phase)
+      return _(breakpoint_kinds[i].label);
+  return NULL;
+}
+
+static char *
+describe_breakpoint (WinnowWindow           *self,
+                     const WinnowBreakpoint *bp)
+{
+  WnProcess *process = winnow_session_get_process (self->session);
+  const WnNode *node = process && bp->node ? wn_process_find_node (process, bp->node) : NULL;
+  const char *node_name = node ? (node->name ? node->name : node->id) : bp->node;
+  const char *label = breakpoint_label (bp->kind, bp->phase);
+  g_autofree char *what = NULL;
+  g_autofree char *hits = g_strdup_printf (ngettext ("%u hit in this run", "%u hits in this run", bp->hits), bp->hits);
+
+  if (bp->kind == WN_EV_NODE && bp->phase == WN_PH_ENTERED && bp->node != NULL)
+    /* Translators: %s is a node's name */
+    what = g_strdup_printf (_("A token enters “%s”"), node_name);
+  else if (label != NULL && bp->node != NULL)
+    /* Translators: a breakpoint limited to one node: "An incident is raised, at “Book shipment”" */
+    what = g_strdup_printf (_("%s, at “%s”"), label, node_name);
+  else if (label != NULL)
+    what = g_strdup (label);
+  else
+    /* Translators: a breakpoint on any event: "After every job.lockExtended event" */
+    what = g_strdup_printf (_("After every %s.%s event"), wn_event_kind_to_string (bp->kind),
+                            wn_event_phase_to_string (bp->phase));
+  if (!bp->enabled)
+    return g_strdup_printf ("%s · %s · %s", what, hits, _("disabled"));
+  return g_strdup_printf ("%s · %s", what, hits);
+}
+
+static void
+breakpoint_switch_cb (GtkSwitch    *toggle,
+                      GParamSpec   *pspec,
+                      WinnowWindow *self)
+{
+  guint id = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (toggle), "winnow-breakpoint"));
+
+  if (!self->updating)
+    winnow_session_enable_breakpoint (self->session, id, gtk_switch_get_active (toggle));
+}
+
+static void
+breakpoint_remove_cb (GtkButton    *button,
+                      WinnowWindow *self)
+{
+  guint id = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (button), "winnow-breakpoint"));
+
+  winnow_session_remove_breakpoint (self->session, id);
+}
+
+static void
+rebuild_breakpoints (WinnowWindow *self)
+{
+  guint n;
+  const WinnowBreakpoint *bps = winnow_session_get_breakpoints (self->session, &n);
+
+  self->updating = TRUE;
+  clear_list (self->breakpoints_list);
+  g_hash_table_remove_all (self->breakpoint_rows);
+  for (guint i = 0; i < n; i++)
+    {
+      const WinnowBreakpoint *bp = &bps[i];
+      g_autofree char *spec = winnow_breakpoint_to_spec (bp);
+      g_autofree char *subtitle = describe_breakpoint (self, bp);
+      GtkWidget *row = property_row (spec, subtitle);
+      GtkWidget *dot = gtk_label_new ("●");
+      GtkWidget *toggle = gtk_switch_new ();
+      GtkWidget *remove = gtk_button_new_from_icon_name ("user-trash-symbolic");
+
+      gtk_widget_add_css_class (row, "breakpoint-row");
+      gtk_widget_add_css_class (dot, "breakpoint-dot");
+      if (!bp->enabled)
+        gtk_widget_add_css_class (dot, "disabled");
+      adw_action_row_add_prefix (ADW_ACTION_ROW (row), dot);
+
+      gtk_switch_set_active (GTK_SWITCH (toggle), bp->enabled);
+      gtk_widget_set_valign (toggle, GTK_ALIGN_CENTER);
+      gtk_widget_set_tooltip_text (toggle, _("Enabled"));
+      g_object_set_data (G_OBJECT (toggle), "winnow-breakpoint", GUINT_TO_POINTER (bp->id));
+      g_signal_connect (toggle, "notify::active", G_CALLBACK (breakpoint_switch_cb), self);
+      adw_action_row_add_suffix (ADW_ACTION_ROW (row), toggle);
+
+      gtk_widget_set_valign (remove, GTK_ALIGN_CENTER);
+      gtk_widget_add_css_class (remove, "flat");
+      gtk_widget_set_tooltip_text (remove, _("Remove"));
+      gtk_accessible_update_property (GTK_ACCESSIBLE (remove), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Remove"), -1);
+      g_object_set_data (G_OBJECT (remove), "winnow-breakpoint", GUINT_TO_POINTER (bp->id));
+      g_signal_connect (remove, "clicked", G_CALLBACK (breakpoint_remove_cb), self);
+      adw_action_row_add_suffix (ADW_ACTION_ROW (row), remove);
+
+      g_object_set_data (G_OBJECT (row), "winnow-hits", GUINT_TO_POINTER (bp->hits));
+      g_hash_table_insert (self->breakpoint_rows, GUINT_TO_POINTER (bp->id), row);
+      gtk_list_box_append (self->breakpoints_list, row);
+    }
+  gtk_stack_set_visible_child_name (self->breakpoints_stack, n > 0 ? "list" : "empty");
+  adw_view_stack_page_set_badge_number (self->breakpoints_page, n);
+  self->updating = FALSE;
+}
+
+static void
+update_breakpoint_hits (WinnowWindow *self)
+{
+  guint n;
+  const WinnowBreakpoint *bps = winnow_session_get_breakpoints (self->session, &n);
+
+  for (guint i = 0; i < n; i++)
+    {
+      GtkWidget *row = g_hash_table_lookup (self->breakpoint_rows, GUINT_TO_POINTER (bps[i].id));
+      g_autofree char *subtitle = NULL;
+
+      if (row == NULL || GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (row), "winnow-hits")) == bps[i].hits)
+        continue;
+      g_object_set_data (G_OBJECT (row), "winnow-hits", GUINT_TO_POINTER (bps[i].hits));
+      subtitle = describe_breakpoint (self, &bps[i]);
+      set_row_subtitle (ADW_ACTION_ROW (row), subtitle);
+    }
+}
+
+static guint
+node_breakpoint (WinnowWindow *self,
+                 const char   *node)
+{
+  guint id = winnow_session_find_breakpoint (self->session, WN_EV_NODE, WN_PH_ENTERED, node);
+  guint n;
+  const WinnowBreakpoint *bps = winnow_session_get_breakpoints (self->session, &n);
+
+  for (guint i = 0; id != 0 && i < n; i++)
+    if (bps[i].id == id)
+      return bps[i].enabled ? id : 0;
+  return 0;
+}
+
+static void
+sync_diagram_breakpoints (WinnowWindow *self)
+{
+  WnProcess *process = winnow_session_get_process (self->session);
+
+  for (guint i = 0; process != NULL && i < process->n_nodes; i++)
+    winnow_diagram_set_breakpoint (self->diagram, process->nodes[i].id,
+                                   node_breakpoint (self, process->nodes[i].id) != 0);
+}
+
+static void
+toggle_node_breakpoint (WinnowWindow *self,
+                        const char   *node_id,
+                        gboolean      announce)
+{
+  WnProcess *process = winnow_session_get_process (self->session);
+  const WnNode *node = process ? wn_process_find_node (process, node_id) : NULL;
+  guint id = winnow_session_find_breakpoint (self->session, WN_EV_NODE, WN_PH_ENTERED, node_id);
+  g_autofree char *text = NULL;
+  const char *name;
+
+  if (node == NULL)
+    return;
+  name = node->name ? node->name : node->id;
+  if (id != 0 && node_breakpoint (self, node_id) != 0)
+    {
+      winnow_session_remove_breakpoint (self->session, id);
+      /* Translators: %s is a node's name */
+      text = g_strdup_printf (_("Breakpoint at “%s” removed"), name);
+    }
+  else
+    {
+      winnow_session_add_breakpoint (self->session, WN_EV_NODE, WN_PH_ENTERED, node_id);
+      /* Translators: %s is a node's name */
+      text = g_strdup_printf (_("The clock will stop when a token enters “%s”"), name);
+    }
+  if (announce)
+    show_toast (self, text);
+}
+
+static void
+node_break_switch_cb (GtkSwitch    *toggle,
+                      GParamSpec   *pspec,
+                      WinnowWindow *self)
+{
+  const char *node = winnow_session_get_selected_node (self->session);
+  gboolean want = gtk_switch_get_active (toggle);
+
+  if (self->updating || node == NULL || want == (node_breakpoint (self, node) != 0))
+    return;
+  toggle_node_breakpoint (self, node, FALSE);
+}
+
+static void
+breakpoints_changed_cb (WinnowSession *session,
+                        WinnowWindow  *self)
+{
+  const char *node = winnow_session_get_selected_node (session);
+
+  rebuild_breakpoints (self);
+  sync_diagram_breakpoints (self);
+  if (node != NULL)
+    {
+      self->updating = TRUE;
+      gtk_switch_set_active (self->node_break_switch, node_breakpoint (self, node) != 0);
+      self->updating = FALSE;
+    }
+}
+
+static void
+session_hit_cb (WinnowSession  *session,
+                guint           id,
+                WinnowEventRow *row,
+                WinnowWindow   *self)
+{
+  const WnEvent *event = winnow_event_row_get_event (row);
+  g_autofree char *at = wn_time_format_clock (event->t_us);
+  g_autofree char *spec = NULL;
+  g_autofree char *title = NULL;
+  g_autofree char *line = g_strstrip (g_strdup (winnow_event_row_get_text (row)));
+  guint n;
+  const WinnowBreakpoint *bps = winnow_session_get_breakpoints (session, &n);
+
+  for (guint i = 0; i < n; i++)
+    if (bps[i].id == id)
+      spec = winnow_breakpoint_to_spec (&bps[i]);
+  /* Translators: the breakpoint banner: "Stopped at T+00:02.157 on breakpoint job.retriesExhausted" */
+  title = g_strdup_printf (_("Stopped at %s on breakpoint %s"), at, spec ? spec : "?");
+  gtk_label_set_text (self->hit_title, title);
+  gtk_label_set_text (self->hit_event, line);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->hit_event), line);
+  gtk_revealer_set_reveal_child (self->hit_revealer, TRUE);
+
+  /* show what stopped it */
+  if (event->node != NULL)
+    winnow_session_set_selected_node (session, event->node);
+  if (event->job != NULL)
+    winnow_session_set_selected_job (session, event->job);
+  update_breakpoint_hits (self);
+}
+
+static void
+update_hit_banner (WinnowWindow *self)
+{
+  if (gtk_revealer_get_reveal_child (self->hit_revealer) &&
+      (winnow_session_get_hit (self->session, NULL) == 0 || winnow_session_is_playing (self->session)))
+    gtk_revealer_set_reveal_child (self->hit_revealer, FALSE);
+}
+
+static void
+bp_spec_activate_cb (GtkEntry     *entry,
+                     WinnowWindow *self)
+{
+  g_action_group_activate_action (G_ACTION_GROUP (self), "add-breakpoint-spec",
+                                  g_variant_new_string (gtk_editable_get_text (GTK_EDITABLE (entry))));
+}
+
+static void
+bp_spec_changed_cb (GtkEditable  *editable,
+                    WinnowWindow *self)
+{
+  gtk_widget_set_visible (GTK_WIDGET (self->bp_error), FALSE);
+  gtk_widget_remove_css_class (GTK_WIDGET (self->bp_spec_entry), "error");
+}
+
+static void
+add_legend_item (GtkBox     *box,
+                 GtkWidget  *swatch,
+                 const char *label)
+{
+  GtkWidget *text = gtk_label_new (label);
+
+  gtk_widget_set_valign (swatch, GTK_ALIGN_CENTER);
+  gtk_box_append (box, swatch);
+  gtk_widget_set_margin_end (text, 8);
+  gtk_box_append (box, text);
+}
+
+static void
+setup_debugger (WinnowWindow *self)
+{
+  static const struct {
+    WinnowMarkKind kind;
+    const char    *label;
+  } marks[] = {
+    { WINNOW_MARK_COMPLETED, N_("completed") },
+    { WINNOW_MARK_BPMN_ERROR, N_("BPMN error") },
+    { WINNOW_MARK_STATUS, N_("status") },
+    { WINNOW_MARK_FAULT, N_("technical fault") },
+    { WINNOW_MARK_EXHAUSTED, N_("retries exhausted") },
+    { WINNOW_MARK_RECLAIMED, N_("lock reclaimed") },
+    { WINNOW_MARK_REJECTED, N_("report rejected") },
+  };
+  GtkStringList *kinds = gtk_string_list_new (NULL);
+
+  add_legend_item (self->timeline_legend, winnow_timeline_swatch_new (WINNOW_SWATCH_EXECUTION), _("execution"));
+  add_legend_item (self->timeline_legend, winnow_timeline_swatch_new (WINNOW_SWATCH_GATE), _("backoff gate"));
+  add_legend_item (self->timeline_legend, winnow_timeline_swatch_new (WINNOW_SWATCH_LOCK), _("lock (expired)"));
+  for (guint i = 0; i < G_N_ELEMENTS (marks); i++)
+    add_legend_item (self->timeline_legend, winnow_timeline_glyph_new (marks[i].kind), _(marks[i].label));
+
+  for (guint i = 0; i < G_N_ELEMENTS (breakpoint_kinds); i++)
+    {
+      g_autofree char *item = NULL;
+
+      if (breakpoint_kinds[i].kind == WN_EV_NODE)
+        item = g_strdup_printf ("%s  (node.entered@…)", _(breakpoint_kinds[i].label));
+      else
+        item = g_strdup_printf ("%s  (%s.%s)", _(breakpoint_kinds[i].label),
+                                wn_event_kind_to_string (breakpoint_kinds[i].kind),
+                                wn_event_phase_to_string (breakpoint_kinds[i].phase));
+      gtk_string_list_append (kinds, item);
+    }
+  gtk_drop_down_set_model (self->bp_kind_dropdown, G_LIST_MODEL (kinds));
+  gtk_drop_down_set_selected (self->bp_kind_dropdown, 2);
+  g_object_unref (kinds);
+
+  g_signal_connect (self->bp_spec_entry, "activate", G_CALLBACK (bp_spec_activate_cb), self);
+  g_signal_connect (self->bp_spec_entry, "changed", G_CALLBACK (bp_spec_changed_cb), self);
+  g_signal_connect (self->node_break_switch, "notify::active", G_CALLBACK (node_break_switch_cb), self);
+  rebuild_breakpoints (self);
+}
+
+/* Which phases each kind of event has (journal-and-cli.md). */
+static gboolean
+phase_belongs (WnEventKind  kind,
+               WnEventPhase phase)
+{
+  switch (kind)
+    {
+    case WN_EV_INSTANCE:
+      return phase == WN_PH_CREATED || phase == WN_PH_COMPLETED || phase == WN_PH_TERMINATED;
+    case WN_EV_NODE:
+      return phase == WN_PH_ENTERED || phase == WN_PH_PARKED || phase == WN_PH_COMPLETED ||
+             phase == WN_PH_CANCELED || phase == WN_PH_FAILED || phase == WN_PH_INCIDENT;
+    case WN_EV_JOB:
+      return phase == WN_PH_COMPLETED || (phase >= WN_PH_ENQUEUED && phase <= WN_PH_REPORT_REJECTED);
+    case WN_EV_FAULT:
+      return phase == WN_PH_THROWN || phase == WN_PH_CAUGHT || phase == WN_PH_UNCAUGHT;
+    case WN_EV_INCIDENT:
+      return phase == WN_PH_RAISED || phase == WN_PH_RETRIED || phase == WN_PH_RESOLVED;
+    case WN_EV_GATEWAY:
+      return phase == WN_PH_DECIDED;
+    case WN_EV_INJECT:
+      return phase == WN_PH_APPLIED;
+    case WN_EV_CLOCK:
+      return phase == WN_PH_PAUSED || phase == WN_PH_RESUMED || phase == WN_PH_STEPPED;
+    case WN_EV_N_KINDS:
+    default:
+      return FALSE;
+    }
+}
+
+static void
+set_breakpoint_error (WinnowWindow *self,
+                      const char   *message)
+{
+  set_field_error (self->bp_error, message);
+  if (message != NULL)
+    gtk_widget_add_css_class (GTK_WIDGET (self->bp_spec_entry), "error");
+}
+
+static void
+add_breakpoint_action (GSimpleAction *action,
+                       GVariant      *param,
+                       gpointer       data)
+{
+  WinnowWindow *self = data;
+  guint selected = gtk_drop_down_get_selected (self->bp_kind_dropdown);
+  const char *node = winnow_session_get_selected_node (self->session);
+
+  if (selected >= G_N_ELEMENTS (breakpoint_kinds))
+    return;
+  if (breakpoint_kinds[selected].kind == WN_EV_NODE)
+    {
+      if (node == NULL)
+        {
+          set_field_error (self->bp_error, _("Select a node in the diagram first: this breakpoint stops when a token enters it."));
+          return;
+        }
+      winnow_session_add_breakpoint (self->session, WN_EV_NODE, WN_PH_ENTERED, node);
+    }
+  else
+    winnow_session_add_breakpoint (self->session, breakpoint_kinds[selected].kind, breakpoint_kinds[selected].phase, NULL);
+  set_field_error (self->bp_error, NULL);
+}
+
+static void
+add_breakpoint_spec_action (GSimpleAction *action,
+                            GVariant      *param,
+                            gpointer       data)
+{
+  WinnowWindow *self = data;
+  g_autofree char *spec = g_strstrip (g_strdup (g_variant_get_string (param, NULL)));
+  g_autofree char *node = NULL;
+  g_autofree char *message = NULL;
+  g_autoptr(GError) error = NULL;
+  WnProcess *process = winnow_session_get_process (self->session);
+  WnEventKind kind;
+  WnEventPhase phase;
+
+  if (*spec == '\0')
+    message = g_strdup (_("Type a breakpoint as kind.phase or kind.phase@node, e.g. job.retriesExhausted"));
+  else if (!wn_breakpoint_parse (spec, &kind, &phase, &node, &error))
+    message = g_strdup (error->message);
+  else if (!phase_belongs (kind, phase))
+    /* Translators: e.g. "“entered” is not a phase of job events" */
+    message = g_strdup_printf (_("“%s” is not a phase of %s events"), wn_event_phase_to_string (phase),
+                               wn_event_kind_to_string (kind));
+  else if (node != NULL && (process == NULL || wn_process_find_node (process, node) == NULL))
+    /* Translators: %s is a node id */
+    message = g_strdup_printf (_("This process has no node “%s”"), node);
+  if (message != NULL)
+    {
+      set_breakpoint_error (self, message);
+      return;
+    }
+  winnow_session_add_breakpoint (self->session, kind, phase, node);
+  set_breakpoint_error (self, NULL);
+  gtk_editable_set_text (GTK_EDITABLE (self->bp_spec_entry), "");
+}
+
+static void
+dismiss_hit_action (GSimpleAction *action,
+                    GVariant      *param,
+                    gpointer       data)
+{
+  WinnowWindow *self = data;
+
+  gtk_revealer_set_reveal_child (self->hit_revealer, FALSE);
+}
+
+static void
+clear_job_selection_action (GSimpleAction *action,
+                            GVariant      *param,
+                            gpointer       data)
+{
+  WinnowWindow *self = data;
+
+  winnow_session_set_selected_job (self->session, NULL);
+}
+
+static void
+timeline_zoom_action (GSimpleAction *action,
+                      GVariant      *param,
+                      gpointer       data)
+{
+  WinnowWindow *self = data;
+  int direction = g_variant_get_int32 (param);
+
+  if (direction == 0)
+    winnow_timeline_zoom_to_fit (self->timeline);
+  else
+    winnow_timeline_zoom (self->timeline, direction > 0 ? 2.0 : 0.5, -1);
+}
+
+static void
+incident_command_done (WinnowWindow *self,
+                       gboolean      ok,
+                       GError       *error,
+                       const char   *done)
+{
+  if (!ok)
+    {
+      show_toast (self, error ? error->message : _("The command failed"));
+      return;
+    }
+  show_toast (self, done);
+  ensure_tick (self);
+}
+
+static void
+incident_retry_action (GSimpleAction *action,
+                       GVariant      *param,
+                       gpointer       data)
+{
+  WinnowWindow *self = data;
+  const char *instance, *node;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *done = NULL;
+  gboolean ok;
+
+  g_variant_get (param, "(&s&s)", &instance, &node);
+  ok = winnow_session_incident_retry (self->session, instance, *node ? node : NULL, &error);
+  /* Translators: %s is an instance id */
+  done = g_strdup_printf (_("Retrying the task in %s"), instance);
+  incident_command_done (self, ok, error, done);
+}
+
+static void
+incident_resolve_action (GSimpleAction *action,
+                         GVariant      *param,
+                         gpointer       data)
+{
+  WinnowWindow *self = data;
+  const char *instance, *node;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *done = NULL;
+  gboolean ok;
+
+  g_variant_get (param, "(&s&s)", &instance, &node);
+  ok = winnow_session_incident_resolve (self->session, instance, *node ? node : NULL, &error);
+  /* Translators: %s is an instance id */
+  done = g_strdup_printf (_("Resolved: %s goes on past the task"), instance);
+  incident_command_done (self, ok, error, done);
+}
+
+static void
+cancel_instance_action (GSimpleAction *action,
+                        GVariant      *param,
+                        gpointer       data)
+{
+  WinnowWindow *self = data;
+  const char *instance = g_variant_get_string (param, NULL);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *done = NULL;
+  gboolean ok;
+
+  ok = winnow_session_cancel_instance (self->session, instance, &error);
+  /* Translators: %s is an instance id */
+  done = g_strdup_printf (_("Canceled %s"), instance);
+  incident_command_done (self, ok, error, done);
+}
+
+static gboolean
+write_file (GFile       *file,
+            const char  *data,
+            gsize        length,
+            GError     **error)
+{
+  return g_file_replace_contents (file, data, length, NULL, FALSE, G_FILE_CREATE_REPLACE_DESTINATION,
+                                  NULL, NULL, error);
+}
+
+gboolean
+winnow_window_save_session (WinnowWindow  *self,
+                            GFile         *file,
+                            GError       **error)
+{
+  g_autofree char *text = NULL;
+
+  g_return_val_if_fail (WINNOW_IS_WINDOW (self), FALSE);
+  g_return_val_if_fail (G_IS_FILE (file), FALSE);
+
+  text = winnow_session_export_session (self->session);
+  if (text == NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("No process is loaded"));
+      return FALSE;
+    }
+  return write_file (file, text, strlen (text), error);
+}
+
+gboolean
+winnow_window_export_journal (WinnowWindow  *self,
+                              GFile         *file,
+                              GError       **error)
+{
+  gsize length = 0;
+  const char *text;
+
+  g_return_val_if_fail (WINNOW_IS_WINDOW (self), FALSE);
+  g_return_val_if_fail (G_IS_FILE (file), FALSE);
+
+  /* what is queued belongs in the file too */
+  winnow_session_flush (self->session);
+  text = winnow_session_get_journal_text (self->session, &length);
+  return write_file (file, text, length, error);
+}
+
+gboolean
+winnow_window_open_scenario (WinnowWindow *self,
+                             GFile        *file)
+{
+  g_autoptr(GPtrArray) diagnostics = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *name = NULL;
+  g_autofree char *done = NULL;
+
+  g_return_val_if_fail (WINNOW_IS_WINDOW (self), FALSE);
+  g_return_val_if_fail (G_IS_FILE (file), FALSE);
+
+  if (!winnow_session_load_scenario (self->session, file, &diagnostics, &error))
+    {
+      show_load_errors (self, file, diagnostics, error);
+      return FALSE;
+    }
+  clear_errors (self);
+  name = g_file_get_basename (file);
+  /* Translators: %s is a file name */
+  done = g_strdup_printf (_("Running with “%s” from T+0"), name);
+  show_toast (self, done);
+  return TRUE;
+}
+
+typedef enum {
+  CHOOSE_SCENARIO,
+  CHOOSE_SESSION,
+  CHOOSE_JOURNAL,
+} ChooserPurpose;
+
+static void
+debugger_chooser_response_cb (GtkNativeDialog *dialog,
+                              int              response,
+                              WinnowWindow    *self)
+{
+  ChooserPurpose purpose = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (dialog), "winnow-purpose"));
+
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+      g_autoptr(GError) error = NULL;
+      g_autofree char *name = file ? g_file_get_basename (file) : NULL;
+      g_autofree char *done = NULL;
+
+      if (file != NULL)
+        switch (purpose)
+          {
+          case CHOOSE_SCENARIO:
+            winnow_window_open_scenario (self, file);
+            break;
+          case CHOOSE_SESSION:
+            if (winnow_window_save_session (self, file, &error))
+              /* Translators: %s is a file name */
+              done = g_strdup_printf (_("Session saved to “%s”: replay it with winnow-run --scenario"), name);
+            break;
+          case CHOOSE_JOURNAL:
+          default:
+            if (winnow_window_export_journal (self, file, &error))
+              /* Translators: %s is a file name */
+              done = g_strdup_printf (_("Journal exported to “%s”"), name);
+            break;
+          }
+      if (error != NULL)
+        show_toast (self, error->message);
+      else if (done != NULL)
+        show_toast (self, done);
+    }
+  gtk_native_dialog_destroy (dialog);
+  g_object_unref (dialog);
+}
+
+static void
+run_chooser (WinnowWindow   *self,
+             ChooserPurpose  purpose)
+{
+  WnProcess *process = winnow_session_get_process (self->session);
+  GtkFileChooserNative *chooser;
+  g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
+  g_autoptr(GtkFileFilter) all = gtk_file_filter_new ();
+
+  if (process == NULL)
+    return;
+  switch (purpose)
+    {
+    case CHOOSE_SCENARIO:
+      chooser = gtk_file_chooser_native_new (_("Open Scenario"), GTK_WINDOW (self), GTK_FILE_CHOOSER_ACTION_OPEN,
+                                             _("_Open"), _("_Cancel"));
+      gtk_file_filter_set_name (filter, _("Winnow scenarios and sessions (JSON)"));
+      gtk_file_filter_add_pattern (filter, "*.json");
+      break;
+    case CHOOSE_SESSION:
+      {
+        g_autofree char *name = g_strdup_printf ("%s-session.scenario.json", process->id);
+
+        chooser = gtk_file_chooser_native_new (_("Save Session"), GTK_WINDOW (self), GTK_FILE_CHOOSER_ACTION_SAVE,
+                                               _("_Save"), _("_Cancel"));
+        gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), name);
+        gtk_file_filter_set_name (filter, _("Winnow scenarios (JSON)"));
+        gtk_file_filter_add_pattern (filter, "*.json");
+      }
+      break;
+    case CHOOSE_JOURNAL:
+    default:
+      {
+        g_autofree char *name = g_strdup_printf ("%s.journal.jsonl", process->id);
+
+        chooser = gtk_file_chooser_native_new (_("Export Journal"), GTK_WINDOW (self), GTK_FILE_CHOOSER_ACTION_SAVE,
+                                               _("_Export"), _("_Cancel"));
+        gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), name);
+        gtk_file_filter_set_name (filter, _("JSON lines"));
+        gtk_file_filter_add_pattern (filter, "*.jsonl");
+      }
+      break;
+    }
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
+  gtk_file_filter_set_name (all, _("All files"));
+  gtk_file_filter_add_pattern (all, "*");
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), all);
+  if (self->settings != NULL)
+    {
+      g_autofree char *folder = g_settings_get_string (self->settings, "last-folder");
+
+      if (*folder != '\0' && g_file_test (folder, G_FILE_TEST_IS_DIR))
+        {
+          g_autoptr(GFile) dir = g_file_new_for_path (folder);
+          gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (chooser), dir, NULL);
+        }
+    }
+  g_object_set_data (G_OBJECT (chooser), "winnow-purpose", GINT_TO_POINTER (purpose));
+  g_signal_connect (chooser, "response", G_CALLBACK (debugger_chooser_response_cb), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+}
+
+static void
+open_scenario_action (GSimpleAction *action,
+                      GVariant      *param,
+                      gpointer       data)
+{
+  run_chooser (data, CHOOSE_SCENARIO);
+}
+
+static void
+save_session_action (GSimpleAction *action,
+                     GVariant      *param,
+                     gpointer       data)
+{
+  run_chooser (data, CHOOSE_SESSION);
+}
+
+static void
+export_journal_action (GSimpleAction *action,
+                       GVariant      *param,
+                       gpointer       data)
+{
+  run_chooser (data, CHOOSE_JOURNAL);
+}
+
 /* ---- actions ---- */
 
 static void
@@ -2074,28 +3410,33 @@ set_field_error (GtkLabel   *label,
   gtk_widget_set_visible (GTK_WIDGET (label), message != NULL);
 }
 
-/* Parse `text` as one JSON value; NULL and a message when it is not JSON. */
+/* Parse `text` as one JSON value, as strictly as the loader reads files;
+ * NULL and a message naming the place when it is not JSON. */
 static JsonNode *
 parse_json (const char  *text,
             char       **message)
 {
-  g_autoptr(JsonParser) parser = json_parser_new ();
   g_autoptr(GError) error = NULL;
-  JsonNode *root;
+  WnJsonPos pos = { 0, 0, 0 };
+  WnJsonDoc *doc;
+  JsonNode *copy;
 
-  if (!json_parser_load_from_data (parser, text, -1, &error))
-    {
-      /* Translators: %s is the JSON parser's message */
-      *message = g_strdup_printf (_("Not valid JSON: %s"), error->message);
-      return NULL;
-    }
-  root = json_parser_get_root (parser);
-  if (root == NULL)
+  if (text == NULL || *text == '\0')
     {
       *message = g_strdup (_("Not valid JSON: the text is empty"));
       return NULL;
     }
-  return json_node_copy (root);
+  doc = wn_json_doc_parse (text, -1, &pos, &error);
+  if (doc == NULL)
+    {
+      /* Translators: "Not valid JSON (line 1, column 2): expected a string" */
+      *message = g_strdup_printf (_("Not valid JSON (line %u, column %u): %s"), pos.line, pos.column,
+                                  error ? error->message : "?");
+      return NULL;
+    }
+  copy = wn_json_node_deep_copy (wn_json_doc_get_root (doc));
+  wn_json_doc_free (doc);
+  return copy;
 }
 
 static void
@@ -2151,6 +3492,11 @@ inject_fault_action (GSimpleAction *action,
       break;
     case FAULT_HANG:
       response = wn_response_new (WN_RESPONSE_HANG);
+      break;
+    case FAULT_COMPLETE:
+      response = wn_response_new (WN_RESPONSE_COMPLETE);
+      if (*json != '\0' && (response->body = parse_json (json, &message)) == NULL)
+        break;
       break;
     case FAULT_CUSTOM:
     default:
@@ -2250,6 +3596,17 @@ static const GActionEntry win_entries[] = {
   { "dismiss-errors", dismiss_errors_action, NULL, NULL, NULL },
   { "inject-fault", inject_fault_action, NULL, NULL, NULL },
   { "start-instance", start_instance_action, NULL, NULL, NULL },
+  { "open-scenario", open_scenario_action, NULL, NULL, NULL },
+  { "save-session", save_session_action, NULL, NULL, NULL },
+  { "export-journal", export_journal_action, NULL, NULL, NULL },
+  { "dismiss-hit", dismiss_hit_action, NULL, NULL, NULL },
+  { "clear-job-selection", clear_job_selection_action, NULL, NULL, NULL },
+  { "timeline-zoom", timeline_zoom_action, "i", NULL, NULL },
+  { "add-breakpoint", add_breakpoint_action, NULL, NULL, NULL },
+  { "add-breakpoint-spec", add_breakpoint_spec_action, "s", NULL, NULL },
+  { "incident-retry", incident_retry_action, "(ss)", NULL, NULL },
+  { "incident-resolve", incident_resolve_action, "(ss)", NULL, NULL },
+  { "cancel-instance", cancel_instance_action, "s", NULL, NULL },
 };
 
 /* ---- input ---- */
@@ -2381,11 +3738,8 @@ node_activated_cb (WinnowDiagram *diagram,
                    const char    *node_id,
                    WinnowWindow  *self)
 {
-  WnProcess *process = winnow_session_get_process (self->session);
-  const WnNode *node = process ? wn_process_find_node (process, node_id) : NULL;
-
   winnow_session_set_selected_node (self->session, node_id);
-  adw_view_stack_set_visible_child_name (self->view_stack, node && node->worker ? "dispatcher" : "tracks");
+  toggle_node_breakpoint (self, node_id, TRUE);
 }
 
 /* ---- setup ---- */
@@ -2475,6 +3829,7 @@ setup_views (WinnowWindow *self)
                                           WINNOW_TYPE_INSTANCE_ROW, instance_columns, G_N_ELEMENTS (instance_columns),
                                           NULL, &self->instances_sorted);
   g_signal_connect (self->jobs_selection, "notify::selected-item", G_CALLBACK (jobs_selection_cb), self);
+  g_signal_connect (self->tracks_selection, "notify::selected-item", G_CALLBACK (tracks_selection_cb), self);
 
   /* the journal: newest at the bottom */
   factory = gtk_signal_list_item_factory_new ();
@@ -2583,7 +3938,8 @@ winnow_window_finalize (GObject *object)
   g_clear_pointer (&self->topic_needle, g_free);
   g_clear_pointer (&self->journal_needle, g_free);
   g_clear_pointer (&self->instance_filter, g_free);
-  g_clear_pointer (&self->selected_job, g_free);
+  g_clear_pointer (&self->inspected_job, g_free);
+  g_clear_pointer (&self->breakpoint_rows, g_hash_table_unref);
 
   G_OBJECT_CLASS (winnow_window_parent_class)->finalize (object);
 }
@@ -2598,6 +3954,7 @@ winnow_window_class_init (WinnowWindowClass *klass)
   object_class->finalize = winnow_window_finalize;
 
   g_type_ensure (WINNOW_TYPE_DIAGRAM);
+  g_type_ensure (WINNOW_TYPE_TIMELINE);
 
   gtk_widget_class_set_template_from_resource (widget_class, RESOURCE_BASE "/winnow-window.ui");
 #define BIND(name) gtk_widget_class_bind_template_child (widget_class, WinnowWindow, name)
@@ -2641,7 +3998,33 @@ winnow_window_class_init (WinnowWindowClass *klass)
   BIND (job_group);
   BIND (job_state_row);
   BIND (job_attempt_row);
-  BIND (job_policy_row);
+  BIND (job_lock_row);
+  BIND (job_trust_row);
+  BIND (job_retry_row);
+  BIND (job_mapper_group);
+  BIND (job_mapper_list);
+  BIND (job_mapping_group);
+  BIND (job_mapping_list);
+  BIND (job_history_group);
+  BIND (job_history_list);
+  BIND (node_break_row);
+  BIND (node_break_switch);
+  BIND (hit_revealer);
+  BIND (hit_title);
+  BIND (hit_event);
+  BIND (timeline_page);
+  BIND (incidents_page);
+  BIND (breakpoints_page);
+  BIND (timeline_legend);
+  BIND (timeline_stack);
+  BIND (timeline);
+  BIND (incidents_stack);
+  BIND (incidents_list);
+  BIND (breakpoints_stack);
+  BIND (breakpoints_list);
+  BIND (bp_kind_dropdown);
+  BIND (bp_spec_entry);
+  BIND (bp_error);
   BIND (variables_view);
   BIND (start_error);
   BIND (live_note);
@@ -2697,6 +4080,7 @@ winnow_window_init (WinnowWindow *self)
   self->kind_filter = -1;
   self->follow = TRUE;
   self->step_delta = WN_USEC_PER_SEC;
+  self->breakpoint_rows = g_hash_table_new (NULL, NULL);
 
   g_action_map_add_action_entries (G_ACTION_MAP (self), win_entries, G_N_ELEMENTS (win_entries), self);
 
@@ -2706,6 +4090,7 @@ winnow_window_init (WinnowWindow *self)
 
   setup_views (self);
   setup_legend (self);
+  setup_debugger (self);
   update_fault_fields (self);
 
   g_signal_connect_object (self->session, "needs-flush", G_CALLBACK (session_needs_flush_cb), self, 0);
@@ -2717,6 +4102,12 @@ winnow_window_init (WinnowWindow *self)
   g_object_bind_property (self->session, "selected-node", self->diagram, "selected-node",
                           G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
   g_signal_connect (self->diagram, "node-activated", G_CALLBACK (node_activated_cb), self);
+  g_signal_connect_object (self->session, "notify::selected-job", G_CALLBACK (selected_job_cb), self, 0);
+  g_signal_connect_object (self->session, "breakpoint-hit", G_CALLBACK (session_hit_cb), self, 0);
+  g_signal_connect_object (self->session, "breakpoints-changed", G_CALLBACK (breakpoints_changed_cb), self, 0);
+  g_object_bind_property (self->session, "selected-job", self->timeline, "selected-job",
+                          G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
+  winnow_timeline_set_trace (self->timeline, winnow_session_get_trace (self->session));
 
   g_signal_connect (self->task_trust_row, "notify::selected", G_CALLBACK (task_trust_selected_cb), self);
   g_signal_connect (self->trust_default_row, "notify::selected", G_CALLBACK (trust_default_selected_cb), self);

@@ -20,6 +20,17 @@ gboolean       winnow_window_open_file     (WinnowWindow   *self,
                                             GFile          *file);
 /* Open the bundled example; FALSE when it cannot be found. */
 gboolean       winnow_window_open_default  (WinnowWindow   *self);
+/* Run the current process with a scenario (a saved session replays); on
+ * failure the problems show in the window and the run stays. */
+gboolean       winnow_window_open_scenario (WinnowWindow   *self,
+                                            GFile          *file);
+/* What File ▸ Save Session… and Export Journal… write. */
+gboolean       winnow_window_save_session  (WinnowWindow   *self,
+                                            GFile          *file,
+                                            GError        **error);
+gboolean       winnow_window_export_journal (WinnowWindow  *self,
+                                            GFile          *file,
+                                            GError        **error);
 /* The folder of bundled examples: $WINNOW_EXAMPLES_DIR, else PKGDATADIR/examples. */
 char          *winnow_find_examples_dir    (void);
 

@@ -1,0 +1,80 @@
+/* winnow-timeline.h — every job of the run on a virtual-time axis.
+ *
+ * A ruler on top, one lane per job grouped under its instance; bars for
+ * executions, hatched backoff gates, thin lock spans, a glyph per outcome and a
+ * cursor at the clock. Ctrl+scroll zooms around the pointer, dragging pans,
+ * a click selects a job. It is a GtkScrollable: put it in a GtkScrolledWindow
+ * (the horizontal adjustment is the time axis).
+ */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "winnow-trace.h"
+
+G_BEGIN_DECLS
+
+#define WINNOW_TYPE_TIMELINE (winnow_timeline_get_type ())
+
+G_DECLARE_FINAL_TYPE (WinnowTimeline, winnow_timeline, WINNOW, TIMELINE, GtkWidget)
+
+#define WINNOW_TIMELINE_LANE_HEIGHT  24
+#define WINNOW_TIMELINE_RULER_HEIGHT 30
+#define WINNOW_TIMELINE_LABEL_WIDTH  168
+
+GtkWidget  *winnow_timeline_new              (void);
+
+/* Takes a reference; NULL clears. */
+void        winnow_timeline_set_trace        (WinnowTimeline *self,
+                                              WinnowTrace    *trace);
+WinnowTrace *winnow_timeline_get_trace       (WinnowTimeline *self);
+/* The trace grew and/or the clock moved: re-measure and redraw (cheap when
+ * the widget is not shown). */
+void        winnow_timeline_update           (WinnowTimeline *self,
+                                              WnTime          now);
+
+/* "selected-job": the job whose lane is highlighted, or NULL. Setting it
+ * scrolls the lane into view. */
+void        winnow_timeline_set_selected_job (WinnowTimeline *self,
+                                              const char     *job);
+const char *winnow_timeline_get_selected_job (WinnowTimeline *self);
+
+/* The time axis: fitting (what a new run starts with) follows the run until
+ * the user zooms or pans. */
+void        winnow_timeline_zoom_to_fit      (WinnowTimeline *self);
+/* factor > 1 zooms in, around the x position `anchor` (widget coordinates;
+ * negative: the centre). */
+void        winnow_timeline_zoom             (WinnowTimeline *self,
+                                              double          factor,
+                                              double          anchor);
+gboolean    winnow_timeline_get_fit          (WinnowTimeline *self);
+/* The times at the left and right edges of the lanes. */
+void        winnow_timeline_get_range        (WinnowTimeline *self,
+                                              WnTime         *start,
+                                              WnTime         *end);
+double      winnow_timeline_time_to_x        (WinnowTimeline *self,
+                                              WnTime          t);
+
+/* Hit testing (widget coordinates): the job under (x, y), or NULL. */
+const char *winnow_timeline_job_at           (WinnowTimeline *self,
+                                              double          x,
+                                              double          y);
+/* The y of a job's lane centre, or -1 when it has none (or is scrolled out). */
+double      winnow_timeline_job_y            (WinnowTimeline *self,
+                                              const char     *job);
+/* What the last frame drew: lanes, and spans + marks. */
+void        winnow_timeline_get_drawn        (WinnowTimeline *self,
+                                              guint          *lanes,
+                                              guint          *items);
+
+/* Small widgets drawing an outcome glyph or a span as the timeline does, for legends. */
+typedef enum {
+  WINNOW_SWATCH_EXECUTION,
+  WINNOW_SWATCH_GATE,
+  WINNOW_SWATCH_LOCK,
+} WinnowSwatch;
+
+GtkWidget  *winnow_timeline_glyph_new        (WinnowMarkKind  kind);
+GtkWidget  *winnow_timeline_swatch_new       (WinnowSwatch    swatch);
+
+G_END_DECLS

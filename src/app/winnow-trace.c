@@ -1,0 +1,801 @@
+#include "config.h"
+
+#include <string.h>
+
+#include "winnow-trace.h"
+
+struct _WinnowTrace
+{
+  gatomicrefcount ref_count;
+
+  GHashTable *jobs;           /* id → WinnowJobTrace (owned) */
+  GHashTable *instance_index; /* id → WinnowTraceInstance (borrowed) */
+  GPtrArray  *instances;      /* WinnowTraceInstance* (owned), creation order */
+  GHashTable *track_jobs;     /* track id → WinnowJobTrace (borrowed): what a parked track waits on */
+  GHashTable *policies;       /* job id → WnPolicy, seen before the job's events */
+  GArray     *lanes;          /* WinnowLane */
+  gboolean    lanes_dirty;
+  WnTime      end;
+  guint       version;
+  guint       lanes_version;
+};
+
+static void
+execution_clear (gpointer data)
+{
+  WinnowExecution *e = data;
+
+  g_free (e->code);
+  g_free (e->detail);
+}
+
+static void
+mark_clear (gpointer data)
+{
+  g_free (((WinnowMark *) data)->text);
+}
+
+static void
+job_trace_free (gpointer data)
+{
+  WinnowJobTrace *job = data;
+
+  g_free (job->id);
+  g_free (job->node);
+  g_free (job->topic);
+  g_free (job->end_text);
+  g_free (job->class_code);
+  g_free (job->class_text);
+  g_clear_pointer (&job->class_status, json_node_unref);
+  g_clear_pointer (&job->policy, wn_policy_unref);
+  g_array_unref (job->executions);
+  g_array_unref (job->gates);
+  g_array_unref (job->locks);
+  g_array_unref (job->marks);
+  g_free (job);
+}
+
+static void
+instance_free (gpointer data)
+{
+  WinnowTraceInstance *instance = data;
+
+  g_free (instance->id);
+  g_ptr_array_unref (instance->jobs);
+  g_free (instance);
+}
+
+static WinnowTraceInstance *
+ensure_instance (WinnowTrace *self,
+                 const char  *id,
+                 WnTime       t)
+{
+  WinnowTraceInstance *instance = g_hash_table_lookup (self->instance_index, id);
+
+  if (instance != NULL)
+    return instance;
+  instance = g_new0 (WinnowTraceInstance, 1);
+  instance->id = g_strdup (id);
+  instance->index = self->instances->len;
+  instance->created_at = t;
+  instance->ended_at = -1;
+  instance->jobs = g_ptr_array_new ();
+  g_ptr_array_add (self->instances, instance);
+  g_hash_table_insert (self->instance_index, instance->id, instance);
+  self->lanes_dirty = TRUE;
+  return instance;
+}
+
+/* "i3/j2" → "i3" */
+static char *
+instance_of_job (const char *job)
+{
+  const char *slash = strchr (job, '/');
+
+  return slash ? g_strndup (job, (gsize) (slash - job)) : g_strdup (job);
+}
+
+static WinnowJobTrace *
+create_job (WinnowTrace   *self,
+            const WnEvent *ev)
+{
+  WinnowJobTrace *job = g_new0 (WinnowJobTrace, 1);
+  g_autofree char *instance_id = ev->instance ? g_strdup (ev->instance) : instance_of_job (ev->job);
+  WnPolicy *policy;
+
+  job->id = g_strdup (ev->job);
+  job->node = g_strdup (ev->node);
+  job->topic = g_strdup (ev->topic);
+  job->trust = ev->trust;
+  job->instance = ensure_instance (self, instance_id, ev->t_us);
+  job->enqueued_at = ev->t_us;
+  job->ended_at = -1;
+  job->executions = g_array_new (FALSE, TRUE, sizeof (WinnowExecution));
+  g_array_set_clear_func (job->executions, execution_clear);
+  job->gates = g_array_new (FALSE, TRUE, sizeof (WinnowSpan));
+  job->locks = g_array_new (FALSE, TRUE, sizeof (WinnowSpan));
+  job->marks = g_array_new (FALSE, TRUE, sizeof (WinnowMark));
+  g_array_set_clear_func (job->marks, mark_clear);
+  if (g_hash_table_steal_extended (self->policies, ev->job, NULL, (gpointer *) &policy))
+    job->policy = policy;
+  g_ptr_array_add (job->instance->jobs, job);
+  g_hash_table_insert (self->jobs, job->id, job);
+  self->lanes_dirty = TRUE;
+  return job;
+}
+
+static WinnowExecution *
+open_execution (WinnowJobTrace *job)
+{
+  WinnowExecution *e;
+
+  if (job->executions->len == 0)
+    return NULL;
+  e = &g_array_index (job->executions, WinnowExecution, job->executions->len - 1);
+  return e->end < 0 ? e : NULL;
+}
+
+static WinnowExecution *
+last_execution (WinnowJobTrace *job)
+{
+  if (job->executions->len == 0)
+    return NULL;
+  return &g_array_index (job->executions, WinnowExecution, job->executions->len - 1);
+}
+
+/* Close the running execution (if any) with `outcome`; returns its index + 1, or 0. */
+static guint
+close_execution (WinnowJobTrace *job,
+                 const WnEvent  *ev,
+                 WinnowOutcome   outcome,
+                 const char     *detail)
+{
+  WinnowExecution *e = open_execution (job);
+
+  if (e == NULL)
+    return 0;
+  e->end = ev->t_us;
+  e->outcome = outcome;
+  if (ev->code != NULL && e->code == NULL)
+    e->code = g_strdup (ev->code);
+  if (detail != NULL && e->detail == NULL)
+    e->detail = g_strdup (detail);
+  return job->executions->len;
+}
+
+static void
+close_lock (WinnowJobTrace *job,
+            WnTime          t)
+{
+  WinnowSpan *lock;
+
+  if (job->locks->len == 0)
+    return;
+  lock = &g_array_index (job->locks, WinnowSpan, job->locks->len - 1);
+  if (!lock->open)
+    return;
+  lock->open = FALSE;
+  lock->end = t;
+}
+
+static void
+add_mark (WinnowJobTrace *job,
+          const WnEvent  *ev,
+          WinnowMarkKind  kind,
+          guint           execution,
+          char           *text)
+{
+  WinnowMark mark = { ev->t_us, kind, execution, text };
+
+  g_array_append_val (job->marks, mark);
+}
+
+static void
+set_class (WinnowJobTrace  *job,
+           WinnowClassSeen  seen,
+           const char      *code,
+           const char      *text,
+           JsonNode        *status)
+{
+  job->class_seen = seen;
+  g_free (job->class_code);
+  job->class_code = g_strdup (code);
+  g_free (job->class_text);
+  job->class_text = g_strdup (text);
+  g_clear_pointer (&job->class_status, json_node_unref);
+  if (status != NULL)
+    job->class_status = json_node_copy (status);
+}
+
+static void
+end_job (WinnowJobTrace *job,
+         WnTime          t,
+         WinnowJobEnd    end,
+         const char     *text)
+{
+  if (job->ended_at >= 0)
+    return;
+  job->ended_at = t;
+  job->end = end;
+  g_free (job->end_text);
+  job->end_text = g_strdup (text);
+  close_lock (job, t);
+}
+
+static char *
+status_text (JsonNode *status)
+{
+  return status ? json_to_string (status, FALSE) : NULL;
+}
+
+static char *
+describe (const char *code,
+          const char *error)
+{
+  if (code != NULL && error != NULL && !g_str_has_prefix (error, code))
+    return g_strdup_printf ("%s: %s", code, error);
+  return g_strdup (error ? error : code);
+}
+
+static void
+job_event (WinnowTrace   *self,
+           const WnEvent *ev)
+{
+  WinnowJobTrace *job = g_hash_table_lookup (self->jobs, ev->job);
+  WinnowExecution *e;
+  guint n;
+
+  if (job == NULL)
+    {
+      if (ev->phase != WN_PH_ENQUEUED)
+        return;
+      job = create_job (self, ev);
+    }
+  job->version++;
+
+  switch (ev->phase)
+    {
+    case WN_PH_ENQUEUED:
+      break;
+
+    case WN_PH_LOCKED:
+      {
+        WinnowSpan lock = { ev->t_us, -1, ev->deadline_us, g_intern_string (ev->worker), TRUE, FALSE };
+
+        close_lock (job, ev->t_us);
+        g_array_append_val (job->locks, lock);
+      }
+      break;
+
+    case WN_PH_LOCK_EXTENDED:
+      if (job->locks->len > 0)
+        g_array_index (job->locks, WinnowSpan, job->locks->len - 1).deadline = ev->deadline_us;
+      break;
+
+    case WN_PH_LOCK_RECLAIMED:
+      if (job->locks->len > 0)
+        {
+          WinnowSpan *lock = &g_array_index (job->locks, WinnowSpan, job->locks->len - 1);
+
+          if (lock->open)
+            {
+              lock->open = FALSE;
+              lock->end = ev->t_us;
+            }
+        }
+      n = close_execution (job, ev, WINNOW_OUTCOME_LOST, NULL);
+      /* the text names the worker whose lock lapsed */
+      add_mark (job, ev, WINNOW_MARK_RECLAIMED, n, g_strdup (ev->worker));
+      break;
+
+    case WN_PH_EXECUTING:
+      {
+        WinnowExecution exec = { ev->t_us, -1, ev->attempt, g_intern_string (ev->worker),
+                                 WINNOW_OUTCOME_RUNNING, NULL, NULL, -1, -1, FALSE };
+
+        close_execution (job, ev, WINNOW_OUTCOME_LOST, NULL);
+        g_array_append_val (job->executions, exec);
+      }
+      break;
+
+    case WN_PH_RETRY_SCHEDULED:
+    case WN_PH_WORKER_RETRY_SCHEDULED:
+      {
+        WnTime until = ev->not_before_us >= 0 ? ev->not_before_us
+                     : ev->backoff_us >= 0 ? ev->t_us + ev->backoff_us : ev->t_us;
+        WinnowSpan gate = { ev->t_us, until, -1, NULL, FALSE, ev->phase == WN_PH_WORKER_RETRY_SCHEDULED };
+
+        n = close_execution (job, ev, WINNOW_OUTCOME_RETRY, ev->error);
+        if (n > 0)
+          {
+            e = &g_array_index (job->executions, WinnowExecution, n - 1);
+            e->backoff = ev->backoff_us;
+            e->gate = until;
+          }
+        if (ev->phase == WN_PH_RETRY_SCHEDULED)
+          close_lock (job, ev->t_us);
+        g_array_append_val (job->gates, gate);
+        add_mark (job, ev, WINNOW_MARK_FAULT, n, describe (ev->code, ev->error));
+        if (job->class_seen != WINNOW_CLASS_MAPPER_ERROR || (e = last_execution (job)) == NULL || !e->mapper_error)
+          set_class (job, WINNOW_CLASS_TECHNICAL, ev->code, ev->error, NULL);
+      }
+      break;
+
+    case WN_PH_RETRIES_EXHAUSTED:
+      n = close_execution (job, ev, WINNOW_OUTCOME_EXHAUSTED, ev->error);
+      add_mark (job, ev, WINNOW_MARK_EXHAUSTED, n, describe (ev->code, ev->error));
+      if (job->class_seen != WINNOW_CLASS_MAPPER_ERROR || (e = last_execution (job)) == NULL || !e->mapper_error)
+        set_class (job, WINNOW_CLASS_TECHNICAL, ev->code, ev->error, NULL);
+      break;
+
+    case WN_PH_MAPPER_ERROR:
+      if ((e = open_execution (job)) != NULL || (e = last_execution (job)) != NULL)
+        e->mapper_error = TRUE;
+      set_class (job, WINNOW_CLASS_MAPPER_ERROR, ev->code, ev->error, NULL);
+      break;
+
+    case WN_PH_COMPLETED:
+      n = close_execution (job, ev, WINNOW_OUTCOME_COMPLETED, NULL);
+      add_mark (job, ev, WINNOW_MARK_COMPLETED, n, NULL);
+      end_job (job, ev->t_us, WINNOW_JOB_COMPLETED, NULL);
+      break;
+
+    case WN_PH_BPMN_ERROR:
+      n = close_execution (job, ev, WINNOW_OUTCOME_BPMN_ERROR, ev->error);
+      add_mark (job, ev, WINNOW_MARK_BPMN_ERROR, n, describe (ev->code, ev->error));
+      set_class (job, WINNOW_CLASS_BPMN_ERROR, ev->code, ev->error, NULL);
+      end_job (job, ev->t_us, WINNOW_JOB_BPMN_ERROR, ev->code);
+      break;
+
+    case WN_PH_STATUS:
+      {
+        g_autofree char *text = status_text (ev->status);
+
+        n = close_execution (job, ev, WINNOW_OUTCOME_STATUS, text);
+        add_mark (job, ev, WINNOW_MARK_STATUS, n, g_strdup (text));
+        set_class (job, WINNOW_CLASS_STATUS, NULL, NULL, ev->status);
+        end_job (job, ev->t_us, WINNOW_JOB_STATUS, text);
+      }
+      break;
+
+    case WN_PH_FAULT:
+      {
+        gboolean exhausted = job->marks->len > 0 &&
+                             g_array_index (job->marks, WinnowMark, job->marks->len - 1).kind == WINNOW_MARK_EXHAUSTED &&
+                             g_array_index (job->marks, WinnowMark, job->marks->len - 1).t == ev->t_us;
+
+        n = close_execution (job, ev, WINNOW_OUTCOME_FAULT, ev->error);
+        if (!exhausted)
+          add_mark (job, ev, WINNOW_MARK_FAULT, n, describe (ev->code, ev->error));
+        end_job (job, ev->t_us, WINNOW_JOB_FAILED, ev->error);
+      }
+      break;
+
+    case WN_PH_REPORT_REJECTED:
+      n = 0;
+      for (guint i = job->executions->len; i > 0; i--)
+        {
+          e = &g_array_index (job->executions, WinnowExecution, i - 1);
+          if (ev->worker == NULL || g_strcmp0 (e->worker, ev->worker) == 0)
+            {
+              if (e->end < 0)
+                e->end = ev->t_us;
+              e->outcome = WINNOW_OUTCOME_REJECTED;
+              g_free (e->detail);
+              e->detail = g_strdup (ev->error);
+              n = i;
+              break;
+            }
+        }
+      add_mark (job, ev, WINNOW_MARK_REJECTED, n, g_strdup (ev->error));
+      break;
+
+    default:
+      break;
+    }
+}
+
+static void
+node_event (WinnowTrace   *self,
+            const WnEvent *ev)
+{
+  WinnowJobTrace *job;
+
+  if (ev->track == NULL)
+    return;
+  switch (ev->phase)
+    {
+    case WN_PH_PARKED:
+      if (ev->job != NULL && (job = g_hash_table_lookup (self->jobs, ev->job)) != NULL)
+        g_hash_table_insert (self->track_jobs, g_strdup (ev->track), job);
+      break;
+    case WN_PH_CANCELED:
+    case WN_PH_FAILED:
+      /* a track that leaves its task takes the job out of the store */
+      if ((job = g_hash_table_lookup (self->track_jobs, ev->track)) != NULL && job->ended_at < 0)
+        {
+          WnEvent at = WN_EVENT_INIT (WN_EV_JOB, WN_PH_FAULT);
+
+          at.t_us = ev->t_us;
+          close_execution (job, &at, WINNOW_OUTCOME_CANCELED, NULL);
+          end_job (job, ev->t_us, WINNOW_JOB_REMOVED, ev->phase == WN_PH_CANCELED ? NULL : ev->error);
+          job->version++;
+        }
+      g_hash_table_remove (self->track_jobs, ev->track);
+      break;
+    case WN_PH_COMPLETED:
+    case WN_PH_INCIDENT:
+      g_hash_table_remove (self->track_jobs, ev->track);
+      break;
+    default:
+      break;
+    }
+}
+
+/* ---- public ---- */
+
+WinnowTrace *
+winnow_trace_new (void)
+{
+  WinnowTrace *self = g_new0 (WinnowTrace, 1);
+
+  g_atomic_ref_count_init (&self->ref_count);
+  self->jobs = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, job_trace_free);
+  self->instance_index = g_hash_table_new (g_str_hash, g_str_equal);
+  self->instances = g_ptr_array_new_with_free_func (instance_free);
+  self->track_jobs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->policies = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) wn_policy_unref);
+  self->lanes = g_array_new (FALSE, FALSE, sizeof (WinnowLane));
+  return self;
+}
+
+WinnowTrace *
+winnow_trace_ref (WinnowTrace *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  g_atomic_ref_count_inc (&self->ref_count);
+  return self;
+}
+
+void
+winnow_trace_unref (WinnowTrace *self)
+{
+  g_return_if_fail (self != NULL);
+  if (!g_atomic_ref_count_dec (&self->ref_count))
+    return;
+  g_hash_table_unref (self->track_jobs);
+  g_hash_table_unref (self->instance_index);
+  g_hash_table_unref (self->jobs);
+  g_hash_table_unref (self->policies);
+  g_ptr_array_unref (self->instances);
+  g_array_unref (self->lanes);
+  g_free (self);
+}
+
+void
+winnow_trace_clear (WinnowTrace *self)
+{
+  g_return_if_fail (self != NULL);
+
+  g_hash_table_remove_all (self->track_jobs);
+  g_hash_table_remove_all (self->instance_index);
+  g_hash_table_remove_all (self->jobs);
+  g_hash_table_remove_all (self->policies);
+  g_ptr_array_set_size (self->instances, 0);
+  g_array_set_size (self->lanes, 0);
+  self->lanes_dirty = FALSE;
+  self->end = 0;
+  self->version++;
+  self->lanes_version++;
+}
+
+void
+winnow_trace_add_event (WinnowTrace   *self,
+                        const WnEvent *ev)
+{
+  WinnowTraceInstance *instance;
+
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (ev != NULL);
+
+  self->end = MAX (self->end, ev->t_us);
+  switch (ev->kind)
+    {
+    case WN_EV_INSTANCE:
+      if (ev->instance == NULL)
+        break;
+      instance = ensure_instance (self, ev->instance, ev->t_us);
+      if (ev->phase == WN_PH_COMPLETED || ev->phase == WN_PH_TERMINATED)
+        {
+          instance->ended_at = ev->t_us;
+          instance->terminated = ev->phase == WN_PH_TERMINATED;
+        }
+      break;
+    case WN_EV_NODE:
+      node_event (self, ev);
+      break;
+    case WN_EV_JOB:
+      if (ev->job != NULL)
+        job_event (self, ev);
+      break;
+    case WN_EV_FAULT:
+    case WN_EV_INCIDENT:
+    case WN_EV_GATEWAY:
+    case WN_EV_INJECT:
+    case WN_EV_CLOCK:
+    case WN_EV_N_KINDS:
+    default:
+      break;
+    }
+  self->version++;
+}
+
+void
+winnow_trace_set_policy (WinnowTrace *self,
+                         const char  *job,
+                         WnPolicy    *policy)
+{
+  WinnowJobTrace *trace;
+
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (job != NULL);
+
+  if (policy == NULL)
+    return;
+  trace = g_hash_table_lookup (self->jobs, job);
+  if (trace != NULL)
+    {
+      if (trace->policy == NULL)
+        trace->policy = wn_policy_ref (policy);
+      return;
+    }
+  g_hash_table_replace (self->policies, g_strdup (job), wn_policy_ref (policy));
+}
+
+WinnowJobTrace *
+winnow_trace_lookup_job (WinnowTrace *self,
+                         const char  *id)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  return id ? g_hash_table_lookup (self->jobs, id) : NULL;
+}
+
+guint
+winnow_trace_get_n_jobs (WinnowTrace *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+  return g_hash_table_size (self->jobs);
+}
+
+guint
+winnow_trace_get_n_instances (WinnowTrace *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+  return self->instances->len;
+}
+
+const WinnowLane *
+winnow_trace_get_lanes (WinnowTrace *self,
+                        guint       *n_lanes)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  if (self->lanes_dirty)
+    {
+      g_array_set_size (self->lanes, 0);
+      for (guint i = 0; i < self->instances->len; i++)
+        {
+          WinnowTraceInstance *instance = g_ptr_array_index (self->instances, i);
+          WinnowLane header = { instance, NULL };
+
+          g_array_append_val (self->lanes, header);
+          for (guint j = 0; j < instance->jobs->len; j++)
+            {
+              WinnowLane lane = { instance, g_ptr_array_index (instance->jobs, j) };
+
+              lane.job->lane = self->lanes->len;
+              g_array_append_val (self->lanes, lane);
+            }
+        }
+      self->lanes_dirty = FALSE;
+      self->lanes_version++;
+    }
+  *n_lanes = self->lanes->len;
+  return (const WinnowLane *) (gpointer) self->lanes->data;
+}
+
+WnTime
+winnow_trace_get_end (WinnowTrace *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+  return self->end;
+}
+
+guint
+winnow_trace_get_version (WinnowTrace *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+  return self->version;
+}
+
+guint
+winnow_trace_get_lanes_version (WinnowTrace *self)
+{
+  guint n;
+
+  g_return_val_if_fail (self != NULL, 0);
+  winnow_trace_get_lanes (self, &n);
+  return self->lanes_version;
+}
+
+typedef struct {
+  WnTime start;
+  WnTime end;
+} SpanHead;
+
+static inline const SpanHead *
+span_at (const GArray *spans,
+         gsize         element_size,
+         guint         i)
+{
+  return (const SpanHead *) (gconstpointer) (spans->data + (gsize) i * element_size);
+}
+
+void
+winnow_trace_span_range (const GArray *spans,
+                         gsize         element_size,
+                         WnTime        t0,
+                         WnTime        t1,
+                         WnTime        now,
+                         guint        *first,
+                         guint        *last)
+{
+  guint lo = 0, hi;
+
+  hi = spans ? spans->len : 0;
+  /* the first span that ends at or after t0 (ends do not decrease) */
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      const SpanHead *s = span_at (spans, element_size, mid);
+      WnTime end = s->end < 0 ? MAX (now, s->start) : s->end;
+
+      if (end < t0)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  *first = lo;
+  /* the first span that starts after t1 */
+  hi = spans ? spans->len : 0;
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (span_at (spans, element_size, mid)->start <= t1)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  *last = lo;
+}
+
+void
+winnow_trace_mark_range (const GArray *marks,
+                         WnTime        t0,
+                         WnTime        t1,
+                         guint        *first,
+                         guint        *last)
+{
+  guint lo = 0, hi = marks ? marks->len : 0;
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (g_array_index (marks, WinnowMark, mid).t < t0)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  *first = lo;
+  hi = marks ? marks->len : 0;
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (g_array_index (marks, WinnowMark, mid).t <= t1)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  *last = lo;
+}
+
+/* Whether rule `r` yields what the job's last classification said. */
+static gboolean
+rule_yields (const WnErrorRule    *r,
+             const WinnowJobTrace *job)
+{
+  switch (job->class_seen)
+    {
+    case WINNOW_CLASS_TECHNICAL:
+      return r->outcome == WN_CLASS_TECHNICAL;
+    case WINNOW_CLASS_BPMN_ERROR:
+      return r->outcome == WN_CLASS_BPMN_ERROR && g_strcmp0 (r->bpmn_code, job->class_code) == 0 &&
+             (r->bpmn_message == NULL || job->class_text == NULL || g_strcmp0 (r->bpmn_message, job->class_text) == 0);
+    case WINNOW_CLASS_STATUS:
+      return r->outcome == WN_CLASS_STATUS && r->status != NULL && job->class_status != NULL &&
+             json_node_equal (r->status, job->class_status);
+    case WINNOW_CLASS_NONE:
+    case WINNOW_CLASS_MAPPER_ERROR:
+    default:
+      return FALSE;
+    }
+}
+
+WinnowRuleMatch
+winnow_job_trace_match_rule (const WinnowJobTrace *job,
+                             const WnErrorMapper  *mapper,
+                             int                  *rule)
+{
+  guint n = mapper ? wn_error_mapper_get_n_rules (mapper) : 0;
+  gboolean technical;
+  /* the raw code is known for technical faults only */
+  const char *raw = NULL;
+  int candidate = -1;
+  guint candidates = 0;
+
+  g_return_val_if_fail (job != NULL, WINNOW_RULE_UNKNOWN);
+  g_return_val_if_fail (rule != NULL, WINNOW_RULE_UNKNOWN);
+
+  *rule = -1;
+  if (job->class_seen == WINNOW_CLASS_NONE || job->class_seen == WINNOW_CLASS_MAPPER_ERROR)
+    return WINNOW_RULE_UNKNOWN;
+  technical = job->class_seen == WINNOW_CLASS_TECHNICAL;
+  if (technical)
+    raw = job->class_code;
+
+  for (guint i = 0; i < n; i++)
+    {
+      const WnErrorRule *r = wn_error_mapper_get_rule (mapper, i);
+      gboolean any_code = r->code == NULL || *r->code == '\0';
+
+      if (technical && !any_code && g_strcmp0 (r->code, raw) != 0)
+        continue;               /* cannot match that code */
+      if (!rule_yields (r, job))
+        continue;               /* had it matched, the outcome would be its own */
+      if (candidates++ == 0)
+        candidate = (int) i;
+      /* a rule that matches every fault with its code ends the search */
+      if (r->when == NULL && (any_code || (technical && g_strcmp0 (r->code, raw) == 0)))
+        break;
+    }
+
+  if (candidates == 0)
+    return technical ? WINNOW_RULE_NONE : WINNOW_RULE_UNKNOWN;
+  *rule = candidate;
+  if (candidates == 1)
+    {
+      const WnErrorRule *r = wn_error_mapper_get_rule (mapper, (guint) candidate);
+      gboolean any_code = r->code == NULL || *r->code == '\0';
+
+      /* a technical fault may also have matched no rule at all, unless this
+       * one certainly matches */
+      if (technical && !(r->when == NULL && (any_code || g_strcmp0 (r->code, raw) == 0)))
+        return WINNOW_RULE_AMBIGUOUS;
+      return WINNOW_RULE_MATCHED;
+    }
+  return WINNOW_RULE_AMBIGUOUS;
+}
+
+const char *
+winnow_mark_kind_to_string (WinnowMarkKind kind)
+{
+  static const char * const names[] = {
+    "completed", "bpmnError", "status", "fault", "retriesExhausted", "lockReclaimed", "reportRejected",
+  };
+
+  g_return_val_if_fail (kind < WINNOW_N_MARKS, NULL);
+  return names[kind];
+}

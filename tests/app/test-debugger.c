@@ -1,0 +1,858 @@
+/* The debugger, driven the way a user does: breakpoints, the job inspector,
+ * incidents, the timeline, and sessions that replay headless. */
+#include "config.h"
+
+#include <string.h>
+#include <glib/gstdio.h>
+#include <adwaita.h>
+
+#include "winnow.h"
+#include "winnow-application.h"
+#include "winnow-diagram.h"
+#include "winnow-event-row.h"
+#include "winnow-session.h"
+#include "winnow-timeline.h"
+#include "winnow-trace.h"
+#include "winnow-window.h"
+
+#define WAIT_US (30 * G_USEC_PER_SEC)
+
+/* The application: it loads the stylesheet, as when the app runs. */
+static WinnowApplication *app;
+
+static gboolean
+ignore_bus_warning (const char     *log_domain,
+                    GLogLevelFlags  log_level,
+                    const char     *message,
+                    gpointer        data)
+{
+  /* CI has a display but no session bus; GtkApplication says so and carries on. */
+  return strstr (message, "session bus") == NULL;
+}
+
+static char *
+example_path (const char *name)
+{
+  return g_build_filename (g_getenv ("WINNOW_EXAMPLES_DIR"), name, NULL);
+}
+
+static void
+drain (void)
+{
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+}
+
+static void
+wait_for_flush (WinnowSession *session)
+{
+  gint64 deadline = g_get_monotonic_time () + WAIT_US;
+
+  while (winnow_session_has_pending (session))
+    {
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+      g_main_context_iteration (NULL, FALSE);
+      g_usleep (200);
+    }
+  drain ();
+}
+
+static void
+activate (WinnowWindow *window,
+          const char   *action,
+          GVariant     *param)
+{
+  g_assert_true (g_action_group_has_action (G_ACTION_GROUP (window), action));
+  g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (window), action));
+  g_action_group_activate_action (G_ACTION_GROUP (window), action, param);
+  wait_for_flush (winnow_window_get_session (window));
+}
+
+/* Play until the clock stops by itself (a breakpoint, or nothing left to run). */
+static void
+play_until_paused (WinnowWindow *window)
+{
+  WinnowSession *session = winnow_window_get_session (window);
+  gint64 deadline = g_get_monotonic_time () + WAIT_US;
+
+  activate (window, "play-pause", NULL);
+  while (winnow_session_is_playing (session))
+    {
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+      g_main_context_iteration (NULL, FALSE);
+    }
+  wait_for_flush (session);
+}
+
+static void
+fast_forward (WinnowWindow *window)
+{
+  activate (window, "set-speed", g_variant_new_string ("ff"));
+  play_until_paused (window);
+}
+
+/* Render frames until the window has been laid out at its size. */
+static void
+settle (GtkWidget *window)
+{
+  gint64 until = g_get_monotonic_time () + G_USEC_PER_SEC / 2;
+
+  while (g_get_monotonic_time () < until || gtk_widget_get_width (window) == 0)
+    {
+      g_main_context_iteration (NULL, FALSE);
+      g_usleep (1000);
+    }
+}
+
+static void set_panes (WinnowWindow *window, int top, int side);
+
+static WinnowWindow *
+open_window (const char *example)
+{
+  g_autofree char *path = example_path (example);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  WinnowWindow *window = winnow_window_new (GTK_APPLICATION (app));
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1400, 900);
+  gtk_window_present (GTK_WINDOW (window));
+  settle (GTK_WIDGET (window));
+  g_assert_true (winnow_window_open_file (window, file));
+  wait_for_flush (winnow_window_get_session (window));
+  /* the panes remember their places across windows (GSettings) */
+  set_panes (window, 420, 1000);
+  return window;
+}
+
+static void
+close_window (WinnowWindow *window)
+{
+  gtk_window_destroy (GTK_WINDOW (window));
+  drain ();
+}
+
+static GtkWidget *
+find_named (GtkWidget  *root,
+            const char *name)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found;
+
+      if (g_strcmp0 (gtk_widget_get_name (child), name) == 0)
+        return child;
+      if ((found = find_named (child, name)) != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static GtkWidget *
+find_button (GtkWidget  *root,
+             const char *label)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found;
+
+      if (GTK_IS_BUTTON (child) && g_strcmp0 (gtk_button_get_label (GTK_BUTTON (child)), label) == 0)
+        return child;
+      if ((found = find_button (child, label)) != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static guint
+count_rows (GtkWidget *list)
+{
+  guint n = 0;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (list); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (GTK_IS_LIST_BOX_ROW (child))
+      n++;
+  return n;
+}
+
+static const WnEvent *
+find_event (WinnowSession *session,
+            WnEventKind    kind,
+            WnEventPhase   phase,
+            const char    *instance)
+{
+  GListModel *events = winnow_session_get_events (session);
+  guint n = g_list_model_get_n_items (events);
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(WinnowEventRow) row = g_list_model_get_item (events, i);
+      const WnEvent *event = winnow_event_row_get_event (row);
+
+      if (event->kind == kind && event->phase == phase &&
+          (instance == NULL || g_strcmp0 (event->instance, instance) == 0))
+        return event;   /* the model keeps the row */
+    }
+  return NULL;
+}
+
+static void
+save_screenshot (GtkWidget  *widget,
+                 const char *name)
+{
+  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (widget);
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  g_autoptr(GskRenderNode) node = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+  g_autofree char *path = NULL;
+  int width = gtk_widget_get_width (widget);
+  int height = gtk_widget_get_height (widget);
+
+  g_assert_cmpint (width, >, 0);
+  g_assert_cmpint (height, >, 0);
+  gdk_paintable_snapshot (paintable, snapshot, width, height);
+  node = gtk_snapshot_free_to_node (snapshot);
+  g_assert_nonnull (node);
+  texture = gsk_renderer_render_texture (gtk_native_get_renderer (gtk_widget_get_native (widget)), node,
+                                         &GRAPHENE_RECT_INIT (0, 0, width, height));
+  path = g_build_filename (g_getenv ("G_TEST_BUILDDIR") ? g_getenv ("G_TEST_BUILDDIR") : ".", name, NULL);
+  g_assert_true (gdk_texture_save_to_png (texture, path));
+  g_test_message ("screenshot: %s", path);
+}
+
+/* The window's content without toasts on top, for pictures. */
+static void
+save_content_screenshot (WinnowWindow *window,
+                         const char   *name)
+{
+  GtkWidget *overlay = find_named (GTK_WIDGET (window), "AdwToastOverlay");
+
+  g_assert_true (ADW_IS_TOAST_OVERLAY (overlay));
+  save_screenshot (adw_toast_overlay_get_child (ADW_TOAST_OVERLAY (overlay)), name);
+}
+
+static void
+set_panes (WinnowWindow *window,
+           int           top,
+           int           side)
+{
+  GtkWidget *main_paned = find_named (GTK_WIDGET (window), "GtkPaned");
+
+  g_assert_true (GTK_IS_PANED (main_paned));
+  gtk_paned_set_position (GTK_PANED (main_paned), top);
+  gtk_paned_set_position (GTK_PANED (gtk_paned_get_start_child (GTK_PANED (main_paned))), side);
+  settle (GTK_WIDGET (window));
+}
+
+/* ---- breakpoints ---- */
+
+static void
+test_breakpoint_stops (void)
+{
+  WinnowWindow *window = open_window ("order-fulfilment-authoritative.process.json");
+  WinnowSession *session = winnow_window_get_session (window);
+  GtkWidget *dropdown = find_named (GTK_WIDGET (window), "breakpoint-kind");
+  GtkWidget *title = find_named (GTK_WIDGET (window), "hit-title");
+  GtkWidget *revealer;
+  const WinnowBreakpoint *bps;
+  const WnEvent *hit = NULL;
+  g_autofree char *at = NULL;
+  WnTime first_stop;
+  guint n;
+
+  /* Breakpoints ▸ "A job's retries are exhausted" ▸ Add */
+  g_assert_true (GTK_IS_DROP_DOWN (dropdown));
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (dropdown), 2);
+  activate (window, "add-breakpoint", NULL);
+  bps = winnow_session_get_breakpoints (session, &n);
+  g_assert_cmpuint (n, ==, 1);
+  g_assert_cmpint (bps[0].kind, ==, WN_EV_JOB);
+  g_assert_cmpint (bps[0].phase, ==, WN_PH_RETRIES_EXHAUSTED);
+  g_assert_null (bps[0].node);
+  g_assert_true (bps[0].enabled);
+
+  /* fast-forward: the clock stops right after the first exhaustion, as
+   * `winnow-run --break job.retriesExhausted` does (seed 7: T+00:02.157) */
+  fast_forward (window);
+  g_assert_cmpint (winnow_session_get_mode (session), ==, WN_CLOCK_PAUSED);
+  g_assert_cmpuint (winnow_session_get_hit (session, &hit), ==, bps[0].id);
+  g_assert_nonnull (hit);
+  g_assert_cmpint (hit->kind, ==, WN_EV_JOB);
+  g_assert_cmpint (hit->phase, ==, WN_PH_RETRIES_EXHAUSTED);
+  at = wn_time_format_clock (winnow_session_get_now (session));
+  g_assert_cmpstr (at, ==, "T+00:02.157");
+  g_assert_cmpint (hit->t_us, ==, winnow_session_get_now (session));
+  g_assert_cmpstr (hit->job, ==, "i3/j2");
+  bps = winnow_session_get_breakpoints (session, &n);
+  g_assert_cmpuint (bps[0].hits, ==, 1);
+  /* nothing ran after the action that hit it: no instance ended yet */
+  g_assert_null (find_event (session, WN_EV_INSTANCE, WN_PH_TERMINATED, NULL));
+
+  /* announced: the banner names the breakpoint and the time, the hit is selected */
+  revealer = gtk_widget_get_ancestor (title, GTK_TYPE_REVEALER);
+  g_assert_true (gtk_revealer_get_reveal_child (GTK_REVEALER (revealer)));
+  g_assert_nonnull (strstr (gtk_label_get_text (GTK_LABEL (title)), "T+00:02.157"));
+  g_assert_nonnull (strstr (gtk_label_get_text (GTK_LABEL (title)), "job.retriesExhausted"));
+  g_assert_nonnull (strstr (gtk_label_get_text (GTK_LABEL (find_named (GTK_WIDGET (window), "hit-event"))),
+                            "retriesExhausted"));
+  g_assert_cmpstr (winnow_session_get_selected_job (session), ==, "i3/j2");
+  g_assert_cmpstr (winnow_session_get_selected_node (session), ==, "authorize-payment");
+  g_assert_true (gtk_widget_get_visible (find_named (GTK_WIDGET (window), "job-group")));
+  activate (window, "show-tab", g_variant_new_string ("breakpoints"));
+  settle (GTK_WIDGET (window));
+  save_content_screenshot (window, "breakpoint-hit.png");
+
+  /* Continue: the banner goes, the clock runs to the next exhaustion */
+  first_stop = winnow_session_get_now (session);
+  play_until_paused (window);
+  g_assert_cmpint (winnow_session_get_now (session), >, first_stop);
+  bps = winnow_session_get_breakpoints (session, &n);
+  g_assert_cmpuint (bps[0].hits, ==, 2);
+  g_assert_cmpuint (winnow_session_get_hit (session, &hit), ==, bps[0].id);
+  g_assert_cmpint (hit->t_us, ==, winnow_session_get_now (session));
+
+  /* disabled, it no longer stops the run: it runs to the end */
+  activate (window, "clear-job-selection", NULL);
+  g_assert_true (winnow_session_enable_breakpoint (session, bps[0].id, FALSE));
+  play_until_paused (window);
+  g_assert_cmpuint (winnow_session_get_hit (session, NULL), ==, 0);
+  g_assert_false (gtk_revealer_get_reveal_child (GTK_REVEALER (revealer)));
+  g_assert_nonnull (find_event (session, WN_EV_INSTANCE, WN_PH_TERMINATED, NULL));
+  g_assert_cmpuint (winnow_session_get_next_time (session) == WN_TIME_NEVER, ==, TRUE);
+  close_window (window);
+}
+
+/* A node breakpoint from the diagram: double-click = "node-activated". */
+static void
+test_breakpoint_node (void)
+{
+  WinnowWindow *window = open_window ("order-fulfilment.process.json");
+  WinnowSession *session = winnow_window_get_session (window);
+  GtkWidget *diagram = find_named (GTK_WIDGET (window), "WinnowDiagram");
+  GtkWidget *toggle;
+  const WnEvent *hit = NULL;
+  guint n;
+
+  g_assert_nonnull (diagram);
+  g_signal_emit_by_name (diagram, "node-activated", "authorize-payment");
+  wait_for_flush (session);
+  g_assert_cmpuint (winnow_session_find_breakpoint (session, WN_EV_NODE, WN_PH_ENTERED, "authorize-payment"), !=, 0);
+  g_assert_true (winnow_diagram_get_breakpoint (WINNOW_DIAGRAM (diagram), "authorize-payment"));
+  toggle = find_named (GTK_WIDGET (window), "node-breakpoint");
+  g_assert_true (gtk_switch_get_active (GTK_SWITCH (toggle)));
+
+  fast_forward (window);
+  g_assert_cmpuint (winnow_session_get_hit (session, &hit), !=, 0);
+  g_assert_cmpint (hit->kind, ==, WN_EV_NODE);
+  g_assert_cmpint (hit->phase, ==, WN_PH_ENTERED);
+  g_assert_cmpstr (hit->node, ==, "authorize-payment");
+
+  /* breakpoints outlive a restart */
+  activate (window, "restart", NULL);
+  winnow_session_get_breakpoints (session, &n);
+  g_assert_cmpuint (n, ==, 1);
+  g_assert_true (winnow_diagram_get_breakpoint (WINNOW_DIAGRAM (diagram), "authorize-payment"));
+
+  /* the inspector's switch removes it */
+  winnow_session_set_selected_node (session, "authorize-payment");
+  wait_for_flush (session);
+  gtk_switch_set_active (GTK_SWITCH (toggle), FALSE);
+  wait_for_flush (session);
+  winnow_session_get_breakpoints (session, &n);
+  g_assert_cmpuint (n, ==, 0);
+  g_assert_false (winnow_diagram_get_breakpoint (WINNOW_DIAGRAM (diagram), "authorize-payment"));
+  close_window (window);
+}
+
+/* ---- the job inspector ---- */
+
+static GtkWidget *
+find_row_with_class (GtkWidget  *list,
+                     const char *css_class,
+                     guint      *index)
+{
+  guint i = 0;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (list); child != NULL;
+       child = gtk_widget_get_next_sibling (child), i++)
+    if (gtk_widget_has_css_class (child, css_class))
+      {
+        *index = i;
+        return child;
+      }
+  return NULL;
+}
+
+static void
+test_inspector_rule (void)
+{
+  WinnowWindow *window = open_window ("error-mapper-showcase.process.json");
+  WinnowSession *session = winnow_window_get_session (window);
+  GtkWidget *mapper = find_named (GTK_WIDGET (window), "job-mapper");
+  GtkWidget *history = find_named (GTK_WIDGET (window), "job-history");
+  GtkWidget *timeline = find_named (GTK_WIDGET (window), "WinnowTimeline");
+  GtkWidget *matched;
+  WinnowJobTrace *job;
+  const char *title;
+  double y;
+  guint index = 0;
+
+  fast_forward (window);
+  /* every order is done: the jobs have left the store, their history has not */
+  g_assert_cmpuint (g_list_model_get_n_items (winnow_session_get_jobs (session)), ==, 0);
+  job = winnow_trace_lookup_job (winnow_session_get_trace (session), "i2/j1");
+  g_assert_nonnull (job);
+  g_assert_cmpint (job->end, ==, WINNOW_JOB_BPMN_ERROR);
+
+  /* click its lane in the timeline: the job is selected everywhere */
+  activate (window, "show-tab", g_variant_new_string ("timeline"));
+  settle (GTK_WIDGET (window));
+  y = winnow_timeline_job_y (WINNOW_TIMELINE (timeline), "i2/j1");
+  g_assert_cmpfloat (y, >, 0);
+  g_assert_cmpstr (winnow_timeline_job_at (WINNOW_TIMELINE (timeline), WINNOW_TIMELINE_LABEL_WIDTH + 40, y), ==, "i2/j1");
+  winnow_timeline_set_selected_job (WINNOW_TIMELINE (timeline), "i2/j1");
+  wait_for_flush (session);
+  g_assert_cmpstr (winnow_session_get_selected_job (session), ==, "i2/j1");
+
+  /* the 402 job: rule 1 (code 402 when … → BPMN error CardDeclined) matched */
+  g_assert_true (gtk_widget_get_visible (find_named (GTK_WIDGET (window), "job-group")));
+  g_assert_cmpuint (count_rows (mapper), ==, 3);
+  matched = find_row_with_class (mapper, "matched-rule", &index);
+  g_assert_nonnull (matched);
+  g_assert_cmpuint (index, ==, 0);
+  title = adw_preferences_row_get_title (ADW_PREFERENCES_ROW (matched));
+  g_test_message ("matched rule: %s", title);
+  g_assert_nonnull (strstr (title, "402"));
+  g_assert_nonnull (strstr (title, "CardDeclined"));
+  g_assert_cmpuint (count_rows (history), ==, 1);
+
+  /* the 503 job: technical, retried twice, then completed; rule 3 matched */
+  winnow_session_set_selected_job (session, "i1/j1");
+  wait_for_flush (session);
+  matched = find_row_with_class (mapper, "matched-rule", &index);
+  g_assert_nonnull (matched);
+  g_assert_cmpuint (index, ==, 2);
+  g_assert_cmpuint (count_rows (history), ==, 3);
+
+  /* the picture: the inspector on the 402 job, the timeline below */
+  winnow_session_set_selected_job (session, "i2/j1");
+  wait_for_flush (session);
+  gtk_window_set_default_size (GTK_WINDOW (window), 1400, 1060);
+  set_panes (window, 820, 860);
+  save_content_screenshot (window, "inspector.png");
+  close_window (window);
+}
+
+/* ---- incidents ---- */
+
+static void
+test_incident_retry (void)
+{
+  WinnowWindow *window = open_window ("incident-on-exhaustion.process.json");
+  WinnowSession *session = winnow_window_get_session (window);
+  GtkWidget *list = find_named (GTK_WIDGET (window), "incidents");
+  GtkWidget *kind, *retry;
+  GPtrArray *incidents;
+  const WinnowIncident *incident;
+
+  fast_forward (window);
+  incidents = winnow_session_get_incidents (session);
+  g_assert_cmpuint (incidents->len, ==, 1);
+  incident = g_ptr_array_index (incidents, 0);
+  g_assert_cmpstr (incident->instance, ==, "i1");
+  g_assert_cmpstr (incident->node, ==, "ship");
+  g_assert_cmpuint (count_rows (list), ==, 1);
+  g_assert_null (find_event (session, WN_EV_INSTANCE, WN_PH_COMPLETED, "i1"));
+  activate (window, "show-tab", g_variant_new_string ("incidents"));
+  settle (GTK_WIDGET (window));
+  save_content_screenshot (window, "incidents.png");
+
+  /* the carrier is back: its next execution completes */
+  winnow_session_set_selected_node (session, "ship");
+  wait_for_flush (session);
+  kind = find_named (GTK_WIDGET (window), "fault-kind");
+  adw_combo_row_set_selected (ADW_COMBO_ROW (kind), 5);   /* complete */
+  gtk_editable_set_text (GTK_EDITABLE (find_named (GTK_WIDGET (window), "fault-json")), "{\"booking\": \"B-1\"}");
+  activate (window, "inject-fault", NULL);
+  g_assert_nonnull (find_event (session, WN_EV_INJECT, WN_PH_APPLIED, NULL));
+
+  /* press Retry in the Incidents tab */
+  activate (window, "show-tab", g_variant_new_string ("incidents"));
+  retry = find_button (list, "_Retry");
+  g_assert_nonnull (retry);
+  g_signal_emit_by_name (retry, "clicked");
+  wait_for_flush (session);
+  g_assert_nonnull (find_event (session, WN_EV_INCIDENT, WN_PH_RETRIED, "i1"));
+
+  fast_forward (window);
+  g_assert_nonnull (find_event (session, WN_EV_INSTANCE, WN_PH_COMPLETED, "i1"));
+  g_assert_cmpuint (winnow_session_get_incidents (session)->len, ==, 0);
+  g_assert_cmpuint (count_rows (list), ==, 0);
+  close_window (window);
+}
+
+/* ---- bad input changes nothing ---- */
+
+static void
+test_bad_input (void)
+{
+  WinnowWindow *window = open_window ("order-fulfilment.process.json");
+  WinnowSession *session = winnow_window_get_session (window);
+  WnEngine *engine = winnow_session_get_engine (session);
+  GtkWidget *variables = find_named (GTK_WIDGET (window), "variables");
+  GtkWidget *start_error = find_named (GTK_WIDGET (window), "start-error");
+  GtkWidget *fault_error = find_named (GTK_WIDGET (window), "fault-error");
+  GtkWidget *bp_error = find_named (GTK_WIDGET (window), "breakpoint-error");
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (variables));
+  guint commands = wn_engine_get_commands (engine)->len;
+  guint n;
+  const char *bad_variables[] = { "{\"order\": ", "[1, 2]", "{\"a\": 1,}", "{\"a\": 1, \"a\": 2}", "nul" };
+  const char *bad_specs[] = { "", "job", "job.entered", "node.entered@nowhere", "nokind.entered", "node.entered@" };
+
+  /* start an instance: JSON that is not an object is refused, next to the field */
+  for (guint i = 0; i < G_N_ELEMENTS (bad_variables); i++)
+    {
+      gtk_text_buffer_set_text (buffer, bad_variables[i], -1);
+      activate (window, "start-instance", NULL);
+      g_assert_true (gtk_widget_get_visible (start_error));
+      g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (start_error)), !=, "");
+      g_assert_cmpuint (wn_engine_get_commands (engine)->len, ==, commands);
+    }
+  g_assert_cmpuint (g_list_model_get_n_items (winnow_session_get_instances (session)), ==, 0);
+
+  /* fault injection: a status needs JSON, a completion body must be JSON */
+  winnow_session_set_selected_node (session, "reserve-stock");
+  wait_for_flush (session);
+  adw_combo_row_set_selected (ADW_COMBO_ROW (find_named (GTK_WIDGET (window), "fault-kind")), 2);
+  gtk_editable_set_text (GTK_EDITABLE (find_named (GTK_WIDGET (window), "fault-json")), "");
+  activate (window, "inject-fault", NULL);
+  g_assert_true (gtk_widget_get_visible (fault_error));
+  adw_combo_row_set_selected (ADW_COMBO_ROW (find_named (GTK_WIDGET (window), "fault-kind")), 5);
+  gtk_editable_set_text (GTK_EDITABLE (find_named (GTK_WIDGET (window), "fault-json")), "{\"a\": tru}");
+  activate (window, "inject-fault", NULL);
+  g_assert_true (gtk_widget_get_visible (fault_error));
+  g_assert_true (g_str_has_prefix (gtk_label_get_text (GTK_LABEL (fault_error)), "Not valid JSON (line 1"));
+  g_assert_null (find_event (session, WN_EV_INJECT, WN_PH_APPLIED, NULL));
+  g_assert_cmpuint (wn_engine_get_commands (engine)->len, ==, commands);
+
+  /* breakpoints typed by hand */
+  for (guint i = 0; i < G_N_ELEMENTS (bad_specs); i++)
+    {
+      activate (window, "add-breakpoint-spec", g_variant_new_string (bad_specs[i]));
+      g_assert_true (gtk_widget_get_visible (bp_error));
+      winnow_session_get_breakpoints (session, &n);
+      g_assert_cmpuint (n, ==, 0);
+    }
+  activate (window, "add-breakpoint-spec", g_variant_new_string (" job.lockExtended "));
+  g_assert_false (gtk_widget_get_visible (bp_error));
+  winnow_session_get_breakpoints (session, &n);
+  g_assert_cmpuint (n, ==, 1);
+
+  /* a node breakpoint from the dropdown needs a selected node */
+  winnow_session_set_selected_node (session, NULL);
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (find_named (GTK_WIDGET (window), "breakpoint-kind")), 0);
+  activate (window, "add-breakpoint", NULL);
+  g_assert_true (gtk_widget_get_visible (bp_error));
+  winnow_session_get_breakpoints (session, &n);
+  g_assert_cmpuint (n, ==, 1);
+
+  /* nothing of it reached the engine */
+  g_assert_cmpuint (wn_engine_get_commands (engine)->len, ==, commands);
+  g_assert_cmpint (winnow_session_get_now (session), ==, 0);
+  close_window (window);
+}
+
+/* ---- sessions replay headless ---- */
+
+static char *
+run_replay (const char *process,
+            const char *scenario)
+{
+  const char *runner = g_getenv ("WINNOW_RUN");
+  const char *argv[] = { runner, process, "--scenario", scenario, "--jsonl", NULL };
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_autoptr(GError) error = NULL;
+  int status = 0;
+
+  g_assert_nonnull (runner);
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, &err, &status, &error));
+  g_assert_no_error (error);
+  g_test_message ("winnow-run: exit %d; %s", status, err ? err : "");
+  return g_steal_pointer (&out);
+}
+
+static void
+compare_lines (const char *expected,
+               const char *actual)
+{
+  g_auto(GStrv) a = g_strsplit (expected, "\n", -1);
+  g_auto(GStrv) b = g_strsplit (actual, "\n", -1);
+
+  for (guint i = 0; a[i] != NULL || b[i] != NULL; i++)
+    {
+      if (a[i] == NULL || b[i] == NULL || strcmp (a[i], b[i]) != 0)
+        {
+          g_test_message ("first difference at line %u:\n  app:    %s\n  replay: %s", i + 1,
+                          a[i] ? a[i] : "(end)", b[i] ? b[i] : "(end)");
+          break;
+        }
+      if (a[i] == NULL)
+        break;
+    }
+  g_assert_cmpstr (expected, ==, actual);
+}
+
+/* The journal without clock events and sequence numbers. */
+static char *
+without_clock (const char *jsonl)
+{
+  g_auto(GStrv) lines = g_strsplit (jsonl, "\n", -1);
+  GString *out = g_string_new (NULL);
+
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      const char *rest = strstr (lines[i], "\"t_us\"");
+
+      if (*lines[i] == '\0' || strstr (lines[i], "\"kind\":\"clock\"") != NULL || rest == NULL)
+        continue;
+      g_string_append (out, rest);
+      g_string_append_c (out, '\n');
+    }
+  return g_string_free (out, FALSE);
+}
+
+static void
+test_session_round_trip (void)
+{
+  g_autofree char *process = example_path ("order-fulfilment.process.json");
+  WinnowWindow *window = open_window ("order-fulfilment.process.json");
+  WinnowSession *session = winnow_window_get_session (window);
+  GtkWidget *variables = find_named (GTK_WIDGET (window), "variables");
+  g_autofree char *dir = NULL;
+  g_autofree char *session_path = NULL;
+  g_autofree char *journal_path = NULL;
+  g_autofree char *journal = NULL;
+  g_autofree char *replayed = NULL;
+  g_autoptr(GFile) session_file = NULL;
+  g_autoptr(GFile) journal_file = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *original = NULL;
+  g_autofree char *again = NULL;
+  const WinnowBreakpoint *bps;
+  WnRunStats before, after;
+  gint64 until;
+  guint n;
+
+  /* a few steps, a step by Δ, an injection, a trust change, a started
+   * instance, a breakpoint stop, a short real-time play, then the rest */
+  activate (window, "step-next", NULL);
+  activate (window, "step-next", NULL);
+  activate (window, "set-step-delta", g_variant_new_string ("100ms"));
+  activate (window, "step-by", NULL);
+  winnow_session_set_selected_node (session, "authorize-payment");
+  wait_for_flush (session);
+  adw_combo_row_set_selected (ADW_COMBO_ROW (find_named (GTK_WIDGET (window), "fault-kind")), 0);   /* fail */
+  gtk_editable_set_text (GTK_EDITABLE (find_named (GTK_WIDGET (window), "fault-code")), "503");
+  gtk_editable_set_text (GTK_EDITABLE (find_named (GTK_WIDGET (window), "fault-json")), "{\"reason\": \"maintenance\"}");
+  activate (window, "inject-fault", NULL);
+  activate (window, "default-trust", g_variant_new_string ("engineAuthoritative"));
+  gtk_text_buffer_set_text (gtk_text_view_get_buffer (GTK_TEXT_VIEW (variables)),
+                            "{\"order\": {\"id\": \"B-9\", \"amount\": 20}}", -1);
+  activate (window, "start-instance", NULL);
+  activate (window, "step-next", NULL);
+  activate (window, "add-breakpoint-spec", g_variant_new_string ("job.completed"));
+  activate (window, "set-speed", g_variant_new_string ("ff"));
+  play_until_paused (window);
+  g_assert_cmpuint (winnow_session_get_hit (session, NULL), !=, 0);
+  activate (window, "step-next", NULL);
+  bps = winnow_session_get_breakpoints (session, &n);
+  g_assert_cmpuint (n, ==, 1);
+  g_assert_true (winnow_session_remove_breakpoint (session, bps[0].id));
+
+  /* play in real time (100×) for a moment: pause lands between events */
+  activate (window, "set-speed", g_variant_new_string ("100"));
+  activate (window, "play-pause", NULL);
+  until = g_get_monotonic_time () + G_USEC_PER_SEC / 20;
+  while (g_get_monotonic_time () < until && winnow_session_is_playing (session))
+    g_main_context_iteration (NULL, FALSE);
+  if (winnow_session_is_playing (session))
+    activate (window, "play-pause", NULL);
+  wait_for_flush (session);
+
+  fast_forward (window);
+  g_assert_cmpint (winnow_session_get_next_time (session), ==, WN_TIME_NEVER);
+
+  /* File ▸ Save Session… and Export Journal… */
+  dir = g_dir_make_tmp ("winnow-session-XXXXXX", &error);
+  g_assert_no_error (error);
+  session_path = g_build_filename (dir, "order-fulfilment-session.scenario.json", NULL);
+  journal_path = g_build_filename (dir, "order-fulfilment.journal.jsonl", NULL);
+  session_file = g_file_new_for_path (session_path);
+  journal_file = g_file_new_for_path (journal_path);
+  g_assert_true (winnow_window_save_session (window, session_file, &error));
+  g_assert_no_error (error);
+  g_assert_true (winnow_window_export_journal (window, journal_file, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (journal_path, &journal, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_nonnull (strstr (journal, "\"kind\":\"clock\",\"phase\":\"stepped\""));
+  g_assert_nonnull (strstr (journal, "\"kind\":\"inject\""));
+  g_assert_nonnull (strstr (journal, "\"kind\":\"clock\",\"phase\":\"paused\""));
+
+  /* headless, the saved session gives the very same journal */
+  replayed = run_replay (process, session_path);
+  compare_lines (journal, replayed);
+
+  /* and File ▸ Open Scenario… runs it again in the app: the same run (the
+   * app's own play and pause come on top of the replayed clock commands) */
+  wn_engine_get_stats (winnow_session_get_engine (session), &before);
+  g_assert_true (winnow_window_open_scenario (window, session_file));
+  g_assert_cmpint (winnow_session_get_now (session), ==, 0);
+  fast_forward (window);
+  wn_engine_get_stats (winnow_session_get_engine (session), &after);
+  g_assert_cmpuint (after.instances, ==, before.instances);
+  g_assert_cmpuint (after.completed, ==, before.completed);
+  g_assert_cmpuint (after.terminated, ==, before.terminated);
+  g_assert_cmpuint (after.executions, ==, before.executions);
+  original = without_clock (journal);
+  again = without_clock (winnow_session_get_journal_text (session, NULL));
+  compare_lines (original, again);
+
+  g_unlink (session_path);
+  g_unlink (journal_path);
+  g_rmdir (dir);
+  close_window (window);
+}
+
+/* ---- the timeline ---- */
+
+static void
+test_timeline (void)
+{
+  WinnowWindow *window = open_window ("order-fulfilment-authoritative.process.json");
+  WinnowSession *session = winnow_window_get_session (window);
+  WinnowTimeline *timeline = WINNOW_TIMELINE (find_named (GTK_WIDGET (window), "WinnowTimeline"));
+  WinnowTrace *trace = winnow_session_get_trace (session);
+  WinnowJobTrace *job;
+  WnTime start, end;
+  guint lanes, items, n_lanes;
+
+  activate (window, "show-tab", g_variant_new_string ("timeline"));
+  set_panes (window, 330, 960);
+  fast_forward (window);
+  settle (GTK_WIDGET (window));
+
+  /* 3 instances, 2 jobs each: 9 lanes */
+  winnow_trace_get_lanes (trace, &n_lanes);
+  g_assert_cmpuint (n_lanes, ==, 9);
+  job = winnow_trace_lookup_job (trace, "i1/j2");
+  g_assert_nonnull (job);
+  g_assert_cmpuint (job->executions->len, ==, 3);
+  g_assert_cmpuint (job->gates->len, ==, 2);
+  g_assert_cmpint (g_array_index (job->marks, WinnowMark, job->marks->len - 1).kind, ==, WINNOW_MARK_EXHAUSTED);
+
+  /* fit shows the whole run */
+  g_assert_true (winnow_timeline_get_fit (timeline));
+  winnow_timeline_get_range (timeline, &start, &end);
+  g_assert_cmpint (start, ==, 0);
+  g_assert_cmpint (end, >=, winnow_trace_get_end (trace));
+  winnow_timeline_get_drawn (timeline, &lanes, &items);
+  g_assert_cmpuint (lanes, ==, 9);
+  g_assert_cmpuint (items, >, 20);
+
+  winnow_session_set_selected_job (session, "i2/j2");
+  wait_for_flush (session);
+  settle (GTK_WIDGET (window));
+  save_content_screenshot (window, "timeline.png");
+
+  /* zoom in around the middle: the range narrows, fit is off */
+  winnow_timeline_zoom (timeline, 4, -1);
+  winnow_timeline_get_range (timeline, &start, &end);
+  g_assert_false (winnow_timeline_get_fit (timeline));
+  g_assert_cmpint (start, >, 0);
+  g_assert_cmpint (end - start, <, winnow_trace_get_end (trace) / 2);
+  activate (window, "timeline-zoom", g_variant_new_int32 (0));
+  g_assert_true (winnow_timeline_get_fit (timeline));
+  close_window (window);
+}
+
+/* Thousands of lanes: only what shows is drawn. */
+static void
+test_timeline_many (void)
+{
+  g_autofree char *path = example_path ("flaky-service.process.json");
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  WinnowWindow *window = winnow_window_new (GTK_APPLICATION (app));
+  WinnowSession *session = winnow_window_get_session (window);
+  WinnowTimeline *timeline = WINNOW_TIMELINE (find_named (GTK_WIDGET (window), "WinnowTimeline"));
+  GtkScrolledWindow *scroller;
+  GtkAdjustment *adj;
+  guint lanes, n_lanes;
+  gint64 started, took;
+
+  winnow_window_set_instances (window, 3000);
+  gtk_window_set_default_size (GTK_WINDOW (window), 1400, 900);
+  gtk_window_present (GTK_WINDOW (window));
+  settle (GTK_WIDGET (window));
+  g_assert_true (winnow_window_open_file (window, file));
+  activate (window, "show-tab", g_variant_new_string ("timeline"));
+  fast_forward (window);
+  settle (GTK_WIDGET (window));
+
+  winnow_trace_get_lanes (winnow_session_get_trace (session), &n_lanes);
+  g_assert_cmpuint (n_lanes, >=, 6000);
+  scroller = GTK_SCROLLED_WINDOW (gtk_widget_get_ancestor (GTK_WIDGET (timeline), GTK_TYPE_SCROLLED_WINDOW));
+  adj = gtk_scrolled_window_get_vadjustment (scroller);
+  g_assert_cmpfloat (gtk_adjustment_get_upper (adj), >=, (double) n_lanes * WINNOW_TIMELINE_LANE_HEIGHT);
+
+  /* scroll to the middle and draw */
+  gtk_adjustment_set_value (adj, gtk_adjustment_get_upper (adj) / 2);
+  started = g_get_monotonic_time ();
+  settle (GTK_WIDGET (window));
+  save_screenshot (GTK_WIDGET (timeline), "timeline-many.png");
+  took = g_get_monotonic_time () - started;
+  winnow_timeline_get_drawn (timeline, &lanes, NULL);
+  g_test_message ("%u lanes, %u drawn, %" G_GINT64_FORMAT " ms", n_lanes, lanes, took / 1000);
+  g_assert_cmpuint (lanes, >, 0);
+  g_assert_cmpuint (lanes, <=, gtk_widget_get_height (GTK_WIDGET (timeline)) / WINNOW_TIMELINE_LANE_HEIGHT + 2);
+  close_window (window);
+}
+
+int
+main (int argc, char **argv)
+{
+  int status;
+
+  if (g_getenv ("DISPLAY") == NULL && g_getenv ("WAYLAND_DISPLAY") == NULL)
+    {
+      g_printerr ("no display: skipped\n");
+      return 77;
+    }
+  g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
+  g_setenv ("GTK_A11Y", "none", TRUE);
+  gtk_test_init (&argc, &argv, NULL);
+  g_test_log_set_fatal_handler (ignore_bus_warning, NULL);
+  adw_init ();
+  if (g_getenv ("WINNOW_EXAMPLES_DIR") == NULL)
+    {
+      g_autofree char *dir = g_test_build_filename (G_TEST_DIST, "..", "..", "data", "examples", NULL);
+      g_setenv ("WINNOW_EXAMPLES_DIR", dir, TRUE);
+    }
+
+  app = winnow_application_new ();
+  g_assert_true (g_application_register (G_APPLICATION (app), NULL, NULL));
+
+  g_test_add_func ("/app/Debugger/breakpoint", test_breakpoint_stops);
+  g_test_add_func ("/app/Debugger/breakpoint-node", test_breakpoint_node);
+  g_test_add_func ("/app/Debugger/inspector-rule", test_inspector_rule);
+  g_test_add_func ("/app/Debugger/incident-retry", test_incident_retry);
+  g_test_add_func ("/app/Debugger/bad-input", test_bad_input);
+  g_test_add_func ("/app/Debugger/session-round-trip", test_session_round_trip);
+  g_test_add_func ("/app/Debugger/timeline", test_timeline);
+  g_test_add_func ("/app/Debugger/timeline-many", test_timeline_many);
+  status = g_test_run ();
+  g_clear_object (&app);
+  return status;
+}
