@@ -304,8 +304,8 @@ check_hit (WinnowSession *self)
   if (self->resumed)
     {
       g_autofree char *spec = bp ? winnow_breakpoint_to_spec (bp) : NULL;
-      /* Translators: the journal's clock line when a breakpoint stops the run */
-      g_autofree char *action = g_strdup_printf (_("at breakpoint %s"), spec ? spec : "?");
+      /* journal data, like the engine's own text: not translated */
+      g_autofree char *action = g_strdup_printf ("at breakpoint %s", spec ? spec : "?");
 
       /* the scheduler has paused itself; the journal and the session say so */
       self->resumed = FALSE;
@@ -1144,7 +1144,7 @@ winnow_session_step_next (WinnowSession *self)
   leave_hit (self);
   ran = wn_scheduler_step_next (wn_engine_get_scheduler (self->engine));
   if (ran)
-    note_clock (self, WN_PH_STEPPED, _("to the next event"));
+    note_clock (self, WN_PH_STEPPED, "to the next event");
   self->snapshots_dirty = TRUE;
   self->instances_dirty = TRUE;
   request_flush (self);
@@ -1167,8 +1167,8 @@ winnow_session_step_by (WinnowSession *self,
   leave_hit (self);
   wn_scheduler_step_by (wn_engine_get_scheduler (self->engine), delta);
   text = wn_duration_format (delta);
-  /* Translators: a clock step, e.g. "by 100ms" */
-  action = g_strdup_printf (_("by %s"), text);
+  /* journal data: not translated */
+  action = g_strdup_printf ("by %s", text);
   note_clock (self, WN_PH_STEPPED, action);
   self->snapshots_dirty = TRUE;
   self->instances_dirty = TRUE;

@@ -1,5 +1,7 @@
 #include "config.h"
 
+#include <inttypes.h>
+
 #include <string.h>
 #include <glib/gi18n.h>
 
@@ -834,8 +836,8 @@ update_empty_states (WinnowWindow *self)
     {
       g_autofree char *with_dropped =
         /* Translators: the journal count, then how many old events are no longer shown */
-        g_strdup_printf (_("%s (%" G_GUINT64_FORMAT " older not shown)"), events_count,
-                         winnow_session_get_n_dropped (self->session));
+        g_strdup_printf (_("%s (%" PRIu64 " older not shown)"), events_count,
+                         (uint64_t) winnow_session_get_n_dropped (self->session));
       gtk_label_set_text (self->journal_count_label, with_dropped);
     }
   else
@@ -2019,7 +2021,7 @@ session_run_changed_cb (WinnowSession *session,
   gtk_stack_set_visible_child_name (self->diagram_stack, process ? "diagram" : "empty");
 
   /* Translators: the run's PRNG seed in the header bar */
-  seed = engine ? g_strdup_printf (_("seed %" G_GUINT64_FORMAT), wn_engine_get_seed (engine)) : g_strdup ("");
+  seed = engine ? g_strdup_printf (_("seed %" PRIu64), (uint64_t) wn_engine_get_seed (engine)) : g_strdup ("");
   gtk_label_set_text (self->seed_label, seed);
   gtk_label_set_text (self->file_label, winnow_session_get_title (session));
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->file_label), basename);
