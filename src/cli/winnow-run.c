@@ -34,6 +34,22 @@ typedef struct {
   char    **files;
 } Options;
 
+static void
+options_clear (Options *o)
+{
+  g_clear_pointer (&o->scenario, g_free);
+  g_clear_pointer (&o->until, g_free);
+  g_clear_pointer (&o->trust, g_free);
+  g_clear_pointer (&o->on_exhausted, g_free);
+  g_clear_pointer (&o->journal, g_free);
+  g_clear_pointer (&o->summary, g_free);
+  g_clear_pointer (&o->breaks, g_strfreev);
+  g_clear_pointer (&o->files, g_strfreev);
+}
+
+/* Every way out of main() releases the parsed options. */
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Options, options_clear)
+
 typedef struct {
   FILE    *out;
   GString *line;
@@ -274,7 +290,7 @@ parse_options (int       *argc,
 int
 main (int argc, char **argv)
 {
-  Options o = { 0 };
+  g_auto(Options) o = { 0 };
   g_autoptr(GError) error = NULL;
   g_autoptr(GPtrArray) diagnostics = NULL;
   g_autoptr(WnProcess) process = NULL;
@@ -456,13 +472,5 @@ main (int argc, char **argv)
     g_string_free (file_sink.line, TRUE);
   if (trace.line != NULL)
     g_string_free (trace.line, TRUE);
-  g_free (o.scenario);
-  g_free (o.until);
-  g_free (o.trust);
-  g_free (o.on_exhausted);
-  g_free (o.journal);
-  g_free (o.summary);
-  g_strfreev (o.breaks);
-  g_strfreev (o.files);
   return status;
 }

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "wn-dispatcher.h"
+#include "wn-dispatcher-private.h"
 #include "wn-heap.h"
 
 typedef struct _Job      Job;
@@ -13,13 +14,14 @@ typedef struct _Delivery Delivery;
 
 typedef enum {
   WHERE_NONE,
-  WHERE_AVAILABLE,
+  WHERE_FRESH,       /* available, never locked: the topic's FIFO */
+  WHERE_AGAIN,       /* available again (a gate elapsed, a lock lapsed) */
   WHERE_GATED,
   WHERE_LOCKED,
 } JobWhere;
 
 struct _Job {
-  guint       heap_pos;       /* in the heap `where` names */
+  guint       heap_pos;       /* in the heap `where` names (not for WHERE_FRESH) */
   JobWhere    where;
   gboolean    lapsed;         /* available again after its lock expired; `worker` is the previous holder */
   guint64     seq;            /* enqueue order */
@@ -40,6 +42,8 @@ struct _Job {
   const char *worker;         /* interned in the dispatcher; NULL when unlocked */
   Job        *prev;           /* all jobs, in enqueue order */
   Job        *next;
+  Job        *fresh_prev;     /* WHERE_FRESH: the topic's FIFO */
+  Job        *fresh_next;
 };
 
 struct _WaitLink {
@@ -59,10 +63,15 @@ struct _Waiter {
   WaitLink      links[];
 };
 
+/* The available jobs are the FIFO of fresh ones plus the heap of those available
+ * again; fetch takes the lower seq of the two heads, so the topic hands jobs out
+ * in enqueue order while the common case (a job's first fetch) costs O(1). */
 struct _Topic {
   char         *name;
   WnDispatcher *dispatcher;
-  WnHeap        available;    /* by seq */
+  Job          *fresh_head;   /* WHERE_FRESH, by seq (enqueue appends) */
+  Job          *fresh_tail;
+  WnHeap        again;        /* WHERE_AGAIN, by seq */
   WnHeap        gated;        /* by (not_before, seq) */
   WnHeap        locked;       /* by (deadline, seq) */
   WaitLink     *wait_head;
@@ -106,6 +115,8 @@ struct _WnDispatcher {
   WnPolicy      *default_policy;
   WnDispatcherCounters counters;
   Job           *pinned;      /* being classified: removal defers its free */
+  Job           *recent;      /* the job last fetched or found: a worker reports on
+                               * the job it just fetched, several times in a row */
   gboolean       pinned_removed;
 };
 
@@ -114,8 +125,8 @@ G_DEFINE_QUARK (wn-dispatcher-error-quark, wn_dispatcher_error)
 /* Heap orders */
 
 static gboolean
-available_less (gconstpointer a,
-                gconstpointer b)
+again_less (gconstpointer a,
+            gconstpointer b)
 {
   return ((const Job *) a)->seq < ((const Job *) b)->seq;
 }
@@ -271,7 +282,7 @@ topic_get (WnDispatcher *self,
   topic = g_new0 (Topic, 1);
   topic->name = g_strdup (name);
   topic->dispatcher = self;
-  wn_heap_init (&topic->available, available_less, G_STRUCT_OFFSET (Job, heap_pos), &self->n_comparisons);
+  wn_heap_init (&topic->again, again_less, G_STRUCT_OFFSET (Job, heap_pos), &self->n_comparisons);
   wn_heap_init (&topic->gated, gated_less, G_STRUCT_OFFSET (Job, heap_pos), &self->n_comparisons);
   wn_heap_init (&topic->locked, locked_less, G_STRUCT_OFFSET (Job, heap_pos), &self->n_comparisons);
   topic->timer_at = WN_TIME_NEVER;
@@ -284,7 +295,7 @@ topic_free (gpointer data)
 {
   Topic *topic = data;
 
-  wn_heap_clear (&topic->available);
+  wn_heap_clear (&topic->again);
   wn_heap_clear (&topic->gated);
   wn_heap_clear (&topic->locked);
   g_free (topic->name);
@@ -361,16 +372,16 @@ topic_promote (WnDispatcher *self,
   while ((job = wn_heap_peek (&topic->gated)) != NULL && job->not_before <= now)
     {
       wn_heap_pop (&topic->gated);
-      job->where = WHERE_AVAILABLE;
-      wn_heap_push (&topic->available, job);
+      job->where = WHERE_AGAIN;
+      wn_heap_push (&topic->again, job);
       moved = TRUE;
     }
   while ((job = wn_heap_peek (&topic->locked)) != NULL && job->deadline < now)
     {
       wn_heap_pop (&topic->locked);
       job->lapsed = TRUE;
-      job->where = WHERE_AVAILABLE;
-      wn_heap_push (&topic->available, job);
+      job->where = WHERE_AGAIN;
+      wn_heap_push (&topic->again, job);
       moved = TRUE;
     }
   if (moved)
@@ -384,16 +395,45 @@ job_heap (Job *job)
 {
   switch (job->where)
     {
-    case WHERE_AVAILABLE:
-      return &job->topic->available;
+    case WHERE_AGAIN:
+      return &job->topic->again;
     case WHERE_GATED:
       return &job->topic->gated;
     case WHERE_LOCKED:
       return &job->topic->locked;
+    case WHERE_FRESH:
     case WHERE_NONE:
     default:
       return NULL;
     }
+}
+
+static void
+fresh_append (Topic *topic,
+              Job   *job)
+{
+  job->fresh_prev = topic->fresh_tail;
+  job->fresh_next = NULL;
+  if (topic->fresh_tail != NULL)
+    topic->fresh_tail->fresh_next = job;
+  else
+    topic->fresh_head = job;
+  topic->fresh_tail = job;
+}
+
+static void
+fresh_unlink (Topic *topic,
+              Job   *job)
+{
+  if (job->fresh_prev != NULL)
+    job->fresh_prev->fresh_next = job->fresh_next;
+  else
+    topic->fresh_head = job->fresh_next;
+  if (job->fresh_next != NULL)
+    job->fresh_next->fresh_prev = job->fresh_prev;
+  else
+    topic->fresh_tail = job->fresh_prev;
+  job->fresh_prev = job->fresh_next = NULL;
 }
 
 static void
@@ -403,13 +443,44 @@ job_place (WnDispatcher *self,
 {
   WnHeap *heap = job_heap (job);
 
-  if (heap != NULL)
+  if (job->where == WHERE_FRESH)
+    fresh_unlink (job->topic, job);
+  else if (heap != NULL)
     wn_heap_remove (heap, job);
   job->where = where;
   heap = job_heap (job);
-  if (heap != NULL)
+  if (where == WHERE_FRESH)
+    fresh_append (job->topic, job);
+  else if (heap != NULL)
     wn_heap_push (heap, job);
   topic_changed (self, job->topic);
+}
+
+static gboolean
+topic_has_available (const Topic *topic)
+{
+  return topic->fresh_head != NULL || wn_heap_size (&topic->again) > 0;
+}
+
+/* Take out the available job that comes first in enqueue order, or NULL. */
+static Job *
+topic_pop_available (Topic *topic)
+{
+  Job *fresh = topic->fresh_head;
+  Job *again = wn_heap_peek (&topic->again);
+  Job *job;
+
+  if (again != NULL && (fresh == NULL || again->seq < fresh->seq))
+    job = wn_heap_pop (&topic->again);
+  else if (fresh != NULL)
+    {
+      job = fresh;
+      fresh_unlink (topic, job);
+    }
+  else
+    return NULL;
+  job->where = WHERE_NONE;
+  return job;
 }
 
 static void
@@ -420,11 +491,29 @@ job_free (Job *job)
   g_free (job);
 }
 
+static Job *
+job_find (WnDispatcher *self,
+          const char   *id)
+{
+  Job *job;
+
+  if (id == NULL)
+    return NULL;
+  if (self->recent != NULL && strcmp (self->recent->id, id) == 0)
+    return self->recent;
+  job = g_hash_table_lookup (self->jobs, id);
+  if (job != NULL)
+    self->recent = job;
+  return job;
+}
+
 /* Take a job out of the store for good. */
 static void
 job_remove (WnDispatcher *self,
             Job          *job)
 {
+  if (job == self->recent)
+    self->recent = NULL;
   job_place (self, job, WHERE_NONE);
   g_hash_table_remove (self->jobs, job->id);
   if (job->prev != NULL)
@@ -452,7 +541,8 @@ job_state (const Job *job,
       return now < job->not_before ? WN_JOB_GATED : WN_JOB_AVAILABLE;
     case WHERE_LOCKED:
       return now <= job->deadline ? WN_JOB_LOCKED : WN_JOB_EXPIRED;
-    case WHERE_AVAILABLE:
+    case WHERE_FRESH:
+    case WHERE_AGAIN:
     case WHERE_NONE:
     default:
       return job->lapsed ? WN_JOB_EXPIRED : WN_JOB_AVAILABLE;
@@ -545,7 +635,7 @@ held_job (WnDispatcher *self,
           const char   *worker,
           GError      **error)
 {
-  Job *job = id != NULL ? g_hash_table_lookup (self->jobs, id) : NULL;
+  Job *job = job_find (self, id);
 
   if (job == NULL)
     {
@@ -911,7 +1001,7 @@ wn_dispatcher_enqueue (WnDispatcher    *self,
   else
     self->first = job;
   self->last = job;
-  job_place (self, job, WHERE_AVAILABLE);
+  job_place (self, job, WHERE_FRESH);
 
   if (journal_on (self))
     {
@@ -951,10 +1041,9 @@ wn_dispatcher_fetch (WnDispatcher      *self,
       if (topic == NULL)
         continue;
       topic_promote (self, topic, now);
-      job = wn_heap_pop (&topic->available);
+      job = topic_pop_available (topic);
       if (job == NULL)
         continue;
-      job->where = WHERE_NONE;
 
       if (job->lapsed)
         self->counters.reclaims++;
@@ -974,6 +1063,7 @@ wn_dispatcher_fetch (WnDispatcher      *self,
       job->deadline = now + lock_duration;
       job->not_before = 0;
       job_place (self, job, WHERE_LOCKED);
+      self->recent = job;
 
       if (journal_on (self))
         {
@@ -1040,7 +1130,7 @@ wn_dispatcher_wait (WnDispatcher      *self,
         topic->wait_head = link;
       topic->wait_tail = link;
       topic->n_waiters++;
-      if (wn_heap_size (&topic->available) > 0)
+      if (topic_has_available (topic))
         ready = TRUE;
     }
 
@@ -1382,22 +1472,22 @@ wn_dispatcher_fail (WnDispatcher *self,
 }
 
 gboolean
-wn_dispatcher_complete_mapped (WnDispatcher *self,
-                               const char   *id,
-                               const char   *worker,
-                               GArray       *bindings,
-                               GError      **error)
+_wn_dispatcher_complete_mapped_take (WnDispatcher *self,
+                                     const char   *id,
+                                     const char   *worker,
+                                     GArray       *bindings,
+                                     GError      **error)
 {
   WnOutcome *outcome;
   Job *job;
 
-  g_return_val_if_fail (self != NULL, FALSE);
-  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
-
   job = held_trusted_job (self, id, worker,
                           "a mapped completion is accepted only for a workerTrusted job", error);
   if (job == NULL)
-    return FALSE;
+    {
+      g_array_unref (bindings);
+      return FALSE;
+    }
 
   if (journal_on (self))
     {
@@ -1409,19 +1499,42 @@ wn_dispatcher_complete_mapped (WnDispatcher *self,
       emit (self, &event);
     }
 
+  for (guint i = 0; i < bindings->len; i++)
+    {
+      WnBinding *binding = &g_array_index (bindings, WnBinding, i);
+
+      if (binding->value == NULL)
+        binding->value = json_node_new (JSON_NODE_NULL);
+    }
   outcome = outcome_new (job, WN_OUTCOME_COMPLETE);
-  outcome->bindings = wn_bindings_new ();
+  outcome->bindings = bindings;
+  finish (self, job, outcome);
+  return TRUE;
+}
+
+gboolean
+wn_dispatcher_complete_mapped (WnDispatcher *self,
+                               const char   *id,
+                               const char   *worker,
+                               GArray       *bindings,
+                               GError      **error)
+{
+  GArray *copy;
+
+  g_return_val_if_fail (self != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  copy = wn_bindings_new ();
   for (guint i = 0; bindings != NULL && i < bindings->len; i++)
     {
       const WnBinding *src = &g_array_index (bindings, WnBinding, i);
-      WnBinding copy;
+      WnBinding binding;
 
-      copy.var = g_strdup (src->var);
-      copy.value = src->value != NULL ? json_node_ref (src->value) : json_node_new (JSON_NODE_NULL);
-      g_array_append_val (outcome->bindings, copy);
+      binding.var = g_strdup (src->var);
+      binding.value = src->value != NULL ? json_node_ref (src->value) : NULL;
+      g_array_append_val (copy, binding);
     }
-  finish (self, job, outcome);
-  return TRUE;
+  return _wn_dispatcher_complete_mapped_take (self, id, worker, copy, error);
 }
 
 gboolean
@@ -1534,7 +1647,7 @@ wn_dispatcher_remove (WnDispatcher *self,
 
   g_return_val_if_fail (self != NULL, FALSE);
 
-  job = id != NULL ? g_hash_table_lookup (self->jobs, id) : NULL;
+  job = job_find (self, id);
   if (job == NULL)
     return FALSE;
   job_remove (self, job);
@@ -1550,7 +1663,7 @@ wn_dispatcher_lookup (WnDispatcher *self,
 
   g_return_val_if_fail (self != NULL, FALSE);
 
-  job = id != NULL ? g_hash_table_lookup (self->jobs, id) : NULL;
+  job = job_find (self, id);
   if (job == NULL)
     return FALSE;
   if (info != NULL)

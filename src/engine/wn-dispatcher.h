@@ -1,9 +1,10 @@
 /* wn-dispatcher.h — the job store: locks, gates, classification and retry
  * (semantics §2, §3, §5; SRD-038 §3.4–3.5, SRD-039 FR-8).
  *
- * Per topic: a heap of available jobs ordered by enqueue sequence (FIFO), a heap
- * of gated jobs by not_before and a heap of locked jobs by deadline, so fetch,
- * re-arm and expiry cost O(log n) in the jobs of the topic. Terminal outcomes
+ * Per topic: a FIFO of jobs never locked yet and a heap of jobs available again
+ * (both in enqueue order), a heap of gated jobs by not_before and a heap of
+ * locked jobs by deadline, so fetch, re-arm and expiry cost O(log n) in the jobs
+ * of the topic, and a job's first fetch O(1). Terminal outcomes
  * leave the store and reach the owner through the scheduler, never inside the
  * report call.
  */

@@ -13,7 +13,7 @@ typedef struct _WnSimWorker WnSimWorker;
 struct _WnTrack
 {
   WnInstance   *instance;
-  char         *id;
+  char         *id;             /* in the track's own block */
   guint         node;
   WnTrackState  state;
   WnTime        since;
@@ -25,8 +25,9 @@ struct _WnTrack
 struct _WnInstance
 {
   WnEngine        *engine;
-  char            *id;
+  char            *id;          /* in the instance's own block */
   JsonObject      *variables;
+  gboolean         variables_shared;  /* copy before writing (wn-instance.c: set_variable) */
   WnInstanceState  state;
   WnTime           started_at;
   WnTime           ended_at;
@@ -69,6 +70,8 @@ struct _WnEngine
   guint64         last_hit_action;
   WnEvent        *last_hit_event;
   GPtrArray      *scheduled;     /* the scenario's starts and injections */
+  JsonNode       *defaults_input;/* the input of a job taking every variable of an instance
+                                  * that has written none: shared (wn-instance.c) */
   WnEngineOptions options;
   GPtrArray      *commands;      /* WnCommand*: what the operator did, for the session */
   guint           replay_next;   /* index into scenario->commands */

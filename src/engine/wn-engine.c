@@ -369,6 +369,7 @@ wn_engine_free (WnEngine *self)
   g_hash_table_unref (self->ends);
   g_array_unref (self->completion_times);
   g_ptr_array_unref (self->scheduled);
+  g_clear_pointer (&self->defaults_input, json_node_unref);
   g_array_unref (self->breakpoints);
   g_clear_pointer (&self->last_hit_event, wn_event_free);
   g_ptr_array_unref (self->commands);

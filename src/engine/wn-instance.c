@@ -6,6 +6,8 @@
  */
 #include "config.h"
 
+#include <string.h>
+
 #include "wn-engine-private.h"
 
 /* A track that passes more nodes than this without virtual time moving is in a
@@ -19,6 +21,42 @@ static const WnNode *
 node_of (WnTrack *track)
 {
   return &track->instance->engine->process->nodes[track->node];
+}
+
+/* Room for the longest id the engine makes, "i4294967295/j4294967295". */
+#define ID_SIZE 32
+
+/* Writes "<base>/<tag><n>", or "<tag><n>" when base is NULL, and returns its
+ * length. The base is always an instance id. Every instance, track and job
+ * gets an id, so this skips printf. */
+static gsize
+format_id (char        out[ID_SIZE],
+           const char *base,
+           char        tag,
+           guint       n)
+{
+  char digits[16];
+  gsize n_digits = 0;
+  char *p = out;
+
+  do
+    digits[n_digits++] = (char) ('0' + n % 10);
+  while ((n /= 10) > 0);
+
+  if (base != NULL)
+    {
+      gsize base_len = strlen (base);
+
+      g_assert (base_len + 2 + n_digits < ID_SIZE);
+      memcpy (p, base, base_len);
+      p += base_len;
+      *p++ = '/';
+    }
+  *p++ = tag;
+  while (n_digits > 0)
+    *p++ = digits[--n_digits];
+  *p = '\0';
+  return (gsize) (p - out);
 }
 
 static void
@@ -44,15 +82,30 @@ emit (WnTrack      *track,
 }
 
 static void
-emit_simple (WnTrack      *track,
-             WnEventKind   kind,
-             WnEventPhase  phase,
-             const char   *error)
+emit_event (WnTrack      *track,
+            WnEventKind   kind,
+            WnEventPhase  phase,
+            const char   *error)
 {
   WnEvent ev = WN_EVENT_INIT (kind, phase);
 
   ev.error = error;
   emit (track, kind, phase, &ev);
+}
+
+static inline void
+emit_simple (WnTrack      *track,
+             WnEventKind   kind,
+             WnEventPhase  phase,
+             const char   *error)
+{
+  WnJournal *journal = track->instance->engine->journal;
+
+  /* the hot path of a run without subscribers: do not even fill the event */
+  if (wn_journal_is_active (journal))
+    emit_event (track, kind, phase, error);
+  else
+    wn_journal_skip (journal);
 }
 
 static void
@@ -85,10 +138,13 @@ static WnTrack *
 track_new (WnInstance *instance,
            guint       node)
 {
-  WnTrack *track = g_new0 (WnTrack, 1);
+  char id[ID_SIZE];
+  gsize len = format_id (id, instance->id, 't', instance->tracks->len + 1);
+  WnTrack *track = g_malloc0 (sizeof (WnTrack) + len + 1);
 
+  /* the id lives in the same block */
+  track->id = memcpy (track + 1, id, len + 1);
   track->instance = instance;
-  track->id = g_strdup_printf ("%s/t%u", instance->id, instance->tracks->len + 1);
   track->node = node;
   set_state (track, WN_TRACK_ACTIVE);
   g_ptr_array_add (instance->tracks, track);
@@ -99,7 +155,6 @@ track_new (WnInstance *instance,
 static void
 track_free (WnTrack *track)
 {
-  g_free (track->id);
   g_free (track->job);
   g_free (track->error);
   g_free (track);
@@ -213,11 +268,38 @@ track_fail (WnTrack    *track,
 
 /* ---- variables ---- */
 
+/* The variables are copy-on-write: an instance starts on the process's defaults
+ * and a job input taken with every variable shares the instance's object, so
+ * neither copies anything until the instance writes a variable. */
+static void
+share_variables (WnInstance *instance)
+{
+  instance->variables_shared = TRUE;
+}
+
 static void
 set_variable (WnInstance *instance,
               const char *name,
               JsonNode   *value)
 {
+  if (instance->variables_shared)
+    {
+      JsonObject *own = json_object_new ();
+      JsonObjectIter iter;
+      const char *member;
+      JsonNode *node;
+
+      json_object_iter_init (&iter, instance->variables);
+      while (json_object_iter_next (&iter, &member, &node))
+        json_object_set_member (own, member, json_node_ref (node));
+      json_object_unref (instance->variables);
+      instance->variables = own;
+      instance->variables_shared = FALSE;
+    }
+  /* json-glib ignores setting a member to the very node it holds, and would
+   * keep the reference taken here (a raw output committed twice: one body) */
+  if (json_object_get_member (instance->variables, name) == value)
+    return;
   json_object_set_member (instance->variables, name, json_node_ref (value));
 }
 
@@ -297,23 +379,26 @@ static JsonNode *
 build_input (WnInstance         *instance,
              const WnWorkerSpec *spec)
 {
-  JsonObject *input = json_object_new ();
-  JsonNode *node = json_node_alloc ();
+  JsonObject *input;
+  JsonNode *node;
 
   if (spec->input == NULL)
     {
-      JsonObjectIter iter;
-      const char *name;
-      JsonNode *value;
+      WnEngine *engine = instance->engine;
 
-      json_object_iter_init (&iter, instance->variables);
-      while (json_object_iter_next (&iter, &name, &value))
-        json_object_set_member (input, name, json_node_ref (value));
+      /* every variable, as they are now: share them (see set_variable); an
+       * instance still on the process's defaults shares one node with all such */
+      share_variables (instance);
+      if (instance->variables != engine->process->variables)
+        return json_node_init_object (json_node_alloc (), instance->variables);
+      if (engine->defaults_input == NULL)
+        engine->defaults_input = json_node_init_object (json_node_alloc (), instance->variables);
+      return json_node_ref (engine->defaults_input);
     }
-  else
-    for (guint i = 0; i < spec->input->len; i++)
-      copy_input_path (input, g_ptr_array_index (spec->input, i), instance->variables);
-  json_node_init_object (node, input);
+  input = json_object_new ();
+  for (guint i = 0; i < spec->input->len; i++)
+    copy_input_path (input, g_ptr_array_index (spec->input, i), instance->variables);
+  node = json_node_init_object (json_node_alloc (), input);
   json_object_unref (input);
   return node;
 }
@@ -348,7 +433,9 @@ park (WnTrack      *track,
   g_autoptr(GError) error = NULL;
   g_autoptr(JsonNode) input = build_input (instance, node->worker);
   WnJobSpec spec = { 0 };
-  char *job = g_strdup_printf ("%s/j%u", instance->id, ++instance->next_job);
+  char id[ID_SIZE];
+  gsize id_len = format_id (id, instance->id, 'j', ++instance->next_job);
+  char *job = g_memdup2 (id, id_len + 1);
 
   spec.id = job;
   spec.topic = node->worker->topic;
@@ -731,23 +818,25 @@ WnInstance *
 _wn_instance_start (WnEngine   *engine,
                     JsonObject *variables)
 {
-  WnInstance *instance = g_new0 (WnInstance, 1);
+  char id[ID_SIZE];
+  gsize id_len = format_id (id, NULL, 'i', engine->instances->len + 1);
+  WnInstance *instance = g_malloc0 (sizeof (WnInstance) + id_len + 1);
   JsonObjectIter iter;
   const char *name;
   JsonNode *value;
   WnTrack *track;
 
+  /* the id lives in the same block */
+  instance->id = memcpy (instance + 1, id, id_len + 1);
   instance->engine = engine;
-  instance->id = g_strdup_printf ("i%u", engine->instances->len + 1);
-  instance->variables = json_object_new ();
-  json_object_iter_init (&iter, engine->process->variables);
-  while (json_object_iter_next (&iter, &name, &value))
-    json_object_set_member (instance->variables, name, json_node_ref (value));
+  /* the process's defaults, shared until the instance writes (see set_variable) */
+  instance->variables = json_object_ref (engine->process->variables);
+  share_variables (instance);
   if (variables != NULL)
     {
       json_object_iter_init (&iter, variables);
       while (json_object_iter_next (&iter, &name, &value))
-        json_object_set_member (instance->variables, name, json_node_ref (value));
+        set_variable (instance, name, value);
     }
   instance->state = WN_INSTANCE_ACTIVE;
   instance->started_at = wn_scheduler_now (engine->scheduler);
@@ -769,7 +858,6 @@ _wn_instance_free (WnInstance *instance)
   json_object_unref (instance->variables);
   g_free (instance->joins);
   g_free (instance->reason);
-  g_free (instance->id);
   g_free (instance);
 }
 
@@ -826,15 +914,38 @@ _wn_instance_incident_resolve (WnInstance *instance,
                                GError    **error)
 {
   WnTrack *track = find_incident (instance, node, error);
+  const WnNode *at;
 
   if (track == NULL)
     return FALSE;
+  /* An exclusive gateway takes one flow: leaving along all of them would run
+   * every branch and break the joins downstream. Resolve onto its default. */
+  at = node_of (track);
+  if (at->type == WN_NODE_EXCLUSIVE && at->default_flow < 0)
+    {
+      g_set_error (error, WN_ENGINE_ERROR, WN_ENGINE_ERROR_INVALID,
+                   "gateway %s has no default flow to continue on; retry its incident instead", at->id);
+      return FALSE;
+    }
   emit_simple (track, WN_EV_INCIDENT, WN_PH_RESOLVED, NULL);
   instance->n_incidents--;
   g_clear_pointer (&track->error, g_free);
   set_state (track, WN_TRACK_ACTIVE);
-  emit_simple (track, WN_EV_NODE, WN_PH_COMPLETED, NULL);
-  track_run (track, -1);
+  if (at->type == WN_NODE_EXCLUSIVE)
+    {
+      const char *flows[2] = { instance->engine->process->flows[at->default_flow].id, NULL };
+      WnEvent ev = WN_EVENT_INIT (WN_EV_GATEWAY, WN_PH_DECIDED);
+
+      ev.flows = flows;
+      emit (track, WN_EV_GATEWAY, WN_PH_DECIDED, &ev);
+      emit_simple (track, WN_EV_NODE, WN_PH_COMPLETED, NULL);
+      track_run (track, at->default_flow);
+    }
+  else
+    {
+      emit_simple (track, WN_EV_NODE, WN_PH_COMPLETED, NULL);
+      track_run (track, -1);
+    }
   instance_maybe_complete (instance);
   return TRUE;
 }

@@ -106,13 +106,22 @@ wn_event_free (WnEvent *event)
 
 /* ---- JSON lines ---- */
 
+/* The JSON lines are written for every event of a run: no printf on this path. */
+
 static void
 append_json_string (GString    *out,
                     const char *text)
 {
+  const guchar *run = (const guchar *) text;
+  const guchar *p;
+
   g_string_append_c (out, '"');
-  for (const guchar *p = (const guchar *) text; *p != '\0'; p++)
+  for (p = run; *p != '\0'; p++)
     {
+      if (*p >= 0x20 && *p != '"' && *p != '\\')
+        continue;
+      g_string_append_len (out, (const char *) run, p - run);
+      run = p + 1;
       switch (*p)
         {
         case '"':  g_string_append (out, "\\\""); break;
@@ -120,13 +129,10 @@ append_json_string (GString    *out,
         case '\n': g_string_append (out, "\\n"); break;
         case '\r': g_string_append (out, "\\r"); break;
         case '\t': g_string_append (out, "\\t"); break;
-        default:
-          if (*p < 0x20)
-            g_string_append_printf (out, "\\u%04x", *p);
-          else
-            g_string_append_c (out, (char) *p);
+        default:    g_string_append_printf (out, "\\u%04x", *p); break;
         }
     }
+  g_string_append_len (out, (const char *) run, p - run);
   g_string_append_c (out, '"');
 }
 
@@ -134,7 +140,35 @@ static void
 append_key (GString    *out,
             const char *key)
 {
-  g_string_append_printf (out, ",\"%s\":", key);
+  g_string_append (out, ",\"");
+  g_string_append (out, key);
+  g_string_append (out, "\":");
+}
+
+static void
+append_uint (GString *out,
+             guint64  value)
+{
+  char digits[24];
+  char *p = digits + sizeof digits;
+
+  do
+    *--p = (char) ('0' + value % 10);
+  while ((value /= 10) > 0);
+  g_string_append_len (out, p, digits + sizeof digits - p);
+}
+
+static void
+append_int (GString *out,
+            gint64   value)
+{
+  if (value < 0)
+    {
+      g_string_append_c (out, '-');
+      append_uint (out, -(guint64) value);
+    }
+  else
+    append_uint (out, (guint64) value);
 }
 
 static void
@@ -154,7 +188,7 @@ append_int_field (GString    *out,
                   gint64      value)
 {
   append_key (out, key);
-  g_string_append_printf (out, "%" G_GINT64_FORMAT, value);
+  append_int (out, value);
 }
 
 static void
@@ -173,8 +207,10 @@ void
 wn_event_append_json (const WnEvent *ev,
                       GString       *out)
 {
-  g_string_append_printf (out, "{\"seq\":%" G_GUINT64_FORMAT ",\"t_us\":%" G_GINT64_FORMAT,
-                          ev->seq, ev->t_us);
+  g_string_append (out, "{\"seq\":");
+  append_uint (out, ev->seq);
+  g_string_append (out, ",\"t_us\":");
+  append_int (out, ev->t_us);
   append_str_field (out, "kind", wn_event_kind_to_string (ev->kind));
   append_str_field (out, "phase", wn_event_phase_to_string (ev->phase));
   append_str_field (out, "instance", ev->instance);

@@ -11,23 +11,32 @@
 #include <string.h>
 
 typedef struct {
-  char      *key;
-  WnJsonPos  pos;
+  const char *key;       /* in the document's key chunk */
+  WnJsonPos   pos;
 } MemberInfo;
 
 typedef struct {
-  GArray     *members;   /* MemberInfo, document order */
-  const char **keys;     /* NULL-terminated view of the keys, built on demand */
-  GHashTable *index;     /* key → GUINT_TO_POINTER (i + 1), built on demand for big objects */
+  JsonNode  *node;
+  WnJsonPos  pos;
+} NodePos;
+
+/* One allocation per object, made when the object closes. */
+typedef struct {
+  guint        n_members;
+  const char **keys;       /* NULL-terminated, document order; in this block */
+  GHashTable  *index;      /* key → GUINT_TO_POINTER (i + 1), built on demand for big objects */
+  MemberInfo   members[];  /* document order */
 } ObjectInfo;
 
 struct _WnJsonDoc {
   char       *text;        /* a copy of the document */
   gsize       length;
   JsonNode   *root;
-  GArray     *positions;   /* WnJsonPos */
-  GHashTable *node_pos;    /* JsonNode* → GUINT_TO_POINTER (i + 1) into positions */
+  GArray     *positions;   /* NodePos, in document order */
+  GHashTable *node_pos;    /* JsonNode* → GUINT_TO_POINTER (i + 1) into positions; built
+                            * on the first lookup, which only a diagnostic makes */
   GHashTable *objects;     /* JsonObject* → ObjectInfo* */
+  GStringChunk *keys;      /* the member names of every object */
 };
 
 typedef struct {
@@ -40,6 +49,8 @@ typedef struct {
   guint       depth;
   WnJsonPos   error_pos;
   GError     *error;
+  GString    *scratch;     /* parse_string() decodes here, one string at a time */
+  GArray     *members;     /* MemberInfo of the objects being parsed, innermost last */
 } Parser;
 
 G_DEFINE_QUARK (wn-json-error-quark, wn_json_error)
@@ -47,21 +58,22 @@ G_DEFINE_QUARK (wn-json-error-quark, wn_json_error)
 /* Objects with more members than this get a hash index on first lookup. */
 #define LINEAR_LOOKUP_MAX 16
 
-static void
-member_info_clear (gpointer data)
-{
-  MemberInfo *m = data;
-
-  g_free (m->key);
-}
-
+/* The members `first` … `n` of the parser's stack, as one block. */
 static ObjectInfo *
-object_info_new (void)
+object_info_new (const MemberInfo *first,
+                 guint             n)
 {
-  ObjectInfo *info = g_new0 (ObjectInfo, 1);
+  gsize members_size = n * sizeof (MemberInfo);
+  ObjectInfo *info = g_malloc (sizeof (ObjectInfo) + members_size + (n + 1) * sizeof (const char *));
 
-  info->members = g_array_new (FALSE, FALSE, sizeof (MemberInfo));
-  g_array_set_clear_func (info->members, member_info_clear);
+  info->n_members = n;
+  info->index = NULL;
+  if (n > 0)
+    memcpy (info->members, first, members_size);
+  info->keys = (const char **) ((char *) info->members + members_size);
+  for (guint i = 0; i < n; i++)
+    info->keys[i] = first[i].key;
+  info->keys[n] = NULL;
   return info;
 }
 
@@ -71,29 +83,19 @@ object_info_free (gpointer data)
   ObjectInfo *info = data;
 
   g_clear_pointer (&info->index, g_hash_table_unref);
-  g_free (info->keys);
-  g_array_unref (info->members);
   g_free (info);
-}
-
-static void
-object_info_add (ObjectInfo *info, char *key, const WnJsonPos *pos)
-{
-  MemberInfo m = { key, *pos };
-
-  g_array_append_val (info->members, m);
 }
 
 /* The index of `key` among the members, or -1. */
 static int
 object_info_find (ObjectInfo *info, const char *key)
 {
-  guint n = info->members->len;
+  guint n = info->n_members;
 
   if (n <= LINEAR_LOOKUP_MAX)
     {
       for (guint i = 0; i < n; i++)
-        if (strcmp (g_array_index (info->members, MemberInfo, i).key, key) == 0)
+        if (strcmp (info->members[i].key, key) == 0)
           return (int) i;
       return -1;
     }
@@ -102,8 +104,7 @@ object_info_find (ObjectInfo *info, const char *key)
     {
       info->index = g_hash_table_new (g_str_hash, g_str_equal);
       for (guint i = 0; i < n; i++)
-        g_hash_table_insert (info->index, g_array_index (info->members, MemberInfo, i).key,
-                             GUINT_TO_POINTER (i + 1));
+        g_hash_table_insert (info->index, (gpointer) info->members[i].key, GUINT_TO_POINTER (i + 1));
     }
   return (int) GPOINTER_TO_UINT (g_hash_table_lookup (info->index, key)) - 1;
 }
@@ -214,8 +215,9 @@ fail_expected (Parser *ps, const char *what)
 static void
 record_node (Parser *ps, JsonNode *node, const WnJsonPos *pos)
 {
-  g_array_append_val (ps->doc->positions, *pos);
-  g_hash_table_insert (ps->doc->node_pos, node, GUINT_TO_POINTER (ps->doc->positions->len));
+  NodePos entry = { node, *pos };
+
+  g_array_append_val (ps->doc->positions, entry);
 }
 
 static int
@@ -252,12 +254,14 @@ read_hex4 (Parser *ps, gunichar *out)
   return TRUE;
 }
 
-/* At the opening quote. Returns the decoded string (owned) or NULL. */
-static char *
+/* At the opening quote. Returns the decoded string, or NULL. It lives in the
+ * parser's scratch buffer: valid until the next call (the callers copy it). */
+static const char *
 parse_string (Parser *ps)
 {
-  GString *out = g_string_new (NULL);
+  GString *out = ps->scratch;
 
+  g_string_truncate (out, 0);
   advance (ps);   /* the opening quote */
 
   for (;;)
@@ -284,7 +288,7 @@ parse_string (Parser *ps)
       if (c == '"')
         {
           advance (ps);
-          return g_string_free (out, FALSE);
+          return out->str;
         }
 
       if (c < 0x20)
@@ -374,7 +378,6 @@ parse_string (Parser *ps)
     }
 
 error:
-  g_string_free (out, TRUE);
   return NULL;
 }
 
@@ -527,7 +530,7 @@ parse_object (Parser *ps)
   WnJsonPos pos = here (ps);
   JsonObject *object;
   JsonNode *node;
-  ObjectInfo *info;
+  guint base = ps->members->len;   /* this object's members are pushed above */
   gboolean after_comma = FALSE;
 
   if (!enter (ps))
@@ -537,8 +540,6 @@ parse_object (Parser *ps)
   object = json_object_new ();
   node = json_node_init_object (json_node_alloc (), object);
   json_object_unref (object);
-  info = object_info_new ();
-  g_hash_table_insert (ps->doc->objects, object, info);
   record_node (ps, node, &pos);
 
   skip_ws (ps);
@@ -546,13 +547,14 @@ parse_object (Parser *ps)
     {
       advance (ps);
       ps->depth--;
+      g_hash_table_insert (ps->doc->objects, object, object_info_new (NULL, 0));
       return node;
     }
 
   for (;;)
     {
       WnJsonPos key_pos;
-      char *key;
+      const char *key;
       JsonNode *value;
 
       if (ps->p >= ps->end || *ps->p != '"')
@@ -561,25 +563,29 @@ parse_object (Parser *ps)
           goto error;
         }
       key_pos = here (ps);
-      key = parse_string (ps);
-      if (key == NULL)
+      if (parse_string (ps) == NULL)
         goto error;
+      /* the value's strings reuse the scratch buffer: keep the key apart */
+      key = g_string_chunk_insert_len (ps->doc->keys, ps->scratch->str, (gssize) ps->scratch->len);
 
       if (json_object_has_member (object, key))
         {
-          int i = object_info_find (info, key);
-          const WnJsonPos *first = &g_array_index (info->members, MemberInfo, MAX (i, 0)).pos;
+          const WnJsonPos *first = &key_pos;
 
+          for (guint i = base; i < ps->members->len; i++)
+            if (strcmp (g_array_index (ps->members, MemberInfo, i).key, key) == 0)
+              {
+                first = &g_array_index (ps->members, MemberInfo, i).pos;
+                break;
+              }
           fail_at (ps, &key_pos, WN_JSON_ERROR_DUPLICATE_KEY,
                    "duplicate key \"%s\" (first at %u:%u)", key, first->line, first->column);
-          g_free (key);
           goto error;
         }
 
       skip_ws (ps);
       if (ps->p >= ps->end || *ps->p != ':')
         {
-          g_free (key);
           fail_expected (ps, "':'");
           goto error;
         }
@@ -588,12 +594,13 @@ parse_object (Parser *ps)
 
       value = parse_value (ps, "a value");
       if (value == NULL)
-        {
-          g_free (key);
-          goto error;
-        }
+        goto error;
       json_object_set_member (object, key, value);
-      object_info_add (info, key, &key_pos);
+      {
+        MemberInfo member = { key, key_pos };
+
+        g_array_append_val (ps->members, member);
+      }
 
       skip_ws (ps);
       if (ps->p < ps->end && *ps->p == ',')
@@ -613,9 +620,13 @@ parse_object (Parser *ps)
     }
 
   ps->depth--;
+  g_hash_table_insert (ps->doc->objects, object,
+                       object_info_new (&g_array_index (ps->members, MemberInfo, base), ps->members->len - base));
+  g_array_set_size (ps->members, base);
   return node;
 
 error:
+  g_array_set_size (ps->members, base);
   json_node_unref (node);
   return NULL;
 }
@@ -694,13 +705,12 @@ parse_value (Parser *ps, const char *expected)
     case '"':
       {
         WnJsonPos pos = here (ps);
-        char *text = parse_string (ps);
+        const char *text = parse_string (ps);
         JsonNode *node;
 
         if (text == NULL)
           return NULL;
         node = json_node_init_string (json_node_alloc (), text);
-        g_free (text);
         record_node (ps, node, &pos);
         return node;
       }
@@ -772,11 +782,13 @@ wn_json_doc_parse (const char *data,
     memcpy (doc->text, data, len);
   doc->text[len] = '\0';
   doc->length = len;
-  doc->positions = g_array_new (FALSE, FALSE, sizeof (WnJsonPos));
-  doc->node_pos = g_hash_table_new (g_direct_hash, g_direct_equal);
+  doc->positions = g_array_sized_new (FALSE, FALSE, sizeof (NodePos), MAX (len / 16, 16));
   doc->objects = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, object_info_free);
+  doc->keys = g_string_chunk_new (MAX (len / 4, 256));
 
   ps.doc = doc;
+  ps.scratch = g_string_sized_new (256);
+  ps.members = g_array_sized_new (FALSE, FALSE, sizeof (MemberInfo), 64);
   ps.start = doc->text;
   ps.p = doc->text;
   ps.end = doc->text + len;
@@ -795,6 +807,8 @@ wn_json_doc_parse (const char *data,
         fail_expected (&ps, "end of input");
     }
 
+  g_string_free (ps.scratch, TRUE);
+  g_array_unref (ps.members);
   if (ps.error != NULL)
     {
       if (error_pos != NULL)
@@ -814,9 +828,10 @@ wn_json_doc_free (WnJsonDoc *doc)
     return;
 
   /* The side tables only hold pointers as keys: drop them before the tree. */
-  g_hash_table_unref (doc->node_pos);
+  g_clear_pointer (&doc->node_pos, g_hash_table_unref);
   g_hash_table_unref (doc->objects);
   g_array_unref (doc->positions);
+  g_string_chunk_free (doc->keys);
   g_clear_pointer (&doc->root, json_node_unref);
   g_free (doc->text);
   g_free (doc);
@@ -842,10 +857,18 @@ wn_json_doc_get_pos (const WnJsonDoc *doc,
 
   if (node == NULL)
     return FALSE;
+  if (doc->node_pos == NULL)
+    {
+      GHashTable *index = g_hash_table_new (g_direct_hash, g_direct_equal);
+
+      for (i = 0; i < doc->positions->len; i++)
+        g_hash_table_insert (index, g_array_index (doc->positions, NodePos, i).node, GUINT_TO_POINTER (i + 1));
+      ((WnJsonDoc *) doc)->node_pos = index;   /* a cache: the document does not change */
+    }
   i = GPOINTER_TO_UINT (g_hash_table_lookup (doc->node_pos, node));
   if (i == 0)
     return FALSE;
-  *pos = g_array_index (doc->positions, WnJsonPos, i - 1);
+  *pos = g_array_index (doc->positions, NodePos, i - 1).pos;
   return TRUE;
 }
 
@@ -869,7 +892,7 @@ wn_json_doc_get_key_pos (const WnJsonDoc *doc,
   i = object_info_find (info, key);
   if (i < 0)
     return FALSE;
-  *pos = g_array_index (info->members, MemberInfo, i).pos;
+  *pos = info->members[i].pos;
   return TRUE;
 }
 
@@ -884,16 +907,9 @@ wn_json_doc_get_keys (const WnJsonDoc *doc,
 
   info = object != NULL ? g_hash_table_lookup (doc->objects, object) : NULL;
   if (n_keys != NULL)
-    *n_keys = info != NULL ? info->members->len : 0;
+    *n_keys = info != NULL ? info->n_members : 0;
   if (info == NULL)
     return NULL;
-  if (info->keys == NULL)
-    {
-      info->keys = g_new (const char *, info->members->len + 1);
-      for (guint i = 0; i < info->members->len; i++)
-        info->keys[i] = g_array_index (info->members, MemberInfo, i).key;
-      info->keys[info->members->len] = NULL;
-    }
   return info->keys;
 }
 

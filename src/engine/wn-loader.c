@@ -192,14 +192,24 @@ is_simple_key (const char *key)
   return TRUE;
 }
 
+/* A path is built for every value the loader checks: these two skip printf. */
 static char *
 path_key (const char *parent, const char *key)
 {
   if (is_simple_key (key))
     {
+      gsize parent_len, key_len;
+      char *path;
+
       if (parent == NULL || *parent == '\0')
         return g_strdup (key);
-      return g_strconcat (parent, ".", key, NULL);
+      parent_len = strlen (parent);
+      key_len = strlen (key);
+      path = g_malloc (parent_len + 1 + key_len + 1);
+      memcpy (path, parent, parent_len);
+      path[parent_len] = '.';
+      memcpy (path + parent_len + 1, key, key_len + 1);
+      return path;
     }
   else
     {
@@ -220,7 +230,23 @@ path_key (const char *parent, const char *key)
 static char *
 path_index (const char *parent, guint i)
 {
-  return g_strdup_printf ("%s[%u]", parent, i);
+  gsize parent_len = strlen (parent);
+  char digits[16];
+  gsize n_digits = 0;
+  char *path, *p;
+
+  do
+    digits[n_digits++] = (char) ('0' + i % 10);
+  while ((i /= 10) > 0);
+  path = p = g_malloc (parent_len + n_digits + 3);
+  memcpy (p, parent, parent_len);
+  p += parent_len;
+  *p++ = '[';
+  while (n_digits > 0)
+    *p++ = digits[--n_digits];
+  *p++ = ']';
+  *p = '\0';
+  return path;
 }
 
 static gboolean

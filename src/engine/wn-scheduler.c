@@ -594,6 +594,11 @@ wn_scheduler_run_budget (WnScheduler *self,
         return WN_STOP_QUIESCENT;
       if (next > limit)
         return WN_STOP_LIMIT;
+      /* Out of budget: stop at the last instant run. Moving the clock on first
+       * would leave the next instant's timers uncollected, and a command given
+       * now (then replayed from a saved session) would run in another order. */
+      if (left == 0)
+        return WN_STOP_BUDGET;
       self->now = next;
     }
 }

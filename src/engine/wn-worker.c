@@ -8,7 +8,10 @@
  */
 #include "config.h"
 
+#include <string.h>
+
 #include "wn-engine-private.h"
+#include "wn-dispatcher-private.h"
 
 typedef enum {
   SLOT_IDLE,
@@ -23,8 +26,10 @@ typedef struct {
   guint        wait_id;
   WnTimerId    timer;
   /* the job in hand */
-  char        *job;
-  char        *output_var;
+  char        *job;            /* in `strings` */
+  char        *output_var;     /* in `strings` */
+  char        *strings;        /* kept from job to job */
+  gsize        strings_size;
   JsonNode    *input;
   WnPolicy    *policy;
   WnTime       deadline;
@@ -47,11 +52,31 @@ struct _WnSimWorker
 
 static void slot_fetch (Slot *slot);
 
+/* Copy the job's id and output variable into the slot's buffer: a slot runs job
+ * after job, and keeping the buffer spares two allocations per job. */
+static void
+slot_set_strings (Slot       *slot,
+                  const char *job,
+                  const char *output_var)
+{
+  gsize job_len = strlen (job) + 1;
+  gsize var_len = output_var != NULL ? strlen (output_var) + 1 : 0;
+
+  if (job_len + var_len > slot->strings_size)
+    {
+      slot->strings_size = MAX (64, job_len + var_len);
+      g_free (slot->strings);
+      slot->strings = g_malloc (slot->strings_size);
+    }
+  slot->job = memcpy (slot->strings, job, job_len);
+  slot->output_var = output_var != NULL ? memcpy (slot->strings + job_len, output_var, var_len) : NULL;
+}
+
 static void
 slot_drop_job (Slot *slot)
 {
-  g_clear_pointer (&slot->job, g_free);
-  g_clear_pointer (&slot->output_var, g_free);
+  slot->job = NULL;
+  slot->output_var = NULL;
   g_clear_pointer (&slot->input, json_node_unref);
   g_clear_pointer (&slot->policy, wn_policy_unref);
   g_clear_pointer (&slot->response, wn_response_unref);
@@ -285,7 +310,7 @@ finish_trusted (Slot       *slot,
           }
         else if (body != NULL)
           wn_output_direct (slot->output_var, body, bindings);
-        wn_dispatcher_complete_mapped (d, slot->job, worker, bindings, NULL);
+        _wn_dispatcher_complete_mapped_take (d, slot->job, worker, g_steal_pointer (&bindings), NULL);
         report_finished (slot);
         return;
       }
@@ -433,8 +458,7 @@ slot_fetch (Slot *slot)
       return;
     }
   slot->state = SLOT_BUSY;
-  slot->job = g_strdup (info.id);
-  slot->output_var = g_strdup (info.output_var ? info.output_var : info.node);
+  slot_set_strings (slot, info.id, info.output_var ? info.output_var : info.node);
   slot->input = info.input ? json_node_ref (info.input) : NULL;
   slot->policy = info.policy ? wn_policy_ref (info.policy) : wn_policy_resolve (NULL, NULL);
   slot->deadline = info.deadline;
@@ -500,6 +524,7 @@ _wn_sim_worker_free (WnSimWorker *self)
       if (slot->timer != 0)
         wn_scheduler_cancel (self->engine->scheduler, slot->timer);
       slot_drop_job (slot);
+      g_free (slot->strings);
     }
   g_queue_clear_full (&self->injections, (GDestroyNotify) wn_response_unref);
   g_free (self->slots);

@@ -1,0 +1,1202 @@
+/* wn-bench — Winnow's benchmarks (docs/performance.md; run them with bench/run.sh).
+ *
+ * Everything the engine must never do, the bench may: it reads clocks. Each
+ * measure runs several times and the table shows the median with the spread.
+ *
+ *   throughput   job executions per second of CPU time, fast-forward, with the
+ *                journal off and with a JSON-lines subscriber writing to /dev/null
+ *   fetch        CPU cost of one fetch-and-lock with 10³ … 10⁶ gated jobs on the topic
+ *   memory       peak RSS per instance parked on a worker task (a child process each run)
+ *   load         loading and validating a generated 1 000-node process
+ *   gui          the app's start to first frame and its frame times (when the app reports them)
+ *   peer         winnow-run -n 10000 against bpmn-engine on the same topology
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <locale.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "winnow.h"
+
+#define MAX_RUNS 64
+
+typedef struct {
+  double v[MAX_RUNS];
+  guint  n;
+} Series;
+
+typedef struct {
+  guint       runs;
+  gboolean    quick;
+  char      **only;
+  const char *data_dir;
+  const char *winnow_run;
+  const char *peer_dir;
+  const char *app;
+  const char *probe;
+  const char *schemas;
+  const char *csv;
+  const char *rows;
+  FILE       *csv_out;
+  const char *self;
+} Bench;
+
+/* ---- clocks and memory ---- */
+
+static double
+cpu_seconds (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return (double) ts.tv_sec + (double) ts.tv_nsec / 1e9;
+}
+
+static double
+wall_seconds (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return (double) ts.tv_sec + (double) ts.tv_nsec / 1e9;
+}
+
+/* Resident set size now, in KiB. */
+static double
+rss_now_kib (void)
+{
+  g_autofree char *text = NULL;
+  unsigned long size = 0, resident = 0;
+
+  if (!g_file_get_contents ("/proc/self/statm", &text, NULL, NULL) ||
+      sscanf (text, "%lu %lu", &size, &resident) != 2)
+    return 0;
+  return (double) resident * (double) sysconf (_SC_PAGESIZE) / 1024.0;
+}
+
+static long
+minor_faults (void)
+{
+  struct rusage usage;
+
+  getrusage (RUSAGE_SELF, &usage);
+  return usage.ru_minflt;
+}
+
+/* The peak resident set size of this program image so far, in KiB. Not
+ * ru_maxrss: a child keeps the peak of the parent it was forked from across exec. */
+static double
+rss_peak_kib (void)
+{
+  g_autofree char *text = NULL;
+  const char *line;
+
+  if (!g_file_get_contents ("/proc/self/status", &text, NULL, NULL) ||
+      (line = strstr (text, "\nVmHWM:")) == NULL)
+    return 0;
+  return g_ascii_strtod (line + strlen ("\nVmHWM:"), NULL);
+}
+
+/* ---- series ---- */
+
+static void
+series_add (Series *s,
+            double  value)
+{
+  if (s->n < MAX_RUNS)
+    s->v[s->n++] = value;
+}
+
+static int
+compare_doubles (const void *a,
+                 const void *b)
+{
+  double x = *(const double *) a;
+  double y = *(const double *) b;
+
+  return (x > y) - (x < y);
+}
+
+static double
+series_median (const Series *s)
+{
+  double sorted[MAX_RUNS];
+
+  if (s->n == 0)
+    return NAN;
+  memcpy (sorted, s->v, s->n * sizeof (double));
+  qsort (sorted, s->n, sizeof (double), compare_doubles);
+  if (s->n % 2 == 1)
+    return sorted[s->n / 2];
+  return (sorted[s->n / 2 - 1] + sorted[s->n / 2]) / 2;
+}
+
+static double
+series_min (const Series *s)
+{
+  double m = INFINITY;
+
+  for (guint i = 0; i < s->n; i++)
+    m = MIN (m, s->v[i]);
+  return m;
+}
+
+static double
+series_max (const Series *s)
+{
+  double m = -INFINITY;
+
+  for (guint i = 0; i < s->n; i++)
+    m = MAX (m, s->v[i]);
+  return m;
+}
+
+/* ---- the table ---- */
+
+/* 1234567 → "1 234 567"; large values keep three significant figures of their unit. */
+static char *
+format_number (double value,
+               int    decimals)
+{
+  g_autofree char *plain = g_strdup_printf ("%.*f", decimals, value);
+  GString *out = g_string_new (NULL);
+  const char *dot = strchr (plain, '.');
+  gsize int_len = dot != NULL ? (gsize) (dot - plain) : strlen (plain);
+  gsize start = plain[0] == '-' ? 1 : 0;
+
+  if (start == 1)
+    g_string_append_c (out, '-');
+  for (gsize i = start; i < int_len; i++)
+    {
+      if (i > start && (int_len - i) % 3 == 0)
+        g_string_append_c (out, ' ');
+      g_string_append_c (out, plain[i]);
+    }
+  if (dot != NULL)
+    g_string_append (out, dot);
+  return g_string_free (out, FALSE);
+}
+
+typedef enum {
+  TARGET_NONE,
+  TARGET_AT_LEAST,
+  TARGET_AT_MOST,
+  TARGET_BELOW,
+} TargetKind;
+
+static guint n_failed_targets;
+static guint n_rows;
+
+static void
+print_header (void)
+{
+  g_print ("%-52s %16s  %-27s %-16s %s\n", "measure", "median", "min – max", "target", "");
+  g_print ("%s\n", "----------------------------------------------------------------------------------------------------------------------");
+}
+
+static void
+print_section (const char *title)
+{
+  g_print ("%s\n", title);
+}
+
+/* One row: the median, the spread, and the verdict against the target. */
+static void
+print_row (const char   *label,
+           const Series *s,
+           int           decimals,
+           const char   *unit,
+           TargetKind    kind,
+           double        target)
+{
+  g_autofree char *median = NULL;
+  g_autofree char *lo = NULL;
+  g_autofree char *hi = NULL;
+  g_autofree char *value = NULL;
+  g_autofree char *spread = NULL;
+  g_autofree char *goal = NULL;
+  g_autofree char *goal_number = NULL;
+  const char *verdict = "";
+  double m = series_median (s);
+
+  n_rows++;
+  median = format_number (m, decimals);
+  lo = format_number (series_min (s), decimals);
+  hi = format_number (series_max (s), decimals);
+  value = g_strdup_printf ("%s %s", median, unit);
+  spread = g_strdup_printf ("%s – %s", lo, hi);
+  if (kind != TARGET_NONE)
+    {
+      gboolean ok;
+
+      goal_number = format_number (target, target < 10 ? 1 : 0);
+      switch (kind)
+        {
+        case TARGET_AT_LEAST:
+          goal = g_strdup_printf ("≥ %s", goal_number);
+          ok = m >= target;
+          break;
+        case TARGET_AT_MOST:
+          goal = g_strdup_printf ("≤ %s", goal_number);
+          ok = m <= target;
+          break;
+        case TARGET_BELOW:
+        case TARGET_NONE:
+        default:
+          goal = g_strdup_printf ("< %s", goal_number);
+          ok = m < target;
+          break;
+        }
+      verdict = ok ? "ok" : "MISSED";
+      if (!ok)
+        n_failed_targets++;
+    }
+  /* %-Ns counts bytes: pad by hand for the multi-byte dashes and signs */
+  g_print ("  %s%*s %16s  %s%*s %s%*s %s\n",
+           label, (int) MAX (0, 50 - (glong) g_utf8_strlen (label, -1)), "",
+           value,
+           spread, (int) MAX (0, 27 - (glong) g_utf8_strlen (spread, -1)), "",
+           goal ? goal : "", (int) MAX (0, 16 - (goal ? (glong) g_utf8_strlen (goal, -1) : 0)), "",
+           verdict);
+}
+
+static void
+print_na (const char *label,
+          const char *reason)
+{
+  n_rows++;
+  g_print ("  %s%*s %16s  %s\n", label, (int) MAX (0, 50 - (glong) g_utf8_strlen (label, -1)), "",
+           "n/a", reason);
+}
+
+static void
+csv_row (Bench      *bench,
+         const char *series,
+         double      x,
+         double      y)
+{
+  if (bench->csv_out != NULL)
+    fprintf (bench->csv_out, "%s,%.0f,%.6g\n", series, x, y);
+}
+
+/* ---- loading ---- */
+
+static WnProcess *
+load_data_process (Bench      *bench,
+                   const char *name)
+{
+  g_autofree char *path = g_build_filename (bench->data_dir, name, NULL);
+  g_autoptr(GError) error = NULL;
+  WnProcess *process = wn_load_process_file (path, NULL, &error);
+
+  if (process == NULL)
+    {
+      g_printerr ("wn-bench: %s\n", error->message);
+      exit (2);
+    }
+  return process;
+}
+
+/* ---- throughput ---- */
+
+typedef struct {
+  FILE    *out;
+  GString *line;
+} JsonSink;
+
+static void
+json_sink_cb (const WnEvent *event,
+              gpointer       data)
+{
+  JsonSink *sink = data;
+
+  g_string_truncate (sink->line, 0);
+  wn_event_append_json (event, sink->line);
+  fwrite (sink->line->str, 1, sink->line->len, sink->out);
+}
+
+/* One run: executions per CPU second, from creating the engine to quiescence. */
+static double
+throughput_once (WnProcess *process,
+                 guint      instances,
+                 WnTrust    trust,
+                 gboolean   journal,
+                 guint64    expected_executions)
+{
+  WnEngineOptions options = { 0 };
+  JsonSink sink = { NULL, NULL };
+  WnRunStats stats;
+  WnEngine *engine;
+  double t0, t1;
+  long faults;
+
+  options.instances = instances;
+  options.trust = trust;
+  if (journal)
+    {
+      sink.out = fopen ("/dev/null", "w");
+      sink.line = g_string_sized_new (512);
+      if (sink.out == NULL)
+        {
+          g_printerr ("wn-bench: /dev/null: %s\n", g_strerror (errno));
+          exit (2);
+        }
+    }
+
+  faults = minor_faults ();
+  t0 = cpu_seconds ();
+  engine = wn_engine_new (process, NULL, &options);
+  if (journal)
+    wn_journal_subscribe (wn_engine_get_journal (engine), json_sink_cb, &sink, NULL);
+  wn_engine_run (engine, WN_TIME_NEVER);
+  t1 = cpu_seconds ();
+  faults = minor_faults () - faults;
+  if (g_getenv ("WN_BENCH_VERBOSE") != NULL)
+    g_printerr ("  [%u instances: %.3f s CPU, %ld page faults]\n", instances, t1 - t0, faults);
+
+  wn_engine_get_stats (engine, &stats);
+  if (stats.completed != instances || stats.executions != expected_executions)
+    {
+      g_printerr ("wn-bench: expected %u completed instances and %" G_GUINT64_FORMAT " executions, "
+                  "got %u and %" G_GUINT64_FORMAT "\n",
+                  instances, expected_executions, stats.completed, stats.executions);
+      exit (1);
+    }
+  wn_engine_free (engine);
+  if (sink.out != NULL)
+    {
+      fclose (sink.out);
+      g_string_free (sink.line, TRUE);
+    }
+  return (double) stats.executions / (t1 - t0);
+}
+
+static void
+throughput_row (Bench      *bench,
+                const char *label,
+                WnProcess  *process,
+                guint       instances,
+                guint       executions_per_instance,
+                WnTrust     trust,
+                gboolean    journal,
+                double      target)
+{
+  Series s = { { 0 }, 0 };
+
+  if (bench->rows != NULL && strstr (label, bench->rows) == NULL)
+    return;
+  for (guint i = 0; i < bench->runs; i++)
+    series_add (&s, throughput_once (process, instances, trust, journal,
+                                     (guint64) instances * executions_per_instance));
+  print_row (label, &s, 0, "/s", target > 0 ? TARGET_AT_LEAST : TARGET_NONE, target);
+}
+
+/* In a child process: runs of (a), one line each. With `warm` runs, one run of
+ * the full size first; with none, a single run in a fresh process, every page
+ * of its memory touched for the first time. */
+static int
+child_throughput (Bench *bench,
+                  guint  instances,
+                  guint  warm)
+{
+  g_autoptr(WnProcess) instant = load_data_process (bench, "instant.process.json");
+
+  if (warm > 0)
+    throughput_once (instant, instances, WN_TRUST_UNSET, FALSE, instances);
+  for (guint i = 0; i < MAX (warm, 1); i++)
+    g_print ("%.1f\n", throughput_once (instant, instances, WN_TRUST_UNSET, FALSE, instances));
+  return 0;
+}
+
+static void
+child_throughput_series (Bench       *bench,
+                         guint        instances,
+                         guint        warm,
+                         const char  *env_var,
+                         const char  *env_value,
+                         Series      *s)
+{
+  g_autofree char *count = g_strdup_printf ("%u", instances);
+  g_autofree char *runs = g_strdup_printf ("%u", warm);
+  const char *argv[] = { bench->self, "--data", bench->data_dir, "--child-throughput", count,
+                         "--child-warm-runs", runs, NULL };
+  g_auto(GStrv) env = g_get_environ ();
+  g_auto(GStrv) lines = NULL;
+  g_autofree char *out = NULL;
+  g_autoptr(GError) error = NULL;
+  int status;
+
+  if (env_var != NULL)
+    env = g_environ_setenv (env, env_var, env_value, TRUE);
+  if (!g_spawn_sync (NULL, (char **) argv, env, G_SPAWN_LEAVE_DESCRIPTORS_OPEN, NULL, NULL, &out, NULL,
+                     &status, &error) ||
+      !g_spawn_check_wait_status (status, &error))
+    {
+      g_printerr ("wn-bench: throughput child: %s\n", error->message);
+      exit (1);
+    }
+  lines = g_strsplit (out, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    if (*lines[i] != '\0')
+      series_add (s, g_ascii_strtod (lines[i], NULL));
+}
+
+static void
+bench_throughput (Bench *bench)
+{
+  g_autoptr(WnProcess) instant = load_data_process (bench, "instant.process.json");
+  g_autoptr(WnProcess) flaky = load_data_process (bench, "fail-twice.process.json");
+  guint n = bench->quick ? 10000 : 100000;
+
+  print_section ("throughput: job executions per CPU second, fast-forward, 10⁵ instances");
+  /* warm the allocator and the caches with one run of the full size */
+  throughput_once (instant, n, WN_TRUST_UNSET, FALSE, n);
+
+  throughput_row (bench, "(a) instant worker, journal off", instant, n, 1,
+                  WN_TRUST_UNSET, FALSE, 1000000);
+  throughput_row (bench, "(a) instant worker, journal → /dev/null", instant, n, 1,
+                  WN_TRUST_UNSET, TRUE, 0);
+  throughput_row (bench, "(b) fails twice, engineAuthoritative, journal off", flaky, n, 3,
+                  WN_TRUST_ENGINE_AUTHORITATIVE, FALSE, 300000);
+  throughput_row (bench, "(b) fails twice, engineAuthoritative, → /dev/null", flaky, n, 3,
+                  WN_TRUST_ENGINE_AUTHORITATIVE, TRUE, 0);
+  throughput_row (bench, "(b) fails twice, workerTrusted, journal off", flaky, n, 3,
+                  WN_TRUST_WORKER_TRUSTED, FALSE, 300000);
+  throughput_row (bench, "(b) fails twice, workerTrusted, → /dev/null", flaky, n, 3,
+                  WN_TRUST_WORKER_TRUSTED, TRUE, 0);
+  if (bench->rows == NULL || strstr ("(a) journal off, fresh process, G_SLICE=always-malloc", bench->rows) != NULL)
+    {
+      Series fresh = { { 0 }, 0 };
+      Series no_slice = { { 0 }, 0 };
+
+      for (guint i = 0; i < bench->runs; i++)
+        child_throughput_series (bench, n, 0, NULL, NULL, &fresh);
+      print_row ("(a) journal off, each run in a fresh process", &fresh, 0, "/s", TARGET_NONE, 0);
+      /* GLib 2.74's slice allocator; 2.76 and later allocate with malloc as this does */
+      child_throughput_series (bench, n, bench->runs, "G_SLICE", "always-malloc", &no_slice);
+      print_row ("(a) journal off, G_SLICE=always-malloc", &no_slice, 0, "/s", TARGET_NONE, 0);
+    }
+
+  /* growth curve: the same run at other sizes */
+  if (bench->csv_out != NULL)
+    {
+      guint sizes[] = { 1000, 3000, 10000, 30000, 100000, 300000, 1000000 };
+
+      for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
+        {
+          Series s = { { 0 }, 0 };
+
+          for (guint r = 0; r < 3; r++)
+            series_add (&s, throughput_once (instant, sizes[i], WN_TRUST_UNSET, FALSE, sizes[i]));
+          csv_row (bench, "throughput_a", sizes[i], series_median (&s));
+        }
+    }
+}
+
+/* ---- fetch scaling ---- */
+
+#define FETCH_BATCH 1000
+
+typedef struct {
+  double  ns;            /* CPU ns per fetch-and-lock */
+  double  comparisons;   /* heap comparisons per fetch-and-lock */
+} FetchCost;
+
+/* The dispatcher alone: n gated jobs on one topic (each failed once, re-armed an
+ * hour ahead), then rounds of FETCH_BATCH available jobs, fetched one by one. */
+static FetchCost
+fetch_cost (guint n_gated,
+            guint rounds)
+{
+  const char *topics[] = { "t" };
+  WnScheduler *scheduler = wn_scheduler_new ();
+  WnDispatcher *dispatcher = wn_dispatcher_new (scheduler, NULL, NULL, NULL, NULL);
+  WnPolicyLevel level = { 0 };
+  g_autoptr(WnPolicy) policy = NULL;
+  g_autoptr(JsonNode) input = json_node_new (JSON_NODE_OBJECT);
+  WnJobSpec spec = { 0 };
+  Series ns = { { 0 }, 0 };
+  Series comparisons = { { 0 }, 0 };
+  char id[32];
+  FetchCost cost;
+
+  json_node_take_object (input, json_object_new ());
+  level.trust = WN_TRUST_ENGINE_AUTHORITATIVE;
+  level.has_retry = TRUE;
+  level.retry = wn_retry_policy_fixed (2, 3600 * WN_USEC_PER_SEC);
+  policy = wn_policy_resolve (&level, NULL);
+
+  spec.topic = "t";
+  spec.instance = "i1";
+  spec.node = "work";
+  spec.input = input;
+  spec.policy = policy;
+  spec.id = id;
+
+  for (guint i = 0; i < n_gated; i++)
+    {
+      g_snprintf (id, sizeof id, "g%u", i);
+      if (!wn_dispatcher_enqueue (dispatcher, &spec, NULL) ||
+          !wn_dispatcher_fetch (dispatcher, "w", topics, 1, 0, NULL) ||
+          !wn_dispatcher_fail (dispatcher, id, "w", "503", NULL, NULL, NULL))
+        g_error ("fetch bench: could not gate job %s", id);
+    }
+
+  for (guint r = 0; r < rounds; r++)
+    {
+      double t0, t1;
+      guint64 c0, c1;
+
+      for (guint k = 0; k < FETCH_BATCH; k++)
+        {
+          g_snprintf (id, sizeof id, "a%u.%u", r, k);
+          wn_dispatcher_enqueue (dispatcher, &spec, NULL);
+        }
+      c0 = wn_dispatcher_get_n_comparisons (dispatcher);
+      t0 = cpu_seconds ();
+      for (guint k = 0; k < FETCH_BATCH; k++)
+        if (!wn_dispatcher_fetch (dispatcher, "w", topics, 1, 0, NULL))
+          g_error ("fetch bench: nothing to fetch");
+      t1 = cpu_seconds ();
+      c1 = wn_dispatcher_get_n_comparisons (dispatcher);
+      series_add (&ns, (t1 - t0) * 1e9 / FETCH_BATCH);
+      series_add (&comparisons, (double) (c1 - c0) / FETCH_BATCH);
+
+      for (guint k = 0; k < FETCH_BATCH; k++)
+        {
+          g_snprintf (id, sizeof id, "a%u.%u", r, k);
+          wn_dispatcher_complete (dispatcher, id, "w", NULL, NULL);
+        }
+      wn_scheduler_run_instant (scheduler);
+    }
+  if (wn_dispatcher_get_n_jobs (dispatcher) != n_gated)
+    g_error ("fetch bench: %u jobs left, expected %u", wn_dispatcher_get_n_jobs (dispatcher), n_gated);
+
+  wn_dispatcher_free (dispatcher);
+  wn_scheduler_free (scheduler);
+  cost.ns = series_median (&ns);
+  cost.comparisons = series_median (&comparisons);
+  return cost;
+}
+
+static void
+bench_fetch (Bench *bench)
+{
+  guint sizes[] = { 1000, 10000, 100000, 1000000 };
+  Series per_size[G_N_ELEMENTS (sizes)];
+  Series ratio = { { 0 }, 0 };
+  double comparisons[G_N_ELEMENTS (sizes)] = { 0 };
+  guint n_sizes = bench->quick ? 3 : G_N_ELEMENTS (sizes);
+
+  memset (per_size, 0, sizeof per_size);
+  print_section ("fetch-and-lock: CPU ns per fetch with N gated jobs on the topic (dispatcher alone)");
+  for (guint run = 0; run < bench->runs; run++)
+    for (guint i = 0; i < n_sizes; i++)
+      {
+        FetchCost cost = fetch_cost (sizes[i], 9);
+
+        series_add (&per_size[i], cost.ns);
+        comparisons[i] = cost.comparisons;
+      }
+  for (guint run = 0; run < bench->runs; run++)
+    series_add (&ratio, per_size[n_sizes - 1].v[run] / per_size[0].v[run]);
+
+  for (guint i = 0; i < n_sizes; i++)
+    {
+      g_autofree char *label = g_strdup_printf ("N = %u gated (%.1f heap comparisons)", sizes[i], comparisons[i]);
+
+      print_row (label, &per_size[i], 0, "ns", TARGET_NONE, 0);
+      csv_row (bench, "fetch_ns", sizes[i], series_median (&per_size[i]));
+    }
+  print_row (bench->quick ? "ratio N = 10⁵ / N = 10³" : "ratio N = 10⁶ / N = 10³", &ratio, 2, "×", TARGET_BELOW, 3);
+
+  /* growth curve at the sizes in between */
+  if (bench->csv_out != NULL)
+    {
+      guint more[] = { 3000, 30000, 300000 };
+
+      for (guint i = 0; i < G_N_ELEMENTS (more); i++)
+        csv_row (bench, "fetch_ns", more[i], fetch_cost (more[i], 9).ns);
+    }
+}
+
+/* ---- memory ---- */
+
+/* In a fresh child process: peak RSS growth per instance parked on a worker task. */
+static int
+child_memory (Bench *bench,
+              guint  instances)
+{
+  g_autoptr(WnProcess) process = load_data_process (bench, "parked.process.json");
+  WnEngineOptions options = { 0 };
+  WnRunStats stats;
+  WnEngine *engine;
+  double before, peak;
+
+  options.instances = instances;
+  before = rss_now_kib ();
+  engine = wn_engine_new (process, NULL, &options);
+  wn_engine_run (engine, WN_USEC_PER_SEC);
+  peak = rss_peak_kib ();
+  wn_engine_get_stats (engine, &stats);
+  if (stats.active != instances)
+    {
+      g_printerr ("wn-bench: expected %u parked instances, got %u active\n", instances, stats.active);
+      return 1;
+    }
+  g_print ("%.3f\n", (peak - before) * 1024.0 / instances);
+  wn_engine_free (engine);
+  return 0;
+}
+
+static double
+memory_once (Bench *bench,
+             guint  instances)
+{
+  g_autofree char *count = g_strdup_printf ("%u", instances);
+  const char *argv[] = { bench->self, "--data", bench->data_dir, "--child-memory", count, NULL };
+  g_autofree char *out = NULL;
+  g_autoptr(GError) error = NULL;
+  int status;
+
+  if (!g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_LEAVE_DESCRIPTORS_OPEN, NULL, NULL, &out, NULL,
+                     &status, &error) ||
+      !g_spawn_check_wait_status (status, &error))
+    {
+      g_printerr ("wn-bench: memory child: %s\n", error->message);
+      exit (1);
+    }
+  return g_ascii_strtod (out, NULL);
+}
+
+static void
+bench_memory (Bench *bench)
+{
+  guint n = bench->quick ? 10000 : 100000;
+  Series s = { { 0 }, 0 };
+
+  print_section ("memory: peak RSS growth per instance parked on a worker task, 10⁵ instances");
+  for (guint i = 0; i < bench->runs; i++)
+    series_add (&s, memory_once (bench, n));
+  print_row ("bytes per parked instance", &s, 0, "B", TARGET_AT_MOST, 1024);
+
+  if (bench->csv_out != NULL)
+    {
+      guint sizes[] = { 10000, 30000, 100000, 300000, 1000000 };
+
+      for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
+        csv_row (bench, "rss_per_instance", sizes[i], memory_once (bench, sizes[i]));
+    }
+}
+
+/* ---- load ---- */
+
+/* A valid process of exactly `n_nodes` nodes (n_nodes ≥ 8): a chain of service
+ * tasks (retry, error mapper, output mapping, status, an error boundary),
+ * script tasks, exclusive gateways, timers and plain tasks. */
+static char *
+generate_process (guint n_nodes)
+{
+  GString *out = g_string_new (NULL);
+  GString *flows = g_string_new (NULL);
+  guint body = n_nodes - 2;   /* besides start and end */
+  guint made = 0, n_flows = 0;
+  const char *prev = "start";
+  g_autofree char *prev_owned = NULL;
+
+  g_string_append (out,
+                   "{\n  \"format\": \"winnow.process/1\",\n  \"id\": \"generated\",\n"
+                   "  \"variables\": { \"x\": 1, \"order\": { \"total\": 50 } },\n"
+                   "  \"engine\": { \"retry\": { \"policy\": \"exponential\", \"maxAttempts\": 3, "
+                   "\"base\": \"100ms\", \"max\": \"5s\", \"jitter\": true } },\n"
+                   "  \"nodes\": [\n    { \"id\": \"start\", \"type\": \"startEvent\" }");
+
+  while (made < body)
+    {
+      guint kind = made % 6;
+      g_autofree char *id = g_strdup_printf ("n%u", made);
+
+      /* a boundary needs the service task before it; never start a pair at the end */
+      if (kind == 0 && body - made < 2)
+        kind = 5;
+      switch (kind)
+        {
+        case 0:
+          g_string_append_printf (out,
+            ",\n    { \"id\": \"%s\", \"type\": \"serviceTask\", \"name\": \"Service %u\", \"worker\": {"
+            " \"topic\": \"topic.%u\", \"input\": [\"order\", \"x\"], \"trust\": \"%s\","
+            " \"retry\": { \"policy\": \"fixed\", \"maxAttempts\": 3, \"delay\": \"300ms\" },"
+            " \"errorMapper\": ["
+            " { \"code\": \"409\", \"bpmnError\": { \"code\": \"Conflict\", \"message\": \"duplicate\" } },"
+            " { \"code\": \"404\", \"status\": \"NOT_FOUND\" },"
+            " { \"when\": \"body.reason == 'card_declined' and code != '500'\", \"bpmnError\": { \"code\": \"Declined\" } },"
+            " { \"code\": \"503\", \"technical\": true } ],"
+            " \"outputMapping\": ["
+            " { \"path\": \"body.id\", \"var\": \"id%u\", \"required\": true },"
+            " { \"path\": \"body.items[0].price\", \"var\": \"price%u.value\" } ],"
+            " \"status\": { \"var\": \"status%u\", \"overwrite\": true } } }",
+            id, made, made % 16, made % 2 ? "engineAuthoritative" : "workerTrusted", made, made, made);
+          break;
+        case 1:
+          g_string_append_printf (out,
+            ",\n    { \"id\": \"%s\", \"type\": \"boundaryEvent\", \"attachedTo\": \"n%u\", \"error\": \"Conflict\" }",
+            id, made - 1);
+          g_string_append_printf (flows, ",\n    { \"id\": \"b%u\", \"from\": \"%s\", \"to\": \"end\" }", n_flows++, id);
+          made++;
+          continue;   /* not in the chain */
+        case 2:
+          g_string_append_printf (out,
+            ",\n    { \"id\": \"%s\", \"type\": \"scriptTask\", \"set\": { \"x\": \"x + 1\", \"big\": \"order.total > 100 or x >= 7\" } }",
+            id);
+          break;
+        case 3:
+          g_string_append_printf (out,
+            ",\n    { \"id\": \"%s\", \"type\": \"exclusiveGateway\", \"default\": \"d%u\" }", id, made);
+          g_string_append_printf (flows, ",\n    { \"id\": \"d%u\", \"from\": \"%s\", \"to\": \"end\" }", made, id);
+          break;
+        case 4:
+          g_string_append_printf (out, ",\n    { \"id\": \"%s\", \"type\": \"timerEvent\", \"duration\": \"PT1.5S\" }", id);
+          break;
+        case 5:
+        default:
+          g_string_append_printf (out, ",\n    { \"id\": \"%s\", \"type\": \"task\", \"duration\": \"10ms\" }", id);
+          break;
+        }
+      /* chain: prev → this; the flow out of a gateway carries a condition */
+      if (g_str_has_prefix (prev, "n") && (atoi (prev + 1) % 6) == 3)
+        g_string_append_printf (flows, ",\n    { \"id\": \"c%u\", \"from\": \"%s\", \"to\": \"%s\", \"condition\": \"x < 1000 and order.total <= 5000\" }",
+                                n_flows++, prev, id);
+      else
+        g_string_append_printf (flows, ",\n    { \"id\": \"c%u\", \"from\": \"%s\", \"to\": \"%s\" }", n_flows++, prev, id);
+      g_free (prev_owned);
+      prev = prev_owned = g_steal_pointer (&id);
+      made++;
+    }
+  g_string_append (out, ",\n    { \"id\": \"end\", \"type\": \"endEvent\" }\n  ],\n  \"flows\": [\n");
+  g_string_append_printf (out, "    { \"id\": \"last\", \"from\": \"%s\", \"to\": \"end\" }", prev);
+  g_string_append (out, flows->str);
+  g_string_append (out, "\n  ]\n}\n");
+  g_string_free (flows, TRUE);
+  return g_string_free (out, FALSE);
+}
+
+static void
+bench_load (Bench *bench)
+{
+  g_autofree char *text = generate_process (1000);
+  Series s = { { 0 }, 0 };
+  guint runs = MAX (bench->runs, 21);
+
+  print_section ("load: parse and validate a generated process");
+  for (guint i = 0; i < runs + 1; i++)
+    {
+      g_autoptr(GPtrArray) diagnostics = NULL;
+      g_autoptr(GError) error = NULL;
+      WnProcess *process;
+      double t0, t1;
+
+      t0 = cpu_seconds ();
+      process = wn_load_process_data (text, -1, "generated.process.json", &diagnostics, &error);
+      t1 = cpu_seconds ();
+      if (process == NULL)
+        {
+          g_printerr ("wn-bench: the generated process does not load:\n%s\n", error->message);
+          exit (1);
+        }
+      if (process->n_nodes != 1000)
+        g_error ("generated %u nodes, not 1000", process->n_nodes);
+      wn_process_unref (process);
+      if (i > 0)   /* the first run warms up */
+        series_add (&s, (t1 - t0) * 1000.0);
+    }
+  {
+    g_autofree char *label = g_strdup_printf ("1 000 nodes (%zu KiB of JSON)", strlen (text) / 1024);
+
+    print_row (label, &s, 1, "ms", TARGET_BELOW, 50);
+  }
+
+  if (bench->csv_out != NULL)
+    {
+      guint sizes[] = { 100, 300, 1000, 3000, 10000 };
+
+      for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
+        {
+          g_autofree char *generated = generate_process (sizes[i]);
+          Series t = { { 0 }, 0 };
+
+          for (guint r = 0; r < 5; r++)
+            {
+              double t0 = cpu_seconds ();
+              WnProcess *process = wn_load_process_data (generated, -1, "generated.process.json", NULL, NULL);
+
+              series_add (&t, (cpu_seconds () - t0) * 1000.0);
+              if (process == NULL)
+                g_error ("the generated process of %u nodes does not load", sizes[i]);
+              wn_process_unref (process);
+            }
+          csv_row (bench, "load_us_per_node", sizes[i], series_median (&t) * 1000.0 / sizes[i]);
+        }
+    }
+}
+
+/* ---- GUI ---- */
+
+typedef struct {
+  double first_frame_ms;
+  double work_p50_ms;
+  double work_p95_ms;
+  double interval_p95_ms;
+  guint  frames;
+} GuiRun;
+
+static double
+probe_field (const char *line,
+             const char *key)
+{
+  g_autofree char *needle = g_strdup_printf (" %s=", key);
+  const char *p = strstr (line, needle);
+
+  return p != NULL ? g_ascii_strtod (p + strlen (needle), NULL) : -1;
+}
+
+/* One launch of the app with the frame probe (bench/wn-frame-probe.c): the
+ * Monte-Carlo example with 10⁴ instances, set to fast-forward and played once
+ * the first frame is up. `renderer` NULL keeps GTK's choice. */
+static gboolean
+gui_once (Bench      *bench,
+          const char *renderer,
+          GuiRun     *run,
+          char      **reason)
+{
+  g_autofree char *example = g_build_filename (BENCH_EXAMPLES_DIR, "flaky-service.process.json", NULL);
+  const char *argv[] = { bench->app, "-n", "10000", example, NULL };
+  g_auto(GStrv) env = g_get_environ ();
+  g_autofree char *spawn_us = NULL;
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) lines = NULL;
+  int status;
+
+  env = g_environ_setenv (env, "LD_PRELOAD", bench->probe, TRUE);
+  env = g_environ_setenv (env, "GSETTINGS_BACKEND", "memory", TRUE);
+  env = g_environ_setenv (env, "WN_PROBE_SECONDS", "5", TRUE);
+  if (bench->schemas != NULL)
+    env = g_environ_setenv (env, "GSETTINGS_SCHEMA_DIR", bench->schemas, TRUE);
+  if (renderer != NULL)
+    env = g_environ_setenv (env, "GSK_RENDERER", renderer, TRUE);
+  else
+    env = g_environ_unsetenv (env, "GSK_RENDERER");
+  spawn_us = g_strdup_printf ("%" G_GINT64_FORMAT, g_get_monotonic_time ());
+  env = g_environ_setenv (env, "WN_PROBE_SPAWN_US", spawn_us, TRUE);
+
+  if (!g_spawn_sync (NULL, (char **) argv, env, G_SPAWN_LEAVE_DESCRIPTORS_OPEN, NULL, NULL, &out, &err,
+                     &status, &error))
+    {
+      *reason = g_strdup_printf ("(%s)", error->message);
+      return FALSE;
+    }
+  lines = g_strsplit (out, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      const char *line = lines[i];
+
+      if (!g_str_has_prefix (line, "wn-frame-probe:"))
+        continue;
+      if (strstr (line, "error=") != NULL)
+        {
+          *reason = g_strdup_printf ("(%s)", strstr (line, "error=") + strlen ("error="));
+          return FALSE;
+        }
+      run->first_frame_ms = probe_field (line, "first_frame_us") / 1000.0;
+      run->work_p50_ms = probe_field (line, "work_p50_us") / 1000.0;
+      run->work_p95_ms = probe_field (line, "work_p95_us") / 1000.0;
+      run->interval_p95_ms = probe_field (line, "interval_p95_us") / 1000.0;
+      run->frames = (guint) MAX (0, probe_field (line, "frames"));
+      if (run->frames == 0)
+        {
+          *reason = g_strdup ("(the app drew no frame while running)");
+          return FALSE;
+        }
+      return TRUE;
+    }
+  *reason = g_strdup_printf ("(no report from the app; exit status %d)", status);
+  return FALSE;
+}
+
+static void
+gui_rows (Bench      *bench,
+          const char *renderer,
+          const char *name,
+          gboolean    targets)
+{
+  Series first = { { 0 }, 0 }, p50 = { { 0 }, 0 }, p95 = { { 0 }, 0 }, interval = { { 0 }, 0 };
+  g_autofree char *l1 = g_strdup_printf ("start to first frame (%s)", name);
+  g_autofree char *l2 = g_strdup_printf ("frame work p50 (%s)", name);
+  g_autofree char *l3 = g_strdup_printf ("frame work p95 (%s)", name);
+  g_autofree char *l4 = g_strdup_printf ("frame interval p95 (%s)", name);
+
+  for (guint i = 0; i < bench->runs; i++)
+    {
+      g_autofree char *reason = NULL;
+      GuiRun run = { 0 };
+
+      if (!gui_once (bench, renderer, &run, &reason))
+        {
+          print_na (l1, reason);
+          print_na (l3, reason);
+          return;
+        }
+      series_add (&first, run.first_frame_ms);
+      series_add (&p50, run.work_p50_ms);
+      series_add (&p95, run.work_p95_ms);
+      series_add (&interval, run.interval_p95_ms);
+    }
+  print_row (l1, &first, 0, "ms", targets ? TARGET_BELOW : TARGET_NONE, 500);
+  print_row (l2, &p50, 1, "ms", TARGET_NONE, 0);
+  print_row (l3, &p95, 1, "ms", targets ? TARGET_BELOW : TARGET_NONE, 16);
+  print_row (l4, &interval, 1, "ms", TARGET_NONE, 0);
+}
+
+static void
+bench_gui (Bench *bench)
+{
+  print_section ("GUI: the app under Xvfb, Monte-Carlo example (-n 10000) at fast-forward, 5 s of frames");
+  if (bench->app == NULL || bench->probe == NULL)
+    {
+      print_na ("start to first frame", "(the app or the frame probe was not built)");
+      print_na ("frame work p95", "(the app or the frame probe was not built)");
+      return;
+    }
+  if (g_getenv ("DISPLAY") == NULL && g_getenv ("WAYLAND_DISPLAY") == NULL)
+    {
+      print_na ("start to first frame", "(no display: run under xvfb-run, as bench/run.sh does)");
+      print_na ("frame work p95", "(no display: run under xvfb-run, as bench/run.sh does)");
+      return;
+    }
+  /* Xvfb has no GPU: GTK's GL renderer there runs on Mesa's software
+   * rasterizer, so the targets apply to the cairo renderer, which measures the
+   * app's own drawing; the default renderer is shown for comparison. */
+  gui_rows (bench, "cairo", "GSK_RENDERER=cairo", TRUE);
+  gui_rows (bench, NULL, "GTK's default renderer", FALSE);
+}
+
+/* ---- peer comparison ---- */
+
+static double
+winnow_run_once (Bench *bench,
+                 guint  instances)
+{
+  g_autofree char *process = g_build_filename (bench->data_dir, "instant.process.json", NULL);
+  g_autofree char *count = g_strdup_printf ("%u", instances);
+  const char *argv[] = { bench->winnow_run, process, "-n", count, "-q", "--summary", "json", NULL };
+  g_autofree char *out = NULL;
+  g_autoptr(GError) error = NULL;
+  int status;
+  double t0, t1;
+
+  t0 = wall_seconds ();
+  /* LEAVE_DESCRIPTORS_OPEN lets GLib use posix_spawn: forking this big
+   * process would otherwise be timed with the runner */
+  if (!g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_LEAVE_DESCRIPTORS_OPEN, NULL, NULL, &out, NULL,
+                     &status, &error) ||
+      !g_spawn_check_wait_status (status, &error))
+    {
+      g_printerr ("wn-bench: %s: %s\n", bench->winnow_run, error->message);
+      exit (1);
+    }
+  t1 = wall_seconds ();
+  if (strstr (out, "\"completed\":10000") == NULL && instances == 10000)
+    {
+      g_printerr ("wn-bench: winnow-run did not complete every instance:\n%s", out);
+      exit (1);
+    }
+  return instances / (t1 - t0);
+}
+
+static void
+bench_peer (Bench *bench)
+{
+  guint n = 10000;
+  Series winnow = { { 0 }, 0 };
+  Series peer = { { 0 }, 0 };
+  Series ratio = { { 0 }, 0 };
+  g_autofree char *script = NULL;
+  g_autofree char *count = NULL;
+  g_autofree char *runs = NULL;
+  g_autofree char *out = NULL;
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) lines = NULL;
+  int status;
+
+  print_section ("peer: start → service task → end, 10⁴ instances (instances per wall second)");
+  for (guint i = 0; i < bench->runs; i++)
+    series_add (&winnow, winnow_run_once (bench, n));
+  print_row ("winnow-run -n 10000 (whole process)", &winnow, 0, "/s", TARGET_NONE, 0);
+
+  if (bench->peer_dir == NULL)
+    {
+      print_na ("bpmn-engine", "(no --peer directory)");
+      return;
+    }
+  script = g_build_filename (bench->peer_dir, "run.mjs", NULL);
+  count = g_strdup_printf ("%u", bench->quick ? 1000 : n);
+  runs = g_strdup_printf ("%u", bench->runs);
+  {
+    const char *argv[] = { "node", script, count, runs, NULL };
+
+    if (!g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_LEAVE_DESCRIPTORS_OPEN,
+                       NULL, NULL, &out, NULL, &status, &error) ||
+        !g_spawn_check_wait_status (status, &error))
+      {
+        print_na ("bpmn-engine", error->message);
+        return;
+      }
+  }
+  lines = g_strsplit (out, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      const char *p = strstr (lines[i], "\"per_second\":");
+
+      if (p != NULL)
+        series_add (&peer, g_ascii_strtod (p + strlen ("\"per_second\":"), NULL));
+    }
+  if (peer.n == 0)
+    {
+      print_na ("bpmn-engine", "(no result from the peer script)");
+      return;
+    }
+  {
+    g_autofree char *label = g_strdup_printf ("bpmn-engine, %s per run, timed in node", count);
+
+    print_row (label, &peer, 0, "/s", TARGET_NONE, 0);
+  }
+  for (guint i = 0; i < MIN (winnow.n, peer.n); i++)
+    series_add (&ratio, winnow.v[i] / series_median (&peer));
+  print_row ("ratio winnow / bpmn-engine", &ratio, 0, "×", TARGET_AT_LEAST, 1000);
+}
+
+/* ---- main ---- */
+
+static gboolean
+wanted (Bench      *bench,
+        const char *name)
+{
+  return bench->only == NULL || g_strv_contains ((const char * const *) bench->only, name);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  Bench bench = { 0 };
+  int runs = 5;
+  int child_memory_instances = 0;
+  int child_throughput_instances = 0;
+  int child_warm_runs = 0;
+  char *only = NULL;
+  char *data_dir = NULL;
+  char *winnow_run = NULL;
+  char *peer_dir = NULL;
+  char *app = NULL;
+  char *probe = NULL;
+  char *schemas = NULL;
+  char *csv = NULL;
+  char *rows = NULL;
+  gboolean quick = FALSE;
+  GOptionEntry entries[] = {
+    { "runs", 'r', 0, G_OPTION_ARG_INT, &runs, "Runs per measure (the table shows the median)", "N" },
+    { "quick", 0, 0, G_OPTION_ARG_NONE, &quick, "Smaller sizes, for a smoke test", NULL },
+    { "only", 0, 0, G_OPTION_ARG_STRING, &only, "Comma-separated: throughput,fetch,memory,load,gui,peer", "LIST" },
+    { "data", 0, 0, G_OPTION_ARG_FILENAME, &data_dir, "The bench's process files", "DIR" },
+    { "winnow-run", 0, 0, G_OPTION_ARG_FILENAME, &winnow_run, "The runner to compare with the peer", "PATH" },
+    { "peer", 0, 0, G_OPTION_ARG_FILENAME, &peer_dir, "The peer's directory (run.mjs, node_modules)", "DIR" },
+    { "app", 0, 0, G_OPTION_ARG_FILENAME, &app, "The GTK app, for the GUI measures", "PATH" },
+    { "probe", 0, 0, G_OPTION_ARG_FILENAME, &probe, "wn-frame-probe.so, loaded into the app", "PATH" },
+    { "schemas", 0, 0, G_OPTION_ARG_FILENAME, &schemas, "The app's compiled GSettings schema directory", "DIR" },
+    { "csv", 0, 0, G_OPTION_ARG_FILENAME, &csv, "Also measure the growth curves and write them here", "FILE" },
+    { "rows", 0, 0, G_OPTION_ARG_STRING, &rows, "Only the throughput rows whose label contains TEXT", "TEXT" },
+    { "child-memory", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_INT, &child_memory_instances, NULL, NULL },
+    { "child-throughput", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_INT, &child_throughput_instances, NULL, NULL },
+    { "child-warm-runs", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_INT, &child_warm_runs, NULL, NULL },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) context = g_option_context_new (NULL);
+  g_autoptr(GError) error = NULL;
+
+  setlocale (LC_ALL, "");
+  g_option_context_add_main_entries (context, entries, NULL);
+  g_option_context_set_summary (context, "Winnow's benchmarks; bench/run.sh runs them all.");
+  if (!g_option_context_parse (context, &argc, &argv, &error))
+    {
+      g_printerr ("wn-bench: %s\n", error->message);
+      return 2;
+    }
+
+  bench.runs = CLAMP (runs, 1, MAX_RUNS);
+  bench.quick = quick;
+  bench.only = only != NULL ? g_strsplit (only, ",", -1) : NULL;
+  bench.data_dir = data_dir != NULL ? data_dir : BENCH_DATA_DIR;
+  bench.winnow_run = winnow_run;
+  bench.peer_dir = peer_dir;
+  bench.app = app;
+  bench.probe = probe;
+  bench.schemas = schemas;
+  bench.csv = csv;
+  bench.rows = rows;
+  bench.self = "/proc/self/exe";
+
+  if (child_memory_instances > 0)
+    return child_memory (&bench, (guint) child_memory_instances);
+  if (child_throughput_instances > 0)
+    return child_throughput (&bench, (guint) child_throughput_instances, (guint) MAX (child_warm_runs, 0));
+
+  if (csv != NULL)
+    {
+      bench.csv_out = fopen (csv, "w");
+      if (bench.csv_out == NULL)
+        {
+          g_printerr ("wn-bench: %s: %s\n", csv, g_strerror (errno));
+          return 2;
+        }
+      fprintf (bench.csv_out, "series,x,y\n");
+    }
+
+  g_print ("Winnow benchmarks — %s, %ld CPUs online; median of %u runs (min – max)\n\n",
+           quick ? "QUICK sizes" : "release build", sysconf (_SC_NPROCESSORS_ONLN), bench.runs);
+  print_header ();
+  if (wanted (&bench, "throughput"))
+    bench_throughput (&bench);
+  if (wanted (&bench, "fetch"))
+    bench_fetch (&bench);
+  if (wanted (&bench, "memory"))
+    bench_memory (&bench);
+  if (wanted (&bench, "load"))
+    bench_load (&bench);
+  if (wanted (&bench, "gui"))
+    bench_gui (&bench);
+  if (wanted (&bench, "peer") && bench.winnow_run != NULL)
+    bench_peer (&bench);
+
+  g_print ("\n%u rows; %u target%s missed\n", n_rows, n_failed_targets, n_failed_targets == 1 ? "" : "s");
+  if (bench.csv_out != NULL)
+    fclose (bench.csv_out);
+  g_strfreev (bench.only);
+  g_free (only);
+  g_free (data_dir);
+  g_free (winnow_run);
+  g_free (peer_dir);
+  g_free (app);
+  g_free (probe);
+  g_free (schemas);
+  g_free (csv);
+  g_free (rows);
+  return 0;
+}

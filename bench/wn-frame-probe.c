@@ -1,0 +1,208 @@
+/* wn-frame-probe — measures the Winnow app's frames with its own frame clock.
+ *
+ * Loaded into the app with LD_PRELOAD by wn-bench (bench/run.sh), so the app
+ * needs no benchmark code of its own. Once the app's window has drawn its first
+ * frame, the probe sets the clock to fast-forward and plays (the window's
+ * win.set-speed and win.play-pause actions), records every frame for a few
+ * seconds, prints one line and quits the app:
+ *
+ *   wn-frame-probe: first_frame_us=… frames=… work_p50_us=… work_p95_us=… interval_p50_us=… interval_p95_us=…
+ *
+ * first_frame_us counts from WN_PROBE_SPAWN_US (the monotonic time at which the
+ * bench spawned the app), or from the probe's load when it is not set.
+ * WN_PROBE_SECONDS sets how long frames are recorded (default 5; 0 quits at the
+ * first frame). A frame's
+ * work is its frame clock cycle, from before-paint to after-paint (the app's
+ * tick callbacks, layout and paint); the interval is the time between two
+ * frames' after-paint, which the engine's own batches lengthen when they hog
+ * the main loop.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <gtk/gtk.h>
+
+typedef struct {
+  gint64      origin;          /* µs, monotonic */
+  gint64      first_frame;     /* µs after origin, -1 until seen */
+  gint64      measure_from;    /* monotonic µs: frames after this count */
+  gint64      measure_until;
+  gint64      duration;        /* µs of frames to record */
+  gint64      frame_start;     /* before-paint of the frame in progress */
+  gint64      last_after;      /* after-paint of the previous frame */
+  GArray     *work;            /* gint64 µs */
+  GArray     *intervals;       /* gint64 µs */
+  GtkWidget  *window;
+  GdkFrameClock *clock;
+  gboolean    started;
+  gboolean    done;
+} Probe;
+
+static Probe probe;
+
+static int
+compare_gint64 (gconstpointer a,
+                gconstpointer b)
+{
+  gint64 x = *(const gint64 *) a;
+  gint64 y = *(const gint64 *) b;
+
+  return (x > y) - (x < y);
+}
+
+/* Nearest rank. */
+static gint64
+percentile (GArray *values,
+            double  p)
+{
+  guint rank;
+
+  if (values->len == 0)
+    return -1;
+  g_array_sort (values, compare_gint64);
+  rank = (guint) (p / 100.0 * values->len + 0.999999);
+  rank = CLAMP (rank, 1, values->len);
+  return g_array_index (values, gint64, rank - 1);
+}
+
+static void
+finish (void)
+{
+  GApplication *app = g_application_get_default ();
+
+  if (probe.done)
+    return;
+  probe.done = TRUE;
+  printf ("wn-frame-probe: first_frame_us=%" G_GINT64_FORMAT " frames=%u"
+          " work_p50_us=%" G_GINT64_FORMAT " work_p95_us=%" G_GINT64_FORMAT
+          " interval_p50_us=%" G_GINT64_FORMAT " interval_p95_us=%" G_GINT64_FORMAT "\n",
+          probe.first_frame, probe.work->len,
+          percentile (probe.work, 50), percentile (probe.work, 95),
+          percentile (probe.intervals, 50), percentile (probe.intervals, 95));
+  fflush (stdout);
+  if (app != NULL)
+    g_application_quit (app);
+  else
+    exit (0);
+}
+
+static gboolean
+start_run_cb (gpointer data)
+{
+  GActionGroup *actions = G_ACTION_GROUP (probe.window);
+
+  if (!g_action_group_has_action (actions, "set-speed") || !g_action_group_has_action (actions, "play-pause"))
+    {
+      printf ("wn-frame-probe: error=the window has no set-speed or play-pause action\n");
+      probe.first_frame = -1;
+      finish ();
+      return G_SOURCE_REMOVE;
+    }
+  g_action_group_activate_action (actions, "set-speed", g_variant_new_string ("ff"));
+  g_action_group_activate_action (actions, "play-pause", NULL);
+  probe.measure_from = g_get_monotonic_time () + 200 * 1000;
+  probe.measure_until = probe.measure_from + probe.duration;
+  return G_SOURCE_REMOVE;
+}
+
+static void
+before_paint_cb (GdkFrameClock *clock,
+                 gpointer       data)
+{
+  probe.frame_start = g_get_monotonic_time ();
+}
+
+static void
+after_paint_cb (GdkFrameClock *clock,
+                gpointer       data)
+{
+  gint64 now = g_get_monotonic_time ();
+
+  if (probe.first_frame < 0)
+    {
+      probe.first_frame = now - probe.origin;
+      if (probe.duration == 0)
+        {
+          finish ();
+          return;
+        }
+      /* let the window settle, then run */
+      g_timeout_add (300, start_run_cb, NULL);
+    }
+  if (probe.measure_from > 0 && now >= probe.measure_from && probe.frame_start > 0)
+    {
+      gint64 work = now - probe.frame_start;
+
+      g_array_append_val (probe.work, work);
+      if (probe.last_after > 0)
+        {
+          gint64 interval = now - probe.last_after;
+          g_array_append_val (probe.intervals, interval);
+        }
+    }
+  probe.last_after = now;
+  if (probe.measure_until > 0 && now >= probe.measure_until)
+    finish ();
+}
+
+/* Poll until GTK is up and the app's window is realized; then follow its clock. */
+static gboolean
+watch_cb (gpointer data)
+{
+  GListModel *toplevels;
+
+  if (probe.done)
+    return G_SOURCE_REMOVE;
+  if (probe.measure_until > 0 && g_get_monotonic_time () > probe.measure_until + G_USEC_PER_SEC)
+    {
+      finish ();   /* no frame came: the run is over or the window is idle */
+      return G_SOURCE_REMOVE;
+    }
+  if (probe.clock != NULL || !gtk_is_initialized ())
+    return G_SOURCE_CONTINUE;
+
+  toplevels = gtk_window_get_toplevels ();
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GtkWidget) window = g_list_model_get_item (toplevels, i);
+      GdkFrameClock *clock;
+
+      if (!GTK_IS_APPLICATION_WINDOW (window) || !gtk_widget_get_realized (window))
+        continue;
+      clock = gtk_widget_get_frame_clock (window);
+      if (clock == NULL)
+        continue;
+      probe.window = window;
+      probe.clock = clock;
+      g_signal_connect (clock, "before-paint", G_CALLBACK (before_paint_cb), NULL);
+      g_signal_connect (clock, "after-paint", G_CALLBACK (after_paint_cb), NULL);
+      break;
+    }
+  return G_SOURCE_CONTINUE;
+}
+
+static gboolean
+give_up_cb (gpointer data)
+{
+  if (!probe.done)
+    {
+      printf ("wn-frame-probe: error=no frame within the time limit\n");
+      finish ();
+    }
+  return G_SOURCE_REMOVE;
+}
+
+__attribute__ ((constructor))
+static void
+probe_init (void)
+{
+  const char *spawn = g_getenv ("WN_PROBE_SPAWN_US");
+  const char *seconds = g_getenv ("WN_PROBE_SECONDS");
+
+  probe.origin = spawn != NULL ? g_ascii_strtoll (spawn, NULL, 10) : g_get_monotonic_time ();
+  probe.first_frame = -1;
+  probe.duration = (gint64) ((seconds != NULL ? g_ascii_strtod (seconds, NULL) : 5.0) * G_USEC_PER_SEC);
+  probe.work = g_array_new (FALSE, FALSE, sizeof (gint64));
+  probe.intervals = g_array_new (FALSE, FALSE, sizeof (gint64));
+  g_timeout_add (2, watch_cb, NULL);
+  g_timeout_add_seconds (60, give_up_cb, NULL);
+}
