@@ -10,13 +10,25 @@ RUNNER = sys.argv[1]
 SRC = sys.argv[2]
 EXAMPLES = os.path.join(SRC, "data", "examples")
 
+# `meson test --setup valgrind` puts every winnow-run under memcheck: the command
+# comes one argument per line, and its own exit code marks a memcheck report.
+WRAPPER = [a for a in os.environ.get("WINNOW_RUN_WRAPPER", "").split("\n") if a]
+WRAPPER_ERROR = 97
+
 results = []
 
 
 def run(*args, env=None):
     full_env = dict(os.environ)
     full_env.update(env or {})
-    p = subprocess.run([RUNNER, *args], capture_output=True, text=True, env=full_env, timeout=600)
+    p = subprocess.run([*WRAPPER, RUNNER, *args], capture_output=True, text=True, env=full_env,
+                       timeout=600 * (20 if WRAPPER else 1))
+    if WRAPPER and p.returncode == WRAPPER_ERROR:
+        raise AssertionError(f"memcheck reported errors for winnow-run {' '.join(args)}:\n{p.stderr[-4000:]}")
+    if WRAPPER:
+        # keep the runner's own stderr: drop memcheck's lines
+        stderr = "".join(l for l in p.stderr.splitlines(True) if not l.startswith("=="))
+        return p.returncode, p.stdout, stderr
     return p.returncode, p.stdout, p.stderr
 
 

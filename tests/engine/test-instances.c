@@ -230,6 +230,63 @@ test_incident_resolve (void)
   g_assert_cmpuint (wn_test_count (run, WN_EV_JOB, WN_PH_ENQUEUED, "a"), ==, 1);
 }
 
+/* An exclusive gateway whose condition cannot be evaluated holds an incident;
+ * resolving it takes the default flow (one branch, not all), and a gateway
+ * with no default refuses to be resolved and can only be retried. */
+#define GATEWAY_PROCESS \
+    "{ \"format\": \"winnow.process/1\", \"id\": \"g\", \"variables\": { \"x\": \"text\" }," \
+    "  \"engine\": { \"onExhausted\": \"incident\" }," \
+    "  \"nodes\": [ { \"id\": \"start\", \"type\": \"startEvent\" }," \
+    "    { \"id\": \"fork\", \"type\": \"parallelGateway\" }," \
+    "    { \"id\": \"choose\", \"type\": \"exclusiveGateway\"%s }," \
+    "    { \"id\": \"left\", \"type\": \"task\" }, { \"id\": \"right\", \"type\": \"task\" }," \
+    "    { \"id\": \"merge\", \"type\": \"exclusiveGateway\" }," \
+    "    { \"id\": \"wait\", \"type\": \"timerEvent\", \"duration\": \"1s\" }," \
+    "    { \"id\": \"join\", \"type\": \"parallelGateway\" }," \
+    "    { \"id\": \"done\", \"type\": \"endEvent\" } ]," \
+    "  \"flows\": [ { \"id\": \"f0\", \"from\": \"start\", \"to\": \"fork\" }," \
+    "    { \"id\": \"f1\", \"from\": \"fork\", \"to\": \"choose\" }," \
+    "    { \"id\": \"f2\", \"from\": \"fork\", \"to\": \"wait\" }," \
+    "    { \"id\": \"to-left\", \"from\": \"choose\", \"to\": \"left\", \"condition\": \"x > 1\" }," \
+    "    { \"id\": \"to-right\", \"from\": \"choose\", \"to\": \"right\"%s }," \
+    "    { \"id\": \"f3\", \"from\": \"left\", \"to\": \"merge\" }," \
+    "    { \"id\": \"f4\", \"from\": \"right\", \"to\": \"merge\" }," \
+    "    { \"id\": \"f5\", \"from\": \"merge\", \"to\": \"join\" }," \
+    "    { \"id\": \"f6\", \"from\": \"wait\", \"to\": \"join\" }," \
+    "    { \"id\": \"f7\", \"from\": \"join\", \"to\": \"done\" } ] }"
+
+static void
+test_incident_resolve_gateway (void)
+{
+  g_autoptr(GError) error = NULL;
+
+  {
+    g_autofree char *process = g_strdup_printf (GATEWAY_PROCESS, ", \"default\": \"to-right\"", "");
+    g_autoptr(WnTestRun) run = wn_test_run_new (process, NULL, NULL);
+
+    wn_test_run_until (run, WN_TIME_NEVER);
+    g_assert_cmpuint (wn_test_count (run, WN_EV_INCIDENT, WN_PH_RAISED, "choose"), ==, 1);
+    g_assert_true (wn_engine_incident_resolve (run->engine, "i1", "choose", &error));
+    g_assert_no_error (error);
+    wn_test_run_until (run, WN_TIME_NEVER);
+    g_assert_cmpstr (end_of (run, "i1"), ==, "done");
+    g_assert_cmpuint (wn_test_count (run, WN_EV_NODE, WN_PH_ENTERED, "right"), ==, 1);
+    g_assert_cmpuint (wn_test_count (run, WN_EV_NODE, WN_PH_ENTERED, "left"), ==, 0);
+    g_assert_cmpuint (wn_test_count (run, WN_EV_NODE, WN_PH_COMPLETED, "join"), ==, 1);
+  }
+  {
+    g_autofree char *process = g_strdup_printf (GATEWAY_PROCESS, "", ", \"condition\": \"x == 'text'\"");
+    g_autoptr(WnTestRun) run = wn_test_run_new (process, NULL, NULL);
+
+    wn_test_run_until (run, WN_TIME_NEVER);
+    g_assert_false (wn_engine_incident_resolve (run->engine, "i1", "choose", &error));
+    g_assert_error (error, WN_ENGINE_ERROR, WN_ENGINE_ERROR_INVALID);
+    g_assert_cmpuint (wn_test_count (run, WN_EV_INCIDENT, WN_PH_RESOLVED, NULL), ==, 0);
+    g_assert_cmpuint (wn_engine_get_commands (run->engine)->len, ==, 0);
+  }
+}
+#undef GATEWAY_PROCESS
+
 static void
 test_incident_cancel (void)
 {
@@ -613,6 +670,7 @@ main (int argc, char **argv)
   g_test_add_func ("/engine/Instances/fail-removes-sibling-job", test_fail_removes_sibling_job);
   g_test_add_func ("/engine/Instances/incident-retry", test_incident_retry_and_resolve);
   g_test_add_func ("/engine/Instances/incident-resolve", test_incident_resolve);
+  g_test_add_func ("/engine/Instances/incident-resolve-gateway", test_incident_resolve_gateway);
   g_test_add_func ("/engine/Instances/incident-cancel", test_incident_cancel);
   g_test_add_func ("/engine/Instances/boundary-removes-job", test_boundary_removes_job_late_report);
   g_test_add_func ("/engine/Instances/gateways-and-timers", test_gateways_and_timers);

@@ -58,6 +58,17 @@ add (Fixture *f, WnTime when, int tag)
   return wn_scheduler_at (f->scheduler, when, record_cb, a);
 }
 
+/* Like add(), for an action the test will cancel: the scheduler never runs a
+ * canceled action, so the caller frees it. */
+static WnTimerId
+add_cancelable (Fixture *f, WnTime when, int tag, Action **action)
+{
+  *action = g_new0 (Action, 1);
+  (*action)->f = f;
+  (*action)->tag = tag;
+  return wn_scheduler_at (f->scheduler, when, record_cb, *action);
+}
+
 static int
 fired (Fixture *f, guint i)
 {
@@ -144,9 +155,11 @@ test_step_by (Fixture *f, gconstpointer data)
 static void
 test_cancel (Fixture *f, gconstpointer data)
 {
+  g_autofree Action *late_action = NULL;
+  g_autofree Action *ready_action = NULL;
   WnTimerId early = add (f, 100, 1);
-  WnTimerId late = add (f, 200, 2);
-  WnTimerId ready = add (f, 0, 0);
+  WnTimerId late = add_cancelable (f, 200, 2, &late_action);
+  WnTimerId ready = add_cancelable (f, 0, 0, &ready_action);
 
   g_assert_true (wn_scheduler_cancel (f->scheduler, late));
   g_assert_false (wn_scheduler_cancel (f->scheduler, late));
@@ -178,6 +191,26 @@ test_limit_and_stop (Fixture *f, gconstpointer data)
   g_assert_cmpuint (f->fired->len, ==, 2);
   g_assert_cmpint (wn_scheduler_run_until (f->scheduler, WN_TIME_NEVER), ==, WN_STOP_QUIESCENT);
   g_assert_cmpuint (f->fired->len, ==, 3);
+}
+
+/* A run out of budget stands at the last instant it ran: the next instant's
+ * timers are neither run nor queued, so what is posted meanwhile (an operator's
+ * command, or its replay from a saved session) runs before them. */
+static void
+test_budget_keeps_clock (Fixture *f, gconstpointer data)
+{
+  add (f, 100, 1);
+  add (f, 200, 2);
+
+  g_assert_cmpint (wn_scheduler_run_budget (f->scheduler, WN_TIME_NEVER, 1), ==, WN_STOP_BUDGET);
+  g_assert_cmpint (wn_scheduler_now (f->scheduler), ==, 100);
+  g_assert_cmpuint (f->fired->len, ==, 1);
+  add (f, 100, 3);
+  g_assert_cmpint (wn_scheduler_run_until (f->scheduler, WN_TIME_NEVER), ==, WN_STOP_QUIESCENT);
+  g_assert_cmpuint (f->fired->len, ==, 3);
+  g_assert_cmpint (fired (f, 1), ==, 3);
+  g_assert_cmpint (g_array_index (f->times, WnTime, 1), ==, 100);
+  g_assert_cmpint (fired (f, 2), ==, 2);
 }
 
 static void
@@ -335,6 +368,7 @@ main (int argc, char **argv)
   ADD ("step-by", test_step_by);
   ADD ("cancel", test_cancel);
   ADD ("limit-budget", test_limit_and_stop);
+  ADD ("budget-keeps-clock", test_budget_keeps_clock);
   ADD ("request-stop", test_request_stop);
   ADD ("pause-freezes", test_pause_freezes);
   ADD ("speed-10x", test_speed);

@@ -30,8 +30,11 @@ guint          wn_test_count         (WnTestRun *run, WnEventKind kind, WnEventP
 const WnEvent *wn_test_find          (WnTestRun *run, WnEventKind kind, WnEventPhase phase,
                                       const char *node, guint nth);
 /* The journal's invariants: seq strictly increasing, t_us never decreasing; each job at
- * most one terminal, and one unless it is still in the store or was canceled; a track
- * parks at most once per visit; retries are owned by the job's trust mode only. */
+ * most one terminal, and one unless it is still in the store or was canceled; nothing
+ * but a stale worker's refused report follows a terminal; a track parks at most once
+ * per visit, on a job just enqueued, and wakes only on that job's terminal outcome;
+ * nothing moves in an ended instance; retries are owned by the trust mode the job was
+ * enqueued with. A broken invariant aborts with the offending event. */
 void           wn_test_check_invariants (WnTestRun *run);
 /* A variable of an instance, as compact JSON text (NULL when unset). */
 char          *wn_test_variable      (WnTestRun *run, const char *instance, const char *name);
