@@ -206,6 +206,18 @@ retry_cb (gpointer data)
   execute (slot);
 }
 
+/* Whether this slot still holds a live lock on its job. */
+static gboolean
+slot_holds_lock (Slot *slot)
+{
+  WnEngine *engine = slot->worker->engine;
+  WnJobInfo info;
+
+  return wn_dispatcher_lookup (engine->dispatcher, slot->job, &info) &&
+         g_strcmp0 (info.worker, slot->worker->id) == 0 &&
+         wn_scheduler_now (engine->scheduler) <= info.deadline;
+}
+
 /* WorkerTrusted: a technical failure — retry in-process or give up. */
 static void
 trusted_technical (Slot       *slot,
@@ -244,6 +256,14 @@ trusted_technical (Slot       *slot,
     }
   wn_classification_clear (&c);
 
+  if (!slot_holds_lock (slot))
+    {
+      /* the lock lapsed while this execution ran: the worker has nothing left to
+       * retry or exhaust; its report is refused and journalled as such */
+      wn_dispatcher_report_fault (d, slot->job, slot->worker->id, code, text, FALSE, NULL);
+      report_finished (slot);
+      return;
+    }
   if (wn_retry_policy_retry (&slot->policy->retry, slot->execution, &engine->rng, &backoff) &&
       now + backoff < slot->deadline)
     {

@@ -445,6 +445,28 @@ test_trusted_fallback_mapper (void)
 }
 
 static void
+test_trusted_stale_worker (void)
+{
+  /* every execution outlasts the 100ms lock: the worker's failure comes too
+   * late to retry or exhaust anything, and its report is refused */
+  const char *scenario =
+    "{ \"format\": \"winnow.scenario/1\", \"workers\": [ { \"id\": \"w\", \"topic\": \"t\","
+    "  \"lockDuration\": \"100ms\", \"responses\": [ { \"after\": \"200ms\", \"fail\": { \"code\": \"503\" } } ] } ] }";
+  g_autoptr(WnTestRun) run = one_task (NULL,
+    "{ \"topic\": \"t\", \"retry\": { \"policy\": \"fixed\", \"maxAttempts\": 3, \"delay\": \"10ms\" } }", scenario, NULL);
+  WnRunStats stats;
+
+  g_assert_cmpint (wn_test_run_until (run, S (1)), ==, WN_STOP_LIMIT);
+  g_assert_cmpuint (wn_test_count (run, WN_EV_JOB, WN_PH_RETRIES_EXHAUSTED, NULL), ==, 0);
+  g_assert_cmpuint (wn_test_count (run, WN_EV_JOB, WN_PH_WORKER_RETRY_SCHEDULED, NULL), ==, 0);
+  g_assert_cmpuint (wn_test_count (run, WN_EV_JOB, WN_PH_REPORT_REJECTED, NULL), >=, 4);
+  g_assert_cmpuint (wn_test_count (run, WN_EV_JOB, WN_PH_LOCK_RECLAIMED, NULL), >=, 4);
+  wn_engine_get_stats (run->engine, &stats);
+  g_assert_cmpuint (stats.exhausted, ==, 0);
+  g_assert_cmpstr (end_of (run, "i1"), ==, "(active)");
+}
+
+static void
 test_self_classification_by_trust (void)
 {
   const char *scenario =
@@ -679,6 +701,7 @@ main (int argc, char **argv)
   g_test_add_func ("/engine/WorkerTrusted/no-retry-and-short-lock", test_trusted_no_retry_and_short_lock);
   g_test_add_func ("/engine/WorkerTrusted/fallback-mapper", test_trusted_fallback_mapper);
   g_test_add_func ("/engine/WorkerTrusted/self-classification-by-trust", test_self_classification_by_trust);
+  g_test_add_func ("/engine/WorkerTrusted/stale-worker", test_trusted_stale_worker);
   g_test_add_func ("/engine/EngineAuthoritative/default-exhausts", test_authoritative_default_exhausts);
   g_test_add_func ("/engine/PolicyResolution/levels", test_policy_resolution);
   g_test_add_func ("/engine/PolicyResolution/kept-after-change", test_policy_kept_after_change);
