@@ -608,19 +608,25 @@ find_instance (WnEngine   *self,
   return instance;
 }
 
-gboolean
-wn_engine_incident_retry (WnEngine   *self,
-                          const char *instance,
-                          const char *node,
-                          GError    **error)
+typedef gboolean (*IncidentOp) (WnInstance *instance, const char *node, GError **error);
+
+/* Run an incident operation; record it only when it took effect (the command
+ * is recorded first so it stands before anything the operation journals). */
+static gboolean
+incident_op (WnEngine      *self,
+             WnCommandKind  kind,
+             IncidentOp     op,
+             const char    *instance,
+             const char    *node,
+             GError       **error)
 {
   WnInstance *inst = find_instance (self, instance, error);
   WnCommand *command;
 
   if (inst == NULL)
     return FALSE;
-  command = record (self, WN_COMMAND_INCIDENT_RETRY);
-  if (!_wn_instance_incident_retry (inst, node, error))
+  command = record (self, kind);
+  if (!op (inst, node, error))
     {
       if (command != NULL)
         g_ptr_array_remove (self->commands, command);
@@ -635,29 +641,21 @@ wn_engine_incident_retry (WnEngine   *self,
 }
 
 gboolean
+wn_engine_incident_retry (WnEngine   *self,
+                          const char *instance,
+                          const char *node,
+                          GError    **error)
+{
+  return incident_op (self, WN_COMMAND_INCIDENT_RETRY, _wn_instance_incident_retry, instance, node, error);
+}
+
+gboolean
 wn_engine_incident_resolve (WnEngine   *self,
                             const char *instance,
                             const char *node,
                             GError    **error)
 {
-  WnInstance *inst = find_instance (self, instance, error);
-  WnCommand *command;
-
-  if (inst == NULL)
-    return FALSE;
-  command = record (self, WN_COMMAND_INCIDENT_RESOLVE);
-  if (!_wn_instance_incident_resolve (inst, node, error))
-    {
-      if (command != NULL)
-        g_ptr_array_remove (self->commands, command);
-      return FALSE;
-    }
-  if (command != NULL)
-    {
-      command->instance = g_strdup (instance);
-      command->node = g_strdup (node);
-    }
-  return TRUE;
+  return incident_op (self, WN_COMMAND_INCIDENT_RESOLVE, _wn_instance_incident_resolve, instance, node, error);
 }
 
 gboolean
