@@ -14,59 +14,12 @@
 #include "winnow-timeline.h"
 #include "winnow-trace.h"
 #include "winnow-window.h"
+#include "winnow-app-test.h"
 
-#define WAIT_US (30 * G_USEC_PER_SEC)
+#define WAIT_US WINNOW_TEST_WAIT_US
 
 /* The application: it loads the stylesheet, as when the app runs. */
 static WinnowApplication *app;
-
-static gboolean
-ignore_bus_warning (const char     *log_domain,
-                    GLogLevelFlags  log_level,
-                    const char     *message,
-                    gpointer        data)
-{
-  /* CI has a display but no session bus; GtkApplication says so and carries on. */
-  return strstr (message, "session bus") == NULL;
-}
-
-static char *
-example_path (const char *name)
-{
-  return g_build_filename (g_getenv ("WINNOW_EXAMPLES_DIR"), name, NULL);
-}
-
-static void
-drain (void)
-{
-  while (g_main_context_iteration (NULL, FALSE))
-    ;
-}
-
-static void
-wait_for_flush (WinnowSession *session)
-{
-  gint64 deadline = g_get_monotonic_time () + WAIT_US;
-
-  while (winnow_session_has_pending (session))
-    {
-      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
-      g_main_context_iteration (NULL, FALSE);
-      g_usleep (200);
-    }
-  drain ();
-}
-
-static void
-activate (WinnowWindow *window,
-          const char   *action,
-          GVariant     *param)
-{
-  g_assert_true (g_action_group_has_action (G_ACTION_GROUP (window), action));
-  g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (window), action));
-  g_action_group_activate_action (G_ACTION_GROUP (window), action, param);
-  wait_for_flush (winnow_window_get_session (window));
-}
 
 /* Play until the clock stops by itself (a breakpoint, or nothing left to run). */
 static void
@@ -75,33 +28,20 @@ play_until_paused (WinnowWindow *window)
   WinnowSession *session = winnow_window_get_session (window);
   gint64 deadline = g_get_monotonic_time () + WAIT_US;
 
-  activate (window, "play-pause", NULL);
+  winnow_test_activate (window, "play-pause", NULL);
   while (winnow_session_is_playing (session))
     {
       g_assert_cmpint (g_get_monotonic_time (), <, deadline);
       g_main_context_iteration (NULL, FALSE);
     }
-  wait_for_flush (session);
+  winnow_test_wait_for_flush (session);
 }
 
 static void
 fast_forward (WinnowWindow *window)
 {
-  activate (window, "set-speed", g_variant_new_string ("ff"));
+  winnow_test_activate (window, "set-speed", g_variant_new_string ("ff"));
   play_until_paused (window);
-}
-
-/* Render frames until the window has been laid out at its size. */
-static void
-settle (GtkWidget *window)
-{
-  gint64 until = g_get_monotonic_time () + G_USEC_PER_SEC / 2;
-
-  while (g_get_monotonic_time () < until || gtk_widget_get_width (window) == 0)
-    {
-      g_main_context_iteration (NULL, FALSE);
-      g_usleep (1000);
-    }
 }
 
 static void set_panes (WinnowWindow *window, int top, int side);
@@ -109,15 +49,15 @@ static void set_panes (WinnowWindow *window, int top, int side);
 static WinnowWindow *
 open_window (const char *example)
 {
-  g_autofree char *path = example_path (example);
+  g_autofree char *path = winnow_test_example_path (example);
   g_autoptr(GFile) file = g_file_new_for_path (path);
   WinnowWindow *window = winnow_window_new (GTK_APPLICATION (app));
 
   gtk_window_set_default_size (GTK_WINDOW (window), 1400, 900);
   gtk_window_present (GTK_WINDOW (window));
-  settle (GTK_WIDGET (window));
+  winnow_test_settle (GTK_WIDGET (window));
   g_assert_true (winnow_window_open_file (window, file));
-  wait_for_flush (winnow_window_get_session (window));
+  winnow_test_wait_for_flush (winnow_window_get_session (window));
   /* the panes remember their places across windows (GSettings) */
   set_panes (window, 420, 1000);
   return window;
@@ -127,24 +67,7 @@ static void
 close_window (WinnowWindow *window)
 {
   gtk_window_destroy (GTK_WINDOW (window));
-  drain ();
-}
-
-static GtkWidget *
-find_named (GtkWidget  *root,
-            const char *name)
-{
-  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found;
-
-      if (g_strcmp0 (gtk_widget_get_name (child), name) == 0)
-        return child;
-      if ((found = find_named (child, name)) != NULL)
-        return found;
-    }
-  return NULL;
+  winnow_test_drain ();
 }
 
 static GtkWidget *
@@ -176,60 +99,15 @@ count_rows (GtkWidget *list)
   return n;
 }
 
-static const WnEvent *
-find_event (WinnowSession *session,
-            WnEventKind    kind,
-            WnEventPhase   phase,
-            const char    *instance)
-{
-  GListModel *events = winnow_session_get_events (session);
-  guint n = g_list_model_get_n_items (events);
-
-  for (guint i = 0; i < n; i++)
-    {
-      g_autoptr(WinnowEventRow) row = g_list_model_get_item (events, i);
-      const WnEvent *event = winnow_event_row_get_event (row);
-
-      if (event->kind == kind && event->phase == phase &&
-          (instance == NULL || g_strcmp0 (event->instance, instance) == 0))
-        return event;   /* the model keeps the row */
-    }
-  return NULL;
-}
-
-static void
-save_screenshot (GtkWidget  *widget,
-                 const char *name)
-{
-  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (widget);
-  GtkSnapshot *snapshot = gtk_snapshot_new ();
-  g_autoptr(GskRenderNode) node = NULL;
-  g_autoptr(GdkTexture) texture = NULL;
-  g_autofree char *path = NULL;
-  int width = gtk_widget_get_width (widget);
-  int height = gtk_widget_get_height (widget);
-
-  g_assert_cmpint (width, >, 0);
-  g_assert_cmpint (height, >, 0);
-  gdk_paintable_snapshot (paintable, snapshot, width, height);
-  node = gtk_snapshot_free_to_node (snapshot);
-  g_assert_nonnull (node);
-  texture = gsk_renderer_render_texture (gtk_native_get_renderer (gtk_widget_get_native (widget)), node,
-                                         &GRAPHENE_RECT_INIT (0, 0, width, height));
-  path = g_build_filename (g_getenv ("G_TEST_BUILDDIR") ? g_getenv ("G_TEST_BUILDDIR") : ".", name, NULL);
-  g_assert_true (gdk_texture_save_to_png (texture, path));
-  g_test_message ("screenshot: %s", path);
-}
-
 /* The window's content without toasts on top, for pictures. */
 static void
 save_content_screenshot (WinnowWindow *window,
                          const char   *name)
 {
-  GtkWidget *overlay = find_named (GTK_WIDGET (window), "AdwToastOverlay");
+  GtkWidget *overlay = winnow_test_find_named (GTK_WIDGET (window), "AdwToastOverlay");
 
   g_assert_true (ADW_IS_TOAST_OVERLAY (overlay));
-  save_screenshot (adw_toast_overlay_get_child (ADW_TOAST_OVERLAY (overlay)), name);
+  winnow_test_save_screenshot (adw_toast_overlay_get_child (ADW_TOAST_OVERLAY (overlay)), name);
 }
 
 static void
@@ -237,12 +115,12 @@ set_panes (WinnowWindow *window,
            int           top,
            int           side)
 {
-  GtkWidget *main_paned = find_named (GTK_WIDGET (window), "GtkPaned");
+  GtkWidget *main_paned = winnow_test_find_named (GTK_WIDGET (window), "GtkPaned");
 
   g_assert_true (GTK_IS_PANED (main_paned));
   gtk_paned_set_position (GTK_PANED (main_paned), top);
   gtk_paned_set_position (GTK_PANED (gtk_paned_get_start_child (GTK_PANED (main_paned))), side);
-  settle (GTK_WIDGET (window));
+  winnow_test_settle (GTK_WIDGET (window));
 }
 
 /* ---- breakpoints ---- */
@@ -252,8 +130,8 @@ test_breakpoint_stops (void)
 {
   WinnowWindow *window = open_window ("order-fulfilment-authoritative.process.json");
   WinnowSession *session = winnow_window_get_session (window);
-  GtkWidget *dropdown = find_named (GTK_WIDGET (window), "breakpoint-kind");
-  GtkWidget *title = find_named (GTK_WIDGET (window), "hit-title");
+  GtkWidget *dropdown = winnow_test_find_named (GTK_WIDGET (window), "breakpoint-kind");
+  GtkWidget *title = winnow_test_find_named (GTK_WIDGET (window), "hit-title");
   GtkWidget *revealer;
   const WinnowBreakpoint *bps;
   const WnEvent *hit = NULL;
@@ -264,7 +142,7 @@ test_breakpoint_stops (void)
   /* Breakpoints ▸ "A job's retries are exhausted" ▸ Add */
   g_assert_true (GTK_IS_DROP_DOWN (dropdown));
   gtk_drop_down_set_selected (GTK_DROP_DOWN (dropdown), 2);
-  activate (window, "add-breakpoint", NULL);
+  winnow_test_activate (window, "add-breakpoint", NULL);
   bps = winnow_session_get_breakpoints (session, &n);
   g_assert_cmpuint (n, ==, 1);
   g_assert_cmpint (bps[0].kind, ==, WN_EV_JOB);
@@ -287,20 +165,20 @@ test_breakpoint_stops (void)
   bps = winnow_session_get_breakpoints (session, &n);
   g_assert_cmpuint (bps[0].hits, ==, 1);
   /* nothing ran after the action that hit it: no instance ended yet */
-  g_assert_null (find_event (session, WN_EV_INSTANCE, WN_PH_TERMINATED, NULL));
+  g_assert_null (winnow_test_find_event (session, WN_EV_INSTANCE, WN_PH_TERMINATED, NULL, NULL));
 
   /* announced: the banner names the breakpoint and the time, the hit is selected */
   revealer = gtk_widget_get_ancestor (title, GTK_TYPE_REVEALER);
   g_assert_true (gtk_revealer_get_reveal_child (GTK_REVEALER (revealer)));
   g_assert_nonnull (strstr (gtk_label_get_text (GTK_LABEL (title)), "T+00:02.157"));
   g_assert_nonnull (strstr (gtk_label_get_text (GTK_LABEL (title)), "job.retriesExhausted"));
-  g_assert_nonnull (strstr (gtk_label_get_text (GTK_LABEL (find_named (GTK_WIDGET (window), "hit-event"))),
+  g_assert_nonnull (strstr (gtk_label_get_text (GTK_LABEL (winnow_test_find_named (GTK_WIDGET (window), "hit-event"))),
                             "retriesExhausted"));
   g_assert_cmpstr (winnow_session_get_selected_job (session), ==, "i3/j2");
   g_assert_cmpstr (winnow_session_get_selected_node (session), ==, "authorize-payment");
-  g_assert_true (gtk_widget_get_visible (find_named (GTK_WIDGET (window), "job-group")));
-  activate (window, "show-tab", g_variant_new_string ("breakpoints"));
-  settle (GTK_WIDGET (window));
+  g_assert_true (gtk_widget_get_visible (winnow_test_find_named (GTK_WIDGET (window), "job-group")));
+  winnow_test_activate (window, "show-tab", g_variant_new_string ("breakpoints"));
+  winnow_test_settle (GTK_WIDGET (window));
   save_content_screenshot (window, "breakpoint-hit.png");
 
   /* Continue: the banner goes, the clock runs to the next exhaustion */
@@ -313,12 +191,12 @@ test_breakpoint_stops (void)
   g_assert_cmpint (hit->t_us, ==, winnow_session_get_now (session));
 
   /* disabled, it no longer stops the run: it runs to the end */
-  activate (window, "clear-job-selection", NULL);
+  winnow_test_activate (window, "clear-job-selection", NULL);
   g_assert_true (winnow_session_enable_breakpoint (session, bps[0].id, FALSE));
   play_until_paused (window);
   g_assert_cmpuint (winnow_session_get_hit (session, NULL), ==, 0);
   g_assert_false (gtk_revealer_get_reveal_child (GTK_REVEALER (revealer)));
-  g_assert_nonnull (find_event (session, WN_EV_INSTANCE, WN_PH_TERMINATED, NULL));
+  g_assert_nonnull (winnow_test_find_event (session, WN_EV_INSTANCE, WN_PH_TERMINATED, NULL, NULL));
   g_assert_cmpuint (winnow_session_get_next_time (session) == WN_TIME_NEVER, ==, TRUE);
   close_window (window);
 }
@@ -329,17 +207,17 @@ test_breakpoint_node (void)
 {
   WinnowWindow *window = open_window ("order-fulfilment.process.json");
   WinnowSession *session = winnow_window_get_session (window);
-  GtkWidget *diagram = find_named (GTK_WIDGET (window), "WinnowDiagram");
+  GtkWidget *diagram = winnow_test_find_named (GTK_WIDGET (window), "WinnowDiagram");
   GtkWidget *toggle;
   const WnEvent *hit = NULL;
   guint n;
 
   g_assert_nonnull (diagram);
   g_signal_emit_by_name (diagram, "node-activated", "authorize-payment");
-  wait_for_flush (session);
+  winnow_test_wait_for_flush (session);
   g_assert_cmpuint (winnow_session_find_breakpoint (session, WN_EV_NODE, WN_PH_ENTERED, "authorize-payment"), !=, 0);
   g_assert_true (winnow_diagram_get_breakpoint (WINNOW_DIAGRAM (diagram), "authorize-payment"));
-  toggle = find_named (GTK_WIDGET (window), "node-breakpoint");
+  toggle = winnow_test_find_named (GTK_WIDGET (window), "node-breakpoint");
   g_assert_true (gtk_switch_get_active (GTK_SWITCH (toggle)));
 
   fast_forward (window);
@@ -349,16 +227,16 @@ test_breakpoint_node (void)
   g_assert_cmpstr (hit->node, ==, "authorize-payment");
 
   /* breakpoints outlive a restart */
-  activate (window, "restart", NULL);
+  winnow_test_activate (window, "restart", NULL);
   winnow_session_get_breakpoints (session, &n);
   g_assert_cmpuint (n, ==, 1);
   g_assert_true (winnow_diagram_get_breakpoint (WINNOW_DIAGRAM (diagram), "authorize-payment"));
 
   /* the inspector's switch removes it */
   winnow_session_set_selected_node (session, "authorize-payment");
-  wait_for_flush (session);
+  winnow_test_wait_for_flush (session);
   gtk_switch_set_active (GTK_SWITCH (toggle), FALSE);
-  wait_for_flush (session);
+  winnow_test_wait_for_flush (session);
   winnow_session_get_breakpoints (session, &n);
   g_assert_cmpuint (n, ==, 0);
   g_assert_false (winnow_diagram_get_breakpoint (WINNOW_DIAGRAM (diagram), "authorize-payment"));
@@ -389,9 +267,9 @@ test_inspector_rule (void)
 {
   WinnowWindow *window = open_window ("error-mapper-showcase.process.json");
   WinnowSession *session = winnow_window_get_session (window);
-  GtkWidget *mapper = find_named (GTK_WIDGET (window), "job-mapper");
-  GtkWidget *history = find_named (GTK_WIDGET (window), "job-history");
-  GtkWidget *timeline = find_named (GTK_WIDGET (window), "WinnowTimeline");
+  GtkWidget *mapper = winnow_test_find_named (GTK_WIDGET (window), "job-mapper");
+  GtkWidget *history = winnow_test_find_named (GTK_WIDGET (window), "job-history");
+  GtkWidget *timeline = winnow_test_find_named (GTK_WIDGET (window), "WinnowTimeline");
   GtkWidget *matched;
   WinnowJobTrace *job;
   const char *title;
@@ -406,17 +284,17 @@ test_inspector_rule (void)
   g_assert_cmpint (job->end, ==, WINNOW_JOB_BPMN_ERROR);
 
   /* click its lane in the timeline: the job is selected everywhere */
-  activate (window, "show-tab", g_variant_new_string ("timeline"));
-  settle (GTK_WIDGET (window));
+  winnow_test_activate (window, "show-tab", g_variant_new_string ("timeline"));
+  winnow_test_settle (GTK_WIDGET (window));
   y = winnow_timeline_job_y (WINNOW_TIMELINE (timeline), "i2/j1");
   g_assert_cmpfloat (y, >, 0);
   g_assert_cmpstr (winnow_timeline_job_at (WINNOW_TIMELINE (timeline), WINNOW_TIMELINE_LABEL_WIDTH + 40, y), ==, "i2/j1");
   winnow_timeline_set_selected_job (WINNOW_TIMELINE (timeline), "i2/j1");
-  wait_for_flush (session);
+  winnow_test_wait_for_flush (session);
   g_assert_cmpstr (winnow_session_get_selected_job (session), ==, "i2/j1");
 
   /* the 402 job: rule 1 (code 402 when … → BPMN error CardDeclined) matched */
-  g_assert_true (gtk_widget_get_visible (find_named (GTK_WIDGET (window), "job-group")));
+  g_assert_true (gtk_widget_get_visible (winnow_test_find_named (GTK_WIDGET (window), "job-group")));
   g_assert_cmpuint (count_rows (mapper), ==, 3);
   matched = find_row_with_class (mapper, "matched-rule", &index);
   g_assert_nonnull (matched);
@@ -429,7 +307,7 @@ test_inspector_rule (void)
 
   /* the 503 job: technical, retried twice, then completed; rule 3 matched */
   winnow_session_set_selected_job (session, "i1/j1");
-  wait_for_flush (session);
+  winnow_test_wait_for_flush (session);
   matched = find_row_with_class (mapper, "matched-rule", &index);
   g_assert_nonnull (matched);
   g_assert_cmpuint (index, ==, 2);
@@ -437,7 +315,7 @@ test_inspector_rule (void)
 
   /* the picture: the inspector on the 402 job, the timeline below */
   winnow_session_set_selected_job (session, "i2/j1");
-  wait_for_flush (session);
+  winnow_test_wait_for_flush (session);
   gtk_window_set_default_size (GTK_WINDOW (window), 1400, 1060);
   set_panes (window, 820, 860);
   save_content_screenshot (window, "inspector.png");
@@ -451,7 +329,7 @@ test_incident_retry (void)
 {
   WinnowWindow *window = open_window ("incident-on-exhaustion.process.json");
   WinnowSession *session = winnow_window_get_session (window);
-  GtkWidget *list = find_named (GTK_WIDGET (window), "incidents");
+  GtkWidget *list = winnow_test_find_named (GTK_WIDGET (window), "incidents");
   GtkWidget *kind, *retry;
   GPtrArray *incidents;
   const WinnowIncident *incident;
@@ -463,30 +341,30 @@ test_incident_retry (void)
   g_assert_cmpstr (incident->instance, ==, "i1");
   g_assert_cmpstr (incident->node, ==, "ship");
   g_assert_cmpuint (count_rows (list), ==, 1);
-  g_assert_null (find_event (session, WN_EV_INSTANCE, WN_PH_COMPLETED, "i1"));
-  activate (window, "show-tab", g_variant_new_string ("incidents"));
-  settle (GTK_WIDGET (window));
+  g_assert_null (winnow_test_find_event (session, WN_EV_INSTANCE, WN_PH_COMPLETED, NULL, "i1"));
+  winnow_test_activate (window, "show-tab", g_variant_new_string ("incidents"));
+  winnow_test_settle (GTK_WIDGET (window));
   save_content_screenshot (window, "incidents.png");
 
   /* the carrier is back: its next execution completes */
   winnow_session_set_selected_node (session, "ship");
-  wait_for_flush (session);
-  kind = find_named (GTK_WIDGET (window), "fault-kind");
+  winnow_test_wait_for_flush (session);
+  kind = winnow_test_find_named (GTK_WIDGET (window), "fault-kind");
   adw_combo_row_set_selected (ADW_COMBO_ROW (kind), 5);   /* complete */
-  gtk_editable_set_text (GTK_EDITABLE (find_named (GTK_WIDGET (window), "fault-json")), "{\"booking\": \"B-1\"}");
-  activate (window, "inject-fault", NULL);
-  g_assert_nonnull (find_event (session, WN_EV_INJECT, WN_PH_APPLIED, NULL));
+  gtk_editable_set_text (GTK_EDITABLE (winnow_test_find_named (GTK_WIDGET (window), "fault-json")), "{\"booking\": \"B-1\"}");
+  winnow_test_activate (window, "inject-fault", NULL);
+  g_assert_nonnull (winnow_test_find_event (session, WN_EV_INJECT, WN_PH_APPLIED, NULL, NULL));
 
   /* press Retry in the Incidents tab */
-  activate (window, "show-tab", g_variant_new_string ("incidents"));
+  winnow_test_activate (window, "show-tab", g_variant_new_string ("incidents"));
   retry = find_button (list, "_Retry");
   g_assert_nonnull (retry);
   g_signal_emit_by_name (retry, "clicked");
-  wait_for_flush (session);
-  g_assert_nonnull (find_event (session, WN_EV_INCIDENT, WN_PH_RETRIED, "i1"));
+  winnow_test_wait_for_flush (session);
+  g_assert_nonnull (winnow_test_find_event (session, WN_EV_INCIDENT, WN_PH_RETRIED, NULL, "i1"));
 
   fast_forward (window);
-  g_assert_nonnull (find_event (session, WN_EV_INSTANCE, WN_PH_COMPLETED, "i1"));
+  g_assert_nonnull (winnow_test_find_event (session, WN_EV_INSTANCE, WN_PH_COMPLETED, NULL, "i1"));
   g_assert_cmpuint (winnow_session_get_incidents (session)->len, ==, 0);
   g_assert_cmpuint (count_rows (list), ==, 0);
   close_window (window);
@@ -500,10 +378,10 @@ test_bad_input (void)
   WinnowWindow *window = open_window ("order-fulfilment.process.json");
   WinnowSession *session = winnow_window_get_session (window);
   WnEngine *engine = winnow_session_get_engine (session);
-  GtkWidget *variables = find_named (GTK_WIDGET (window), "variables");
-  GtkWidget *start_error = find_named (GTK_WIDGET (window), "start-error");
-  GtkWidget *fault_error = find_named (GTK_WIDGET (window), "fault-error");
-  GtkWidget *bp_error = find_named (GTK_WIDGET (window), "breakpoint-error");
+  GtkWidget *variables = winnow_test_find_named (GTK_WIDGET (window), "variables");
+  GtkWidget *start_error = winnow_test_find_named (GTK_WIDGET (window), "start-error");
+  GtkWidget *fault_error = winnow_test_find_named (GTK_WIDGET (window), "fault-error");
+  GtkWidget *bp_error = winnow_test_find_named (GTK_WIDGET (window), "breakpoint-error");
   GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (variables));
   guint commands = wn_engine_get_commands (engine)->len;
   guint n;
@@ -514,7 +392,7 @@ test_bad_input (void)
   for (guint i = 0; i < G_N_ELEMENTS (bad_variables); i++)
     {
       gtk_text_buffer_set_text (buffer, bad_variables[i], -1);
-      activate (window, "start-instance", NULL);
+      winnow_test_activate (window, "start-instance", NULL);
       g_assert_true (gtk_widget_get_visible (start_error));
       g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (start_error)), !=, "");
       g_assert_cmpuint (wn_engine_get_commands (engine)->len, ==, commands);
@@ -523,36 +401,36 @@ test_bad_input (void)
 
   /* fault injection: a status needs JSON, a completion body must be JSON */
   winnow_session_set_selected_node (session, "reserve-stock");
-  wait_for_flush (session);
-  adw_combo_row_set_selected (ADW_COMBO_ROW (find_named (GTK_WIDGET (window), "fault-kind")), 2);
-  gtk_editable_set_text (GTK_EDITABLE (find_named (GTK_WIDGET (window), "fault-json")), "");
-  activate (window, "inject-fault", NULL);
+  winnow_test_wait_for_flush (session);
+  adw_combo_row_set_selected (ADW_COMBO_ROW (winnow_test_find_named (GTK_WIDGET (window), "fault-kind")), 2);
+  gtk_editable_set_text (GTK_EDITABLE (winnow_test_find_named (GTK_WIDGET (window), "fault-json")), "");
+  winnow_test_activate (window, "inject-fault", NULL);
   g_assert_true (gtk_widget_get_visible (fault_error));
-  adw_combo_row_set_selected (ADW_COMBO_ROW (find_named (GTK_WIDGET (window), "fault-kind")), 5);
-  gtk_editable_set_text (GTK_EDITABLE (find_named (GTK_WIDGET (window), "fault-json")), "{\"a\": tru}");
-  activate (window, "inject-fault", NULL);
+  adw_combo_row_set_selected (ADW_COMBO_ROW (winnow_test_find_named (GTK_WIDGET (window), "fault-kind")), 5);
+  gtk_editable_set_text (GTK_EDITABLE (winnow_test_find_named (GTK_WIDGET (window), "fault-json")), "{\"a\": tru}");
+  winnow_test_activate (window, "inject-fault", NULL);
   g_assert_true (gtk_widget_get_visible (fault_error));
   g_assert_true (g_str_has_prefix (gtk_label_get_text (GTK_LABEL (fault_error)), "Not valid JSON (line 1"));
-  g_assert_null (find_event (session, WN_EV_INJECT, WN_PH_APPLIED, NULL));
+  g_assert_null (winnow_test_find_event (session, WN_EV_INJECT, WN_PH_APPLIED, NULL, NULL));
   g_assert_cmpuint (wn_engine_get_commands (engine)->len, ==, commands);
 
   /* breakpoints typed by hand */
   for (guint i = 0; i < G_N_ELEMENTS (bad_specs); i++)
     {
-      activate (window, "add-breakpoint-spec", g_variant_new_string (bad_specs[i]));
+      winnow_test_activate (window, "add-breakpoint-spec", g_variant_new_string (bad_specs[i]));
       g_assert_true (gtk_widget_get_visible (bp_error));
       winnow_session_get_breakpoints (session, &n);
       g_assert_cmpuint (n, ==, 0);
     }
-  activate (window, "add-breakpoint-spec", g_variant_new_string (" job.lockExtended "));
+  winnow_test_activate (window, "add-breakpoint-spec", g_variant_new_string (" job.lockExtended "));
   g_assert_false (gtk_widget_get_visible (bp_error));
   winnow_session_get_breakpoints (session, &n);
   g_assert_cmpuint (n, ==, 1);
 
   /* a node breakpoint from the dropdown needs a selected node */
   winnow_session_set_selected_node (session, NULL);
-  gtk_drop_down_set_selected (GTK_DROP_DOWN (find_named (GTK_WIDGET (window), "breakpoint-kind")), 0);
-  activate (window, "add-breakpoint", NULL);
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (winnow_test_find_named (GTK_WIDGET (window), "breakpoint-kind")), 0);
+  winnow_test_activate (window, "add-breakpoint", NULL);
   g_assert_true (gtk_widget_get_visible (bp_error));
   winnow_session_get_breakpoints (session, &n);
   g_assert_cmpuint (n, ==, 1);
@@ -626,10 +504,10 @@ without_clock (const char *jsonl)
 static void
 test_session_round_trip (void)
 {
-  g_autofree char *process = example_path ("order-fulfilment.process.json");
+  g_autofree char *process = winnow_test_example_path ("order-fulfilment.process.json");
   WinnowWindow *window = open_window ("order-fulfilment.process.json");
   WinnowSession *session = winnow_window_get_session (window);
-  GtkWidget *variables = find_named (GTK_WIDGET (window), "variables");
+  GtkWidget *variables = winnow_test_find_named (GTK_WIDGET (window), "variables");
   g_autofree char *dir = NULL;
   g_autofree char *session_path = NULL;
   g_autofree char *journal_path = NULL;
@@ -647,39 +525,39 @@ test_session_round_trip (void)
 
   /* a few steps, a step by Δ, an injection, a trust change, a started
    * instance, a breakpoint stop, a short real-time play, then the rest */
-  activate (window, "step-next", NULL);
-  activate (window, "step-next", NULL);
-  activate (window, "set-step-delta", g_variant_new_string ("100ms"));
-  activate (window, "step-by", NULL);
+  winnow_test_activate (window, "step-next", NULL);
+  winnow_test_activate (window, "step-next", NULL);
+  winnow_test_activate (window, "set-step-delta", g_variant_new_string ("100ms"));
+  winnow_test_activate (window, "step-by", NULL);
   winnow_session_set_selected_node (session, "authorize-payment");
-  wait_for_flush (session);
-  adw_combo_row_set_selected (ADW_COMBO_ROW (find_named (GTK_WIDGET (window), "fault-kind")), 0);   /* fail */
-  gtk_editable_set_text (GTK_EDITABLE (find_named (GTK_WIDGET (window), "fault-code")), "503");
-  gtk_editable_set_text (GTK_EDITABLE (find_named (GTK_WIDGET (window), "fault-json")), "{\"reason\": \"maintenance\"}");
-  activate (window, "inject-fault", NULL);
-  activate (window, "default-trust", g_variant_new_string ("engineAuthoritative"));
+  winnow_test_wait_for_flush (session);
+  adw_combo_row_set_selected (ADW_COMBO_ROW (winnow_test_find_named (GTK_WIDGET (window), "fault-kind")), 0);   /* fail */
+  gtk_editable_set_text (GTK_EDITABLE (winnow_test_find_named (GTK_WIDGET (window), "fault-code")), "503");
+  gtk_editable_set_text (GTK_EDITABLE (winnow_test_find_named (GTK_WIDGET (window), "fault-json")), "{\"reason\": \"maintenance\"}");
+  winnow_test_activate (window, "inject-fault", NULL);
+  winnow_test_activate (window, "default-trust", g_variant_new_string ("engineAuthoritative"));
   gtk_text_buffer_set_text (gtk_text_view_get_buffer (GTK_TEXT_VIEW (variables)),
                             "{\"order\": {\"id\": \"B-9\", \"amount\": 20}}", -1);
-  activate (window, "start-instance", NULL);
-  activate (window, "step-next", NULL);
-  activate (window, "add-breakpoint-spec", g_variant_new_string ("job.completed"));
-  activate (window, "set-speed", g_variant_new_string ("ff"));
+  winnow_test_activate (window, "start-instance", NULL);
+  winnow_test_activate (window, "step-next", NULL);
+  winnow_test_activate (window, "add-breakpoint-spec", g_variant_new_string ("job.completed"));
+  winnow_test_activate (window, "set-speed", g_variant_new_string ("ff"));
   play_until_paused (window);
   g_assert_cmpuint (winnow_session_get_hit (session, NULL), !=, 0);
-  activate (window, "step-next", NULL);
+  winnow_test_activate (window, "step-next", NULL);
   bps = winnow_session_get_breakpoints (session, &n);
   g_assert_cmpuint (n, ==, 1);
   g_assert_true (winnow_session_remove_breakpoint (session, bps[0].id));
 
   /* play in real time (100×) for a moment: pause lands between events */
-  activate (window, "set-speed", g_variant_new_string ("100"));
-  activate (window, "play-pause", NULL);
+  winnow_test_activate (window, "set-speed", g_variant_new_string ("100"));
+  winnow_test_activate (window, "play-pause", NULL);
   until = g_get_monotonic_time () + G_USEC_PER_SEC / 20;
   while (g_get_monotonic_time () < until && winnow_session_is_playing (session))
     g_main_context_iteration (NULL, FALSE);
   if (winnow_session_is_playing (session))
-    activate (window, "play-pause", NULL);
-  wait_for_flush (session);
+    winnow_test_activate (window, "play-pause", NULL);
+  winnow_test_wait_for_flush (session);
 
   fast_forward (window);
   g_assert_cmpint (winnow_session_get_next_time (session), ==, WN_TIME_NEVER);
@@ -733,16 +611,16 @@ test_timeline (void)
 {
   WinnowWindow *window = open_window ("order-fulfilment-authoritative.process.json");
   WinnowSession *session = winnow_window_get_session (window);
-  WinnowTimeline *timeline = WINNOW_TIMELINE (find_named (GTK_WIDGET (window), "WinnowTimeline"));
+  WinnowTimeline *timeline = WINNOW_TIMELINE (winnow_test_find_named (GTK_WIDGET (window), "WinnowTimeline"));
   WinnowTrace *trace = winnow_session_get_trace (session);
   WinnowJobTrace *job;
   WnTime start, end;
   guint lanes, items, n_lanes;
 
-  activate (window, "show-tab", g_variant_new_string ("timeline"));
+  winnow_test_activate (window, "show-tab", g_variant_new_string ("timeline"));
   set_panes (window, 330, 960);
   fast_forward (window);
-  settle (GTK_WIDGET (window));
+  winnow_test_settle (GTK_WIDGET (window));
 
   /* 3 instances, 2 jobs each: 9 lanes */
   winnow_trace_get_lanes (trace, &n_lanes);
@@ -763,8 +641,8 @@ test_timeline (void)
   g_assert_cmpuint (items, >, 20);
 
   winnow_session_set_selected_job (session, "i2/j2");
-  wait_for_flush (session);
-  settle (GTK_WIDGET (window));
+  winnow_test_wait_for_flush (session);
+  winnow_test_settle (GTK_WIDGET (window));
   save_content_screenshot (window, "timeline.png");
 
   /* zoom in around the middle: the range narrows, fit is off */
@@ -773,7 +651,7 @@ test_timeline (void)
   g_assert_false (winnow_timeline_get_fit (timeline));
   g_assert_cmpint (start, >, 0);
   g_assert_cmpint (end - start, <, winnow_trace_get_end (trace) / 2);
-  activate (window, "timeline-zoom", g_variant_new_int32 (0));
+  winnow_test_activate (window, "timeline-zoom", g_variant_new_int32 (0));
   g_assert_true (winnow_timeline_get_fit (timeline));
   close_window (window);
 }
@@ -782,11 +660,11 @@ test_timeline (void)
 static void
 test_timeline_many (void)
 {
-  g_autofree char *path = example_path ("flaky-service.process.json");
+  g_autofree char *path = winnow_test_example_path ("flaky-service.process.json");
   g_autoptr(GFile) file = g_file_new_for_path (path);
   WinnowWindow *window = winnow_window_new (GTK_APPLICATION (app));
   WinnowSession *session = winnow_window_get_session (window);
-  WinnowTimeline *timeline = WINNOW_TIMELINE (find_named (GTK_WIDGET (window), "WinnowTimeline"));
+  WinnowTimeline *timeline = WINNOW_TIMELINE (winnow_test_find_named (GTK_WIDGET (window), "WinnowTimeline"));
   GtkScrolledWindow *scroller;
   GtkAdjustment *adj;
   guint lanes, n_lanes;
@@ -795,11 +673,11 @@ test_timeline_many (void)
   winnow_window_set_instances (window, 3000);
   gtk_window_set_default_size (GTK_WINDOW (window), 1400, 900);
   gtk_window_present (GTK_WINDOW (window));
-  settle (GTK_WIDGET (window));
+  winnow_test_settle (GTK_WIDGET (window));
   g_assert_true (winnow_window_open_file (window, file));
-  activate (window, "show-tab", g_variant_new_string ("timeline"));
+  winnow_test_activate (window, "show-tab", g_variant_new_string ("timeline"));
   fast_forward (window);
-  settle (GTK_WIDGET (window));
+  winnow_test_settle (GTK_WIDGET (window));
 
   winnow_trace_get_lanes (winnow_session_get_trace (session), &n_lanes);
   g_assert_cmpuint (n_lanes, >=, 6000);
@@ -810,8 +688,8 @@ test_timeline_many (void)
   /* scroll to the middle and draw */
   gtk_adjustment_set_value (adj, gtk_adjustment_get_upper (adj) / 2);
   started = g_get_monotonic_time ();
-  settle (GTK_WIDGET (window));
-  save_screenshot (GTK_WIDGET (timeline), "timeline-many.png");
+  winnow_test_settle (GTK_WIDGET (window));
+  winnow_test_save_screenshot (GTK_WIDGET (timeline), "timeline-many.png");
   took = g_get_monotonic_time () - started;
   winnow_timeline_get_drawn (timeline, &lanes, NULL);
   g_test_message ("%u lanes, %u drawn, %" G_GINT64_FORMAT " ms", n_lanes, lanes, took / 1000);
@@ -833,7 +711,7 @@ main (int argc, char **argv)
   g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
   g_setenv ("GTK_A11Y", "none", TRUE);
   gtk_test_init (&argc, &argv, NULL);
-  g_test_log_set_fatal_handler (ignore_bus_warning, NULL);
+  g_test_log_set_fatal_handler (winnow_test_ignore_bus_warning, NULL);
   adw_init ();
   if (g_getenv ("WINNOW_EXAMPLES_DIR") == NULL)
     {

@@ -12,8 +12,9 @@
 #include "winnow-session.h"
 #include "winnow-track-row.h"
 #include "winnow-window.h"
+#include "winnow-app-test.h"
 
-#define WAIT_US (10 * G_USEC_PER_SEC)
+#define WAIT_US WINNOW_TEST_WAIT_US
 
 static const char broken_process[] =
   "{\n"
@@ -31,83 +32,6 @@ static const char broken_process[] =
   "  ]\n"
   "}\n";
 
-static gboolean
-ignore_bus_warning (const char     *log_domain,
-                    GLogLevelFlags  log_level,
-                    const char     *message,
-                    gpointer        data)
-{
-  /* CI has a display but no session bus; GtkApplication says so and carries on. */
-  return strstr (message, "session bus") == NULL;
-}
-
-static char *
-example_path (const char *name)
-{
-  return g_build_filename (g_getenv ("WINNOW_EXAMPLES_DIR"), name, NULL);
-}
-
-/* Let the main loop run until the session has applied everything queued: the
- * window's tick callback does it once per frame. */
-static void
-wait_for_flush (WinnowSession *session)
-{
-  gint64 deadline = g_get_monotonic_time () + WAIT_US;
-
-  while (winnow_session_has_pending (session))
-    {
-      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
-      g_main_context_iteration (NULL, FALSE);
-      g_usleep (500);
-    }
-  /* and let the views bind what changed */
-  while (g_main_context_iteration (NULL, FALSE))
-    ;
-}
-
-static void
-activate (WinnowWindow *window,
-          const char   *action,
-          GVariant     *param)
-{
-  g_assert_true (g_action_group_has_action (G_ACTION_GROUP (window), action));
-  g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (window), action));
-  g_action_group_activate_action (G_ACTION_GROUP (window), action, param);
-  wait_for_flush (winnow_window_get_session (window));
-}
-
-static const WnEvent *
-find_instance_event (WinnowSession *session,
-                     WnEventKind    kind,
-                     WnEventPhase   phase,
-                     const char    *job,
-                     const char    *instance)
-{
-  GListModel *events = winnow_session_get_events (session);
-  guint n = g_list_model_get_n_items (events);
-
-  for (guint i = 0; i < n; i++)
-    {
-      g_autoptr(WinnowEventRow) row = g_list_model_get_item (events, i);
-      const WnEvent *event = winnow_event_row_get_event (row);
-
-      if (event->kind == kind && event->phase == phase &&
-          (job == NULL || g_strcmp0 (event->job, job) == 0) &&
-          (instance == NULL || g_strcmp0 (event->instance, instance) == 0))
-        return event;   /* the model keeps the row */
-    }
-  return NULL;
-}
-
-static const WnEvent *
-find_event (WinnowSession *session,
-            WnEventKind    kind,
-            WnEventPhase   phase,
-            const char    *job)
-{
-  return find_instance_event (session, kind, phase, job, NULL);
-}
-
 static WinnowJobRow *
 find_job (WinnowSession *session,
           const char    *id)
@@ -121,23 +45,6 @@ find_job (WinnowSession *session,
 
       if (g_strcmp0 (winnow_job_row_get_id (row), id) == 0)
         return row;
-    }
-  return NULL;
-}
-
-static GtkWidget *
-find_named (GtkWidget  *root,
-            const char *name)
-{
-  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found;
-
-      if (g_strcmp0 (gtk_widget_get_name (child), name) == 0)
-        return child;
-      if ((found = find_named (child, name)) != NULL)
-        return found;
     }
   return NULL;
 }
@@ -160,50 +67,13 @@ find_label_with_prefix (GtkWidget  *root,
 }
 
 static void
-save_screenshot (GtkWidget  *window,
-                 const char *name)
-{
-  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (window);
-  GtkSnapshot *snapshot = gtk_snapshot_new ();
-  g_autoptr(GskRenderNode) node = NULL;
-  g_autoptr(GdkTexture) texture = NULL;
-  g_autofree char *path = NULL;
-  int width = gtk_widget_get_width (window);
-  int height = gtk_widget_get_height (window);
-
-  g_assert_cmpint (width, >, 0);
-  g_assert_cmpint (height, >, 0);
-  gdk_paintable_snapshot (paintable, snapshot, width, height);
-  node = gtk_snapshot_free_to_node (snapshot);
-  g_assert_nonnull (node);
-  texture = gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (window)), node,
-                                         &GRAPHENE_RECT_INIT (0, 0, width, height));
-  path = g_build_filename (g_getenv ("G_TEST_BUILDDIR") ? g_getenv ("G_TEST_BUILDDIR") : ".", name, NULL);
-  g_assert_true (gdk_texture_save_to_png (texture, path));
-  g_test_message ("screenshot: %s", path);
-}
-
-/* Render frames until the window has been laid out at its size. */
-static void
-settle (GtkWidget *window)
-{
-  gint64 until = g_get_monotonic_time () + G_USEC_PER_SEC / 2;
-
-  while (g_get_monotonic_time () < until || gtk_widget_get_width (window) == 0)
-    {
-      g_main_context_iteration (NULL, FALSE);
-      g_usleep (1000);
-    }
-}
-
-static void
 test_window_run (void)
 {
   g_autoptr(WinnowApplication) app = winnow_application_new ();
   g_autoptr(GError) error = NULL;
   g_autoptr(GFile) authoritative = NULL;
   g_autoptr(GSettings) settings = NULL;
-  g_autofree char *authoritative_path = example_path ("order-fulfilment-authoritative.process.json");
+  g_autofree char *authoritative_path = winnow_test_example_path ("order-fulfilment-authoritative.process.json");
   g_autofree char *broken_path = NULL;
   g_autofree char *not_before_text = NULL;
   g_autoptr(GFile) broken = NULL;
@@ -251,7 +121,7 @@ test_window_run (void)
   g_assert_cmpstr (winnow_session_get_process (session)->id, ==, "order-fulfilment");
   g_assert_cmpint (winnow_session_get_now (session), ==, 0);
   g_assert_cmpint (winnow_session_get_mode (session), ==, WN_CLOCK_PAUSED);
-  settle (GTK_WIDGET (window));
+  winnow_test_settle (GTK_WIDGET (window));
 
   /* open the EngineAuthoritative variant through the application */
   authoritative = g_file_new_for_path (authoritative_path);
@@ -264,8 +134,8 @@ test_window_run (void)
   /* step until the dispatcher re-arms a job behind a gate */
   for (steps = 0; steps < 50; steps++)
     {
-      activate (window, "step-next", NULL);
-      if ((retry = find_event (session, WN_EV_JOB, WN_PH_RETRY_SCHEDULED, NULL)) != NULL)
+      winnow_test_activate (window, "step-next", NULL);
+      if ((retry = winnow_test_find_event (session, WN_EV_JOB, WN_PH_RETRY_SCHEDULED, NULL, NULL)) != NULL)
         break;
     }
   g_assert_nonnull (retry);
@@ -288,34 +158,34 @@ test_window_run (void)
   /* the picture for people: the dispatcher during the retry, the task selected */
   g_action_group_activate_action (G_ACTION_GROUP (window), "show-tab", g_variant_new_string ("dispatcher"));
   winnow_session_set_selected_node (session, "reserve-stock");
-  settle (GTK_WIDGET (window));
-  save_screenshot (GTK_WIDGET (window), "main-window.png");
+  winnow_test_settle (GTK_WIDGET (window));
+  winnow_test_save_screenshot (GTK_WIDGET (window), "main-window.png");
   winnow_session_set_selected_node (session, NULL);
 
   /* switch the engine-wide default: jobs in the store keep theirs, the next one resolves anew */
-  activate (window, "default-trust", g_variant_new_string ("workerTrusted"));
+  winnow_test_activate (window, "default-trust", g_variant_new_string ("workerTrusted"));
   g_assert_cmpint (wn_engine_get_trust_default (winnow_session_get_engine (session)), ==, WN_TRUST_WORKER_TRUSTED);
   g_assert_cmpint (winnow_job_row_get_trust (find_job (session, retry_job)), ==, WN_TRUST_ENGINE_AUTHORITATIVE);
 
   /* fault injection through the inspector: bad JSON is refused and changes nothing */
   winnow_session_set_selected_node (session, "authorize-payment");
-  wait_for_flush (session);
+  winnow_test_wait_for_flush (session);
   g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "inject-fault"));
-  widget = find_named (GTK_WIDGET (window), "fault-kind");
+  widget = winnow_test_find_named (GTK_WIDGET (window), "fault-kind");
   g_assert_true (ADW_IS_COMBO_ROW (widget));
   adw_combo_row_set_selected (ADW_COMBO_ROW (widget), 2);   /* status */
-  gtk_editable_set_text (GTK_EDITABLE (find_named (GTK_WIDGET (window), "fault-json")), "{not json");
-  activate (window, "inject-fault", NULL);
-  label = find_named (GTK_WIDGET (window), "fault-error");
+  gtk_editable_set_text (GTK_EDITABLE (winnow_test_find_named (GTK_WIDGET (window), "fault-json")), "{not json");
+  winnow_test_activate (window, "inject-fault", NULL);
+  label = winnow_test_find_named (GTK_WIDGET (window), "fault-error");
   g_assert_true (gtk_widget_get_visible (label));
   g_assert_true (g_str_has_prefix (gtk_label_get_text (GTK_LABEL (label)), "Not valid JSON"));
-  g_assert_null (find_event (session, WN_EV_INJECT, WN_PH_APPLIED, NULL));
+  g_assert_null (winnow_test_find_event (session, WN_EV_INJECT, WN_PH_APPLIED, NULL, NULL));
 
   /* a crash: the next execution on the topic kills its worker slot */
   adw_combo_row_set_selected (ADW_COMBO_ROW (widget), 3);   /* crash */
-  activate (window, "inject-fault", NULL);
+  winnow_test_activate (window, "inject-fault", NULL);
   g_assert_false (gtk_widget_get_visible (label));
-  applied = find_event (session, WN_EV_INJECT, WN_PH_APPLIED, NULL);
+  applied = winnow_test_find_event (session, WN_EV_INJECT, WN_PH_APPLIED, NULL, NULL);
   g_assert_nonnull (applied);
   g_assert_cmpstr (applied->topic, ==, "authorize");
   g_assert_cmpstr (applied->action, ==, "crash");
@@ -325,7 +195,7 @@ test_window_run (void)
   crashed = NULL;
   for (steps = 0; steps < 50 && crashed == NULL; steps++)
     {
-      activate (window, "step-next", NULL);
+      winnow_test_activate (window, "step-next", NULL);
       crashed = find_job (session, "i1/j2");
     }
   g_assert_nonnull (crashed);
@@ -338,20 +208,20 @@ test_window_run (void)
   /* ... and it stays locked by the dead worker while the other orders finish */
   for (steps = 0; steps < 40; steps++)
     {
-      if (find_instance_event (session, WN_EV_INSTANCE, WN_PH_COMPLETED, NULL, "i2") != NULL &&
-          find_instance_event (session, WN_EV_INSTANCE, WN_PH_COMPLETED, NULL, "i3") != NULL)
+      if (winnow_test_find_event (session, WN_EV_INSTANCE, WN_PH_COMPLETED, NULL, "i2") != NULL &&
+          winnow_test_find_event (session, WN_EV_INSTANCE, WN_PH_COMPLETED, NULL, "i3") != NULL)
         break;
-      activate (window, "step-next", NULL);
+      winnow_test_activate (window, "step-next", NULL);
     }
-  g_assert_nonnull (find_instance_event (session, WN_EV_INSTANCE, WN_PH_COMPLETED, NULL, "i2"));
-  g_assert_nonnull (find_instance_event (session, WN_EV_INSTANCE, WN_PH_COMPLETED, NULL, "i3"));
+  g_assert_nonnull (winnow_test_find_event (session, WN_EV_INSTANCE, WN_PH_COMPLETED, NULL, "i2"));
+  g_assert_nonnull (winnow_test_find_event (session, WN_EV_INSTANCE, WN_PH_COMPLETED, NULL, "i3"));
   g_assert_cmpint (winnow_session_get_now (session), <, 5 * 60 * WN_USEC_PER_SEC);
   g_assert_true (find_job (session, "i1/j2") == crashed);
   g_assert_cmpint (winnow_job_row_get_state (crashed), ==, WN_JOB_LOCKED);
   g_assert_cmpstr (winnow_job_row_get_worker (crashed), ==, "payments");
   g_assert_cmpuint (winnow_job_row_get_executions (crashed), ==, 1);
-  g_assert_null (find_event (session, WN_EV_JOB, WN_PH_COMPLETED, "i1/j2"));
-  g_assert_null (find_instance_event (session, WN_EV_INSTANCE, WN_PH_COMPLETED, NULL, "i1"));
+  g_assert_null (winnow_test_find_event (session, WN_EV_JOB, WN_PH_COMPLETED, "i1/j2", NULL));
+  g_assert_null (winnow_test_find_event (session, WN_EV_INSTANCE, WN_PH_COMPLETED, NULL, "i1"));
   g_object_unref (crashed);
 
   /* a file with semantic errors: every problem shown, the run untouched */
@@ -367,7 +237,7 @@ test_window_run (void)
 
   broken = g_file_new_for_path (broken_path);
   g_assert_false (winnow_window_open_file (window, broken));
-  wait_for_flush (session);
+  winnow_test_wait_for_flush (session);
   for (guint i = 0; i < diagnostics->len; i++)
     {
       const WnDiagnostic *d = g_ptr_array_index (diagnostics, i);
@@ -387,7 +257,7 @@ test_window_run (void)
   g_assert_cmpstr (winnow_session_get_process (session)->id, ==, "order-fulfilment-authoritative");
 
   /* restart: T+0 again, same seed */
-  activate (window, "restart", NULL);
+  winnow_test_activate (window, "restart", NULL);
   g_assert_cmpint (winnow_session_get_now (session), ==, 0);
   g_assert_cmpuint (wn_engine_get_seed (winnow_session_get_engine (session)), ==, 7);
   g_assert_cmpuint (g_list_model_get_n_items (winnow_session_get_jobs (session)), ==, 0);
@@ -403,7 +273,7 @@ test_window_run (void)
 static void
 test_window_responsive (void)
 {
-  g_autofree char *path = example_path ("flaky-service.process.json");
+  g_autofree char *path = winnow_test_example_path ("flaky-service.process.json");
   g_autoptr(GFile) file = g_file_new_for_path (path);
   WinnowWindow *window = winnow_window_new (NULL);
   WinnowSession *session = winnow_window_get_session (window);
@@ -414,7 +284,7 @@ test_window_responsive (void)
   winnow_window_set_instances (window, 10000);
   gtk_window_set_default_size (GTK_WINDOW (window), 1400, 900);
   gtk_window_present (GTK_WINDOW (window));
-  settle (GTK_WIDGET (window));
+  winnow_test_settle (GTK_WIDGET (window));
   g_assert_true (winnow_window_open_file (window, file));
   clock = gtk_widget_get_frame_clock (GTK_WIDGET (window));
   g_assert_nonnull (clock);
@@ -493,7 +363,7 @@ main (int argc, char **argv)
   g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
   g_setenv ("GTK_A11Y", "none", TRUE);
   gtk_test_init (&argc, &argv, NULL);
-  g_test_log_set_fatal_handler (ignore_bus_warning, NULL);
+  g_test_log_set_fatal_handler (winnow_test_ignore_bus_warning, NULL);
   adw_init ();
   if (g_getenv ("WINNOW_EXAMPLES_DIR") == NULL)
     {
