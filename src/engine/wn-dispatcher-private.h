@@ -10,4 +10,15 @@ G_BEGIN_DECLS
 gboolean _wn_dispatcher_complete_mapped_take (WnDispatcher *dispatcher, const char *job, const char *worker,
                                               GArray *bindings, GError **error);
 
+/* A WorkerTrusted completion by the direct default: `body` (a reference is
+ * taken; NULL = no data) goes whole under the job's output variable. The
+ * outcome has no bindings array (bindings is NULL); its owner reads the body
+ * with _wn_outcome_get_direct(). The simulated workers complete this way, which
+ * spares the array, its buffer and a copy of the variable name per job. Only
+ * the engine's own delivery callback ever sees such an outcome. */
+gboolean _wn_dispatcher_complete_direct (WnDispatcher *dispatcher, const char *job, const char *worker,
+                                         JsonNode *body, GError **error);
+/* The body of a direct completion (borrowed), or NULL for any other outcome. */
+JsonNode *_wn_outcome_get_direct (const WnOutcome *outcome);
+
 G_END_DECLS

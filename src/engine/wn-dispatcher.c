@@ -6,6 +6,7 @@
 #include "wn-dispatcher-private.h"
 #include "wn-heap.h"
 
+typedef struct _JobKey   JobKey;
 typedef struct _Job      Job;
 typedef struct _Topic    Topic;
 typedef struct _Waiter   Waiter;
@@ -20,13 +21,20 @@ typedef enum {
   WHERE_LOCKED,
 } JobWhere;
 
+/* The job table's key: an id with its hash, which is computed once per job (at
+ * enqueue) rather than again for every insertion, lookup and removal. */
+struct _JobKey {
+  guint       hash;
+  const char *id;
+};
+
 struct _Job {
   guint       heap_pos;       /* in the heap `where` names (not for WHERE_FRESH) */
   JobWhere    where;
   gboolean    lapsed;         /* available again after its lock expired; `worker` is the previous holder */
   guint64     seq;            /* enqueue order */
   Topic      *topic;
-  const char *id;             /* the strings live in the same block as the job */
+  JobKey      key;            /* key.id and the strings below live in the same block as the job */
   const char *instance;
   const char *node;
   const char *output_var;     /* resolved: spec's, else the node id */
@@ -82,9 +90,11 @@ struct _Topic {
 };
 
 /* An outcome on its way to the owner. The outcome comes first so that the owner's
- * wn_outcome_free() releases the whole block. */
+ * wn_outcome_free() releases the whole block; the job id follows the struct in
+ * the same block. */
 struct _Delivery {
   WnOutcome     outcome;
+  JsonNode     *direct;       /* a direct completion's body (_wn_dispatcher_complete_direct) */
   WnDispatcher *dispatcher;
   gpointer      owner;
   WnTimerId     id;
@@ -103,6 +113,7 @@ struct _WnDispatcher {
 
   GHashTable    *jobs;        /* id → Job */
   GHashTable    *topics;      /* name → Topic */
+  Topic         *last_topic;  /* the topic last looked up: most runs have one or two */
   GHashTable    *workers;     /* interned worker names */
   const char    *last_worker;
   GHashTable    *waiters;     /* id → Waiter */
@@ -121,6 +132,29 @@ struct _WnDispatcher {
 };
 
 G_DEFINE_QUARK (wn-dispatcher-error-quark, wn_dispatcher_error)
+
+/* The job table */
+
+static guint
+job_key_hash (gconstpointer key)
+{
+  return ((const JobKey *) key)->hash;
+}
+
+static gboolean
+job_key_equal (gconstpointer a,
+               gconstpointer b)
+{
+  return strcmp (((const JobKey *) a)->id, ((const JobKey *) b)->id) == 0;
+}
+
+static inline JobKey
+job_key (const char *id)
+{
+  JobKey key = { g_str_hash (id), id };
+
+  return key;
+}
 
 /* Heap orders */
 
@@ -188,7 +222,7 @@ job_event_init (WnEvent      *event,
     {
       event->instance = job->instance;
       event->node = job->node;
-      event->job = job->id;
+      event->job = job->key.id;
       event->topic = job->topic->name;
       event->trust = job->policy->trust;
     }
@@ -274,8 +308,14 @@ topic_get (WnDispatcher *self,
            const char   *name,
            gboolean      create)
 {
-  Topic *topic = g_hash_table_lookup (self->topics, name);
+  Topic *topic;
 
+  /* enqueue, fetch and wait each name a topic: check the last one before hashing */
+  if (self->last_topic != NULL && strcmp (self->last_topic->name, name) == 0)
+    return self->last_topic;
+  topic = g_hash_table_lookup (self->topics, name);
+  if (topic != NULL)
+    self->last_topic = topic;
   if (topic != NULL || !create)
     return topic;
 
@@ -495,13 +535,15 @@ static Job *
 job_find (WnDispatcher *self,
           const char   *id)
 {
+  JobKey key;
   Job *job;
 
   if (id == NULL)
     return NULL;
-  if (self->recent != NULL && strcmp (self->recent->id, id) == 0)
+  if (self->recent != NULL && strcmp (self->recent->key.id, id) == 0)
     return self->recent;
-  job = g_hash_table_lookup (self->jobs, id);
+  key = job_key (id);
+  job = g_hash_table_lookup (self->jobs, &key);
   if (job != NULL)
     self->recent = job;
   return job;
@@ -515,7 +557,7 @@ job_remove (WnDispatcher *self,
   if (job == self->recent)
     self->recent = NULL;
   job_place (self, job, WHERE_NONE);
-  g_hash_table_remove (self->jobs, job->id);
+  g_hash_table_remove (self->jobs, &job->key);
   if (job->prev != NULL)
     job->prev->next = job->next;
   else
@@ -554,7 +596,7 @@ job_fill_info (const Job *job,
                WnTime     now,
                WnJobInfo *info)
 {
-  info->id = job->id;
+  info->id = job->key.id;
   info->topic = job->topic->name;
   info->instance = job->instance;
   info->node = job->node;
@@ -703,11 +745,15 @@ static WnOutcome *
 outcome_new (const Job    *job,
              WnOutcomeKind kind)
 {
-  Delivery *delivery = g_new0 (Delivery, 1);
+  gsize id_size = strlen (job->key.id) + 1;
+  /* g_malloc and memset rather than g_malloc0: glibc's calloc skips its
+   * per-thread cache, which makes it several times slower for a block that is
+   * freed again moments later, as every delivery and job is */
+  Delivery *delivery = memset (g_malloc (sizeof (Delivery) + id_size), 0, sizeof (Delivery));
 
   delivery->owner = job->owner;
   delivery->outcome.kind = kind;
-  delivery->outcome.job = g_strdup (job->id);
+  delivery->outcome.job = memcpy (delivery + 1, job->key.id, id_size);
   delivery->outcome.attempts = job->executions;
   return &delivery->outcome;
 }
@@ -818,7 +864,9 @@ wn_outcome_free (WnOutcome *outcome)
 {
   if (outcome == NULL)
     return;
-  g_free (outcome->job);
+  /* every outcome is the head of a Delivery (outcome_new()); the job id lives
+   * in its block */
+  g_clear_pointer (&((Delivery *) outcome)->direct, json_node_unref);
   g_clear_pointer (&outcome->bindings, g_array_unref);
   g_free (outcome->code);
   g_free (outcome->message);
@@ -845,7 +893,7 @@ wn_dispatcher_new (WnScheduler  *scheduler,
   self->deliver = deliver;
   self->deliver_data = deliver_data;
   self->max_lock = 5 * 60 * WN_USEC_PER_SEC;
-  self->jobs = g_hash_table_new (g_str_hash, g_str_equal);
+  self->jobs = g_hash_table_new (job_key_hash, job_key_equal);
   self->topics = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, topic_free);
   self->workers = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->waiters = g_hash_table_new (g_direct_hash, g_direct_equal);
@@ -930,6 +978,7 @@ wn_dispatcher_enqueue (WnDispatcher    *self,
 {
   const char *output_var;
   gsize id_len, instance_len, node_len, var_len;
+  JobKey key;
   Job *job;
   char *p;
 
@@ -947,7 +996,8 @@ wn_dispatcher_enqueue (WnDispatcher    *self,
       g_set_error_literal (error, WN_DISPATCHER_ERROR, WN_DISPATCHER_ERROR_EMPTY_TOPIC, "job topic is empty");
       return FALSE;
     }
-  if (g_hash_table_contains (self->jobs, spec->id))
+  key = job_key (spec->id);
+  if (g_hash_table_contains (self->jobs, &key))
     {
       g_set_error (error, WN_DISPATCHER_ERROR, WN_DISPATCHER_ERROR_DUPLICATE,
                    "duplicate job id: %s", spec->id);
@@ -960,9 +1010,11 @@ wn_dispatcher_enqueue (WnDispatcher    *self,
   instance_len = spec->instance != NULL ? strlen (spec->instance) + 1 : 0;
   node_len = spec->node != NULL ? strlen (spec->node) + 1 : 0;
   var_len = output_var != NULL ? strlen (output_var) + 1 : 0;
-  job = g_malloc0 (sizeof (Job) + id_len + instance_len + node_len + var_len);
+  /* not g_malloc0: see outcome_new() */
+  job = memset (g_malloc (sizeof (Job) + id_len + instance_len + node_len + var_len), 0, sizeof (Job));
   p = (char *) (job + 1);
-  job->id = memcpy (p, spec->id, id_len);
+  job->key.hash = key.hash;
+  job->key.id = memcpy (p, spec->id, id_len);
   p += id_len;
   if (instance_len > 0)
     {
@@ -994,7 +1046,7 @@ wn_dispatcher_enqueue (WnDispatcher    *self,
   job->first_lock = -1;
   job->deadline = -1;
 
-  g_hash_table_insert (self->jobs, (gpointer) job->id, job);
+  g_hash_table_insert (self->jobs, &job->key, job);
   job->prev = self->last;
   if (self->last != NULL)
     self->last->next = job;
@@ -1035,7 +1087,7 @@ wn_dispatcher_fetch (WnDispatcher      *self,
 
   for (guint i = 0; i < n_topics; i++)
     {
-      Topic *topic = topics[i] != NULL ? g_hash_table_lookup (self->topics, topics[i]) : NULL;
+      Topic *topic = topics[i] != NULL ? topic_get (self, topics[i], FALSE) : NULL;
       Job *job;
 
       if (topic == NULL)
@@ -1355,7 +1407,7 @@ wn_dispatcher_fail (WnDispatcher *self,
       job->worker == NULL || strcmp (job->worker, worker) != 0 ||
       now_of (self) > job->deadline)
     {
-      reject (self, job, job->id, worker, WN_DISPATCHER_ERROR_LOCK_EXPIRED, "lock expired", error);
+      reject (self, job, job->key.id, worker, WN_DISPATCHER_ERROR_LOCK_EXPIRED, "lock expired", error);
       wn_classification_clear (&classification);
       if (self->pinned_removed)
         job_free (job);
@@ -1471,12 +1523,15 @@ wn_dispatcher_fail (WnDispatcher *self,
   }
 }
 
-gboolean
-_wn_dispatcher_complete_mapped_take (WnDispatcher *self,
-                                     const char   *id,
-                                     const char   *worker,
-                                     GArray       *bindings,
-                                     GError      **error)
+/* A WorkerTrusted completion with the final data as bindings (taken) or, for
+ * the direct default, as one body; the journal cannot tell the two apart. */
+static gboolean
+complete_trusted (WnDispatcher *self,
+                  const char   *id,
+                  const char   *worker,
+                  GArray       *bindings,
+                  JsonNode     *direct,
+                  GError      **error)
 {
   WnOutcome *outcome;
   Job *job;
@@ -1485,7 +1540,7 @@ _wn_dispatcher_complete_mapped_take (WnDispatcher *self,
                           "a mapped completion is accepted only for a workerTrusted job", error);
   if (job == NULL)
     {
-      g_array_unref (bindings);
+      g_clear_pointer (&bindings, g_array_unref);
       return FALSE;
     }
 
@@ -1499,7 +1554,7 @@ _wn_dispatcher_complete_mapped_take (WnDispatcher *self,
       emit (self, &event);
     }
 
-  for (guint i = 0; i < bindings->len; i++)
+  for (guint i = 0; bindings != NULL && i < bindings->len; i++)
     {
       WnBinding *binding = &g_array_index (bindings, WnBinding, i);
 
@@ -1508,8 +1563,36 @@ _wn_dispatcher_complete_mapped_take (WnDispatcher *self,
     }
   outcome = outcome_new (job, WN_OUTCOME_COMPLETE);
   outcome->bindings = bindings;
+  if (direct != NULL)
+    ((Delivery *) outcome)->direct = json_node_ref (direct);
   finish (self, job, outcome);
   return TRUE;
+}
+
+gboolean
+_wn_dispatcher_complete_mapped_take (WnDispatcher *self,
+                                     const char   *id,
+                                     const char   *worker,
+                                     GArray       *bindings,
+                                     GError      **error)
+{
+  return complete_trusted (self, id, worker, bindings, NULL, error);
+}
+
+gboolean
+_wn_dispatcher_complete_direct (WnDispatcher *self,
+                                const char   *id,
+                                const char   *worker,
+                                JsonNode     *body,
+                                GError      **error)
+{
+  return complete_trusted (self, id, worker, NULL, body, error);
+}
+
+JsonNode *
+_wn_outcome_get_direct (const WnOutcome *outcome)
+{
+  return ((const Delivery *) outcome)->direct;
 }
 
 gboolean

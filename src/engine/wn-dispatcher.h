@@ -51,7 +51,8 @@ typedef enum {
   WN_OUTCOME_FAULT,
 } WnOutcomeKind;
 
-/* A terminal outcome, as the owner receives it. */
+/* A terminal outcome, as the owner receives it. Only the dispatcher makes
+ * them; the owner releases each with wn_outcome_free(). */
 typedef struct {
   WnOutcomeKind kind;
   char         *job;

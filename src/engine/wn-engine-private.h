@@ -3,6 +3,7 @@
 
 #include "wn-engine.h"
 #include "wn-rng.h"
+#include "wn-pool.h"
 
 G_BEGIN_DECLS
 
@@ -10,14 +11,22 @@ typedef struct _WnInstance WnInstance;
 typedef struct _WnTrack WnTrack;
 typedef struct _WnSimWorker WnSimWorker;
 
+/* Room for the longest instance id, "i4294967295". */
+#define WN_INSTANCE_ID_SIZE 12
+/* Room for the longest track or job id, "i4294967295/j4294967295". */
+#define WN_ID_SIZE 32
+
+/* A track's and a job's id are not stored: they are "<instance>/t<number>" and
+ * "<instance>/j<number>", written out only when someone looks (the journal, a
+ * snapshot, the dispatcher). */
 struct _WnTrack
 {
   WnInstance   *instance;
-  char         *id;             /* in the track's own block */
+  guint         number;         /* "t<number>": 1, 2, … within the instance */
   guint         node;
   WnTrackState  state;
+  guint         job;            /* while parked: the number of its job, "j<job>"; 0 = none */
   WnTime        since;
-  char         *job;            /* while parked */
   WnTimerId     timer;          /* while waiting on virtual time */
   char         *error;          /* incident / failure */
 };
@@ -25,15 +34,24 @@ struct _WnTrack
 struct _WnInstance
 {
   WnEngine        *engine;
-  char            *id;          /* in the instance's own block */
-  JsonObject      *variables;
-  gboolean         variables_shared;  /* copy before writing (wn-instance.c: set_variable) */
+  char             id[WN_INSTANCE_ID_SIZE];  /* "i<n>", kept: the API hands it out */
   WnInstanceState  state;
   WnTime           started_at;
   WnTime           ended_at;
-  const char      *end_node;    /* borrowed from the process */
+  const WnNode    *end_node;    /* the end event reached, borrowed from the process */
   char            *reason;
-  GPtrArray       *tracks;      /* WnTrack*, every track ever made (freed with the instance) */
+  /* The variables, copy-on-write (wn-instance.c: set_variable): shared with the
+   * process's defaults or a job's input until the instance writes. A task's
+   * direct output arriving while they are shared is kept aside in `pending`
+   * until something reads them (instance_variables()), so an instance whose
+   * last act is to commit one output never builds an object of its own. */
+  JsonObject      *variables;
+  gboolean         variables_shared;
+  const char      *pending_name;   /* borrowed from the process; NULL = nothing pending */
+  JsonNode        *pending_value;
+  WnTrack          track;       /* the first track; most instances never fork */
+  GPtrArray       *more_tracks; /* WnTrack*, tracks 2, 3, …; NULL until a fork */
+  guint            n_tracks;
   guint            n_live;      /* tracks not yet ended */
   guint            n_incidents;
   guint            next_job;
@@ -55,13 +73,15 @@ struct _WnEngine
   WnTrust        *task_trust;    /* per node: the task level's trust right now */
   WnPolicy      **policies;      /* per node: resolved policy cache, NULL = stale */
 
-  GPtrArray      *instances;     /* WnInstance* in start order */
-  GHashTable     *instance_index;/* id → WnInstance* */
+  WnPool         *instance_pool; /* where the instances live */
+  GPtrArray      *instances;     /* WnInstance* in start order: "i<n>" is instances[n - 1] */
   GPtrArray      *workers;       /* WnSimWorker* */
   GHashTable     *topic_injections;  /* topic → GQueue of WnResponse* */
   GPtrArray      *implicit_topics;   /* char*, NULL-terminated */
 
-  GHashTable     *ends;          /* end node id → GUINT count */
+  guint          *end_counts;    /* per node: completed instances that ended there */
+  GHashTable     *ends;          /* end node id → GUINT count, rebuilt from end_counts on request */
+  gboolean        ends_stale;
   GArray         *completion_times;
   GArray         *breakpoints;   /* WnBreakpoint, node strings owned */
   guint           next_breakpoint;
@@ -78,6 +98,7 @@ struct _WnEngine
   gboolean        internal;      /* a command issued by the scenario itself: not recorded */
   guint           n_completed;
   guint           n_terminated;
+  guint           n_with_incidents;  /* active instances holding an open incident */
   guint64         worker_retries;
   guint64         worker_exhausted;
   guint64         executions;
@@ -96,6 +117,11 @@ void        _wn_instance_deliver       (gpointer owner, WnOutcome *outcome, gpoi
 gboolean    _wn_instance_incident_retry   (WnInstance *instance, const char *node, GError **error);
 gboolean    _wn_instance_incident_resolve (WnInstance *instance, const char *node, GError **error);
 void        _wn_instance_cancel        (WnInstance *instance, const char *reason);
+/* The variables as they are now, for a snapshot (applies a pending write). */
+JsonObject *_wn_instance_get_variables (WnInstance *instance);
+/* Writes "<instance>/<tag><n>" (tag 't' or 'j') into `out`. */
+void        _wn_instance_format_id     (const WnInstance *instance, char tag, guint n, char out[WN_ID_SIZE]);
+WnTrack    *_wn_instance_get_track     (WnInstance *instance, guint index);
 
 /* wn-worker.c */
 WnSimWorker *_wn_sim_worker_new        (WnEngine *engine, const WnWorkerConfig *config,

@@ -142,8 +142,12 @@ topic_queue (WnEngine   *self,
              const char *topic,
              gboolean    create)
 {
-  GQueue *queue = g_hash_table_lookup (self->topic_injections, topic);
+  GQueue *queue;
 
+  /* asked once per execution: most runs never inject, so skip the hashing */
+  if (!create && g_hash_table_size (self->topic_injections) == 0)
+    return NULL;
+  queue = g_hash_table_lookup (self->topic_injections, topic);
   if (queue == NULL && create)
     {
       queue = g_queue_new ();
@@ -298,11 +302,12 @@ wn_engine_new (WnProcess             *process,
     if (process->nodes[i].worker != NULL)
       self->task_trust[i] = process->nodes[i].worker->policy.trust;
 
+  self->instance_pool = wn_pool_new (sizeof (WnInstance));
   self->instances = g_ptr_array_new_with_free_func ((GDestroyNotify) _wn_instance_free);
-  self->instance_index = g_hash_table_new (g_str_hash, g_str_equal);
   self->workers = g_ptr_array_new_with_free_func ((GDestroyNotify) _wn_sim_worker_free);
   self->topic_injections = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, free_queue);
   self->implicit_topics = g_ptr_array_new_with_free_func (g_free);
+  self->end_counts = g_new0 (guint, process->n_nodes);
   self->ends = g_hash_table_new (g_str_hash, g_str_equal);
   self->completion_times = g_array_new (FALSE, FALSE, sizeof (WnTime));
   self->scheduled = g_ptr_array_new_with_free_func (scheduled_action_free);
@@ -363,10 +368,11 @@ wn_engine_free (WnEngine *self)
   g_ptr_array_unref (self->workers);
   wn_dispatcher_free (self->dispatcher);
   g_ptr_array_unref (self->instances);
-  g_hash_table_unref (self->instance_index);
+  wn_pool_free (self->instance_pool);
   g_hash_table_unref (self->topic_injections);
   g_ptr_array_unref (self->implicit_topics);
   g_hash_table_unref (self->ends);
+  g_free (self->end_counts);
   g_array_unref (self->completion_times);
   g_ptr_array_unref (self->scheduled);
   g_clear_pointer (&self->defaults_input, json_node_unref);
@@ -590,12 +596,33 @@ wn_engine_inject (WnEngine    *self,
   return TRUE;
 }
 
+/* The instance "i<n>" is the n-th started: read the number instead of hashing
+ * the string. Exactly the ids the engine hands out match ("i01" does not). */
+static WnInstance *
+instance_by_id (WnEngine   *self,
+                const char *id)
+{
+  guint64 n = 0;
+
+  if (id == NULL || id[0] != 'i' || id[1] < '1' || id[1] > '9')
+    return NULL;
+  for (const char *p = id + 1; *p != '\0'; p++)
+    {
+      if (!g_ascii_isdigit (*p))
+        return NULL;
+      n = n * 10 + (guint64) (*p - '0');
+      if (n > self->instances->len)
+        return NULL;
+    }
+  return g_ptr_array_index (self->instances, n - 1);
+}
+
 static WnInstance *
 find_instance (WnEngine   *self,
                const char *id,
                GError    **error)
 {
-  WnInstance *instance = g_hash_table_lookup (self->instance_index, id);
+  WnInstance *instance = instance_by_id (self, id);
 
   if (instance == NULL)
     g_set_error (error, WN_ENGINE_ERROR, WN_ENGINE_ERROR_NO_SUCH_INSTANCE, "no instance %s", id);
@@ -925,10 +952,10 @@ fill_instance_info (WnInstance     *instance,
   info->state = instance->state;
   info->started_at = instance->started_at;
   info->ended_at = instance->ended_at;
-  info->end_node = instance->end_node;
+  info->end_node = instance->end_node != NULL ? instance->end_node->id : NULL;
   info->reason = instance->reason;
   info->n_incidents = instance->n_incidents;
-  info->variables = instance->variables;
+  info->variables = _wn_instance_get_variables (instance);
 }
 
 void
@@ -949,7 +976,7 @@ wn_engine_lookup_instance (WnEngine       *self,
                            const char     *id,
                            WnInstanceInfo *info)
 {
-  WnInstance *instance = g_hash_table_lookup (self->instance_index, id);
+  WnInstance *instance = instance_by_id (self, id);
 
   if (instance == NULL)
     return FALSE;
@@ -969,20 +996,29 @@ wn_engine_foreach_track (WnEngine           *self,
 
       if (!all && instance->state != WN_INSTANCE_ACTIVE)
         continue;
-      for (guint j = 0; j < instance->tracks->len; j++)
+      for (guint j = 0; j < instance->n_tracks; j++)
         {
-          WnTrack *track = g_ptr_array_index (instance->tracks, j);
+          WnTrack *track = _wn_instance_get_track (instance, j);
+          char track_id[WN_ID_SIZE];
+          char job_id[WN_ID_SIZE];
           WnTrackInfo info;
 
           if (!all && (track->state == WN_TRACK_DONE || track->state == WN_TRACK_CANCELED ||
                        track->state == WN_TRACK_FAILED))
             continue;
-          info.id = track->id;
+          /* track and job ids are written out for the callback only */
+          _wn_instance_format_id (instance, 't', track->number, track_id);
+          info.id = track_id;
           info.instance = instance->id;
           info.node = self->process->nodes[track->node].id;
           info.state = track->state;
           info.since = track->since;
-          info.job = track->job;
+          info.job = NULL;
+          if (track->job != 0)
+            {
+              _wn_instance_format_id (instance, 'j', track->job, job_id);
+              info.job = job_id;
+            }
           info.error = track->error;
           func (&info, data);
         }
@@ -995,21 +1031,16 @@ wn_engine_get_stats (WnEngine   *self,
 {
   WnDispatcherCounters counters;
 
+  /* O(1): every total is kept up to date as instances change (a front end
+   * reads them every frame) */
   memset (stats, 0, sizeof *stats);
   wn_dispatcher_get_counters (self->dispatcher, &counters);
   stats->instances = self->instances->len;
   stats->completed = self->n_completed;
   stats->terminated = self->n_terminated;
-  for (guint i = 0; i < self->instances->len; i++)
-    {
-      WnInstance *instance = g_ptr_array_index (self->instances, i);
-      if (instance->state == WN_INSTANCE_ACTIVE)
-        {
-          stats->active++;
-          if (instance->n_incidents > 0)
-            stats->incidents++;
-        }
-    }
+  /* an instance is active until it completes or terminates, once */
+  stats->active = self->instances->len - self->n_completed - self->n_terminated;
+  stats->incidents = self->n_with_incidents;
   stats->executions = self->executions;
   stats->retries = counters.retries + self->worker_retries;
   stats->exhausted = counters.exhausted + self->worker_exhausted;
@@ -1038,6 +1069,17 @@ wn_engine_get_completion_times (WnEngine *self)
 GHashTable *
 wn_engine_get_ends (WnEngine *self)
 {
+  /* completions count per node (no hashing per instance); the table is brought
+   * up to date here */
+  if (self->ends_stale)
+    {
+      g_hash_table_remove_all (self->ends);
+      for (guint i = 0; i < self->process->n_nodes; i++)
+        if (self->end_counts[i] > 0)
+          g_hash_table_insert (self->ends, (gpointer) self->process->nodes[i].id,
+                               GUINT_TO_POINTER (self->end_counts[i]));
+      self->ends_stale = FALSE;
+    }
   return self->ends;
 }
 

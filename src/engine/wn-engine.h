@@ -156,6 +156,8 @@ typedef enum {
 const char *wn_track_state_to_string (WnTrackState state);
 const char *wn_instance_state_to_string (WnInstanceState state);
 
+/* A track as wn_engine_foreach_track() hands it over: the strings are valid
+ * during the callback only (the track and job ids are written out for it). */
 typedef struct {
   const char  *id;             /* "i1/t2" */
   const char  *instance;
@@ -187,10 +189,12 @@ typedef struct {
   guint64 events;
 } WnRunStats;
 
+/* O(1): the totals are kept as the run goes. */
 void          wn_engine_get_stats        (WnEngine *engine, WnRunStats *stats);
 /* Completion times (ended_at - started_at) of completed instances, sorted, µs. */
 GArray       *wn_engine_get_completion_times (WnEngine *engine);
-/* end node id → count of completed instances that reached it (borrowed). */
+/* end node id → count of completed instances that reached it (borrowed; each
+ * call brings it up to date). */
 GHashTable   *wn_engine_get_ends         (WnEngine *engine);
 /* One line per thing that still waits ("i2 parked at reserve on i2/j1 (topic reserve:
  * no live worker)", "i3/j2 gated until T+00:02.000"); empty when nothing waits. */

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "wn-engine-private.h"
+#include "wn-dispatcher-private.h"
 
 /* A track that passes more nodes than this without virtual time moving is in a
  * loop that can never progress. */
@@ -23,14 +24,11 @@ node_of (WnTrack *track)
   return &track->instance->engine->process->nodes[track->node];
 }
 
-/* Room for the longest id the engine makes, "i4294967295/j4294967295". */
-#define ID_SIZE 32
-
 /* Writes "<base>/<tag><n>", or "<tag><n>" when base is NULL, and returns its
- * length. The base is always an instance id. Every instance, track and job
- * gets an id, so this skips printf. */
+ * length. The base is always an instance id. Ids are written for every
+ * instance and job and for every journal event, so this skips printf. */
 static gsize
-format_id (char        out[ID_SIZE],
+format_id (char        out[WN_ID_SIZE],
            const char *base,
            char        tag,
            guint       n)
@@ -47,7 +45,7 @@ format_id (char        out[ID_SIZE],
     {
       gsize base_len = strlen (base);
 
-      g_assert (base_len + 2 + n_digits < ID_SIZE);
+      g_assert (base_len + 2 + n_digits < WN_ID_SIZE);
       memcpy (p, base, base_len);
       p += base_len;
       *p++ = '/';
@@ -59,6 +57,33 @@ format_id (char        out[ID_SIZE],
   return (gsize) (p - out);
 }
 
+void
+_wn_instance_format_id (const WnInstance *instance,
+                        char              tag,
+                        guint             n,
+                        char              out[WN_ID_SIZE])
+{
+  format_id (out, instance->id, tag, n);
+}
+
+/* Tracks by index: the first lives in the instance, the others in more_tracks. */
+WnTrack *
+_wn_instance_get_track (WnInstance *instance,
+                        guint       index)
+{
+  g_assert (index < instance->n_tracks);
+  if (index == 0)
+    return &instance->track;
+  return g_ptr_array_index (instance->more_tracks, index - 1);
+}
+
+/* The variable a task's direct output goes to (and the job's output variable). */
+static const char *
+output_var_of (const WnNode *node)
+{
+  return node->worker->output_var != NULL ? node->worker->output_var : node->id;
+}
+
 static void
 emit (WnTrack      *track,
       WnEventKind   kind,
@@ -66,6 +91,7 @@ emit (WnTrack      *track,
       WnEvent      *ev)
 {
   WnEngine *engine = track->instance->engine;
+  char track_id[WN_ID_SIZE];
 
   if (!wn_journal_is_active (engine->journal))
     {
@@ -77,7 +103,8 @@ emit (WnTrack      *track,
   ev->instance = track->instance->id;
   if (ev->node == NULL)
     ev->node = node_of (track)->id;
-  ev->track = track->id;
+  format_id (track_id, track->instance->id, 't', track->number);
+  ev->track = track_id;
   _wn_engine_emit (engine, ev);
 }
 
@@ -134,30 +161,35 @@ set_state (WnTrack      *track,
   track->since = wn_scheduler_now (track->instance->engine->scheduler);
 }
 
+/* A track made by a fork (the first one lives in the instance). */
+static void
+track_free (WnTrack *track)
+{
+  g_free (track->error);
+  g_free (track);
+}
+
 static WnTrack *
 track_new (WnInstance *instance,
            guint       node)
 {
-  char id[ID_SIZE];
-  gsize len = format_id (id, instance->id, 't', instance->tracks->len + 1);
-  WnTrack *track = g_malloc0 (sizeof (WnTrack) + len + 1);
+  WnTrack *track;
 
-  /* the id lives in the same block */
-  track->id = memcpy (track + 1, id, len + 1);
+  if (instance->n_tracks == 0)
+    track = &instance->track;
+  else
+    {
+      track = g_new0 (WnTrack, 1);
+      if (instance->more_tracks == NULL)
+        instance->more_tracks = g_ptr_array_new_with_free_func ((GDestroyNotify) track_free);
+      g_ptr_array_add (instance->more_tracks, track);
+    }
+  track->number = ++instance->n_tracks;
   track->instance = instance;
   track->node = node;
   set_state (track, WN_TRACK_ACTIVE);
-  g_ptr_array_add (instance->tracks, track);
   instance->n_live++;
   return track;
-}
-
-static void
-track_free (WnTrack *track)
-{
-  g_free (track->job);
-  g_free (track->error);
-  g_free (track);
 }
 
 static gboolean
@@ -165,6 +197,25 @@ track_is_live (const WnTrack *track)
 {
   return track->state != WN_TRACK_DONE && track->state != WN_TRACK_CANCELED &&
          track->state != WN_TRACK_FAILED;
+}
+
+/* ---- incidents ---- */
+
+/* The engine counts the active instances holding an incident as they change,
+ * so that its run totals cost nothing to read (wn_engine_get_stats()). */
+static void
+incident_opened (WnInstance *instance)
+{
+  if (instance->n_incidents++ == 0 && instance->state == WN_INSTANCE_ACTIVE)
+    instance->engine->n_with_incidents++;
+}
+
+static void
+incident_closed (WnInstance *instance)
+{
+  g_assert (instance->n_incidents > 0);
+  if (--instance->n_incidents == 0 && instance->state == WN_INSTANCE_ACTIVE)
+    instance->engine->n_with_incidents--;
 }
 
 /* ---- instance end ---- */
@@ -185,9 +236,9 @@ instance_maybe_complete (WnInstance *instance)
   engine->n_completed++;
   if (instance->end_node != NULL)
     {
-      gpointer count = g_hash_table_lookup (engine->ends, instance->end_node);
-      g_hash_table_insert (engine->ends, (gpointer) instance->end_node,
-                           GUINT_TO_POINTER (GPOINTER_TO_UINT (count) + 1));
+      /* counted per node; wn_engine_get_ends() builds its table from these */
+      engine->end_counts[instance->end_node->index]++;
+      engine->ends_stale = TRUE;
     }
   emit_instance (instance, WN_PH_COMPLETED, NULL);
 }
@@ -198,7 +249,7 @@ track_end (WnTrack      *track,
 {
   g_assert (track_is_live (track));
   if (track->state == WN_TRACK_INCIDENT)
-    track->instance->n_incidents--;
+    incident_closed (track->instance);
   set_state (track, state);
   track->instance->n_live--;
 }
@@ -211,10 +262,13 @@ track_cancel (WnTrack *track)
 
   if (!track_is_live (track))
     return;
-  if (track->job != NULL)
+  if (track->job != 0)
     {
-      wn_dispatcher_remove (engine->dispatcher, track->job);
-      g_clear_pointer (&track->job, g_free);
+      char job_id[WN_ID_SIZE];
+
+      format_id (job_id, track->instance->id, 'j', track->job);
+      wn_dispatcher_remove (engine->dispatcher, job_id);
+      track->job = 0;
     }
   if (track->timer != 0)
     {
@@ -233,8 +287,10 @@ instance_terminate (WnInstance *instance,
 
   if (instance->state != WN_INSTANCE_ACTIVE)
     return;
-  for (guint i = 0; i < instance->tracks->len; i++)
-    track_cancel (g_ptr_array_index (instance->tracks, i));
+  for (guint i = 0; i < instance->n_tracks; i++)
+    track_cancel (_wn_instance_get_track (instance, i));
+  if (instance->n_incidents > 0)
+    engine->n_with_incidents--;
   instance->state = WN_INSTANCE_TERMINATED;
   instance->ended_at = wn_scheduler_now (engine->scheduler);
   instance->reason = g_strdup (reason);
@@ -256,7 +312,7 @@ track_fail (WnTrack    *track,
   if (engine->config.on_exhausted == WN_ON_EXHAUSTED_INCIDENT)
     {
       set_state (track, WN_TRACK_INCIDENT);
-      instance->n_incidents++;
+      incident_opened (instance);
       emit_simple (track, WN_EV_NODE, WN_PH_INCIDENT, error);
       emit_simple (track, WN_EV_INCIDENT, WN_PH_RAISED, error);
       return;
@@ -277,10 +333,13 @@ share_variables (WnInstance *instance)
   instance->variables_shared = TRUE;
 }
 
+/* Write one variable, taking an object of its own first if the variables are
+ * shared. Callers go through set_variable(), which applies a pending write
+ * before this one. */
 static void
-set_variable (WnInstance *instance,
-              const char *name,
-              JsonNode   *value)
+set_member (WnInstance *instance,
+            const char *name,
+            JsonNode   *value)
 {
   if (instance->variables_shared)
     {
@@ -301,6 +360,57 @@ set_variable (WnInstance *instance,
   if (json_object_get_member (instance->variables, name) == value)
     return;
   json_object_set_member (instance->variables, name, json_node_ref (value));
+}
+
+/* The variables as they are now: applies the pending write first. Everything
+ * that reads the variables goes through here. */
+static JsonObject *
+instance_variables (WnInstance *instance)
+{
+  if (instance->pending_name != NULL)
+    {
+      const char *name = instance->pending_name;
+      JsonNode *value = instance->pending_value;
+
+      instance->pending_name = NULL;
+      instance->pending_value = NULL;
+      set_member (instance, name, value);
+      json_node_unref (value);
+    }
+  return instance->variables;
+}
+
+static void
+set_variable (WnInstance *instance,
+              const char *name,
+              JsonNode   *value)
+{
+  instance_variables (instance);
+  set_member (instance, name, value);
+}
+
+/* A task's direct output (the whole body under `name`, which the process
+ * owns). While the variables are shared, the write waits in `pending` until
+ * something reads them: most instances commit one output and end, and then
+ * nothing ever does. */
+static void
+commit_output (WnInstance *instance,
+               const char *name,
+               JsonNode   *value)
+{
+  if (instance->variables_shared && instance->pending_name == NULL)
+    {
+      instance->pending_name = name;
+      instance->pending_value = json_node_ref (value);
+      return;
+    }
+  set_variable (instance, name, value);
+}
+
+JsonObject *
+_wn_instance_get_variables (WnInstance *instance)
+{
+  return instance_variables (instance);
 }
 
 /* A node like `base` (which may be NULL) with `value` set at `steps`; nothing is
@@ -379,6 +489,7 @@ static JsonNode *
 build_input (WnInstance         *instance,
              const WnWorkerSpec *spec)
 {
+  JsonObject *variables = instance_variables (instance);
   JsonObject *input;
   JsonNode *node;
 
@@ -397,7 +508,7 @@ build_input (WnInstance         *instance,
     }
   input = json_object_new ();
   for (guint i = 0; i < spec->input->len; i++)
-    copy_input_path (input, g_ptr_array_index (spec->input, i), instance->variables);
+    copy_input_path (input, g_ptr_array_index (spec->input, i), variables);
   node = json_node_init_object (json_node_alloc (), input);
   json_object_unref (input);
   return node;
@@ -433,32 +544,31 @@ park (WnTrack      *track,
   g_autoptr(GError) error = NULL;
   g_autoptr(JsonNode) input = build_input (instance, node->worker);
   WnJobSpec spec = { 0 };
-  char id[ID_SIZE];
-  gsize id_len = format_id (id, instance->id, 'j', ++instance->next_job);
-  char *job = g_memdup2 (id, id_len + 1);
+  guint job = ++instance->next_job;
+  char id[WN_ID_SIZE];
 
-  spec.id = job;
+  format_id (id, instance->id, 'j', job);
+  spec.id = id;
   spec.topic = node->worker->topic;
   spec.instance = instance->id;
   spec.node = node->id;
-  spec.output_var = node->worker->output_var ? node->worker->output_var : node->id;
+  spec.output_var = output_var_of (node);
   spec.input = input;
   spec.policy = _wn_engine_policy_for (engine, node->index);
   spec.owner = track;
 
-  g_free (track->job);
   track->job = job;
   set_state (track, WN_TRACK_PARKED);
   if (!wn_dispatcher_enqueue (engine->dispatcher, &spec, &error))
     {
-      g_clear_pointer (&track->job, g_free);
+      track->job = 0;
       set_state (track, WN_TRACK_ACTIVE);
       track_fail (track, error->message);
       return;
     }
   {
     WnEvent ev = WN_EVENT_INIT (WN_EV_NODE, WN_PH_PARKED);
-    ev.job = track->job;
+    ev.job = id;
     ev.topic = node->worker->topic;
     emit (track, WN_EV_NODE, WN_PH_PARKED, &ev);
   }
@@ -472,7 +582,7 @@ run_script (WnTrack      *track,
 
   for (guint i = 0; i < node->n_set; i++)
     {
-      WnLiteScope scope = { NULL, 0, instance->variables };
+      WnLiteScope scope = { NULL, 0, instance_variables (instance) };
       g_autoptr(GError) error = NULL;
       g_autoptr(JsonNode) value = wn_lite_eval_json (node->set[i].expr, &scope, &error);
 
@@ -500,7 +610,7 @@ decide (WnTrack      *track,
     {
       guint f = g_array_index (node->outgoing, guint, i);
       const WnFlow *flow = &process->flows[f];
-      WnLiteScope scope = { NULL, 0, instance->variables };
+      WnLiteScope scope = { NULL, 0, instance_variables (instance) };
       g_autoptr(GError) error = NULL;
       gboolean taken = FALSE;
 
@@ -632,7 +742,7 @@ track_run (WnTrack *track,
               return;
             }
           emit_simple (track, WN_EV_NODE, WN_PH_COMPLETED, NULL);
-          instance->end_node = node->id;
+          instance->end_node = node;
           track_end (track, WN_TRACK_DONE);
           instance_maybe_complete (instance);
           return;
@@ -753,7 +863,7 @@ apply_status (WnTrack   *track,
       track_fail (track, message);
       return;
     }
-  if (!spec->status_overwrite && json_object_has_member (instance->variables, spec->status_var))
+  if (!spec->status_overwrite && json_object_has_member (instance_variables (instance), spec->status_var))
     {
       g_autofree char *message = g_strdup_printf ("status variable %s is already set", spec->status_var);
       track_fail (track, message);
@@ -771,20 +881,31 @@ _wn_instance_deliver (gpointer   owner,
 {
   WnTrack *track = owner;
   WnInstance *instance = track->instance;
+  char job_id[WN_ID_SIZE];
+  JsonNode *direct;
 
   /* only the outcome of the job the track is parked on counts */
-  if (track->state != WN_TRACK_PARKED || g_strcmp0 (track->job, outcome->job) != 0 ||
-      instance->state != WN_INSTANCE_ACTIVE)
+  if (track->state != WN_TRACK_PARKED || track->job == 0 || instance->state != WN_INSTANCE_ACTIVE)
     {
       wn_outcome_free (outcome);
       return;
     }
-  g_clear_pointer (&track->job, g_free);
+  format_id (job_id, instance->id, 'j', track->job);
+  if (g_strcmp0 (job_id, outcome->job) != 0)
+    {
+      wn_outcome_free (outcome);
+      return;
+    }
+  track->job = 0;
   set_state (track, WN_TRACK_ACTIVE);
 
   switch (outcome->kind)
     {
     case WN_OUTCOME_COMPLETE:
+      /* a simulated worker's plain completion: the body under the output variable */
+      direct = _wn_outcome_get_direct (outcome);
+      if (direct != NULL)
+        commit_output (instance, output_var_of (node_of (track)), direct);
       for (guint i = 0; outcome->bindings != NULL && i < outcome->bindings->len; i++)
         {
           WnBinding *b = &g_array_index (outcome->bindings, WnBinding, i);
@@ -818,16 +939,16 @@ WnInstance *
 _wn_instance_start (WnEngine   *engine,
                     JsonObject *variables)
 {
-  char id[ID_SIZE];
+  char id[WN_ID_SIZE];
   gsize id_len = format_id (id, NULL, 'i', engine->instances->len + 1);
-  WnInstance *instance = g_malloc0 (sizeof (WnInstance) + id_len + 1);
+  WnInstance *instance = wn_pool_alloc0 (engine->instance_pool);
   JsonObjectIter iter;
   const char *name;
   JsonNode *value;
   WnTrack *track;
 
-  /* the id lives in the same block */
-  instance->id = memcpy (instance + 1, id, id_len + 1);
+  g_assert (id_len < sizeof instance->id);
+  memcpy (instance->id, id, id_len + 1);
   instance->engine = engine;
   /* the process's defaults, shared until the instance writes (see set_variable) */
   instance->variables = json_object_ref (engine->process->variables);
@@ -841,9 +962,7 @@ _wn_instance_start (WnEngine   *engine,
   instance->state = WN_INSTANCE_ACTIVE;
   instance->started_at = wn_scheduler_now (engine->scheduler);
   instance->ended_at = -1;
-  instance->tracks = g_ptr_array_new_with_free_func ((GDestroyNotify) track_free);
   g_ptr_array_add (engine->instances, instance);
-  g_hash_table_insert (engine->instance_index, instance->id, instance);
 
   emit_instance (instance, WN_PH_CREATED, NULL);
   track = track_new (instance, engine->process->start);
@@ -854,11 +973,13 @@ _wn_instance_start (WnEngine   *engine,
 void
 _wn_instance_free (WnInstance *instance)
 {
-  g_ptr_array_unref (instance->tracks);
+  g_free (instance->track.error);
+  g_clear_pointer (&instance->more_tracks, g_ptr_array_unref);
   json_object_unref (instance->variables);
+  g_clear_pointer (&instance->pending_value, json_node_unref);
   g_free (instance->joins);
   g_free (instance->reason);
-  g_free (instance);
+  wn_pool_release (instance->engine->instance_pool, instance);
 }
 
 static WnTrack *
@@ -868,9 +989,9 @@ find_incident (WnInstance *instance,
 {
   const WnProcess *process = instance->engine->process;
 
-  for (guint i = 0; i < instance->tracks->len; i++)
+  for (guint i = 0; i < instance->n_tracks; i++)
     {
-      WnTrack *track = g_ptr_array_index (instance->tracks, i);
+      WnTrack *track = _wn_instance_get_track (instance, i);
       if (track->state == WN_TRACK_INCIDENT &&
           (node == NULL || g_strcmp0 (process->nodes[track->node].id, node) == 0))
         return track;
@@ -890,7 +1011,7 @@ _wn_instance_incident_retry (WnInstance *instance,
   if (track == NULL)
     return FALSE;
   emit_simple (track, WN_EV_INCIDENT, WN_PH_RETRIED, NULL);
-  instance->n_incidents--;
+  incident_closed (instance);
   g_clear_pointer (&track->error, g_free);
   set_state (track, WN_TRACK_ACTIVE);
   /* enter the node again: a new job with a fresh attempt budget */
@@ -928,7 +1049,7 @@ _wn_instance_incident_resolve (WnInstance *instance,
       return FALSE;
     }
   emit_simple (track, WN_EV_INCIDENT, WN_PH_RESOLVED, NULL);
-  instance->n_incidents--;
+  incident_closed (instance);
   g_clear_pointer (&track->error, g_free);
   set_state (track, WN_TRACK_ACTIVE);
   if (at->type == WN_NODE_EXCLUSIVE)

@@ -26,10 +26,9 @@ typedef struct {
   guint        wait_id;
   WnTimerId    timer;
   /* the job in hand */
-  char        *job;            /* in `strings` */
-  char        *output_var;     /* in `strings` */
-  char        *strings;        /* kept from job to job */
-  gsize        strings_size;
+  char        *job;            /* in `job_buffer` */
+  char        *job_buffer;     /* kept from job to job */
+  gsize        job_buffer_size;
   JsonNode    *input;
   WnPolicy    *policy;
   WnTime       deadline;
@@ -48,35 +47,46 @@ struct _WnSimWorker
   GQueue      injections;     /* WnResponse* aimed at this worker */
   Slot       *slots;
   guint       n_slots;
+  JsonNode   *empty_body;     /* {}, what an implicit worker completes with; shared */
 };
 
 static void slot_fetch (Slot *slot);
 
-/* Copy the job's id and output variable into the slot's buffer: a slot runs job
- * after job, and keeping the buffer spares two allocations per job. */
-static void
-slot_set_strings (Slot       *slot,
-                  const char *job,
-                  const char *output_var)
+/* The body of an implicit worker's completion: one {} for all its jobs (bodies
+ * are committed to the variables by reference and never modified in place). */
+static JsonNode *
+empty_body (WnSimWorker *worker)
 {
-  gsize job_len = strlen (job) + 1;
-  gsize var_len = output_var != NULL ? strlen (output_var) + 1 : 0;
-
-  if (job_len + var_len > slot->strings_size)
+  if (worker->empty_body == NULL)
     {
-      slot->strings_size = MAX (64, job_len + var_len);
-      g_free (slot->strings);
-      slot->strings = g_malloc (slot->strings_size);
+      worker->empty_body = json_node_new (JSON_NODE_OBJECT);
+      json_node_take_object (worker->empty_body, json_object_new ());
     }
-  slot->job = memcpy (slot->strings, job, job_len);
-  slot->output_var = output_var != NULL ? memcpy (slot->strings + job_len, output_var, var_len) : NULL;
+  return worker->empty_body;
+}
+
+/* Copy the job's id into the slot's buffer: a slot runs job after job, and
+ * keeping the buffer spares an allocation per job. (The output variable is not
+ * needed: a direct completion goes under the task's, which the engine knows.) */
+static void
+slot_set_job (Slot       *slot,
+              const char *job)
+{
+  gsize job_size = strlen (job) + 1;
+
+  if (job_size > slot->job_buffer_size)
+    {
+      slot->job_buffer_size = MAX (64, job_size);
+      g_free (slot->job_buffer);
+      slot->job_buffer = g_malloc (slot->job_buffer_size);
+    }
+  slot->job = memcpy (slot->job_buffer, job, job_size);
 }
 
 static void
 slot_drop_job (Slot *slot)
 {
   slot->job = NULL;
-  slot->output_var = NULL;
   g_clear_pointer (&slot->input, json_node_unref);
   g_clear_pointer (&slot->policy, wn_policy_unref);
   g_clear_pointer (&slot->response, wn_response_unref);
@@ -308,29 +318,27 @@ finish_trusted (Slot       *slot,
     case WN_RESPONSE_COMPLETE:
     case WN_RESPONSE_HANG:
       {
-        g_autoptr(GArray) bindings = wn_bindings_new ();
-        g_autoptr(GError) error = NULL;
-        g_autoptr(JsonNode) empty = NULL;
-        JsonNode *body = r ? r->body : NULL;
+        JsonNode *body = r != NULL ? r->body : empty_body (slot->worker);
 
-        if (body == NULL && r == NULL)
-          {
-            empty = json_node_new (JSON_NODE_OBJECT);
-            json_node_take_object (empty, json_object_new ());
-            body = empty;
-          }
         if (body != NULL && slot->policy->mapping != NULL)
           {
+            g_autoptr(GArray) bindings = wn_bindings_new ();
+            g_autoptr(GError) error = NULL;
+
             if (!wn_output_mapping_apply (slot->policy->mapping, body, bindings, &error))
               {
                 wn_dispatcher_report_fault (d, slot->job, worker, NULL, error->message, FALSE, NULL);
                 report_finished (slot);
                 return;
               }
+            _wn_dispatcher_complete_mapped_take (d, slot->job, worker, g_steal_pointer (&bindings), NULL);
           }
-        else if (body != NULL)
-          wn_output_direct (slot->output_var, body, bindings);
-        _wn_dispatcher_complete_mapped_take (d, slot->job, worker, g_steal_pointer (&bindings), NULL);
+        else
+          {
+            /* the direct default: the whole body (if any) under the output
+             * variable, which the engine knows from the task */
+            _wn_dispatcher_complete_direct (d, slot->job, worker, body, NULL);
+          }
         report_finished (slot);
         return;
       }
@@ -375,14 +383,7 @@ finish_authoritative (Slot       *slot,
     {
     case WN_RESPONSE_COMPLETE:
     case WN_RESPONSE_HANG:
-      if (r == NULL)
-        {
-          g_autoptr(JsonNode) empty = json_node_new (JSON_NODE_OBJECT);
-          json_node_take_object (empty, json_object_new ());
-          wn_dispatcher_complete (d, slot->job, worker, empty, NULL);
-        }
-      else
-        wn_dispatcher_complete (d, slot->job, worker, r->body, NULL);
+      wn_dispatcher_complete (d, slot->job, worker, r != NULL ? r->body : empty_body (slot->worker), NULL);
       break;
 
     case WN_RESPONSE_FAIL:
@@ -478,7 +479,7 @@ slot_fetch (Slot *slot)
       return;
     }
   slot->state = SLOT_BUSY;
-  slot_set_strings (slot, info.id, info.output_var ? info.output_var : info.node);
+  slot_set_job (slot, info.id);
   slot->input = info.input ? json_node_ref (info.input) : NULL;
   slot->policy = info.policy ? wn_policy_ref (info.policy) : wn_policy_resolve (NULL, NULL);
   slot->deadline = info.deadline;
@@ -544,9 +545,10 @@ _wn_sim_worker_free (WnSimWorker *self)
       if (slot->timer != 0)
         wn_scheduler_cancel (self->engine->scheduler, slot->timer);
       slot_drop_job (slot);
-      g_free (slot->strings);
+      g_free (slot->job_buffer);
     }
   g_queue_clear_full (&self->injections, (GDestroyNotify) wn_response_unref);
+  g_clear_pointer (&self->empty_body, json_node_unref);
   g_free (self->slots);
   g_free (self->id);
   g_free (self->topic);

@@ -40,6 +40,24 @@ end_of (WnTestRun *run, const char *instance)
        : info.state == WN_INSTANCE_TERMINATED ? "(terminated)" : "(active)";
 }
 
+/* The run totals, which the engine keeps as it goes (wn_engine_get_stats() is O(1)). */
+static void
+assert_stats (WnTestRun *run,
+              guint      active,
+              guint      incidents,
+              guint      completed,
+              guint      terminated)
+{
+  WnRunStats stats;
+
+  wn_engine_get_stats (run->engine, &stats);
+  g_assert_cmpuint (stats.active, ==, active);
+  g_assert_cmpuint (stats.incidents, ==, incidents);
+  g_assert_cmpuint (stats.completed, ==, completed);
+  g_assert_cmpuint (stats.terminated, ==, terminated);
+  g_assert_cmpuint (stats.instances, ==, active + completed + terminated);
+}
+
 /* ---- Instances ---- */
 
 static void
@@ -209,6 +227,7 @@ test_incident_retry_and_resolve (void)
   wn_test_run_until (run, WN_TIME_NEVER);
   g_assert_cmpuint (wn_test_count (run, WN_EV_INCIDENT, WN_PH_RETRIED, "a"), ==, 1);
   g_assert_cmpstr (end_of (run, "i1"), ==, "done");
+  assert_stats (run, 0, 0, 1, 0);
   g_assert_false (wn_engine_incident_retry (run->engine, "i1", "a", &error));
   g_assert_error (error, WN_ENGINE_ERROR, WN_ENGINE_ERROR_NOT_ACTIVE);
 }
@@ -221,10 +240,12 @@ test_incident_resolve (void)
   g_autoptr(GError) error = NULL;
 
   wn_test_run_until (run, WN_TIME_NEVER);
+  assert_stats (run, 1, 1, 0, 0);
   g_assert_true (wn_engine_incident_resolve (run->engine, "i1", NULL, &error));
   g_assert_no_error (error);
   wn_test_run_until (run, WN_TIME_NEVER);
   g_assert_cmpstr (end_of (run, "i1"), ==, "done");
+  assert_stats (run, 0, 0, 1, 0);
   g_assert_cmpuint (wn_test_count (run, WN_EV_INCIDENT, WN_PH_RESOLVED, "a"), ==, 1);
   /* resolved past a: a ran only its first job */
   g_assert_cmpuint (wn_test_count (run, WN_EV_JOB, WN_PH_ENQUEUED, "a"), ==, 1);
@@ -295,8 +316,109 @@ test_incident_cancel (void)
   g_autoptr(GError) error = NULL;
 
   wn_test_run_until (run, WN_TIME_NEVER);
+  assert_stats (run, 1, 1, 0, 0);
   g_assert_true (wn_engine_cancel_instance (run->engine, "i1", &error));
   g_assert_cmpstr (end_of (run, "i1"), ==, "(terminated)");
+  /* the instance took its incident with it */
+  assert_stats (run, 0, 0, 0, 1);
+}
+
+/* Instance ids are "i<n>" in start order, exactly: the engine finds them by
+ * number, so near misses must not match. */
+static void
+test_ids_and_lookup (void)
+{
+  WnEngineOptions options = { 0 };
+  g_autoptr(WnTestRun) run = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *misses[] = { "", "i", "i0", "i01", "i4", "i1x", "x1", "I1", "i-1", "i99999999999999999999" };
+  const char *started;
+  WnInstanceInfo info;
+
+  options.instances = 3;
+  run = one_task (NULL, "{ \"topic\": \"t\" }",
+                  "{ \"format\": \"winnow.scenario/1\", \"workers\": [ { \"id\": \"w\", \"topic\": \"t\","
+                  "  \"responses\": [ { \"after\": \"1s\", \"complete\": {} } ] } ] }", &options);
+  wn_engine_run (run->engine, MS (500));
+  for (guint i = 1; i <= 3; i++)
+    {
+      g_autofree char *id = g_strdup_printf ("i%u", i);
+
+      g_assert_true (wn_engine_lookup_instance (run->engine, id, &info));
+      g_assert_cmpstr (info.id, ==, id);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (misses); i++)
+    g_assert_false (wn_engine_lookup_instance (run->engine, misses[i], &info));
+  g_assert_false (wn_engine_cancel_instance (run->engine, "i01", &error));
+  g_assert_error (error, WN_ENGINE_ERROR, WN_ENGINE_ERROR_NO_SUCH_INSTANCE);
+  g_clear_error (&error);
+
+  /* the id returned stays valid (and the same) while more instances start */
+  started = wn_engine_start_instance (run->engine, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (started, ==, "i4");
+  for (guint i = 0; i < 1000; i++)
+    wn_engine_start_instance (run->engine, NULL, NULL);
+  g_assert_cmpstr (started, ==, "i4");
+  g_assert_true (wn_engine_lookup_instance (run->engine, "i1004", &info));
+  g_assert_false (wn_engine_lookup_instance (run->engine, "i1005", &info));
+  wn_test_run_until (run, WN_TIME_NEVER);
+  assert_stats (run, 0, 0, 1004, 0);
+}
+
+/* A task's output committed while the variables are still the process's
+ * defaults is held back until something reads them: a script, the next job's
+ * input, a snapshot. Each must see it, in order. */
+static void
+test_output_read_later (void)
+{
+  const char *process =
+    "{ \"format\": \"winnow.process/1\", \"id\": \"p\", \"variables\": { \"a\": 0, \"keep\": true },"
+    "  \"nodes\": [ { \"id\": \"start\", \"type\": \"startEvent\" },"
+    "    { \"id\": \"a\", \"type\": \"serviceTask\", \"worker\": { \"topic\": \"t\" } },"
+    "    { \"id\": \"s\", \"type\": \"scriptTask\", \"set\": { \"y\": \"a.n + 1\" } },"
+    "    { \"id\": \"b\", \"type\": \"serviceTask\", \"worker\": { \"topic\": \"t\" } },"
+    "    { \"id\": \"done\", \"type\": \"endEvent\" } ],"
+    "  \"flows\": [ { \"id\": \"f1\", \"from\": \"start\", \"to\": \"a\" },"
+    "    { \"id\": \"f2\", \"from\": \"a\", \"to\": \"s\" }, { \"id\": \"f3\", \"from\": \"s\", \"to\": \"b\" },"
+    "    { \"id\": \"f4\", \"from\": \"b\", \"to\": \"done\" } ] }";
+  const char *scenario =
+    "{ \"format\": \"winnow.scenario/1\", \"workers\": [ { \"id\": \"w\", \"topic\": \"t\","
+    "  \"responses\": [ { \"after\": \"1s\", \"complete\": { \"n\": 2 } } ] } ] }";
+  g_autoptr(WnTestRun) run = wn_test_run_new (process, scenario, NULL);
+  g_autoptr(WnTestRun) second = wn_test_run_new (process, scenario, NULL);
+  g_autofree char *input = NULL;
+  g_autofree char *a = NULL;
+  g_autofree char *y = NULL;
+  g_autofree char *b = NULL;
+  g_autofree char *keep = NULL;
+  WnJobInfo job;
+
+  /* the second job takes every variable: a's output (over the default a = 0) and y */
+  wn_engine_run (run->engine, MS (1500));
+  g_assert_true (wn_dispatcher_lookup (wn_engine_get_dispatcher (run->engine), "i1/j2", &job));
+  input = json_to_string (job.input, FALSE);
+  g_assert_cmpstr (input, ==, "{\"a\":{\"n\":2},\"keep\":true,\"y\":3}");
+  wn_test_run_until (run, WN_TIME_NEVER);
+  g_assert_cmpstr (end_of (run, "i1"), ==, "done");
+  a = wn_test_variable (run, "i1", "a");
+  y = wn_test_variable (run, "i1", "y");
+  b = wn_test_variable (run, "i1", "b");
+  keep = wn_test_variable (run, "i1", "keep");
+  g_assert_cmpstr (a, ==, "{\"n\":2}");
+  g_assert_cmpstr (y, ==, "3");
+  g_assert_cmpstr (b, ==, "{\"n\":2}");
+  g_assert_cmpstr (keep, ==, "true");
+
+  /* a snapshot taken while the output is held back sees it too */
+  wn_engine_run (second->engine, MS (1000));
+  g_clear_pointer (&a, g_free);
+  a = wn_test_variable (second, "i1", "a");
+  g_assert_cmpstr (a, ==, "{\"n\":2}");
+  wn_test_run_until (second, WN_TIME_NEVER);
+  g_clear_pointer (&y, g_free);
+  y = wn_test_variable (second, "i1", "y");
+  g_assert_cmpstr (y, ==, "3");
 }
 
 static void
@@ -706,6 +828,8 @@ main (int argc, char **argv)
   g_test_add_func ("/engine/PolicyResolution/levels", test_policy_resolution);
   g_test_add_func ("/engine/PolicyResolution/kept-after-change", test_policy_kept_after_change);
   g_test_add_func ("/engine/Instances/injection", test_injection);
+  g_test_add_func ("/engine/Instances/ids-and-lookup", test_ids_and_lookup);
+  g_test_add_func ("/engine/Instances/output-read-later", test_output_read_later);
   g_test_add_func ("/engine/Breakpoints/stop-and-resume", test_breakpoints);
 
   return g_test_run ();

@@ -940,6 +940,7 @@ typedef struct {
   guint      active;
   guint      completed;
   guint      terminated;
+  guint      incidents;    /* active instances holding an open incident */
 } EndCheck;
 
 static void
@@ -962,6 +963,8 @@ check_instance_cb (const WnInstanceInfo *info,
     case WN_INSTANCE_ACTIVE:
     default:
       check->active++;
+      if (info->n_incidents > 0)
+        check->incidents++;
       break;
     }
   if (!check->quiescent)
@@ -1006,7 +1009,7 @@ static void
 check_end (WnTestRun *run, WnStopReason reason, Coverage *coverage)
 {
   g_autoptr(GPtrArray) lines = wn_engine_describe_waiting (run->engine);
-  EndCheck check = { run, lines, reason == WN_STOP_QUIESCENT, 0, 0, 0 };
+  EndCheck check = { run, lines, reason == WN_STOP_QUIESCENT, 0, 0, 0, 0 };
   WnRunStats stats;
 
   wn_test_check_invariants (run);
@@ -1022,6 +1025,8 @@ check_end (WnTestRun *run, WnStopReason reason, Coverage *coverage)
   g_assert_cmpuint (stats.completed, ==, check.completed);
   g_assert_cmpuint (stats.terminated, ==, check.terminated);
   g_assert_cmpuint (stats.active, ==, check.active);
+  /* kept incrementally by the engine: it must agree with the instances */
+  g_assert_cmpuint (stats.incidents, ==, check.incidents);
   g_assert_cmpuint (stats.completed, ==, count_phase (run, WN_EV_INSTANCE, WN_PH_COMPLETED));
   g_assert_cmpuint (stats.terminated, ==, count_phase (run, WN_EV_INSTANCE, WN_PH_TERMINATED));
   g_assert_cmpuint (stats.instances, ==, count_phase (run, WN_EV_INSTANCE, WN_PH_CREATED));
