@@ -4,19 +4,15 @@
 
 #include "winnow-event-row.h"
 
-struct _WinnowEventData
-{
-  WnEvent *event;
-  char    *text;      /* built on first use */
-  char    *folded;    /* casefolded text, for searches */
-};
-
 struct _WinnowEventRow
 {
-  GObject          parent_instance;
+  GObject        parent_instance;
 
-  WinnowEventData *data;
-  WnEvent         *event;   /* = data->event */
+  WnEvent       *event;     /* &view, or an owned copy */
+  WnEvent        view;      /* strings borrowed from `journal` */
+  WinnowJournal *journal;   /* NULL when the event is owned */
+  char          *text;      /* built on first use */
+  char          *folded;    /* casefolded text, for searches */
 };
 
 enum {
@@ -38,49 +34,17 @@ static GParamSpec *properties[N_PROPS];
 G_DEFINE_FINAL_TYPE (WinnowEventRow, winnow_event_row, G_TYPE_OBJECT)
 
 static void
-event_data_clear (gpointer mem)
-{
-  WinnowEventData *data = mem;
-
-  g_clear_pointer (&data->event, wn_event_free);
-  g_clear_pointer (&data->text, g_free);
-  g_clear_pointer (&data->folded, g_free);
-}
-
-WinnowEventData *
-winnow_event_data_new (WnEvent *event)
-{
-  WinnowEventData *data = g_rc_box_new0 (WinnowEventData);
-
-  data->event = event;
-  return data;
-}
-
-WinnowEventData *
-winnow_event_data_ref (WinnowEventData *data)
-{
-  return g_rc_box_acquire (data);
-}
-
-void
-winnow_event_data_unref (WinnowEventData *data)
-{
-  g_rc_box_release_full (data, event_data_clear);
-}
-
-const WnEvent *
-winnow_event_data_get_event (WinnowEventData *data)
-{
-  return data->event;
-}
-
-static void
 winnow_event_row_finalize (GObject *object)
 {
   WinnowEventRow *self = WINNOW_EVENT_ROW (object);
 
-  g_clear_pointer (&self->data, winnow_event_data_unref);
+  if (self->journal != NULL)
+    g_clear_pointer (&self->journal, winnow_journal_unref);
+  else
+    g_clear_pointer (&self->event, wn_event_free);
   self->event = NULL;
+  g_clear_pointer (&self->text, g_free);
+  g_clear_pointer (&self->folded, g_free);
 
   G_OBJECT_CLASS (winnow_event_row_parent_class)->finalize (object);
 }
@@ -154,27 +118,31 @@ winnow_event_row_init (WinnowEventRow *self)
 }
 
 WinnowEventRow *
-winnow_event_row_new_for_data (WinnowEventData *data)
+winnow_event_row_new_for_journal (WinnowJournal *journal,
+                                  guint          index)
 {
   WinnowEventRow *self;
 
-  g_return_val_if_fail (data != NULL, NULL);
+  g_return_val_if_fail (journal != NULL, NULL);
+  g_return_val_if_fail (index < winnow_journal_get_n_events (journal), NULL);
 
   self = g_object_new (WINNOW_TYPE_EVENT_ROW, NULL);
-  self->data = winnow_event_data_ref (data);
-  self->event = data->event;
+  self->journal = winnow_journal_ref (journal);
+  winnow_journal_get_event (journal, index, &self->view);
+  self->event = &self->view;
   return self;
 }
 
 WinnowEventRow *
 winnow_event_row_new (WnEvent *event)
 {
-  g_autoptr(WinnowEventData) data = NULL;
+  WinnowEventRow *self;
 
   g_return_val_if_fail (event != NULL, NULL);
 
-  data = winnow_event_data_new (event);
-  return winnow_event_row_new_for_data (data);
+  self = g_object_new (WINNOW_TYPE_EVENT_ROW, NULL);
+  self->event = event;
+  return self;
 }
 
 const WnEvent *
@@ -190,14 +158,14 @@ winnow_event_row_get_text (WinnowEventRow *self)
 {
   g_return_val_if_fail (WINNOW_IS_EVENT_ROW (self), NULL);
 
-  if (self->data->text == NULL)
+  if (self->text == NULL)
     {
       GString *out = g_string_new (NULL);
 
       wn_event_append_text (self->event, out);
-      self->data->text = g_string_free (out, FALSE);
+      self->text = g_string_free (out, FALSE);
     }
-  return self->data->text;
+  return self->text;
 }
 
 const char *
@@ -243,7 +211,7 @@ winnow_event_row_matches (WinnowEventRow *self,
 
   if (folded_needle == NULL || *folded_needle == '\0')
     return TRUE;
-  if (self->data->folded == NULL)
-    self->data->folded = g_utf8_casefold (winnow_event_row_get_text (self), -1);
-  return strstr (self->data->folded, folded_needle) != NULL;
+  if (self->folded == NULL)
+    self->folded = g_utf8_casefold (winnow_event_row_get_text (self), -1);
+  return strstr (self->folded, folded_needle) != NULL;
 }

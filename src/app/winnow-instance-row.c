@@ -209,3 +209,43 @@ winnow_instance_row_get_incidents (WinnowInstanceRow *self)
   g_return_val_if_fail (WINNOW_IS_INSTANCE_ROW (self), 0);
   return self->n_incidents;
 }
+
+/* Make `self` show what `from` shows, and say so: a live table's display row
+ * (winnow-live-table.h) keeps its place in the view while the row it shows
+ * changes, so the view rebinds no widget. */
+void
+winnow_instance_row_assign (WinnowInstanceRow *self,
+                           WinnowInstanceRow *from)
+{
+  g_return_if_fail (WINNOW_IS_INSTANCE_ROW (self));
+  g_return_if_fail (WINNOW_IS_INSTANCE_ROW (from));
+
+  if (self == from)
+    return;
+  /* nothing it shows changed: no notify, so the view relays out nothing */
+  if (g_strcmp0 (self->id, from->id) == 0 &&
+      g_strcmp0 (self->end_node, from->end_node) == 0 &&
+      g_strcmp0 (self->reason, from->reason) == 0 &&
+      self->state == from->state &&
+      self->started_at == from->started_at &&
+      self->ended_at == from->ended_at &&
+      self->n_incidents == from->n_incidents)
+    {
+      return;
+    }
+  g_free (self->id);
+  self->id = g_strdup (from->id);
+  g_free (self->end_node);
+  self->end_node = g_strdup (from->end_node);
+  g_free (self->reason);
+  self->reason = g_strdup (from->reason);
+  self->state = from->state;
+  self->started_at = from->started_at;
+  self->ended_at = from->ended_at;
+  self->n_incidents = from->n_incidents;
+  self->filled = from->filled;
+  g_object_freeze_notify (G_OBJECT (self));
+  for (guint i = 1; i < N_PROPS; i++)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[i]);
+  g_object_thaw_notify (G_OBJECT (self));
+}

@@ -17,4 +17,7 @@ const char        *winnow_instance_row_get_id         (WinnowInstanceRow    *sel
 WnInstanceState    winnow_instance_row_get_state      (WinnowInstanceRow    *self);
 guint              winnow_instance_row_get_incidents  (WinnowInstanceRow    *self);
 
+/* Make `self` show what `from` shows (every property notifies). */
+void winnow_instance_row_assign (WinnowInstanceRow *self, WinnowInstanceRow *from);
+
 G_END_DECLS

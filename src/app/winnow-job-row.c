@@ -430,3 +430,61 @@ winnow_job_row_set_generation (WinnowJobRow *self,
 {
   self->generation = generation;
 }
+
+/* Make `self` show what `from` shows, and say so: a live table's display row
+ * (winnow-live-table.h) keeps its place in the view while the row it shows
+ * changes, so the view rebinds no widget. */
+void
+winnow_job_row_assign (WinnowJobRow *self,
+                      WinnowJobRow *from)
+{
+  g_return_if_fail (WINNOW_IS_JOB_ROW (self));
+  g_return_if_fail (WINNOW_IS_JOB_ROW (from));
+
+  if (self == from)
+    return;
+  /* nothing it shows changed: no notify, so the view relays out nothing */
+  if (g_strcmp0 (self->id, from->id) == 0 &&
+      g_strcmp0 (self->instance, from->instance) == 0 &&
+      g_strcmp0 (self->node, from->node) == 0 &&
+      g_strcmp0 (self->topic, from->topic) == 0 &&
+      g_strcmp0 (self->worker, from->worker) == 0 &&
+      self->state == from->state &&
+      self->attempt == from->attempt &&
+      self->executions == from->executions &&
+      self->enqueued_at == from->enqueued_at &&
+      self->not_before == from->not_before &&
+      self->deadline == from->deadline &&
+      self->policy == from->policy)
+    {
+      self->now = from->now;
+      return;
+    }
+  g_free (self->id);
+  self->id = g_strdup (from->id);
+  g_free (self->instance);
+  self->instance = g_strdup (from->instance);
+  g_free (self->node);
+  self->node = g_strdup (from->node);
+  g_free (self->topic);
+  self->topic = g_strdup (from->topic);
+  g_free (self->worker);
+  self->worker = g_strdup (from->worker);
+  if (from->policy != NULL)
+    wn_policy_ref (from->policy);
+  g_clear_pointer (&self->policy, wn_policy_unref);
+  self->policy = from->policy;
+  self->state = from->state;
+  self->attempt = from->attempt;
+  self->executions = from->executions;
+  self->enqueued_at = from->enqueued_at;
+  self->not_before = from->not_before;
+  self->deadline = from->deadline;
+  self->now = from->now;
+  self->generation = from->generation;
+  self->filled = from->filled;
+  g_object_freeze_notify (G_OBJECT (self));
+  for (guint i = 1; i < N_PROPS; i++)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[i]);
+  g_object_thaw_notify (G_OBJECT (self));
+}

@@ -39,4 +39,7 @@ guint         winnow_job_row_get_generation (WinnowJobRow    *self);
 void          winnow_job_row_set_generation (WinnowJobRow    *self,
                                              guint            generation);
 
+/* Make `self` show what `from` shows (every property notifies). */
+void winnow_job_row_assign (WinnowJobRow *self, WinnowJobRow *from);
+
 G_END_DECLS

@@ -4,20 +4,21 @@
 #include <glib/gi18n.h>
 
 #include "winnow-session.h"
+#include "winnow-event-log.h"
 #include "winnow-event-row.h"
 #include "winnow-instance-row.h"
+#include "winnow-row-list.h"
 #include "winnow-trace.h"
 
 #define DEFAULT_BATCH 250
-/* While the clock runs, tables bigger than this are re-synced at most every
- * SNAPSHOT_INTERVAL of real time instead of every frame: a view pays for each
- * row that moves, and a Monte-Carlo run moves thousands per frame. */
+/* While the clock runs, tables bigger than this are re-synced only when the
+ * time since the last sync is SNAPSHOT_SPACING times what that one cost, and
+ * at least every SNAPSHOT_INTERVAL: a sync walks every job and track, so a
+ * Monte-Carlo run of 10⁴ instances would otherwise spend its frames walking.
+ * (The views do not pay for the rows that move: winnow-live-table.h.) */
 #define BIG_TABLES 1000
+#define SNAPSHOT_SPACING 6
 #define SNAPSHOT_INTERVAL (G_USEC_PER_SEC / 4)
-
-/* The journal as a list model (below). */
-#define WINNOW_TYPE_EVENT_LOG (winnow_event_log_get_type ())
-G_DECLARE_FINAL_TYPE (WinnowEventLog, winnow_event_log, WINNOW, EVENT_LOG, GObject)
 
 struct _WinnowSession
 {
@@ -33,22 +34,28 @@ struct _WinnowSession
   double           speed;           /* 0: fast-forward */
   WnClockMode      last_mode;
 
-  GPtrArray       *pending;         /* WnEvent*, copies queued by the journal callback */
   gboolean         flush_requested;
   gboolean         snapshots_dirty;
   gboolean         instances_dirty;
 
   WinnowEventLog  *events;
-  GListStore      *jobs;
-  GListStore      *tracks;
-  GListStore      *instances;
+  WinnowRowList   *jobs;
+  WinnowRowList   *tracks;
+  WinnowRowList   *instances;
   GHashTable      *job_index;       /* id → WinnowJobRow (ref) */
   GHashTable      *track_index;     /* id → WinnowTrackRow (ref) */
   GHashTable      *instance_index;  /* id → WinnowInstanceRow (ref) */
+  /* Rows are made as the journal announces their job, track or instance,
+   * spread over the engine's batches instead of thousands in one frame; the
+   * next snapshot lists them (or drops those already gone). */
+  GPtrArray       *new_jobs;        /* WinnowJobRow*, not listed yet */
+  GPtrArray       *new_tracks;      /* WinnowTrackRow*, not listed yet */
+  GPtrArray       *new_instances;   /* WinnowInstanceRow*, not listed yet */
+  GPtrArray       *changed_instances; /* WinnowInstanceRow* the journal named since the last snapshot */
   WinnowNodeCounts *counts;         /* per process node */
   guint            generation;
   gint64           last_snapshot;   /* monotonic µs */
-  guint64          n_dropped;
+  gint64           snapshot_cost;   /* µs the last one took */
   guint            n_terminated;
   guint            n_incidents;
   guint            n_rejected;
@@ -56,8 +63,12 @@ struct _WinnowSession
   char            *selected_node;
   char            *selected_job;
 
-  WinnowTrace     *trace;           /* every job's history, fed once per frame */
-  GString         *jsonl;           /* the whole journal as JSON lines */
+  WinnowTrace     *trace;           /* every job's history, fed as events come */
+  GString         *jsonl;           /* the journal as JSON lines, written when asked for */
+  guint            jsonl_events;    /* events in it */
+  /* alerts since the last flush: how many, and the first one's journal index */
+  guint            alert_counts[WINNOW_ALERT_FINISHED];
+  guint            alert_first[WINNOW_ALERT_FINISHED];
   GArray          *breakpoints;     /* WinnowBreakpoint, kept across restarts */
   guint            next_breakpoint;
   guint            announced_hit;   /* the engine's hit already reported, or 0 */
@@ -91,103 +102,6 @@ static GParamSpec *properties[N_PROPS];
 static guint signals[N_SIGNALS];
 
 G_DEFINE_FINAL_TYPE (WinnowSession, winnow_session, G_TYPE_OBJECT)
-
-/* ---- the journal as a list model ----
- * It stores shared events and makes a row object only when someone asks for
- * one (a bound list row, a filter pass): a fast-forward that journals 50 000
- * events a second costs a pointer per event, not an object. */
-
-struct _WinnowEventLog
-{
-  GObject    parent_instance;
-
-  GPtrArray *items;   /* WinnowEventData* */
-};
-
-static GType
-event_log_get_item_type (GListModel *model)
-{
-  return WINNOW_TYPE_EVENT_ROW;
-}
-
-static guint
-event_log_get_n_items (GListModel *model)
-{
-  return WINNOW_EVENT_LOG (model)->items->len;
-}
-
-static gpointer
-event_log_get_item (GListModel *model,
-                    guint       position)
-{
-  WinnowEventLog *self = WINNOW_EVENT_LOG (model);
-
-  if (position >= self->items->len)
-    return NULL;
-  return winnow_event_row_new_for_data (g_ptr_array_index (self->items, position));
-}
-
-static void
-event_log_model_init (GListModelInterface *iface)
-{
-  iface->get_item_type = event_log_get_item_type;
-  iface->get_n_items = event_log_get_n_items;
-  iface->get_item = event_log_get_item;
-}
-
-G_DEFINE_FINAL_TYPE_WITH_CODE (WinnowEventLog, winnow_event_log, G_TYPE_OBJECT,
-                               G_IMPLEMENT_INTERFACE (G_TYPE_LIST_MODEL, event_log_model_init))
-
-static void
-winnow_event_log_finalize (GObject *object)
-{
-  g_clear_pointer (&WINNOW_EVENT_LOG (object)->items, g_ptr_array_unref);
-  G_OBJECT_CLASS (winnow_event_log_parent_class)->finalize (object);
-}
-
-static void
-winnow_event_log_class_init (WinnowEventLogClass *klass)
-{
-  G_OBJECT_CLASS (klass)->finalize = winnow_event_log_finalize;
-}
-
-static void
-winnow_event_log_init (WinnowEventLog *self)
-{
-  self->items = g_ptr_array_new_with_free_func ((GDestroyNotify) winnow_event_data_unref);
-}
-
-/* Takes the references in `items`. */
-static void
-event_log_append (WinnowEventLog   *self,
-                  WinnowEventData **items,
-                  guint             n)
-{
-  guint position = self->items->len;
-
-  if (n == 0)
-    return;
-  for (guint i = 0; i < n; i++)
-    g_ptr_array_add (self->items, items[i]);
-  g_list_model_items_changed (G_LIST_MODEL (self), position, 0, n);
-}
-
-static void
-event_log_drop_front (WinnowEventLog *self,
-                      guint           n)
-{
-  n = MIN (n, self->items->len);
-  if (n == 0)
-    return;
-  g_ptr_array_remove_range (self->items, 0, n);
-  g_list_model_items_changed (G_LIST_MODEL (self), 0, n, 0);
-}
-
-static void
-event_log_clear (WinnowEventLog *self)
-{
-  event_log_drop_front (self, self->items->len);
-}
 
 /* ---- helpers ---- */
 
@@ -240,34 +154,101 @@ incident_free (gpointer data)
 }
 
 static void
+announce_job (WinnowSession   *self,
+              const WnJobInfo *info)
+{
+  WinnowJobRow *row;
+
+  if (g_hash_table_contains (self->job_index, info->id))
+    return;
+  row = winnow_job_row_new (info->id);
+  winnow_job_row_update (row, info, wn_engine_now (self->engine));
+  g_hash_table_insert (self->job_index, (gpointer) winnow_job_row_get_id (row), row);
+  g_ptr_array_add (self->new_jobs, g_object_ref (row));
+}
+
+static void
+announce_track (WinnowSession *self,
+                const char    *id)
+{
+  WinnowTrackRow *row;
+
+  if (g_hash_table_contains (self->track_index, id))
+    return;
+  row = winnow_track_row_new (id);
+  g_hash_table_insert (self->track_index, (gpointer) winnow_track_row_get_id (row), row);
+  g_ptr_array_add (self->new_tracks, g_object_ref (row));
+}
+
+/* An instance event: its row is made, or marked for the next snapshot. */
+static void
+announce_instance (WinnowSession *self,
+                   const char    *id)
+{
+  WinnowInstanceRow *row;
+
+  if (id == NULL)
+    {
+      self->instances_dirty = TRUE;   /* a full pass finds it */
+      return;
+    }
+  row = g_hash_table_lookup (self->instance_index, id);
+  if (row == NULL)
+    {
+      row = winnow_instance_row_new (id);
+      g_hash_table_insert (self->instance_index, (gpointer) winnow_instance_row_get_id (row), row);
+      g_ptr_array_add (self->new_instances, g_object_ref (row));
+    }
+  g_ptr_array_add (self->changed_instances, g_object_ref (row));
+}
+
+/* Every event, as the engine emits it: kept in the journal and applied to the
+ * trace here, from the engine's own copy, rather than copied and queued for
+ * the next frame; the frame then only shows what arrived. */
+static void
 journal_cb (const WnEvent *event,
             gpointer       data)
 {
   WinnowSession *self = data;
+  WinnowJournal *journal = winnow_event_log_get_journal (self->events);
+  int alert = -1;
 
-  /* the whole journal stays exportable, whatever the views drop */
-  wn_event_append_json (event, self->jsonl);
   /* the job's policy, as resolved at enqueue: the job is in the store now */
   if (event->kind == WN_EV_JOB && event->phase == WN_PH_ENQUEUED && event->job != NULL)
     {
       WnJobInfo info;
 
       if (wn_dispatcher_lookup (wn_engine_get_dispatcher (self->engine), event->job, &info))
-        winnow_trace_set_policy (self->trace, event->job, info.policy);
+        {
+          winnow_trace_set_policy (self->trace, event->job, info.policy);
+          announce_job (self, &info);
+        }
     }
+  else if (event->kind == WN_EV_NODE && event->track != NULL)
+    announce_track (self, event->track);
+  winnow_trace_add_event (self->trace, event);
 
-  /* Keep the queue bounded: what would be dropped from the model anyway is
-   * dropped here, before any row is made for it (the trace still sees it). */
-  if (self->pending->len >= WINNOW_SESSION_MAX_EVENTS)
+  if (event->kind == WN_EV_INSTANCE || event->kind == WN_EV_INCIDENT)
+    announce_instance (self, event->instance);
+  if (event->kind == WN_EV_INSTANCE && event->phase == WN_PH_TERMINATED)
     {
-      guint n = self->pending->len / 2;
-
-      for (guint i = 0; i < n; i++)
-        winnow_trace_add_event (self->trace, g_ptr_array_index (self->pending, i));
-      g_ptr_array_remove_range (self->pending, 0, n);
-      self->n_dropped += n;
+      self->n_terminated++;
+      alert = WINNOW_ALERT_TERMINATED;
     }
-  g_ptr_array_add (self->pending, wn_event_copy (event));
+  else if (event->kind == WN_EV_INCIDENT && event->phase == WN_PH_RAISED)
+    {
+      self->n_incidents++;
+      alert = WINNOW_ALERT_INCIDENT;
+    }
+  else if (event->kind == WN_EV_JOB && event->phase == WN_PH_REPORT_REJECTED)
+    {
+      self->n_rejected++;
+      alert = WINNOW_ALERT_REJECTED;
+    }
+  if (alert >= 0 && self->alert_counts[alert]++ == 0)
+    self->alert_first[alert] = winnow_journal_get_n_events (journal);
+
+  winnow_journal_append (journal, event);
   request_flush (self);
 }
 
@@ -341,12 +322,6 @@ scheduler_notify_cb (WnScheduler *scheduler,
 }
 
 static void
-clear_store (GListStore *store)
-{
-  g_list_store_remove_all (store);
-}
-
-static void
 detach_engine (WinnowSession *self)
 {
   WnScheduler *scheduler;
@@ -365,22 +340,29 @@ detach_engine (WinnowSession *self)
 static void
 reset_models (WinnowSession *self)
 {
-  g_ptr_array_set_size (self->pending, 0);
+  g_autoptr(WinnowJournal) journal = winnow_journal_new ();
+
+  g_ptr_array_set_size (self->new_jobs, 0);
+  g_ptr_array_set_size (self->new_tracks, 0);
+  g_ptr_array_set_size (self->new_instances, 0);
+  g_ptr_array_set_size (self->changed_instances, 0);
   g_hash_table_remove_all (self->job_index);
   g_hash_table_remove_all (self->track_index);
   g_hash_table_remove_all (self->instance_index);
-  event_log_clear (self->events);
-  clear_store (self->jobs);
-  clear_store (self->tracks);
-  clear_store (self->instances);
+  /* rows made from the old run's journal keep it alive as long as they need it */
+  winnow_event_log_set_journal (self->events, journal);
+  winnow_row_list_remove_all (self->jobs);
+  winnow_row_list_remove_all (self->tracks);
+  winnow_row_list_remove_all (self->instances);
   g_clear_pointer (&self->counts, g_free);
   winnow_trace_clear (self->trace);
   g_string_truncate (self->jsonl, 0);
+  self->jsonl_events = 0;
+  memset (self->alert_counts, 0, sizeof self->alert_counts);
   g_ptr_array_set_size (self->incidents, 0);
   self->incidents_version++;
   self->announced_hit = 0;
   self->resumed = FALSE;
-  self->n_dropped = 0;
   self->n_terminated = 0;
   self->n_incidents = 0;
   self->n_rejected = 0;
@@ -463,70 +445,47 @@ typedef struct {
   WnTime         now;
 } Pass;
 
-/* Bring `store` in line with a pass over the engine: rows not seen this
- * generation leave, new ones are appended — in as few items-changed as we can. */
-static void
-sync_store (GListStore *store,
-            GHashTable *index,
-            Pass       *pass,
-            guint       generation,
-            guint     (*get_generation) (gpointer row),
-            const char *(*get_id) (gpointer row))
+typedef struct {
+  GHashTable *index;
+  guint       generation;
+  guint     (*get_generation) (gpointer row);
+  const char *(*get_id) (gpointer row);
+} SyncData;
+
+static gboolean
+row_seen (gpointer row,
+          gpointer data)
 {
-  guint n_old = g_list_model_get_n_items (G_LIST_MODEL (store));
+  SyncData *sync = data;
+
+  return sync->get_generation (row) == sync->generation;
+}
+
+static void
+row_gone (gpointer row,
+          gpointer data)
+{
+  SyncData *sync = data;
+
+  g_hash_table_remove (sync->index, sync->get_id (row));
+}
+
+/* Bring `store` in line with a pass over the engine: rows not seen this
+ * generation leave, new ones are appended. */
+static void
+sync_store (WinnowRowList *store,
+            GHashTable    *index,
+            Pass          *pass,
+            guint          generation,
+            guint        (*get_generation) (gpointer row),
+            const char  *(*get_id) (gpointer row))
+{
+  SyncData sync = { index, generation, get_generation, get_id };
   guint survivors = pass->seen - pass->added->len;
-  guint dead = n_old - survivors;
 
-  if (dead > 0 && dead <= 32)
-    {
-      /* a few leave: remove them run by run, from the end */
-      guint i = n_old;
-
-      while (i > 0)
-        {
-          guint end = i;
-
-          while (i > 0)
-            {
-              g_autoptr(GObject) row = g_list_model_get_item (G_LIST_MODEL (store), i - 1);
-
-              if (get_generation (row) == generation)
-                break;
-              g_hash_table_remove (index, get_id (row));
-              i--;
-            }
-          if (end != i)
-            g_list_store_splice (store, i, end - i, NULL, 0);
-          else
-            i--;
-        }
-    }
-  else if (dead > 0)
-    {
-      /* many leave: replace everything at once */
-      g_autoptr(GPtrArray) keep = g_ptr_array_new_full (survivors + pass->added->len, g_object_unref);
-
-      for (guint i = 0; i < n_old; i++)
-        {
-          GObject *row = g_list_model_get_item (G_LIST_MODEL (store), i);
-
-          if (get_generation (row) == generation)
-            g_ptr_array_add (keep, row);
-          else
-            {
-              g_hash_table_remove (index, get_id (row));
-              g_object_unref (row);
-            }
-        }
-      for (guint i = 0; i < pass->added->len; i++)
-        g_ptr_array_add (keep, g_object_ref (g_ptr_array_index (pass->added, i)));
-      g_list_store_splice (store, 0, n_old, keep->pdata, keep->len);
-      return;
-    }
-
-  if (pass->added->len > 0)
-    g_list_store_splice (store, g_list_model_get_n_items (G_LIST_MODEL (store)), 0,
-                         pass->added->pdata, pass->added->len);
+  if (g_list_model_get_n_items (G_LIST_MODEL (store)) != survivors)
+    winnow_row_list_filter (store, row_seen, row_gone, &sync);
+  winnow_row_list_append (store, pass->added->pdata, pass->added->len);
 }
 
 static guint
@@ -567,6 +526,8 @@ job_cb (const WnJobInfo *info,
       g_hash_table_insert (self->job_index, (gpointer) winnow_job_row_get_id (row), row);
       g_ptr_array_add (pass->added, g_object_ref (row));
     }
+  else if (winnow_job_row_get_generation (row) == 0)
+    g_ptr_array_add (pass->added, g_object_ref (row));   /* announced, listed now */
   winnow_job_row_update (row, info, pass->now);
   winnow_job_row_set_generation (row, self->generation);
   pass->seen++;
@@ -581,6 +542,15 @@ refresh_jobs (WinnowSession *self,
   wn_dispatcher_foreach (wn_engine_get_dispatcher (self->engine), job_cb, &pass);
   sync_store (self->jobs, self->job_index, &pass, self->generation, job_generation, job_id);
   g_ptr_array_unref (pass.added);
+  /* announced and gone before this pass: never listed */
+  for (guint i = 0; i < self->new_jobs->len; i++)
+    {
+      WinnowJobRow *row = g_ptr_array_index (self->new_jobs, i);
+
+      if (winnow_job_row_get_generation (row) == 0)
+        g_hash_table_remove (self->job_index, winnow_job_row_get_id (row));
+    }
+  g_ptr_array_set_size (self->new_jobs, 0);
 }
 
 static void
@@ -598,6 +568,8 @@ track_cb (const WnTrackInfo *info,
       g_hash_table_insert (self->track_index, (gpointer) winnow_track_row_get_id (row), row);
       g_ptr_array_add (pass->added, g_object_ref (row));
     }
+  else if (winnow_track_row_get_generation (row) == 0)
+    g_ptr_array_add (pass->added, g_object_ref (row));   /* announced, listed now */
   winnow_track_row_update (row, info, node && node->name ? node->name : info->node, pass->now);
   winnow_track_row_set_generation (row, self->generation);
   pass->seen++;
@@ -667,6 +639,14 @@ refresh_tracks (WinnowSession *self,
   wn_engine_foreach_track (self->engine, FALSE, track_cb, &pass);
   sync_store (self->tracks, self->track_index, &pass, self->generation, track_generation, track_id);
   g_ptr_array_unref (pass.added);
+  for (guint i = 0; i < self->new_tracks->len; i++)
+    {
+      WinnowTrackRow *row = g_ptr_array_index (self->new_tracks, i);
+
+      if (winnow_track_row_get_generation (row) == 0)
+        g_hash_table_remove (self->track_index, winnow_track_row_get_id (row));
+    }
+  g_ptr_array_set_size (self->new_tracks, 0);
 
   if (!incidents_equal (self->incidents, self->incidents_next))
     {
@@ -696,15 +676,30 @@ instance_cb (const WnInstanceInfo *info,
   winnow_instance_row_update (row, info);
 }
 
+/* `all`: a pass over every instance (after a command); else only the ones
+ * the journal named since the last snapshot. */
 static void
-refresh_instances (WinnowSession *self)
+refresh_instances (WinnowSession *self,
+                   gboolean       all)
 {
   Pass pass = { self, g_ptr_array_new_with_free_func (g_object_unref), 0, 0 };
 
-  wn_engine_foreach_instance (self->engine, instance_cb, &pass);
-  if (pass.added->len > 0)
-    g_list_store_splice (self->instances, g_list_model_get_n_items (G_LIST_MODEL (self->instances)), 0,
-                         pass.added->pdata, pass.added->len);
+  if (all)
+    wn_engine_foreach_instance (self->engine, instance_cb, &pass);
+  else
+    for (guint i = 0; i < self->changed_instances->len; i++)
+      {
+        WinnowInstanceRow *row = g_ptr_array_index (self->changed_instances, i);
+        WnInstanceInfo info;
+
+        if (wn_engine_lookup_instance (self->engine, winnow_instance_row_get_id (row), &info))
+          winnow_instance_row_update (row, &info);
+      }
+  g_ptr_array_set_size (self->changed_instances, 0);
+  /* instances never leave: every announced one is listed, in creation order */
+  winnow_row_list_append (self->instances, self->new_instances->pdata, self->new_instances->len);
+  g_ptr_array_set_size (self->new_instances, 0);
+  winnow_row_list_append (self->instances, pass.added->pdata, pass.added->len);
   g_ptr_array_unref (pass.added);
 }
 
@@ -716,7 +711,7 @@ winnow_session_dispose (GObject *object)
   WinnowSession *self = WINNOW_SESSION (object);
 
   detach_engine (self);
-  if (self->pending != NULL)
+  if (self->events != NULL)
     reset_models (self);
 
   G_OBJECT_CLASS (winnow_session_parent_class)->dispose (object);
@@ -730,7 +725,6 @@ winnow_session_finalize (GObject *object)
   g_clear_object (&self->file);
   g_clear_pointer (&self->process, wn_process_unref);
   g_clear_pointer (&self->scenario, wn_scenario_unref);
-  g_clear_pointer (&self->pending, g_ptr_array_unref);
   g_clear_object (&self->events);
   g_clear_object (&self->jobs);
   g_clear_object (&self->tracks);
@@ -738,6 +732,10 @@ winnow_session_finalize (GObject *object)
   g_clear_pointer (&self->job_index, g_hash_table_unref);
   g_clear_pointer (&self->track_index, g_hash_table_unref);
   g_clear_pointer (&self->instance_index, g_hash_table_unref);
+  g_clear_pointer (&self->new_jobs, g_ptr_array_unref);
+  g_clear_pointer (&self->new_tracks, g_ptr_array_unref);
+  g_clear_pointer (&self->new_instances, g_ptr_array_unref);
+  g_clear_pointer (&self->changed_instances, g_ptr_array_unref);
   g_clear_pointer (&self->counts, g_free);
   g_clear_pointer (&self->selected_node, g_free);
   g_clear_pointer (&self->selected_job, g_free);
@@ -859,14 +857,17 @@ winnow_session_init (WinnowSession *self)
 {
   self->batch = DEFAULT_BATCH;
   self->speed = 1.0;
-  self->pending = g_ptr_array_new_with_free_func ((GDestroyNotify) wn_event_free);
-  self->events = g_object_new (WINNOW_TYPE_EVENT_LOG, NULL);
-  self->jobs = g_list_store_new (WINNOW_TYPE_JOB_ROW);
-  self->tracks = g_list_store_new (WINNOW_TYPE_TRACK_ROW);
-  self->instances = g_list_store_new (WINNOW_TYPE_INSTANCE_ROW);
+  self->events = winnow_event_log_new (WINNOW_SESSION_MAX_EVENTS);
+  self->jobs = winnow_row_list_new (WINNOW_TYPE_JOB_ROW);
+  self->tracks = winnow_row_list_new (WINNOW_TYPE_TRACK_ROW);
+  self->instances = winnow_row_list_new (WINNOW_TYPE_INSTANCE_ROW);
   self->job_index = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_object_unref);
   self->track_index = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_object_unref);
   self->instance_index = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_object_unref);
+  self->new_jobs = g_ptr_array_new_with_free_func (g_object_unref);
+  self->new_tracks = g_ptr_array_new_with_free_func (g_object_unref);
+  self->new_instances = g_ptr_array_new_with_free_func (g_object_unref);
+  self->changed_instances = g_ptr_array_new_with_free_func (g_object_unref);
   self->trace = winnow_trace_new ();
   self->jsonl = g_string_new (NULL);
   self->breakpoints = g_array_new (FALSE, TRUE, sizeof (WinnowBreakpoint));
@@ -1317,7 +1318,7 @@ guint64
 winnow_session_get_n_dropped (WinnowSession *self)
 {
   g_return_val_if_fail (WINNOW_IS_SESSION (self), 0);
-  return self->n_dropped;
+  return winnow_event_log_get_n_dropped (self->events);
 }
 
 WinnowNodeCounts
@@ -1360,14 +1361,10 @@ gboolean
 winnow_session_has_pending (WinnowSession *self)
 {
   g_return_val_if_fail (WINNOW_IS_SESSION (self), FALSE);
-  return self->flush_requested || self->pending->len > 0 ||
-         (self->engine != NULL && (self->snapshots_dirty || self->instances_dirty));
+  return self->flush_requested || winnow_event_log_has_pending (self->events) ||
+         (self->engine != NULL && (self->snapshots_dirty || self->instances_dirty ||
+                                   self->changed_instances->len > 0));
 }
-
-typedef struct {
-  guint          count;
-  WinnowEventRow *first;
-} AlertTally;
 
 static gboolean
 snapshots_due (WinnowSession *self)
@@ -1381,13 +1378,39 @@ snapshots_due (WinnowSession *self)
          wn_dispatcher_get_n_jobs (wn_engine_get_dispatcher (self->engine));
   if (rows < BIG_TABLES)
     return TRUE;
-  return g_get_monotonic_time () - self->last_snapshot >= SNAPSHOT_INTERVAL;
+  return g_get_monotonic_time () - self->last_snapshot >=
+         MIN (SNAPSHOT_INTERVAL, SNAPSHOT_SPACING * self->snapshot_cost);
+}
+
+/* Returns when it finished (monotonic µs). */
+static gint64
+take_snapshots (WinnowSession *self,
+                WnTime         now)
+{
+  gint64 started = g_get_monotonic_time ();
+
+  if (self->snapshots_dirty)
+    {
+      self->generation++;
+      refresh_jobs (self, now);
+      refresh_tracks (self, now);
+      self->snapshots_dirty = FALSE;
+    }
+  if (self->instances_dirty || self->changed_instances->len > 0)
+    {
+      refresh_instances (self, self->instances_dirty);
+      self->instances_dirty = FALSE;
+    }
+  self->last_snapshot = g_get_monotonic_time ();
+  self->snapshot_cost = self->last_snapshot - started;
+  return self->last_snapshot;
 }
 
 void
 winnow_session_flush (WinnowSession *self)
 {
-  AlertTally tally[3] = { { 0, NULL }, { 0, NULL }, { 0, NULL } };
+  guint alert_counts[WINNOW_ALERT_FINISHED];
+  guint alert_first[WINNOW_ALERT_FINISHED];
   gboolean had_events;
   guint n_events;
   gint64 started, events_done, snapshots_done = 0;
@@ -1397,89 +1420,25 @@ winnow_session_flush (WinnowSession *self)
 
   self->flush_requested = FALSE;
   if (self->engine == NULL)
-    {
-      g_ptr_array_set_size (self->pending, 0);
-      return;
-    }
+    return;
   now = wn_engine_now (self->engine);
-  n_events = self->pending->len;
-  had_events = n_events > 0;
   started = g_get_monotonic_time ();
 
-  /* 1. the journal: one batch, appended with one items-changed */
-  if (had_events)
-    {
-      guint n_old = g_list_model_get_n_items (G_LIST_MODEL (self->events));
-      gsize n_taken = 0;
-      gpointer *taken = g_ptr_array_steal (self->pending, &n_taken);
-      WinnowEventData **items = g_new (WinnowEventData *, n_taken);
-      guint first = 0;
-
-      for (gsize i = 0; i < n_taken; i++)
-        {
-          WnEvent *event = taken[i];
-          int alert = -1;
-
-          winnow_trace_add_event (self->trace, event);
-          items[i] = winnow_event_data_new (event);
-          if (event->kind == WN_EV_INSTANCE || event->kind == WN_EV_INCIDENT)
-            self->instances_dirty = TRUE;
-          if (event->kind == WN_EV_INSTANCE && event->phase == WN_PH_TERMINATED)
-            {
-              self->n_terminated++;
-              alert = WINNOW_ALERT_TERMINATED;
-            }
-          else if (event->kind == WN_EV_INCIDENT && event->phase == WN_PH_RAISED)
-            {
-              self->n_incidents++;
-              alert = WINNOW_ALERT_INCIDENT;
-            }
-          else if (event->kind == WN_EV_JOB && event->phase == WN_PH_REPORT_REJECTED)
-            {
-              self->n_rejected++;
-              alert = WINNOW_ALERT_REJECTED;
-            }
-          if (alert >= 0 && tally[alert].count++ == 0)
-            tally[alert].first = winnow_event_row_new_for_data (items[i]);
-        }
-      g_free (taken);
-
-      /* keep the newest WINNOW_SESSION_MAX_EVENTS */
-      if (n_old + n_taken > WINNOW_SESSION_MAX_EVENTS)
-        {
-          guint excess = n_old + n_taken - WINNOW_SESSION_MAX_EVENTS;
-          guint from_model = MIN (excess, n_old);
-
-          event_log_drop_front (self->events, from_model);
-          for (; first < excess - from_model; first++)
-            winnow_event_data_unref (items[first]);
-          self->n_dropped += excess;
-        }
-      event_log_append (self->events, items + first, n_taken - first);
-      g_free (items);
-    }
+  /* 1. the journal: what arrived since the last frame, in one items-changed */
+  n_events = winnow_event_log_sync (self->events);
+  had_events = n_events > 0;
+  memcpy (alert_counts, self->alert_counts, sizeof alert_counts);
+  memcpy (alert_first, self->alert_first, sizeof alert_first);
+  memset (self->alert_counts, 0, sizeof self->alert_counts);
 
   events_done = g_get_monotonic_time ();
 
   /* 2. snapshots of what is now: jobs, tracks (and the badges), instances */
   if (had_events)
     self->snapshots_dirty = TRUE;
-  if ((self->snapshots_dirty || self->instances_dirty) && snapshots_due (self))
-    {
-      if (self->snapshots_dirty)
-        {
-          self->generation++;
-          refresh_jobs (self, now);
-          refresh_tracks (self, now);
-          self->snapshots_dirty = FALSE;
-        }
-      if (self->instances_dirty)
-        {
-          refresh_instances (self);
-          self->instances_dirty = FALSE;
-        }
-      self->last_snapshot = snapshots_done = g_get_monotonic_time ();
-    }
+  if ((self->snapshots_dirty || self->instances_dirty || self->changed_instances->len > 0) &&
+      snapshots_due (self))
+    snapshots_done = take_snapshots (self, now);
 
   /* 3. a breakpoint that stopped the clock */
   check_hit (self);
@@ -1487,16 +1446,22 @@ winnow_session_flush (WinnowSession *self)
   /* 4. a run that has nothing left to do stops the clock */
   if (winnow_session_is_playing (self) && wn_scheduler_get_n_pending (wn_engine_get_scheduler (self->engine)) == 0)
     {
+      /* the tables show where the run ended before the clock stops (and a
+       * stopped table shows every row) */
+      if (self->snapshots_dirty || self->instances_dirty || self->changed_instances->len > 0)
+        take_snapshots (self, now);
       winnow_session_pause (self);
       g_signal_emit (self, signals[ALERT], 0, WINNOW_ALERT_FINISHED, 0, NULL);
       /* the pause queued a clock event: apply it on the next frame */
     }
 
-  for (guint i = 0; i < G_N_ELEMENTS (tally); i++)
-    if (tally[i].count > 0)
+  for (guint i = 0; i < G_N_ELEMENTS (alert_counts); i++)
+    if (alert_counts[i] > 0)
       {
-        g_signal_emit (self, signals[ALERT], 0, (int) i, tally[i].count, tally[i].first);
-        g_object_unref (tally[i].first);
+        g_autoptr(WinnowEventRow) first =
+          winnow_event_row_new_for_journal (winnow_event_log_get_journal (self->events), alert_first[i]);
+
+        g_signal_emit (self, signals[ALERT], 0, (int) i, alert_counts[i], first);
       }
 
   g_signal_emit (self, signals[FLUSHED], 0);
@@ -1563,6 +1528,14 @@ winnow_session_get_journal_text (WinnowSession *self,
 {
   g_return_val_if_fail (WINNOW_IS_SESSION (self), NULL);
 
+  /* written on demand, and only what is new since the last time */
+  {
+    WinnowJournal *journal = winnow_event_log_get_journal (self->events);
+    guint n = winnow_journal_get_n_events (journal);
+
+    winnow_journal_append_json (journal, self->jsonl_events, n, self->jsonl);
+    self->jsonl_events = n;
+  }
   if (length != NULL)
     *length = self->jsonl->len;
   return self->jsonl->str;

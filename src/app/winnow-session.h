@@ -141,8 +141,9 @@ guint             winnow_session_get_n_rejected    (WinnowSession          *self
 void              winnow_session_flush             (WinnowSession          *self);
 gboolean          winnow_session_has_pending       (WinnowSession          *self);
 
-/* Every job's history, fed with the journal once per frame (borrowed; the
- * same object for the session's lifetime, cleared when a run starts). */
+/* Every job's history, fed with each event as the engine journals it
+ * (borrowed; the same object for the session's lifetime, cleared when a run
+ * starts). */
 WinnowTrace      *winnow_session_get_trace         (WinnowSession          *self);
 /* The whole journal of the run so far as JSON lines (what `winnow-run --jsonl`
  * prints). */

@@ -328,3 +328,51 @@ winnow_track_row_set_generation (WinnowTrackRow *self,
 {
   self->generation = generation;
 }
+
+/* Make `self` show what `from` shows, and say so: a live table's display row
+ * (winnow-live-table.h) keeps its place in the view while the row it shows
+ * changes, so the view rebinds no widget. */
+void
+winnow_track_row_assign (WinnowTrackRow *self,
+                        WinnowTrackRow *from)
+{
+  g_return_if_fail (WINNOW_IS_TRACK_ROW (self));
+  g_return_if_fail (WINNOW_IS_TRACK_ROW (from));
+
+  if (self == from)
+    return;
+  /* nothing it shows changed: no notify, so the view relays out nothing */
+  if (g_strcmp0 (self->id, from->id) == 0 &&
+      g_strcmp0 (self->instance, from->instance) == 0 &&
+      g_strcmp0 (self->node, from->node) == 0 &&
+      g_strcmp0 (self->node_name, from->node_name) == 0 &&
+      g_strcmp0 (self->job, from->job) == 0 &&
+      g_strcmp0 (self->error, from->error) == 0 &&
+      self->state == from->state &&
+      self->since == from->since)
+    {
+      self->now = from->now;
+      return;
+    }
+  g_free (self->id);
+  self->id = g_strdup (from->id);
+  g_free (self->instance);
+  self->instance = g_strdup (from->instance);
+  g_free (self->node);
+  self->node = g_strdup (from->node);
+  g_free (self->node_name);
+  self->node_name = g_strdup (from->node_name);
+  g_free (self->job);
+  self->job = g_strdup (from->job);
+  g_free (self->error);
+  self->error = g_strdup (from->error);
+  self->state = from->state;
+  self->since = from->since;
+  self->now = from->now;
+  self->generation = from->generation;
+  self->filled = from->filled;
+  g_object_freeze_notify (G_OBJECT (self));
+  for (guint i = 1; i < N_PROPS; i++)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[i]);
+  g_object_thaw_notify (G_OBJECT (self));
+}

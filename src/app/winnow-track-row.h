@@ -33,4 +33,7 @@ guint           winnow_track_row_get_generation (WinnowTrackRow    *self);
 void            winnow_track_row_set_generation (WinnowTrackRow    *self,
                                                  guint              generation);
 
+/* Make `self` show what `from` shows (every property notifies). */
+void winnow_track_row_assign (WinnowTrackRow *self, WinnowTrackRow *from);
+
 G_END_DECLS

@@ -11,15 +11,12 @@
 #include "winnow-event-row.h"
 #include "winnow-instance-row.h"
 #include "winnow-job-row.h"
+#include "winnow-live-table.h"
 #include "winnow-timeline.h"
 #include "winnow-track-row.h"
 
 #define DEFAULT_EXAMPLE "order-fulfilment.process.json"
 #define MAX_RECENT 8
-/* While a big run plays, tables show only their first rows: GTK 4.8 rebinds
- * every realized row of a column view that changes, once per column. */
-#define BIG_TABLE 1000
-#define LIVE_ROWS 40
 /* The "speed" setting stores fast-forward as its largest value. */
 #define SPEED_SETTING_FF 1000000.0
 
@@ -237,12 +234,11 @@ struct _WinnowWindow
   GtkFilter            *tracks_filter;
   GtkFilter            *jobs_filter;
   GtkFilter            *journal_filter;
-  GListModel           *tracks_filtered;
-  GListModel           *jobs_filtered;
   GListModel           *journal_filtered;
-  GListModel           *instances_sorted;
-  GPtrArray            *slices;          /* GtkSliceListModel, one per table */
-  GtkSelectionModel    *tracks_selection;
+  WinnowLiveTable      *tracks_table;
+  WinnowLiveTable      *jobs_table;
+  WinnowLiveTable      *instances_table;
+  GtkSelectionModel    *tracks_selection;    /* the tables' (borrowed) */
   GtkSelectionModel    *jobs_selection;
   GtkSelectionModel    *instances_selection;
   GtkSelectionModel    *journal_selection;
@@ -752,8 +748,8 @@ update_empty_states (WinnowWindow *self)
 {
   gboolean loaded = winnow_session_is_loaded (self->session);
   gboolean node_filter = winnow_session_get_selected_node (self->session) != NULL;
-  guint n_tracks = g_list_model_get_n_items (self->tracks_filtered);
-  guint n_jobs = g_list_model_get_n_items (self->jobs_filtered);
+  guint n_tracks = winnow_live_table_get_n_matching (self->tracks_table);
+  guint n_jobs = winnow_live_table_get_n_matching (self->jobs_table);
   guint n_all_jobs = g_list_model_get_n_items (winnow_session_get_jobs (self->session));
   guint n_events = g_list_model_get_n_items (self->journal_filtered);
   guint n_all_events = g_list_model_get_n_items (winnow_session_get_events (self->session));
@@ -844,11 +840,31 @@ update_empty_states (WinnowWindow *self)
     gtk_label_set_text (self->journal_count_label, events_count);
 }
 
+/* The journal's filter is in the chain only while it has something to do: a
+ * custom filter makes the filter model build a row for every event that
+ * arrives, tens of thousands a second in a fast-forward. */
+static void
+update_journal_filter (WinnowWindow *self)
+{
+  gboolean active = winnow_session_get_selected_node (self->session) != NULL || self->kind_filter >= 0 ||
+                    self->instance_filter != NULL || self->journal_needle != NULL;
+  GtkFilterListModel *model = GTK_FILTER_LIST_MODEL (self->journal_filtered);
+  GtkFilter *want = active ? self->journal_filter : NULL;
+
+  if (gtk_filter_list_model_get_filter (model) != want)
+    gtk_filter_list_model_set_filter (model, want);
+  else if (want != NULL)
+    gtk_filter_changed (want, GTK_FILTER_CHANGE_DIFFERENT);
+}
+
 static void
 refilter (WinnowWindow *self,
           GtkFilter    *filter)
 {
-  gtk_filter_changed (filter, GTK_FILTER_CHANGE_DIFFERENT);
+  if (filter == self->journal_filter)
+    update_journal_filter (self);
+  else
+    gtk_filter_changed (filter, GTK_FILTER_CHANGE_DIFFERENT);
   update_empty_states (self);
 }
 
@@ -1497,30 +1513,30 @@ follow_toggled_cb (GtkToggleButton *button,
     journal_scroll_to_end (self);
 }
 
+/* While a big run plays, tables show their first rows (winnow-live-table.h). */
 static void
-limit_live_tables (WinnowWindow *self)
+update_live_tables (WinnowWindow *self,
+                    gboolean      flushed)
 {
-  gboolean playing = winnow_session_is_playing (self->session);
-  gboolean limited = FALSE;
+  WinnowLiveTable *tables[] = { self->tracks_table, self->jobs_table, self->instances_table };
+  gboolean running = winnow_session_is_playing (self->session);
+  gboolean live = FALSE;
 
-  for (guint i = 0; i < self->slices->len; i++)
+  for (guint i = 0; i < G_N_ELEMENTS (tables); i++)
     {
-      GtkSliceListModel *slice = g_ptr_array_index (self->slices, i);
-      GListModel *all = gtk_slice_list_model_get_model (slice);
-      guint size = playing && g_list_model_get_n_items (all) > BIG_TABLE ? LIVE_ROWS : G_MAXUINT;
-
-      if (gtk_slice_list_model_get_size (slice) != size)
-        gtk_slice_list_model_set_size (slice, size);
-      limited |= size != G_MAXUINT;
+      winnow_live_table_set_running (tables[i], running);
+      if (flushed)
+        winnow_live_table_update (tables[i], FALSE);
+      live |= winnow_live_table_is_live (tables[i]);
     }
-  gtk_widget_set_visible (GTK_WIDGET (self->live_note), limited);
+  gtk_widget_set_visible (GTK_WIDGET (self->live_note), live);
 }
 
 static void
 session_flushed_cb (WinnowSession *session,
                     WinnowWindow  *self)
 {
-  limit_live_tables (self);
+  update_live_tables (self, TRUE);
   update_clock (self);
   update_badges (self);
   update_run_stats (self);
@@ -1859,7 +1875,7 @@ selected_node_cb (WinnowSession *session,
   update_inspector (self);
   gtk_filter_changed (self->tracks_filter, GTK_FILTER_CHANGE_DIFFERENT);
   gtk_filter_changed (self->jobs_filter, GTK_FILTER_CHANGE_DIFFERENT);
-  gtk_filter_changed (self->journal_filter, GTK_FILTER_CHANGE_DIFFERENT);
+  update_journal_filter (self);
   update_empty_states (self);
 }
 
@@ -1929,13 +1945,11 @@ tracks_selection_cb (GtkSingleSelection *selection,
     winnow_session_set_selected_job (self->session, winnow_track_row_get_job (row));
 }
 
-/* The shared selection moved: the jobs table follows. */
+/* The jobs table shows the shared selection. */
 static void
-selected_job_cb (WinnowSession *session,
-                 GParamSpec    *pspec,
-                 WinnowWindow  *self)
+sync_jobs_selection (WinnowWindow *self)
 {
-  const char *id = winnow_session_get_selected_job (session);
+  const char *id = winnow_session_get_selected_job (self->session);
   GListModel *model = G_LIST_MODEL (self->jobs_selection);
   guint n = g_list_model_get_n_items (model);
   guint position = GTK_INVALID_LIST_POSITION;
@@ -1953,6 +1967,15 @@ selected_job_cb (WinnowSession *session,
   self->syncing_selection = TRUE;
   gtk_single_selection_set_selected (GTK_SINGLE_SELECTION (self->jobs_selection), position);
   self->syncing_selection = FALSE;
+}
+
+/* The shared selection moved: the jobs table follows. */
+static void
+selected_job_cb (WinnowSession *session,
+                 GParamSpec    *pspec,
+                 WinnowWindow  *self)
+{
+  sync_jobs_selection (self);
   update_job_inspector (self);
 }
 
@@ -2068,7 +2091,7 @@ session_mode_cb (WinnowSession *session,
                  WinnowWindow  *self)
 {
   update_clock (self);
-  limit_live_tables (self);
+  update_live_tables (self, FALSE);
   update_hit_banner (self);
   if (winnow_session_is_playing (session))
     ensure_tick (self);
@@ -3746,11 +3769,10 @@ node_activated_cb (WinnowDiagram *diagram,
 
 /* ---- setup ---- */
 
-/* store → filter → sort → slice → selection. The selection is attached to the
- * view only while its tab shows (attach_visible_views): a hidden table costs
- * nothing. The slice shows every row, except while a big run plays
- * (limit_live_tables). */
-static GtkSelectionModel *
+/* The columns, and the models behind them (winnow-live-table.h). The
+ * selection is attached to the view only while its tab shows
+ * (attach_visible_views): a hidden table costs nothing. */
+static WinnowLiveTable *
 make_table (WinnowWindow      *self,
             GtkColumnView     *view,
             GListModel        *source,
@@ -3758,24 +3780,10 @@ make_table (WinnowWindow      *self,
             const ColumnSpec  *specs,
             guint              n_specs,
             GtkFilter         *filter,
-            GListModel       **sorted_out)
+            WinnowAssignFunc   assign)
 {
-  GtkFilterListModel *filtered;
-  GtkSortListModel *sorted;
-  GtkSliceListModel *slice;
-  GtkSingleSelection *selection;
-
   add_columns (self, view, row_type, specs, n_specs);
-  filtered = gtk_filter_list_model_new (g_object_ref (source), filter ? g_object_ref (filter) : NULL);
-  sorted = gtk_sort_list_model_new (G_LIST_MODEL (filtered), g_object_ref (gtk_column_view_get_sorter (view)));
-  *sorted_out = g_object_ref (G_LIST_MODEL (sorted));
-  slice = gtk_slice_list_model_new (G_LIST_MODEL (sorted), 0, G_MAXUINT);
-  g_ptr_array_add (self->slices, slice);
-  selection = gtk_single_selection_new (g_object_ref (G_LIST_MODEL (slice)));
-  gtk_single_selection_set_autoselect (selection, FALSE);
-  gtk_single_selection_set_can_unselect (selection, TRUE);
-  gtk_single_selection_set_selected (selection, GTK_INVALID_LIST_POSITION);
-  return GTK_SELECTION_MODEL (selection);
+  return winnow_live_table_new (source, filter, gtk_column_view_get_sorter (view), assign);
 }
 
 static void
@@ -3821,15 +3829,20 @@ setup_views (WinnowWindow *self)
   self->jobs_filter = GTK_FILTER (gtk_custom_filter_new (jobs_filter_func, self, NULL));
   self->journal_filter = GTK_FILTER (gtk_custom_filter_new (journal_filter_func, self, NULL));
 
-  self->tracks_selection = make_table (self, self->tracks_view, winnow_session_get_tracks (self->session),
-                                       WINNOW_TYPE_TRACK_ROW, track_columns, G_N_ELEMENTS (track_columns),
-                                       self->tracks_filter, &self->tracks_filtered);
-  self->jobs_selection = make_table (self, self->jobs_view, winnow_session_get_jobs (self->session),
-                                     WINNOW_TYPE_JOB_ROW, job_columns, G_N_ELEMENTS (job_columns),
-                                     self->jobs_filter, &self->jobs_filtered);
-  self->instances_selection = make_table (self, self->instances_view, winnow_session_get_instances (self->session),
-                                          WINNOW_TYPE_INSTANCE_ROW, instance_columns, G_N_ELEMENTS (instance_columns),
-                                          NULL, &self->instances_sorted);
+  self->tracks_table = make_table (self, self->tracks_view, winnow_session_get_tracks (self->session),
+                                   WINNOW_TYPE_TRACK_ROW, track_columns, G_N_ELEMENTS (track_columns),
+                                   self->tracks_filter, (WinnowAssignFunc) winnow_track_row_assign);
+  self->jobs_table = make_table (self, self->jobs_view, winnow_session_get_jobs (self->session),
+                                 WINNOW_TYPE_JOB_ROW, job_columns, G_N_ELEMENTS (job_columns),
+                                 self->jobs_filter, (WinnowAssignFunc) winnow_job_row_assign);
+  self->instances_table = make_table (self, self->instances_view, winnow_session_get_instances (self->session),
+                                      WINNOW_TYPE_INSTANCE_ROW, instance_columns, G_N_ELEMENTS (instance_columns),
+                                      NULL, (WinnowAssignFunc) winnow_instance_row_assign);
+  self->tracks_selection = winnow_live_table_get_selection (self->tracks_table);
+  self->jobs_selection = winnow_live_table_get_selection (self->jobs_table);
+  self->instances_selection = winnow_live_table_get_selection (self->instances_table);
+  /* a table that goes live or back shows other rows: the shared selection follows */
+  g_signal_connect_swapped (self->jobs_table, "notify::live", G_CALLBACK (sync_jobs_selection), self);
   g_signal_connect (self->jobs_selection, "notify::selected-item", G_CALLBACK (jobs_selection_cb), self);
   g_signal_connect (self->tracks_selection, "notify::selected-item", G_CALLBACK (tracks_selection_cb), self);
 
@@ -3839,8 +3852,7 @@ setup_views (WinnowWindow *self)
   g_signal_connect (factory, "bind", G_CALLBACK (journal_bind_cb), NULL);
   gtk_list_view_set_factory (self->journal_view, factory);
   g_object_unref (factory);
-  journal = gtk_filter_list_model_new (g_object_ref (winnow_session_get_events (self->session)),
-                                       g_object_ref (self->journal_filter));
+  journal = gtk_filter_list_model_new (g_object_ref (winnow_session_get_events (self->session)), NULL);
   self->journal_filtered = G_LIST_MODEL (journal);
   no_selection = gtk_no_selection_new (g_object_ref (G_LIST_MODEL (journal)));
   self->journal_selection = GTK_SELECTION_MODEL (no_selection);
@@ -3911,13 +3923,11 @@ winnow_window_dispose (GObject *object)
 
   gtk_widget_dispose_template (GTK_WIDGET (self), WINNOW_TYPE_WINDOW);
 
-  g_clear_object (&self->tracks_filtered);
-  g_clear_object (&self->jobs_filtered);
   g_clear_object (&self->journal_filtered);
-  g_clear_object (&self->instances_sorted);
-  g_clear_object (&self->tracks_selection);
-  g_clear_object (&self->jobs_selection);
-  g_clear_object (&self->instances_selection);
+  self->tracks_selection = self->jobs_selection = self->instances_selection = NULL;
+  g_clear_object (&self->tracks_table);
+  g_clear_object (&self->jobs_table);
+  g_clear_object (&self->instances_table);
   g_clear_object (&self->journal_selection);
   g_clear_object (&self->tracks_filter);
   g_clear_object (&self->jobs_filter);
@@ -3935,7 +3945,6 @@ winnow_window_finalize (GObject *object)
   WinnowWindow *self = WINNOW_WINDOW (object);
 
   g_clear_pointer (&self->live_cells, g_hash_table_unref);
-  g_clear_pointer (&self->slices, g_ptr_array_unref);
   g_clear_pointer (&self->last_counts, g_free);
   g_clear_pointer (&self->topic_needle, g_free);
   g_clear_pointer (&self->journal_needle, g_free);
@@ -4077,7 +4086,6 @@ winnow_window_init (WinnowWindow *self)
   self->session = winnow_session_new ();
   self->settings = create_settings ();
   self->live_cells = g_hash_table_new (NULL, NULL);
-  self->slices = g_ptr_array_new_with_free_func (g_object_unref);
   self->state_filter = -1;
   self->kind_filter = -1;
   self->follow = TRUE;

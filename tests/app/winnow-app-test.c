@@ -100,7 +100,18 @@ winnow_test_find_event (WinnowSession *session,
       if (event->kind == kind && event->phase == phase &&
           (job == NULL || g_strcmp0 (event->job, job) == 0) &&
           (instance == NULL || g_strcmp0 (event->instance, instance) == 0))
-        return event;   /* the model keeps the row */
+        {
+          GPtrArray *kept = g_object_get_data (G_OBJECT (session), "winnow-test-rows");
+
+          if (kept == NULL)
+            {
+              kept = g_ptr_array_new_with_free_func (g_object_unref);
+              g_object_set_data_full (G_OBJECT (session), "winnow-test-rows", kept,
+                                      (GDestroyNotify) g_ptr_array_unref);
+            }
+          g_ptr_array_add (kept, g_steal_pointer (&row));
+          return event;
+        }
     }
   return NULL;
 }

@@ -26,7 +26,9 @@ void           winnow_test_activate       (WinnowWindow *window, const char *act
 /* Render frames until the window has been laid out at its size. */
 void           winnow_test_settle         (GtkWidget *window);
 GtkWidget     *winnow_test_find_named     (GtkWidget *root, const char *name);
-/* The first event of that kind and phase (and job, and instance, when given). */
+/* The first event of that kind and phase (and job, and instance, when given);
+ * valid as long as the session (rows are made on demand: the session keeps
+ * the ones this returned). */
 const WnEvent *winnow_test_find_event     (WinnowSession *session, WnEventKind kind, WnEventPhase phase,
                                            const char *job, const char *instance);
 /* Render `widget` into G_TEST_BUILDDIR/`name` (PNG) for people to look at. */

@@ -1,0 +1,344 @@
+#include "config.h"
+
+#include "winnow-live-table.h"
+
+/* A live preview is recomputed when its source changed (rows came or went),
+ * and, when sorted, also this often: a row's sort key may change without the
+ * source changing. One pass over 10⁴ rows costs about a millisecond. */
+#define PREVIEW_INTERVAL (G_USEC_PER_SEC / 4)
+
+struct _WinnowLiveTable
+{
+  GObject             parent_instance;
+
+  GListModel         *source;
+  GtkFilter          *filter;       /* NULL: every row */
+  GtkSorter          *sorter;
+  GtkFilterListModel *filtered;     /* its model is NULL while live */
+  GtkSortListModel   *sorted;
+  GListStore         *preview;      /* display rows showing the first rows, while live */
+  GPtrArray          *display;      /* every display row made so far (in preview order) */
+  GPtrArray          *shown;        /* the source rows they show */
+  WinnowAssignFunc    assign;
+  GtkSingleSelection *selection;    /* over `sorted`, or `preview` while live */
+  gboolean            running;
+  gboolean            live;
+  guint               n_matching;   /* while live */
+  gboolean            source_changed; /* since the preview was computed */
+  gint64              last_preview; /* monotonic µs */
+};
+
+enum {
+  PROP_0,
+  PROP_LIVE,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+G_DEFINE_FINAL_TYPE (WinnowLiveTable, winnow_live_table, G_TYPE_OBJECT)
+
+static gboolean
+is_sorted (WinnowLiveTable *self)
+{
+  return self->sorter != NULL && gtk_sorter_get_order (self->sorter) != GTK_SORTER_ORDER_NONE;
+}
+
+/* Show `rows` in the preview. GTK 4.8's list views make new widgets for every
+ * item that enters a model (they reuse only those of items that were there),
+ * so the preview's items are display rows that stay put: each takes on what
+ * its source row shows, and only their count changes. The selection stays on
+ * the row it was on, wherever that moved. */
+static void
+apply_preview (WinnowLiveTable *self,
+               GPtrArray       *rows)
+{
+  GListModel *model = G_LIST_MODEL (self->preview);
+  guint n_old = g_list_model_get_n_items (model);
+  guint selected = gtk_single_selection_get_selected (self->selection);
+  gpointer was_selected = selected < self->shown->len ? g_object_ref (g_ptr_array_index (self->shown, selected)) : NULL;
+  guint now_selected = GTK_INVALID_LIST_POSITION;
+
+  while (self->display->len < rows->len)
+    g_ptr_array_add (self->display, g_object_new (g_list_model_get_item_type (self->source), NULL));
+  for (guint i = 0; i < rows->len; i++)
+    {
+      gpointer row = g_ptr_array_index (rows, i);
+
+      self->assign (g_ptr_array_index (self->display, i), row);
+      if (row == was_selected)
+        now_selected = i;
+    }
+  g_ptr_array_set_size (self->shown, 0);
+  for (guint i = 0; i < rows->len; i++)
+    g_ptr_array_add (self->shown, g_object_ref (g_ptr_array_index (rows, i)));
+
+  if (rows->len > n_old)
+    g_list_store_splice (self->preview, n_old, 0, self->display->pdata + n_old, rows->len - n_old);
+  else if (rows->len < n_old)
+    g_list_store_splice (self->preview, rows->len, n_old - rows->len, NULL, 0);
+  if (gtk_single_selection_get_selected (self->selection) != now_selected)
+    gtk_single_selection_set_selected (self->selection, now_selected);
+  g_clear_object (&was_selected);
+}
+
+/* One pass over the source: count the rows the filter keeps and pick the
+ * first WINNOW_LIVE_TABLE_ROWS of them in the sorter's order (a bounded
+ * insertion: n log k comparisons, stable like GtkSortListModel). */
+static void
+compute_preview (WinnowLiveTable *self)
+{
+  g_autoptr(GPtrArray) top = g_ptr_array_new_full (WINNOW_LIVE_TABLE_ROWS + 1, g_object_unref);
+  guint n = g_list_model_get_n_items (self->source);
+  gboolean sorted = is_sorted (self);
+  guint matching = 0;
+
+  for (guint i = 0; i < n; i++)
+    {
+      GObject *item;
+      guint lo, hi;
+
+      if (self->filter == NULL && !sorted && top->len == WINNOW_LIVE_TABLE_ROWS)
+        {
+          matching = n;   /* nothing more to learn from the rest */
+          break;
+        }
+      item = g_list_model_get_item (self->source, i);
+      if (self->filter != NULL && !gtk_filter_match (self->filter, item))
+        {
+          g_object_unref (item);
+          continue;
+        }
+      matching++;
+      if (!sorted)
+        {
+          if (top->len < WINNOW_LIVE_TABLE_ROWS)
+            g_ptr_array_add (top, item);
+          else
+            g_object_unref (item);
+          continue;
+        }
+      if (top->len == WINNOW_LIVE_TABLE_ROWS &&
+          gtk_sorter_compare (self->sorter, item, g_ptr_array_index (top, top->len - 1)) != GTK_ORDERING_SMALLER)
+        {
+          g_object_unref (item);
+          continue;
+        }
+      lo = 0;
+      hi = top->len;
+      while (lo < hi)
+        {
+          guint mid = lo + (hi - lo) / 2;
+
+          if (gtk_sorter_compare (self->sorter, item, g_ptr_array_index (top, mid)) == GTK_ORDERING_SMALLER)
+            hi = mid;
+          else
+            lo = mid + 1;
+        }
+      g_ptr_array_insert (top, (int) lo, item);
+      if (top->len > WINNOW_LIVE_TABLE_ROWS)
+        g_ptr_array_remove_index (top, top->len - 1);
+    }
+  self->n_matching = matching;
+  self->source_changed = FALSE;
+  self->last_preview = g_get_monotonic_time ();
+  apply_preview (self, top);
+}
+
+static void
+set_live (WinnowLiveTable *self,
+          gboolean         live)
+{
+  if (live == self->live)
+    return;
+  self->live = live;
+  if (live)
+    {
+      /* the view leaves the full chain first, so cutting it costs no rebinding */
+      compute_preview (self);
+      gtk_single_selection_set_model (self->selection, G_LIST_MODEL (self->preview));
+      gtk_filter_list_model_set_model (self->filtered, NULL);
+    }
+  else
+    {
+      /* one full filter and sort, then the view shows every row */
+      gtk_filter_list_model_set_model (self->filtered, self->source);
+      gtk_single_selection_set_model (self->selection, G_LIST_MODEL (self->sorted));
+      g_list_store_remove_all (self->preview);
+      g_ptr_array_set_size (self->shown, 0);
+    }
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LIVE]);
+}
+
+/* Runs before the filter model hears of the change (it is connected first): a
+ * table that outgrows the limit mid-run goes live before the change reaches
+ * the chain, so the chain never sees thousands of rows arrive. */
+static void
+source_items_changed_cb (GListModel      *source,
+                         guint            position,
+                         guint            removed,
+                         guint            added,
+                         WinnowLiveTable *self)
+{
+  self->source_changed = TRUE;
+  if (self->running && !self->live && g_list_model_get_n_items (source) > WINNOW_LIVE_TABLE_BIG)
+    set_live (self, TRUE);
+}
+
+static void
+criteria_changed_cb (WinnowLiveTable *self)
+{
+  /* a new filter or sort order shows at once, live or not */
+  if (self->live)
+    compute_preview (self);
+}
+
+static void
+winnow_live_table_dispose (GObject *object)
+{
+  WinnowLiveTable *self = WINNOW_LIVE_TABLE (object);
+
+  if (self->source != NULL)
+    g_signal_handlers_disconnect_by_data (self->source, self);
+  if (self->filter != NULL)
+    g_signal_handlers_disconnect_by_data (self->filter, self);
+  if (self->sorter != NULL)
+    g_signal_handlers_disconnect_by_data (self->sorter, self);
+  g_clear_object (&self->selection);
+  g_clear_object (&self->sorted);
+  g_clear_object (&self->filtered);
+  g_clear_object (&self->preview);
+  g_clear_pointer (&self->display, g_ptr_array_unref);
+  g_clear_pointer (&self->shown, g_ptr_array_unref);
+  g_clear_object (&self->filter);
+  g_clear_object (&self->sorter);
+  g_clear_object (&self->source);
+
+  G_OBJECT_CLASS (winnow_live_table_parent_class)->dispose (object);
+}
+
+static void
+winnow_live_table_get_property (GObject    *object,
+                                guint       prop_id,
+                                GValue     *value,
+                                GParamSpec *pspec)
+{
+  WinnowLiveTable *self = WINNOW_LIVE_TABLE (object);
+
+  switch (prop_id)
+    {
+    case PROP_LIVE:
+      g_value_set_boolean (value, self->live);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+winnow_live_table_class_init (WinnowLiveTableClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->dispose = winnow_live_table_dispose;
+  object_class->get_property = winnow_live_table_get_property;
+
+  /* The view shows the preview (its selection model changed under it). */
+  properties[PROP_LIVE] =
+    g_param_spec_boolean ("live", NULL, NULL, FALSE,
+                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+winnow_live_table_init (WinnowLiveTable *self)
+{
+}
+
+WinnowLiveTable *
+winnow_live_table_new (GListModel       *source,
+                       GtkFilter        *filter,
+                       GtkSorter        *sorter,
+                       WinnowAssignFunc  assign)
+{
+  WinnowLiveTable *self;
+
+  g_return_val_if_fail (G_IS_LIST_MODEL (source), NULL);
+  g_return_val_if_fail (filter == NULL || GTK_IS_FILTER (filter), NULL);
+  g_return_val_if_fail (sorter == NULL || GTK_IS_SORTER (sorter), NULL);
+  g_return_val_if_fail (assign != NULL, NULL);
+
+  self = g_object_new (WINNOW_TYPE_LIVE_TABLE, NULL);
+  self->source = g_object_ref (source);
+  self->filter = filter ? g_object_ref (filter) : NULL;
+  self->sorter = sorter ? g_object_ref (sorter) : NULL;
+  /* ours first: see source_items_changed_cb */
+  g_signal_connect (source, "items-changed", G_CALLBACK (source_items_changed_cb), self);
+  self->filtered = gtk_filter_list_model_new (NULL, filter ? g_object_ref (filter) : NULL);
+  gtk_filter_list_model_set_model (self->filtered, source);
+  self->sorted = gtk_sort_list_model_new (g_object_ref (G_LIST_MODEL (self->filtered)),
+                                          sorter ? g_object_ref (sorter) : NULL);
+  self->preview = g_list_store_new (g_list_model_get_item_type (source));
+  self->display = g_ptr_array_new_with_free_func (g_object_unref);
+  self->shown = g_ptr_array_new_with_free_func (g_object_unref);
+  self->assign = assign;
+  self->selection = gtk_single_selection_new (g_object_ref (G_LIST_MODEL (self->sorted)));
+  gtk_single_selection_set_autoselect (self->selection, FALSE);
+  gtk_single_selection_set_can_unselect (self->selection, TRUE);
+  gtk_single_selection_set_selected (self->selection, GTK_INVALID_LIST_POSITION);
+  if (filter != NULL)
+    g_signal_connect_swapped (filter, "changed", G_CALLBACK (criteria_changed_cb), self);
+  if (sorter != NULL)
+    g_signal_connect_swapped (sorter, "changed", G_CALLBACK (criteria_changed_cb), self);
+  return self;
+}
+
+GtkSelectionModel *
+winnow_live_table_get_selection (WinnowLiveTable *self)
+{
+  g_return_val_if_fail (WINNOW_IS_LIVE_TABLE (self), NULL);
+  return GTK_SELECTION_MODEL (self->selection);
+}
+
+guint
+winnow_live_table_get_n_matching (WinnowLiveTable *self)
+{
+  g_return_val_if_fail (WINNOW_IS_LIVE_TABLE (self), 0);
+
+  if (self->live)
+    return self->n_matching;
+  return g_list_model_get_n_items (G_LIST_MODEL (self->filtered));
+}
+
+gboolean
+winnow_live_table_is_live (WinnowLiveTable *self)
+{
+  g_return_val_if_fail (WINNOW_IS_LIVE_TABLE (self), FALSE);
+  return self->live;
+}
+
+void
+winnow_live_table_set_running (WinnowLiveTable *self,
+                               gboolean         running)
+{
+  g_return_if_fail (WINNOW_IS_LIVE_TABLE (self));
+
+  self->running = !!running;
+  if (!self->running)
+    set_live (self, FALSE);
+  else if (g_list_model_get_n_items (self->source) > WINNOW_LIVE_TABLE_BIG)
+    set_live (self, TRUE);
+}
+
+void
+winnow_live_table_update (WinnowLiveTable *self,
+                          gboolean         now)
+{
+  g_return_if_fail (WINNOW_IS_LIVE_TABLE (self));
+
+  if (!self->live)
+    return;
+  if (now || self->source_changed ||
+      (is_sorted (self) && g_get_monotonic_time () - self->last_preview >= PREVIEW_INTERVAL))
+    compute_preview (self);
+}

@@ -1,0 +1,54 @@
+/* winnow-live-table.h — the models behind one table, and how it follows a run.
+ *
+ * source → filter → sort → selection, as any GTK table. What this adds is the
+ * big run: GTK 4.8's column view rebinds every realized row of a model that
+ * changes, and a filter or sort model pays for every source row that moves, so
+ * a Monte-Carlo run that moves thousands of rows a frame cannot feed them. While
+ * the clock runs and the table is big, the table is *live*: its filter and sort
+ * models are cut from the source (they see no change at all) and the view shows
+ * a preview instead: display rows showing the table's first rows — the ones the filter and the sort
+ * would put first — recomputed with one pass over the source whenever the
+ * source changed. When the clock stops, the chain is joined again and the view shows
+ * every row.
+ */
+#pragma once
+
+#include <gtk/gtk.h>
+
+G_BEGIN_DECLS
+
+/* A table with more rows than this goes live while the clock runs: GTK 4.8's
+ * list views keep up to 200 rows realized (GTK_LIST_VIEW_MAX_LIST_ITEMS), so
+ * past it a changing table costs 200 rows of cells. */
+#define WINNOW_LIVE_TABLE_BIG  200
+/* How many rows a live table shows. */
+#define WINNOW_LIVE_TABLE_ROWS 40
+
+#define WINNOW_TYPE_LIVE_TABLE (winnow_live_table_get_type ())
+G_DECLARE_FINAL_TYPE (WinnowLiveTable, winnow_live_table, WINNOW, LIVE_TABLE, GObject)
+
+/* Makes display row `self` show what source row `from` shows. */
+typedef void (*WinnowAssignFunc) (gpointer self, gpointer from);
+
+/* `filter` may be NULL; `sorter` is the column view's; `assign` copies one
+ * row of the source's item type into another (a display row). */
+WinnowLiveTable   *winnow_live_table_new            (GListModel       *source,
+                                                     GtkFilter        *filter,
+                                                     GtkSorter        *sorter,
+                                                     WinnowAssignFunc  assign);
+/* What the view shows (a GtkSingleSelection; borrowed). */
+GtkSelectionModel *winnow_live_table_get_selection  (WinnowLiveTable *self);
+/* Rows that pass the filter, live or not. */
+guint              winnow_live_table_get_n_matching (WinnowLiveTable *self);
+gboolean           winnow_live_table_is_live        (WinnowLiveTable *self);
+/* The clock runs (or stops). A big table goes live while it runs and stays
+ * live until it stops: switching back and forth mid-run would cost more than
+ * it shows. */
+void               winnow_live_table_set_running    (WinnowLiveTable *self,
+                                                     gboolean         running);
+/* Called once a frame: a live table recomputes its preview when its source
+ * changed since the last time (or, sorted, every so often), or `now`. */
+void               winnow_live_table_update         (WinnowLiveTable *self,
+                                                     gboolean         now);
+
+G_END_DECLS

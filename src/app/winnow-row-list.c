@@ -1,0 +1,200 @@
+#include "config.h"
+
+#include "winnow-row-list.h"
+
+/* At most this many separate items-changed for the rows one filter drops; past
+ * it, one for the whole list costs a listener less than many small ones. */
+#define MAX_RUNS 32
+
+struct _WinnowRowList
+{
+  GObject    parent_instance;
+
+  GType      item_type;
+  GPtrArray *rows;   /* GObject*, owned */
+};
+
+static GType
+row_list_get_item_type (GListModel *model)
+{
+  return WINNOW_ROW_LIST (model)->item_type;
+}
+
+static guint
+row_list_get_n_items (GListModel *model)
+{
+  return WINNOW_ROW_LIST (model)->rows->len;
+}
+
+static gpointer
+row_list_get_item (GListModel *model,
+                   guint       position)
+{
+  WinnowRowList *self = WINNOW_ROW_LIST (model);
+
+  if (position >= self->rows->len)
+    return NULL;
+  return g_object_ref (g_ptr_array_index (self->rows, position));
+}
+
+static void
+row_list_model_init (GListModelInterface *iface)
+{
+  iface->get_item_type = row_list_get_item_type;
+  iface->get_n_items = row_list_get_n_items;
+  iface->get_item = row_list_get_item;
+}
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (WinnowRowList, winnow_row_list, G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (G_TYPE_LIST_MODEL, row_list_model_init))
+
+static void
+release_row (gpointer row)
+{
+  if (row != NULL)
+    g_object_unref (row);
+}
+
+static void
+winnow_row_list_finalize (GObject *object)
+{
+  g_clear_pointer (&WINNOW_ROW_LIST (object)->rows, g_ptr_array_unref);
+  G_OBJECT_CLASS (winnow_row_list_parent_class)->finalize (object);
+}
+
+static void
+winnow_row_list_class_init (WinnowRowListClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = winnow_row_list_finalize;
+}
+
+static void
+winnow_row_list_init (WinnowRowList *self)
+{
+  self->rows = g_ptr_array_new_with_free_func (release_row);
+}
+
+WinnowRowList *
+winnow_row_list_new (GType item_type)
+{
+  WinnowRowList *self;
+
+  g_return_val_if_fail (g_type_is_a (item_type, G_TYPE_OBJECT), NULL);
+
+  self = g_object_new (WINNOW_TYPE_ROW_LIST, NULL);
+  self->item_type = item_type;
+  return self;
+}
+
+gpointer
+winnow_row_list_peek (WinnowRowList *self,
+                      guint          position)
+{
+  g_return_val_if_fail (WINNOW_IS_ROW_LIST (self), NULL);
+  g_return_val_if_fail (position < self->rows->len, NULL);
+  return g_ptr_array_index (self->rows, position);
+}
+
+void
+winnow_row_list_append (WinnowRowList *self,
+                        gpointer      *rows,
+                        guint          n)
+{
+  guint position;
+
+  g_return_if_fail (WINNOW_IS_ROW_LIST (self));
+
+  if (n == 0)
+    return;
+  position = self->rows->len;
+  for (guint i = 0; i < n; i++)
+    g_ptr_array_add (self->rows, g_object_ref (rows[i]));
+  g_list_model_items_changed (G_LIST_MODEL (self), position, 0, n);
+}
+
+void
+winnow_row_list_filter (WinnowRowList *self,
+                        gboolean     (*keep) (gpointer row, gpointer data),
+                        void         (*dropped) (gpointer row, gpointer data),
+                        gpointer       data)
+{
+  g_autoptr(GArray) runs = NULL;       /* guint pairs: position, length */
+  g_autofree guint8 *kept = NULL;
+  guint n_old, out = 0;
+
+  g_return_if_fail (WINNOW_IS_ROW_LIST (self));
+  g_return_if_fail (keep != NULL);
+
+  n_old = self->rows->len;
+  if (n_old == 0)
+    return;
+  kept = g_new (guint8, n_old);
+  runs = g_array_new (FALSE, FALSE, sizeof (guint) * 2);
+  for (guint i = 0; i < n_old; i++)
+    {
+      kept[i] = keep (g_ptr_array_index (self->rows, i), data) ? 1 : 0;
+      if (kept[i])
+        continue;
+      if (runs->len > 0 && g_array_index (runs, guint, runs->len * 2 - 2) +
+                           g_array_index (runs, guint, runs->len * 2 - 1) == i)
+        g_array_index (runs, guint, runs->len * 2 - 1)++;
+      else
+        {
+          guint run[2] = { i, 1 };
+          g_array_append_vals (runs, run, 1);
+        }
+    }
+  if (runs->len == 0)
+    return;
+
+  if (runs->len <= MAX_RUNS)
+    {
+      /* from the back, so the positions before each run hold; every
+       * items-changed describes the list as it then is */
+      for (guint r = runs->len; r > 0; r--)
+        {
+          guint position = g_array_index (runs, guint, r * 2 - 2);
+          guint length = g_array_index (runs, guint, r * 2 - 1);
+
+          if (dropped != NULL)
+            for (guint i = position; i < position + length; i++)
+              dropped (g_ptr_array_index (self->rows, i), data);
+          g_ptr_array_remove_range (self->rows, position, length);
+          g_list_model_items_changed (G_LIST_MODEL (self), position, length, 0);
+        }
+      return;
+    }
+
+  /* many runs: compact in place, one items-changed for the whole list */
+  for (guint i = 0; i < n_old; i++)
+    {
+      gpointer row = g_ptr_array_index (self->rows, i);
+
+      if (kept[i])
+        {
+          g_ptr_array_index (self->rows, out++) = row;
+          continue;
+        }
+      if (dropped != NULL)
+        dropped (row, data);
+      g_object_unref (row);
+    }
+  for (guint i = out; i < n_old; i++)
+    g_ptr_array_index (self->rows, i) = NULL;   /* moved or released above */
+  g_ptr_array_set_size (self->rows, out);
+  g_list_model_items_changed (G_LIST_MODEL (self), 0, n_old, out);
+}
+
+void
+winnow_row_list_remove_all (WinnowRowList *self)
+{
+  guint n;
+
+  g_return_if_fail (WINNOW_IS_ROW_LIST (self));
+
+  n = self->rows->len;
+  if (n == 0)
+    return;
+  g_ptr_array_set_size (self->rows, 0);
+  g_list_model_items_changed (G_LIST_MODEL (self), 0, n, 0);
+}
