@@ -860,10 +860,12 @@ probe_field (const char *line,
 
 /* One launch of the app with the frame probe (bench/wn-frame-probe.c): the
  * Monte-Carlo example with 10⁴ instances, set to fast-forward and played once
- * the first frame is up. `renderer` NULL keeps GTK's choice. */
+ * the first frame is up. `renderer` NULL keeps GTK's choice; `gl_off` keeps
+ * GTK from initialising GL at all (GDK_DEBUG=gl-disable). */
 static gboolean
 gui_once (Bench      *bench,
           const char *renderer,
+          gboolean    gl_off,
           GuiRun     *run,
           char      **reason)
 {
@@ -886,6 +888,10 @@ gui_once (Bench      *bench,
     env = g_environ_setenv (env, "GSK_RENDERER", renderer, TRUE);
   else
     env = g_environ_unsetenv (env, "GSK_RENDERER");
+  if (gl_off)
+    env = g_environ_setenv (env, "GDK_DEBUG", "gl-disable", TRUE);
+  else
+    env = g_environ_unsetenv (env, "GDK_DEBUG");
   spawn_us = g_strdup_printf ("%" G_GINT64_FORMAT, g_get_monotonic_time ());
   env = g_environ_setenv (env, "WN_PROBE_SPAWN_US", spawn_us, TRUE);
 
@@ -926,6 +932,7 @@ gui_once (Bench      *bench,
 static void
 gui_rows (Bench      *bench,
           const char *renderer,
+          gboolean    gl_off,
           const char *name,
           gboolean    targets)
 {
@@ -940,7 +947,7 @@ gui_rows (Bench      *bench,
       g_autofree char *reason = NULL;
       GuiRun run = { 0 };
 
-      if (!gui_once (bench, renderer, &run, &reason))
+      if (!gui_once (bench, renderer, gl_off, &run, &reason))
         {
           print_na (l1, reason);
           print_na (l3, reason);
@@ -976,8 +983,11 @@ bench_gui (Bench *bench)
   /* Xvfb has no GPU: GTK's GL renderer there runs on Mesa's software
    * rasterizer, so the targets apply to the cairo renderer, which measures the
    * app's own drawing; the default renderer is shown for comparison. */
-  gui_rows (bench, "cairo", "GSK_RENDERER=cairo", TRUE);
-  gui_rows (bench, NULL, "GTK's default renderer", FALSE);
+  gui_rows (bench, "cairo", FALSE, "GSK_RENDERER=cairo", TRUE);
+  /* GTK 4.8 on X11 loads GL (here Mesa with LLVM) to choose the window's
+   * visual even when cairo draws; this shows what that costs at start */
+  gui_rows (bench, "cairo", TRUE, "cairo, GDK_DEBUG=gl-disable", FALSE);
+  gui_rows (bench, NULL, FALSE, "GTK's default renderer", FALSE);
 }
 
 /* ---- peer comparison ---- */

@@ -29,6 +29,8 @@ typedef struct {
   gint64      duration;        /* µs of frames to record */
   gint64      frame_start;     /* before-paint of the frame in progress */
   gint64      last_after;      /* after-paint of the previous frame */
+  gint64      layout_done;     /* WN_PROBE_DUMP: end of the frame's layout phase */
+  gint64      paint_done;      /* WN_PROBE_DUMP: end of the frame's paint phase */
   GArray     *work;            /* gint64 µs */
   GArray     *intervals;       /* gint64 µs */
   GtkWidget  *window;
@@ -111,6 +113,22 @@ before_paint_cb (GdkFrameClock *clock,
   probe.frame_start = g_get_monotonic_time ();
 }
 
+/* Connected after the window's own handlers: these mark where its layout and
+ * paint phases end, to split a long frame in the dump. */
+static void
+layout_cb (GdkFrameClock *clock,
+           gpointer       data)
+{
+  probe.layout_done = g_get_monotonic_time ();
+}
+
+static void
+paint_cb (GdkFrameClock *clock,
+          gpointer       data)
+{
+  probe.paint_done = g_get_monotonic_time ();
+}
+
 static void
 after_paint_cb (GdkFrameClock *clock,
                 gpointer       data)
@@ -132,6 +150,13 @@ after_paint_cb (GdkFrameClock *clock,
     {
       gint64 work = now - probe.frame_start;
 
+      if (g_getenv ("WN_PROBE_DUMP") != NULL)
+        fprintf (stderr, "wn-frame-probe: frame at %.3f s: work %.1f ms (update+layout %.1f, paint %.1f),"
+                 " since the last %.1f ms\n",
+                 (now - probe.origin) / 1e6, work / 1e3,
+                 probe.layout_done > probe.frame_start ? (probe.layout_done - probe.frame_start) / 1e3 : 0.0,
+                 probe.paint_done > probe.layout_done ? (probe.paint_done - MAX (probe.layout_done, probe.frame_start)) / 1e3 : 0.0,
+                 probe.last_after > 0 ? (now - probe.last_after) / 1e3 : 0.0);
       g_array_append_val (probe.work, work);
       if (probe.last_after > 0)
         {
@@ -175,6 +200,11 @@ watch_cb (gpointer data)
       probe.clock = clock;
       g_signal_connect (clock, "before-paint", G_CALLBACK (before_paint_cb), NULL);
       g_signal_connect (clock, "after-paint", G_CALLBACK (after_paint_cb), NULL);
+      if (g_getenv ("WN_PROBE_DUMP") != NULL)
+        {
+          g_signal_connect (clock, "layout", G_CALLBACK (layout_cb), NULL);
+          g_signal_connect (clock, "paint", G_CALLBACK (paint_cb), NULL);
+        }
       break;
     }
   return G_SOURCE_CONTINUE;

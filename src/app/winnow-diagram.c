@@ -115,6 +115,20 @@ struct _WinnowDiagram
   gboolean    has_pointer;
   double      pointer_x;
   double      pointer_y;
+
+  /* The picture without its badges, kept between frames: a run changes only
+   * the badges, and a node that is the same from one frame to the next costs
+   * nothing to show, while one drawing of everything made GTK repaint the
+   * whole diagram for every count that moved. Rebuilt when what it shows
+   * changes (the key below), or the layout (layout_serial). */
+  GskRenderNode *scene;
+  struct {
+    double   w, h, zoom, off_x, off_y;
+    int      hover, selected;
+    guint    layout_serial;
+    Palette  pal;
+  } scene_key;
+  guint       layout_serial;
 };
 
 enum {
@@ -1223,6 +1237,7 @@ layout_process (WinnowDiagram *self)
   int max_row = 0;
   double x, dx, dy;
 
+  self->layout_serial++;   /* the kept scene is stale */
   layout_clear (self, p->n_nodes, p->n_flows);
   self->nodes = g_new0 (NodeGeom, p->n_nodes);
   self->flows = g_new0 (FlowGeom, p->n_flows);
@@ -2204,25 +2219,71 @@ flow_touches (const WnProcess *p, guint f, int node)
   return node >= 0 && ((int) flow->from == node || (int) flow->to == node);
 }
 
-static void
-winnow_diagram_snapshot (GtkWidget   *widget,
-                         GtkSnapshot *snapshot)
+/* Where a node's badges and breakpoint are drawn (diagram coordinates), as
+ * draw_decorations() places them; FALSE when it has none. */
+static gboolean
+decorations_bounds (PangoLayout     *badge_layout,
+                    const WnNode    *node,
+                    const NodeGeom  *n,
+                    const NodeState *st,
+                    graphene_rect_t *bounds)
 {
-  WinnowDiagram *self = WINNOW_DIAGRAM (widget);
+  const guint counts[] = { st->active, st->parked, st->incident };
+  gboolean task = type_is_task (node->type);
+  double total = 0, x, cy;
+  double x0 = G_MAXDOUBLE, y0 = G_MAXDOUBLE, x1 = -G_MAXDOUBLE, y1 = -G_MAXDOUBLE;
+
+  for (guint i = 0; i < G_N_ELEMENTS (counts); i++)
+    if (counts[i] > 0)
+      total += badge_width (badge_layout, counts[i]) + 3;
+  if (total > 0)
+    {
+      if (task)
+        {
+          x = n->box.origin.x + n->box.size.width + 8 - total;
+          cy = n->box.origin.y;
+        }
+      else if (type_is_gateway (node->type))
+        {
+          x = n->cx + 6;
+          cy = n->box.origin.y + 2;
+        }
+      else
+        {
+          x = n->cx + n->box.size.width * 0.25;
+          cy = n->box.origin.y + 1;
+        }
+      /* pills up to 20 high, stroked 3 wide */
+      x0 = x - 2;
+      x1 = x + total + 2;
+      y0 = cy - 12;
+      y1 = cy + 12;
+    }
+  if (st->breakpoint)
+    {
+      /* a circle of radius 6 (stroked 2.5) around a point inside the box's corner */
+      x0 = MIN (x0, n->box.origin.x - 12);
+      y0 = MIN (y0, n->box.origin.y - 12);
+      x1 = MAX (x1, n->cx + 12);
+      y1 = MAX (y1, n->cy + 12);
+    }
+  if (x0 >= x1)
+    return FALSE;
+  graphene_rect_init (bounds, x0, y0, x1 - x0, y1 - y0);
+  return TRUE;
+}
+
+/* The diagram without its badges, in widget coordinates. */
+static GskRenderNode *
+make_scene (WinnowDiagram *self,
+            const Palette *pal,
+            int            selected,
+            double         w,
+            double         h)
+{
   const WnProcess *p = self->process;
-  double w = gtk_widget_get_width (widget);
-  double h = gtk_widget_get_height (widget);
-  g_autoptr(PangoLayout) badge_layout = NULL;
-  int selected;
-  Palette pal;
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
   cairo_t *cr;
-
-  if (p == NULL || self->nodes == NULL || w <= 0 || h <= 0)
-    return;
-
-  palette_init (self, &pal);
-  selected = node_index (p, self->selected);
-  badge_layout = text_new (widget, "", TRUE, TRUE);
 
   cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, w, h));
   cairo_translate (cr, self->off_x, self->off_y);
@@ -2231,10 +2292,10 @@ winnow_diagram_snapshot (GtkWidget   *widget,
   /* Flows under the nodes; the selected node's on top of the others. */
   for (guint f = 0; f < p->n_flows; f++)
     if (!flow_touches (p, f, selected))
-      draw_flow (cr, &self->flows[f], &pal.fg, 0.5, 1.4);
+      draw_flow (cr, &self->flows[f], &pal->fg, 0.5, 1.4);
   for (guint f = 0; f < p->n_flows; f++)
     if (flow_touches (p, f, selected))
-      draw_flow (cr, &self->flows[f], &pal.accent, 1.0, 2.0);
+      draw_flow (cr, &self->flows[f], &pal->accent, 1.0, 2.0);
   for (guint f = 0; f < p->n_flows; f++)
     {
       const FlowGeom *fg = &self->flows[f];
@@ -2242,9 +2303,9 @@ winnow_diagram_snapshot (GtkWidget   *widget,
       if (fg->label == NULL)
         continue;
       if (flow_touches (p, f, selected))
-        set_color (cr, &pal.accent, 1);
+        set_color (cr, &pal->accent, 1);
       else
-        set_color (cr, &pal.fg, 0.7);
+        set_color (cr, &pal->fg, 0.7);
       text_draw (cr, fg->label, fg->label_rect.origin.x, fg->label_rect.origin.y);
     }
 
@@ -2258,25 +2319,81 @@ winnow_diagram_snapshot (GtkWidget   *widget,
         if ((int) i == self->hover && (int) i != selected)
           {
             path_node_outline (cr, node, &self->nodes[i], 3);
-            set_color (cr, &pal.accent, 0.4);
+            set_color (cr, &pal->accent, 0.4);
             cairo_set_line_width (cr, 2);
             cairo_stroke (cr);
           }
-        draw_node (cr, &pal, node, &self->nodes[i]);
-        draw_node_texts (cr, &pal, node, &self->nodes[i]);
+        draw_node (cr, pal, node, &self->nodes[i]);
+        draw_node_texts (cr, pal, node, &self->nodes[i]);
         if ((int) i == selected)
           {
             path_node_outline (cr, node, &self->nodes[i], 3.5);
-            set_color (cr, &pal.accent, 1);
+            set_color (cr, &pal->accent, 1);
             cairo_set_line_width (cr, 2.5);
             cairo_stroke (cr);
           }
       }
-
-  for (guint i = 0; i < p->n_nodes; i++)
-    draw_decorations (cr, &pal, badge_layout, &p->nodes[i], &self->nodes[i], &self->states[i]);
-
   cairo_destroy (cr);
+  return gtk_snapshot_free_to_node (snapshot);
+}
+
+static void
+winnow_diagram_snapshot (GtkWidget   *widget,
+                         GtkSnapshot *snapshot)
+{
+  WinnowDiagram *self = WINNOW_DIAGRAM (widget);
+  const WnProcess *p = self->process;
+  double w = gtk_widget_get_width (widget);
+  double h = gtk_widget_get_height (widget);
+  g_autoptr(PangoLayout) badge_layout = NULL;
+  int selected;
+  Palette pal;
+
+  if (p == NULL || self->nodes == NULL || w <= 0 || h <= 0)
+    return;
+
+  memset (&pal, 0, sizeof pal);
+  palette_init (self, &pal);
+  selected = node_index (p, self->selected);
+
+  if (self->scene == NULL || self->scene_key.w != w || self->scene_key.h != h ||
+      self->scene_key.zoom != self->zoom || self->scene_key.off_x != self->off_x ||
+      self->scene_key.off_y != self->off_y || self->scene_key.hover != self->hover ||
+      self->scene_key.selected != selected || self->scene_key.layout_serial != self->layout_serial ||
+      memcmp (&self->scene_key.pal, &pal, sizeof pal) != 0)
+    {
+      g_clear_pointer (&self->scene, gsk_render_node_unref);
+      self->scene = make_scene (self, &pal, selected, w, h);
+      self->scene_key.w = w;
+      self->scene_key.h = h;
+      self->scene_key.zoom = self->zoom;
+      self->scene_key.off_x = self->off_x;
+      self->scene_key.off_y = self->off_y;
+      self->scene_key.hover = self->hover;
+      self->scene_key.selected = selected;
+      self->scene_key.layout_serial = self->layout_serial;
+      self->scene_key.pal = pal;
+    }
+  if (self->scene != NULL)
+    gtk_snapshot_append_node (snapshot, self->scene);
+
+  /* Each node's badges apart: when a count moves, only its pills are new. */
+  badge_layout = text_new (widget, "", TRUE, TRUE);
+  gtk_snapshot_save (snapshot);
+  gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (self->off_x, self->off_y));
+  gtk_snapshot_scale (snapshot, self->zoom, self->zoom);
+  for (guint i = 0; i < p->n_nodes; i++)
+    {
+      graphene_rect_t bounds;
+      cairo_t *cr;
+
+      if (!decorations_bounds (badge_layout, &p->nodes[i], &self->nodes[i], &self->states[i], &bounds))
+        continue;
+      cr = gtk_snapshot_append_cairo (snapshot, &bounds);
+      draw_decorations (cr, &pal, badge_layout, &p->nodes[i], &self->nodes[i], &self->states[i]);
+      cairo_destroy (cr);
+    }
+  gtk_snapshot_restore (snapshot);
 }
 
 /* ------------------------------------------------------------------------- */
@@ -2631,6 +2748,7 @@ winnow_diagram_dispose (GObject *object)
   g_clear_pointer (&self->states, g_free);
   g_clear_pointer (&self->process, wn_process_unref);
   g_clear_pointer (&self->selected, g_free);
+  g_clear_pointer (&self->scene, gsk_render_node_unref);
 
   G_OBJECT_CLASS (winnow_diagram_parent_class)->dispose (object);
 }

@@ -22,6 +22,7 @@ struct _WinnowJobRow
   WnTime      deadline;
   WnTime      now;
   guint       generation;
+  guint       flags;
   gboolean    filled;
 };
 
@@ -429,6 +430,21 @@ winnow_job_row_set_generation (WinnowJobRow *self,
                                guint         generation)
 {
   self->generation = generation;
+}
+
+guint
+winnow_job_row_get_flags (WinnowJobRow *self)
+{
+  g_return_val_if_fail (WINNOW_IS_JOB_ROW (self), 0);
+  return self->flags;
+}
+
+void
+winnow_job_row_set_flags (WinnowJobRow *self,
+                          guint         flags)
+{
+  g_return_if_fail (WINNOW_IS_JOB_ROW (self));
+  self->flags = flags;
 }
 
 /* Make `self` show what `from` shows, and say so: a live table's display row

@@ -38,6 +38,10 @@ void          winnow_job_row_set_now        (WinnowJobRow    *self,
 guint         winnow_job_row_get_generation (WinnowJobRow    *self);
 void          winnow_job_row_set_generation (WinnowJobRow    *self,
                                              guint            generation);
+/* Free bits for the session's incremental pass (which lists a row is on). */
+guint         winnow_job_row_get_flags      (WinnowJobRow    *self);
+void          winnow_job_row_set_flags      (WinnowJobRow    *self,
+                                             guint            flags);
 
 /* Make `self` show what `from` shows (every property notifies). */
 void winnow_job_row_assign (WinnowJobRow *self, WinnowJobRow *from);

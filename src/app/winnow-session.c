@@ -11,14 +11,35 @@
 #include "winnow-trace.h"
 
 #define DEFAULT_BATCH 250
-/* While the clock runs, tables bigger than this are re-synced only when the
- * time since the last sync is SNAPSHOT_SPACING times what that one cost, and
- * at least every SNAPSHOT_INTERVAL: a sync walks every job and track, so a
- * Monte-Carlo run of 10⁴ instances would otherwise spend its frames walking.
+/* At fast-forward, the engine's batches are sized to take about this long
+ * (µs), measured as they run: the frame clock waits for the batch that is
+ * running when a frame is due, and a batch of a fixed number of actions takes
+ * from a fraction of a millisecond to tens, depending on the process and on
+ * how many instances there are. */
+#define DISPATCH_BUDGET 3000
+#define MIN_BATCH 16
+#define MAX_BATCH 65536
+/* While the clock runs, tables bigger than this get a full pass (after a
+ * command) only when the time since the last one is SNAPSHOT_SPACING times
+ * what that one cost, and at least every SNAPSHOT_INTERVAL: a full pass walks
+ * every job and track, so a Monte-Carlo run of 10⁴ instances would otherwise
+ * spend its frames walking. Incremental passes (below) run every frame.
  * (The views do not pay for the rows that move: winnow-live-table.h.) */
 #define BIG_TABLES 1000
 #define SNAPSHOT_SPACING 6
 #define SNAPSHOT_INTERVAL (G_USEC_PER_SEC / 4)
+
+/* While the clock runs, a snapshot is incremental: it looks up only the jobs
+ * and tracks the journal named since the last one (the rows flagged
+ * ROW_DIRTY), plus the jobs whose state the clock alone can change (a gate
+ * opening, a lock expiring: no event says so; ROW_TIMED). A full pass — every
+ * job and track — still follows every command and every change of the clock's
+ * mode, so a stopped clock shows exactly what the engine holds. */
+#define ROW_DIRTY (1u << 0)
+#define ROW_TIMED (1u << 1)
+/* A listed row the incremental pass found gone (its job done, its track
+ * ended): the store drops it. */
+#define GONE_GENERATION G_MAXUINT
 
 struct _WinnowSession
 {
@@ -31,11 +52,15 @@ struct _WinnowSession
   WnEngine        *engine;
   guint            journal_id;
   guint            batch;
+  gboolean         fixed_batch;     /* winnow_session_set_batch() was called */
+  GSource         *scheduler_source; /* borrowed, while attached */
+  guint64          last_n_run;      /* actions run at the last scheduler notify */
   double           speed;           /* 0: fast-forward */
   WnClockMode      last_mode;
 
   gboolean         flush_requested;
-  gboolean         snapshots_dirty;
+  gboolean         snapshots_dirty; /* a full pass is due */
+  gboolean         rows_dirty;      /* an incremental one is */
   gboolean         instances_dirty;
 
   WinnowEventLog  *events;
@@ -52,6 +77,9 @@ struct _WinnowSession
   GPtrArray       *new_tracks;      /* WinnowTrackRow*, not listed yet */
   GPtrArray       *new_instances;   /* WinnowInstanceRow*, not listed yet */
   GPtrArray       *changed_instances; /* WinnowInstanceRow* the journal named since the last snapshot */
+  GPtrArray       *dirty_jobs;      /* WinnowJobRow* (ROW_DIRTY) the journal named since the last snapshot */
+  GPtrArray       *dirty_tracks;    /* WinnowTrackRow* (ROW_DIRTY), likewise */
+  GPtrArray       *timed_jobs;      /* WinnowJobRow* (ROW_TIMED): gated or locked when last looked up */
   WinnowNodeCounts *counts;         /* per process node */
   guint            generation;
   gint64           last_snapshot;   /* monotonic µs */
@@ -202,6 +230,34 @@ announce_instance (WinnowSession *self,
   g_ptr_array_add (self->changed_instances, g_object_ref (row));
 }
 
+/* The journal named a job or a track: the next incremental snapshot looks it
+ * up (once, however many events named it). */
+static void
+mark_job (WinnowSession *self,
+          const char    *id)
+{
+  WinnowJobRow *row = g_hash_table_lookup (self->job_index, id);
+  guint flags;
+
+  if (row == NULL || ((flags = winnow_job_row_get_flags (row)) & ROW_DIRTY))
+    return;
+  winnow_job_row_set_flags (row, flags | ROW_DIRTY);
+  g_ptr_array_add (self->dirty_jobs, g_object_ref (row));
+}
+
+static void
+mark_track (WinnowSession *self,
+            const char    *id)
+{
+  WinnowTrackRow *row = g_hash_table_lookup (self->track_index, id);
+  guint flags;
+
+  if (row == NULL || ((flags = winnow_track_row_get_flags (row)) & ROW_DIRTY))
+    return;
+  winnow_track_row_set_flags (row, flags | ROW_DIRTY);
+  g_ptr_array_add (self->dirty_tracks, g_object_ref (row));
+}
+
 /* Every event, as the engine emits it: kept in the journal and applied to the
  * trace here, from the engine's own copy, rather than copied and queued for
  * the next frame; the frame then only shows what arrived. */
@@ -226,6 +282,10 @@ journal_cb (const WnEvent *event,
     }
   else if (event->kind == WN_EV_NODE && event->track != NULL)
     announce_track (self, event->track);
+  if (event->job != NULL)
+    mark_job (self, event->job);
+  if (event->track != NULL)
+    mark_track (self, event->track);
   winnow_trace_add_event (self->trace, event);
 
   if (event->kind == WN_EV_INSTANCE || event->kind == WN_EV_INCIDENT)
@@ -310,13 +370,50 @@ leave_hit (WinnowSession *self)
     }
 }
 
+/* After a fast-forward batch: size the next one to DISPATCH_BUDGET from what
+ * this one cost per action (the batch size never changes what the run does,
+ * only where the main loop gets its turns). */
+static void
+size_batch (WinnowSession *self,
+            WnScheduler   *scheduler)
+{
+  guint64 n_run = wn_scheduler_get_n_run (scheduler);
+  guint64 actions = n_run - self->last_n_run;
+  GSource *current = g_main_current_source ();
+  gint64 spent;
+  double target;
+
+  self->last_n_run = n_run;
+  if (self->fixed_batch || current == NULL || current != self->scheduler_source ||
+      wn_scheduler_get_mode (scheduler) != WN_CLOCK_FAST_FORWARD || actions == 0)
+    return;
+  /* from the start of this main-loop turn, which ran only this dispatch */
+  spent = g_get_monotonic_time () - g_source_get_time (current);
+  if (spent <= 0)
+    return;
+  target = (double) DISPATCH_BUDGET * (double) actions / (double) spent;
+  /* halfway there each time: one slow batch (a page fault storm, a big
+   * snapshot's aftermath) does not swing the next one */
+  target = CLAMP ((self->batch + target) / 2, MIN_BATCH, MAX_BATCH);
+  if ((guint) target != self->batch)
+    {
+      self->batch = (guint) target;
+      wn_scheduler_set_batch (scheduler, self->batch);
+    }
+}
+
 static void
 scheduler_notify_cb (WnScheduler *scheduler,
                      gpointer     data)
 {
   WinnowSession *self = data;
 
-  self->snapshots_dirty = TRUE;
+  size_batch (self, scheduler);
+  /* a dispatch that ran actions journaled what it changed (the incremental
+   * snapshot follows the journal); a new mode gets a full pass */
+  if (winnow_session_get_mode (self) != self->last_mode)
+    self->snapshots_dirty = TRUE;
+  self->rows_dirty = TRUE;
   update_mode (self);
   request_flush (self);
 }
@@ -332,9 +429,37 @@ detach_engine (WinnowSession *self)
   wn_scheduler_set_notify (scheduler, NULL, NULL);
   wn_scheduler_pause (scheduler);
   wn_scheduler_detach (scheduler);
+  self->scheduler_source = NULL;
   wn_journal_unsubscribe (wn_engine_get_journal (self->engine), self->journal_id);
   self->journal_id = 0;
   g_clear_pointer (&self->engine, wn_engine_free);
+}
+
+/* Forget what the incremental pass had queued (a full pass covers it). */
+static void
+clear_marks (WinnowSession *self)
+{
+  for (guint i = 0; i < self->dirty_jobs->len; i++)
+    {
+      WinnowJobRow *row = g_ptr_array_index (self->dirty_jobs, i);
+
+      winnow_job_row_set_flags (row, winnow_job_row_get_flags (row) & ~ROW_DIRTY);
+    }
+  for (guint i = 0; i < self->timed_jobs->len; i++)
+    {
+      WinnowJobRow *row = g_ptr_array_index (self->timed_jobs, i);
+
+      winnow_job_row_set_flags (row, winnow_job_row_get_flags (row) & ~ROW_TIMED);
+    }
+  for (guint i = 0; i < self->dirty_tracks->len; i++)
+    {
+      WinnowTrackRow *row = g_ptr_array_index (self->dirty_tracks, i);
+
+      winnow_track_row_set_flags (row, winnow_track_row_get_flags (row) & ~ROW_DIRTY);
+    }
+  g_ptr_array_set_size (self->dirty_jobs, 0);
+  g_ptr_array_set_size (self->timed_jobs, 0);
+  g_ptr_array_set_size (self->dirty_tracks, 0);
 }
 
 static void
@@ -346,6 +471,7 @@ reset_models (WinnowSession *self)
   g_ptr_array_set_size (self->new_tracks, 0);
   g_ptr_array_set_size (self->new_instances, 0);
   g_ptr_array_set_size (self->changed_instances, 0);
+  clear_marks (self);
   g_hash_table_remove_all (self->job_index);
   g_hash_table_remove_all (self->track_index);
   g_hash_table_remove_all (self->instance_index);
@@ -386,6 +512,8 @@ attach_engine (WinnowSession *self)
   source = g_main_context_find_source_by_id (NULL, id);
   if (source != NULL)
     g_source_set_priority (source, G_PRIORITY_DEFAULT_IDLE);
+  self->scheduler_source = source;
+  self->last_n_run = 0;
 
   self->journal_id = wn_journal_subscribe (wn_engine_get_journal (self->engine),
                                            journal_cb, self, NULL);
@@ -512,6 +640,27 @@ track_id (gpointer row)
   return winnow_track_row_get_id (row);
 }
 
+static gboolean
+is_timed (WnJobState state)
+{
+  return state == WN_JOB_GATED || state == WN_JOB_LOCKED;
+}
+
+/* A gated or locked job changes state when the clock passes its gate or its
+ * deadline, with no event to say so: keep it where the next pass looks. */
+static void
+note_timed (WinnowSession *self,
+            WinnowJobRow  *row)
+{
+  guint flags = winnow_job_row_get_flags (row);
+
+  if (is_timed (winnow_job_row_get_state (row)) && !(flags & ROW_TIMED))
+    {
+      winnow_job_row_set_flags (row, flags | ROW_TIMED);
+      g_ptr_array_add (self->timed_jobs, g_object_ref (row));
+    }
+}
+
 static void
 job_cb (const WnJobInfo *info,
         gpointer         data)
@@ -530,6 +679,7 @@ job_cb (const WnJobInfo *info,
     g_ptr_array_add (pass->added, g_object_ref (row));   /* announced, listed now */
   winnow_job_row_update (row, info, pass->now);
   winnow_job_row_set_generation (row, self->generation);
+  note_timed (self, row);
   pass->seen++;
 }
 
@@ -703,6 +853,270 @@ refresh_instances (WinnowSession *self,
   g_ptr_array_unref (pass.added);
 }
 
+/* ---- incremental snapshot (the clock runs) ---- */
+
+static gboolean
+row_not_gone (gpointer row,
+              gpointer data)
+{
+  SyncData *sync = data;
+
+  return sync->get_generation (row) != GONE_GENERATION;
+}
+
+/* Look one job up again: update its row, list it if it is new, or mark it
+ * gone. Returns FALSE when it is gone from a listed row. */
+static gboolean
+refresh_job_row (WinnowSession *self,
+                 WinnowJobRow  *row,
+                 WnTime         now,
+                 GPtrArray     *added)
+{
+  WnJobInfo info;
+  guint generation = winnow_job_row_get_generation (row);
+
+  if (generation == GONE_GENERATION)
+    return TRUE;
+  if (wn_dispatcher_lookup (wn_engine_get_dispatcher (self->engine), winnow_job_row_get_id (row), &info))
+    {
+      winnow_job_row_update (row, &info, now);
+      if (generation == 0)
+        {
+          winnow_job_row_set_generation (row, self->generation);
+          g_ptr_array_add (added, g_object_ref (row));
+        }
+      note_timed (self, row);
+      return TRUE;
+    }
+  if (generation == 0)
+    {
+      /* announced and gone before it was listed */
+      g_hash_table_remove (self->job_index, winnow_job_row_get_id (row));
+      return TRUE;
+    }
+  winnow_job_row_set_generation (row, GONE_GENERATION);
+  return FALSE;
+}
+
+static void
+refresh_jobs_incremental (WinnowSession *self,
+                          WnTime         now)
+{
+  g_autoptr(GPtrArray) added = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(GPtrArray) dirty = g_steal_pointer (&self->dirty_jobs);
+  gboolean any_gone = FALSE;
+  guint kept = 0;
+
+  self->dirty_jobs = g_ptr_array_new_with_free_func (g_object_unref);
+  for (guint i = 0; i < dirty->len; i++)
+    {
+      WinnowJobRow *row = g_ptr_array_index (dirty, i);
+
+      winnow_job_row_set_flags (row, winnow_job_row_get_flags (row) & ~ROW_DIRTY);
+      any_gone |= !refresh_job_row (self, row, now, added);
+    }
+  /* every announced job was named by its enqueue event, so looked up above */
+  g_ptr_array_set_size (self->new_jobs, 0);
+
+  /* the clock may have opened gates and expired locks */
+  for (guint i = 0; i < self->timed_jobs->len; i++)
+    {
+      WinnowJobRow *row = g_ptr_array_index (self->timed_jobs, i);
+      WnJobState state = winnow_job_row_get_state (row);
+      gboolean due = (state == WN_JOB_GATED && winnow_job_row_get_not_before (row) <= now) ||
+                     (state == WN_JOB_LOCKED && winnow_job_row_get_deadline (row) < now);
+
+      if (due)
+        any_gone |= !refresh_job_row (self, row, now, added);
+      if (winnow_job_row_get_generation (row) != GONE_GENERATION &&
+          g_hash_table_lookup (self->job_index, winnow_job_row_get_id (row)) == row &&
+          is_timed (winnow_job_row_get_state (row)))
+        self->timed_jobs->pdata[kept++] = row;
+      else
+        {
+          winnow_job_row_set_flags (row, winnow_job_row_get_flags (row) & ~ROW_TIMED);
+          g_object_unref (row);
+        }
+    }
+  self->timed_jobs->len = kept;   /* the dropped ones were unreferenced above */
+
+  if (any_gone)
+    {
+      SyncData sync = { self->job_index, 0, job_generation, job_id };
+
+      winnow_row_list_filter (self->jobs, row_not_gone, row_gone, &sync);
+    }
+  winnow_row_list_append (self->jobs, added->pdata, added->len);
+}
+
+static gboolean
+track_is_listed (WnTrackState state)
+{
+  /* as wn_engine_foreach_track (…, FALSE, …) lists them */
+  return state != WN_TRACK_DONE && state != WN_TRACK_CANCELED && state != WN_TRACK_FAILED;
+}
+
+static void
+count_track (WinnowSession *self,
+             const char    *node_id,
+             WnTrackState   state,
+             int            delta)
+{
+  const WnNode *node = wn_process_find_node (self->process, node_id);
+  WinnowNodeCounts *counts;
+
+  if (node == NULL)
+    return;
+  counts = &self->counts[node->index];
+  switch (state)
+    {
+    case WN_TRACK_ACTIVE:
+    case WN_TRACK_JOINING:
+      counts->active += delta;
+      break;
+    case WN_TRACK_PARKED:
+      counts->parked += delta;
+      break;
+    case WN_TRACK_INCIDENT:
+      counts->incident += delta;
+      break;
+    case WN_TRACK_DONE:
+    case WN_TRACK_CANCELED:
+    case WN_TRACK_FAILED:
+    default:
+      break;
+    }
+}
+
+/* "i<n>/t<m>" → (n, m), the order wn_engine_foreach_track() walks in. */
+static void
+track_numbers (const char *id,
+               guint64    *instance,
+               guint64    *track)
+{
+  const char *slash = strchr (id, '/');
+
+  *instance = g_ascii_strtoull (id + 1, NULL, 10);
+  *track = slash != NULL ? g_ascii_strtoull (slash + 2, NULL, 10) : 0;
+}
+
+static int
+compare_incidents (gconstpointer a,
+                   gconstpointer b)
+{
+  const WinnowIncident *x = *(WinnowIncident * const *) a;
+  const WinnowIncident *y = *(WinnowIncident * const *) b;
+  guint64 xi, xt, yi, yt;
+
+  track_numbers (x->track, &xi, &xt);
+  track_numbers (y->track, &yi, &yt);
+  if (xi != yi)
+    return xi < yi ? -1 : 1;
+  return (xt > yt) - (xt < yt);
+}
+
+/* The open incidents, from the listed tracks, in the full pass's order. */
+static void
+collect_incidents (WinnowSession *self)
+{
+  GListModel *tracks = G_LIST_MODEL (self->tracks);
+  guint n = g_list_model_get_n_items (tracks);
+
+  g_ptr_array_set_size (self->incidents_next, 0);
+  for (guint i = 0; i < n; i++)
+    {
+      WinnowTrackRow *row = winnow_row_list_peek (self->tracks, i);
+      WinnowIncident *incident;
+
+      if (winnow_track_row_get_state (row) != WN_TRACK_INCIDENT)
+        continue;
+      incident = g_new0 (WinnowIncident, 1);
+      incident->instance = g_strdup (winnow_track_row_get_instance (row));
+      incident->node = g_strdup (winnow_track_row_get_node (row));
+      incident->track = g_strdup (winnow_track_row_get_id (row));
+      incident->error = g_strdup (winnow_track_row_get_error (row));
+      incident->since = winnow_track_row_get_since (row);
+      g_ptr_array_add (self->incidents_next, incident);
+    }
+  g_ptr_array_sort (self->incidents_next, compare_incidents);
+  if (!incidents_equal (self->incidents, self->incidents_next))
+    {
+      GPtrArray *swap = self->incidents;
+
+      self->incidents = self->incidents_next;
+      self->incidents_next = swap;
+      self->incidents_version++;
+    }
+  g_ptr_array_set_size (self->incidents_next, 0);
+}
+
+static void
+refresh_tracks_incremental (WinnowSession *self,
+                            WnTime         now)
+{
+  g_autoptr(GPtrArray) added = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(GPtrArray) dirty = g_steal_pointer (&self->dirty_tracks);
+  gboolean any_gone = FALSE;
+  gboolean incidents_changed = FALSE;
+
+  self->dirty_tracks = g_ptr_array_new_with_free_func (g_object_unref);
+  for (guint i = 0; i < dirty->len; i++)
+    {
+      WinnowTrackRow *row = g_ptr_array_index (dirty, i);
+      guint generation = winnow_track_row_get_generation (row);
+      gboolean listed = generation != 0 && generation != GONE_GENERATION;
+      WnTrackInfo info;
+
+      winnow_track_row_set_flags (row, winnow_track_row_get_flags (row) & ~ROW_DIRTY);
+      if (generation == GONE_GENERATION)
+        continue;
+      /* A cancelled track takes its job out of the dispatcher, and the event
+       * names the track only: the job it was parked on is looked up too (the
+       * jobs' pass runs after this one). */
+      if (winnow_track_row_get_job (row) != NULL)
+        mark_job (self, winnow_track_row_get_job (row));
+      if (listed)
+        {
+          /* what it counted for until now */
+          count_track (self, winnow_track_row_get_node (row), winnow_track_row_get_state (row), -1);
+          incidents_changed |= winnow_track_row_get_state (row) == WN_TRACK_INCIDENT;
+        }
+      if (wn_engine_lookup_track (self->engine, winnow_track_row_get_id (row), &info) &&
+          track_is_listed (info.state))
+        {
+          const WnNode *node = wn_process_find_node (self->process, info.node);
+
+          winnow_track_row_update (row, &info, node && node->name ? node->name : info.node, now);
+          if (!listed)
+            {
+              winnow_track_row_set_generation (row, self->generation);
+              g_ptr_array_add (added, g_object_ref (row));
+            }
+          count_track (self, info.node, info.state, +1);
+          incidents_changed |= info.state == WN_TRACK_INCIDENT;
+        }
+      else if (!listed)
+        g_hash_table_remove (self->track_index, winnow_track_row_get_id (row));
+      else
+        {
+          winnow_track_row_set_generation (row, GONE_GENERATION);
+          any_gone = TRUE;
+        }
+    }
+  /* every announced track was named by the event that announced it */
+  g_ptr_array_set_size (self->new_tracks, 0);
+
+  if (any_gone)
+    {
+      SyncData sync = { self->track_index, 0, track_generation, track_id };
+
+      winnow_row_list_filter (self->tracks, row_not_gone, row_gone, &sync);
+    }
+  winnow_row_list_append (self->tracks, added->pdata, added->len);
+  if (incidents_changed)
+    collect_incidents (self);
+}
+
 /* ---- GObject ---- */
 
 static void
@@ -736,6 +1150,9 @@ winnow_session_finalize (GObject *object)
   g_clear_pointer (&self->new_tracks, g_ptr_array_unref);
   g_clear_pointer (&self->new_instances, g_ptr_array_unref);
   g_clear_pointer (&self->changed_instances, g_ptr_array_unref);
+  g_clear_pointer (&self->dirty_jobs, g_ptr_array_unref);
+  g_clear_pointer (&self->dirty_tracks, g_ptr_array_unref);
+  g_clear_pointer (&self->timed_jobs, g_ptr_array_unref);
   g_clear_pointer (&self->counts, g_free);
   g_clear_pointer (&self->selected_node, g_free);
   g_clear_pointer (&self->selected_job, g_free);
@@ -868,6 +1285,9 @@ winnow_session_init (WinnowSession *self)
   self->new_tracks = g_ptr_array_new_with_free_func (g_object_unref);
   self->new_instances = g_ptr_array_new_with_free_func (g_object_unref);
   self->changed_instances = g_ptr_array_new_with_free_func (g_object_unref);
+  self->dirty_jobs = g_ptr_array_new_with_free_func (g_object_unref);
+  self->dirty_tracks = g_ptr_array_new_with_free_func (g_object_unref);
+  self->timed_jobs = g_ptr_array_new_with_free_func (g_object_unref);
   self->trace = winnow_trace_new ();
   self->jsonl = g_string_new (NULL);
   self->breakpoints = g_array_new (FALSE, TRUE, sizeof (WinnowBreakpoint));
@@ -1197,6 +1617,7 @@ winnow_session_set_batch (WinnowSession *self,
   g_return_if_fail (WINNOW_IS_SESSION (self));
 
   self->batch = MAX (actions, 1);
+  self->fixed_batch = TRUE;
   if (self->engine != NULL)
     wn_scheduler_set_batch (wn_engine_get_scheduler (self->engine), self->batch);
 }
@@ -1357,13 +1778,19 @@ winnow_session_get_n_rejected (WinnowSession *self)
   return self->n_rejected;
 }
 
+static gboolean
+snapshots_wanted (WinnowSession *self)
+{
+  return self->snapshots_dirty || self->rows_dirty || self->instances_dirty ||
+         self->changed_instances->len > 0;
+}
+
 gboolean
 winnow_session_has_pending (WinnowSession *self)
 {
   g_return_val_if_fail (WINNOW_IS_SESSION (self), FALSE);
   return self->flush_requested || winnow_event_log_has_pending (self->events) ||
-         (self->engine != NULL && (self->snapshots_dirty || self->instances_dirty ||
-                                   self->changed_instances->len > 0));
+         (self->engine != NULL && snapshots_wanted (self));
 }
 
 static gboolean
@@ -1372,6 +1799,10 @@ snapshots_due (WinnowSession *self)
   guint rows;
 
   if (!winnow_session_is_playing (self))
+    return TRUE;
+  /* an incremental pass costs what the journal named: every frame, so the
+   * cost spreads evenly instead of piling up for the next one */
+  if (!self->snapshots_dirty)
     return TRUE;
   rows = g_list_model_get_n_items (G_LIST_MODEL (self->jobs)) +
          g_list_model_get_n_items (G_LIST_MODEL (self->tracks)) +
@@ -1391,11 +1822,18 @@ take_snapshots (WinnowSession *self,
 
   if (self->snapshots_dirty)
     {
+      clear_marks (self);   /* the full pass sees them all */
       self->generation++;
       refresh_jobs (self, now);
       refresh_tracks (self, now);
       self->snapshots_dirty = FALSE;
     }
+  else if (self->rows_dirty)
+    {
+      refresh_tracks_incremental (self, now);   /* first: it can name jobs */
+      refresh_jobs_incremental (self, now);
+    }
+  self->rows_dirty = FALSE;
   if (self->instances_dirty || self->changed_instances->len > 0)
     {
       refresh_instances (self, self->instances_dirty);
@@ -1435,9 +1873,14 @@ winnow_session_flush (WinnowSession *self)
 
   /* 2. snapshots of what is now: jobs, tracks (and the badges), instances */
   if (had_events)
-    self->snapshots_dirty = TRUE;
-  if ((self->snapshots_dirty || self->instances_dirty || self->changed_instances->len > 0) &&
-      snapshots_due (self))
+    {
+      /* while the clock runs, the journal says what changed */
+      if (winnow_session_is_playing (self))
+        self->rows_dirty = TRUE;
+      else
+        self->snapshots_dirty = TRUE;
+    }
+  if (snapshots_wanted (self) && snapshots_due (self))
     snapshots_done = take_snapshots (self, now);
 
   /* 3. a breakpoint that stopped the clock */
@@ -1448,7 +1891,7 @@ winnow_session_flush (WinnowSession *self)
     {
       /* the tables show where the run ended before the clock stops (and a
        * stopped table shows every row) */
-      if (self->snapshots_dirty || self->instances_dirty || self->changed_instances->len > 0)
+      if (snapshots_wanted (self))
         take_snapshots (self, now);
       winnow_session_pause (self);
       g_signal_emit (self, signals[ALERT], 0, WINNOW_ALERT_FINISHED, 0, NULL);

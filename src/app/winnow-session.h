@@ -99,7 +99,8 @@ void              winnow_session_step_by           (WinnowSession          *self
 WnTime            winnow_session_get_now           (WinnowSession          *self);
 /* The earliest pending action, WN_TIME_NEVER when none. */
 WnTime            winnow_session_get_next_time     (WinnowSession          *self);
-/* Actions a fast-forward dispatch runs before yielding to the main loop. */
+/* Actions a fast-forward dispatch runs before yielding to the main loop; by
+ * default the session sizes its batches to a few milliseconds each. */
 void              winnow_session_set_batch         (WinnowSession          *self,
                                                     guint                   actions);
 

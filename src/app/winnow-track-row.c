@@ -18,6 +18,7 @@ struct _WinnowTrackRow
   WnTime        since;
   WnTime        now;
   guint         generation;
+  guint         flags;
   gboolean      filled;
 };
 
@@ -327,6 +328,21 @@ winnow_track_row_set_generation (WinnowTrackRow *self,
                                  guint           generation)
 {
   self->generation = generation;
+}
+
+guint
+winnow_track_row_get_flags (WinnowTrackRow *self)
+{
+  g_return_val_if_fail (WINNOW_IS_TRACK_ROW (self), 0);
+  return self->flags;
+}
+
+void
+winnow_track_row_set_flags (WinnowTrackRow *self,
+                            guint           flags)
+{
+  g_return_if_fail (WINNOW_IS_TRACK_ROW (self));
+  self->flags = flags;
 }
 
 /* Make `self` show what `from` shows, and say so: a live table's display row

@@ -32,6 +32,10 @@ void            winnow_track_row_set_now        (WinnowTrackRow    *self,
 guint           winnow_track_row_get_generation (WinnowTrackRow    *self);
 void            winnow_track_row_set_generation (WinnowTrackRow    *self,
                                                  guint              generation);
+/* Free bits for the session's incremental pass (which lists a row is on). */
+guint           winnow_track_row_get_flags      (WinnowTrackRow    *self);
+void            winnow_track_row_set_flags      (WinnowTrackRow    *self,
+                                                 guint              flags);
 
 /* Make `self` show what `from` shows (every property notifies). */
 void winnow_track_row_assign (WinnowTrackRow *self, WinnowTrackRow *from);

@@ -102,6 +102,7 @@ struct _WnEngine
   guint64         worker_retries;
   guint64         worker_exhausted;
   guint64         executions;
+  char            lookup_job_id[WN_ID_SIZE];  /* wn_engine_lookup_track()'s job id */
 };
 
 /* wn-engine.c */

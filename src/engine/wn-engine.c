@@ -596,24 +596,40 @@ wn_engine_inject (WnEngine    *self,
   return TRUE;
 }
 
+/* Reads the decimal number at *p (no leading zero) and moves *p past it;
+ * 0 when there is none. */
+static guint64
+read_number (const char **p)
+{
+  guint64 n = 0;
+  const char *q = *p;
+
+  if (*q < '1' || *q > '9')
+    return 0;
+  for (; g_ascii_isdigit (*q); q++)
+    {
+      n = n * 10 + (guint64) (*q - '0');
+      if (n > G_MAXUINT)
+        return 0;
+    }
+  *p = q;
+  return n;
+}
+
 /* The instance "i<n>" is the n-th started: read the number instead of hashing
  * the string. Exactly the ids the engine hands out match ("i01" does not). */
 static WnInstance *
 instance_by_id (WnEngine   *self,
                 const char *id)
 {
-  guint64 n = 0;
+  const char *p = id;
+  guint64 n;
 
-  if (id == NULL || id[0] != 'i' || id[1] < '1' || id[1] > '9')
+  if (p == NULL || *p++ != 'i')
     return NULL;
-  for (const char *p = id + 1; *p != '\0'; p++)
-    {
-      if (!g_ascii_isdigit (*p))
-        return NULL;
-      n = n * 10 + (guint64) (*p - '0');
-      if (n > self->instances->len)
-        return NULL;
-    }
+  n = read_number (&p);
+  if (n == 0 || *p != '\0' || n > self->instances->len)
+    return NULL;
   return g_ptr_array_index (self->instances, n - 1);
 }
 
@@ -981,6 +997,52 @@ wn_engine_lookup_instance (WnEngine       *self,
   if (instance == NULL)
     return FALSE;
   fill_instance_info (instance, info);
+  return TRUE;
+}
+
+gboolean
+wn_engine_lookup_track (WnEngine    *self,
+                        const char  *id,
+                        WnTrackInfo *info)
+{
+  const char *p = id;
+  guint64 n_instance, n_track;
+  WnInstance *instance;
+  WnTrack *track;
+
+  g_return_val_if_fail (self != NULL, FALSE);
+  g_return_val_if_fail (info != NULL, FALSE);
+
+  /* "i<n>/t<m>": the m-th track of the n-th instance, found by number, not by
+   * hashing, like wn_engine_lookup_instance() */
+  if (p == NULL || *p++ != 'i')
+    return FALSE;
+  n_instance = read_number (&p);
+  if (n_instance == 0 || n_instance > self->instances->len || *p++ != '/' || *p++ != 't')
+    return FALSE;
+  n_track = read_number (&p);
+  if (n_track == 0 || *p != '\0')
+    return FALSE;
+  instance = g_ptr_array_index (self->instances, n_instance - 1);
+  if (n_track > instance->n_tracks)
+    return FALSE;
+  track = _wn_instance_get_track (instance, (guint) n_track - 1);
+  g_assert (track->number == n_track);
+
+  info->id = id;
+  info->instance = instance->id;
+  info->node = self->process->nodes[track->node].id;
+  info->state = track->state;
+  info->since = track->since;
+  info->job = NULL;
+  if (track->job != 0)
+    {
+      /* written into the engine's buffer: the header says it lasts until the
+       * next lookup */
+      _wn_instance_format_id (instance, 'j', track->job, self->lookup_job_id);
+      info->job = self->lookup_job_id;
+    }
+  info->error = track->error;
   return TRUE;
 }
 

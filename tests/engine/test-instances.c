@@ -366,6 +366,70 @@ test_ids_and_lookup (void)
   assert_stats (run, 0, 0, 1004, 0);
 }
 
+/* wn_engine_lookup_track() finds what wn_engine_foreach_track() lists, field
+ * for field, ended tracks too; near misses of the id find nothing. */
+typedef struct {
+  WnEngine *engine;
+  guint     n;
+  guint     n_parked;
+} TrackCheck;
+
+static void
+check_track_cb (const WnTrackInfo *listed,
+                gpointer           data)
+{
+  TrackCheck *check = data;
+  g_autofree char *id = g_strdup (listed->id);
+  g_autofree char *job = g_strdup (listed->job);
+  WnTrackInfo found;
+
+  g_assert_true (wn_engine_lookup_track (check->engine, id, &found));
+  g_assert_cmpstr (found.id, ==, id);
+  g_assert_cmpstr (found.instance, ==, listed->instance);
+  g_assert_cmpstr (found.node, ==, listed->node);
+  g_assert_cmpint (found.state, ==, listed->state);
+  g_assert_cmpint (found.since, ==, listed->since);
+  g_assert_cmpstr (found.job, ==, job);
+  g_assert_cmpstr (found.error, ==, listed->error);
+  check->n++;
+  if (found.state == WN_TRACK_PARKED)
+    check->n_parked++;
+}
+
+static void
+test_track_lookup (void)
+{
+  g_autofree char *process = g_strdup_printf (PARALLEL_PROCESS, "fail");
+  WnEngineOptions options = { 0 };
+  g_autoptr(WnTestRun) run = NULL;
+  const char *misses[] = { "", "i1", "i1/", "i1/t", "i1/t0", "i1/t01", "i1/t9", "i1/j1", "i0/t1",
+                           "i3/t1", "i1/t1x", "i1t1", "t1", "i1/t99999999999999999999", NULL };
+  TrackCheck check = { 0 };
+  WnTrackInfo info;
+
+  options.instances = 2;
+  run = wn_test_run_new (process, parallel_scenario, &options);
+  check.engine = run->engine;
+
+  /* mid-run: each instance has split, a parked on its job, b on its timer */
+  wn_engine_run (run->engine, MS (500));
+  wn_engine_foreach_track (run->engine, TRUE, check_track_cb, &check);
+  g_assert_cmpuint (check.n, >=, 4);
+  g_assert_cmpuint (check.n_parked, ==, 2);
+  for (guint i = 0; misses[i] != NULL; i++)
+    g_assert_false (wn_engine_lookup_track (run->engine, misses[i], &info));
+  g_assert_false (wn_engine_lookup_track (run->engine, NULL, &info));
+
+  /* over: the ended tracks are still found, as they ended */
+  wn_test_run_until (run, WN_TIME_NEVER);
+  check.n = check.n_parked = 0;
+  wn_engine_foreach_track (run->engine, TRUE, check_track_cb, &check);
+  g_assert_cmpuint (check.n, >=, 4);
+  g_assert_cmpuint (check.n_parked, ==, 0);
+  g_assert_true (wn_engine_lookup_track (run->engine, "i2/t1", &info));
+  g_assert_cmpstr (info.instance, ==, "i2");
+}
+
 /* A task's output committed while the variables are still the process's
  * defaults is held back until something reads them: a script, the next job's
  * input, a snapshot. Each must see it, in order. */
@@ -829,6 +893,7 @@ main (int argc, char **argv)
   g_test_add_func ("/engine/PolicyResolution/kept-after-change", test_policy_kept_after_change);
   g_test_add_func ("/engine/Instances/injection", test_injection);
   g_test_add_func ("/engine/Instances/ids-and-lookup", test_ids_and_lookup);
+  g_test_add_func ("/engine/Instances/track-lookup", test_track_lookup);
   g_test_add_func ("/engine/Instances/output-read-later", test_output_read_later);
   g_test_add_func ("/engine/Breakpoints/stop-and-resume", test_breakpoints);
 
