@@ -174,7 +174,8 @@ typedef void (*WnTrackForeachFunc)    (const WnTrackInfo *info, gpointer data);
 void          wn_engine_foreach_instance (WnEngine *engine, WnInstanceForeachFunc func, gpointer data);
 gboolean      wn_engine_lookup_instance  (WnEngine *engine, const char *id, WnInstanceInfo *info);
 /* The track "i<n>/t<m>", ended or not, in O(1). The info's id is `id`; its
- * job string lasts until the next lookup, the others as long as the track. */
+ * job string lasts until the next lookup, its error until the track's
+ * incident is retried or resolved, the others as long as the engine. */
 gboolean      wn_engine_lookup_track     (WnEngine *engine, const char *id, WnTrackInfo *info);
 /* Tracks that have not ended (plus ended ones when `all`). */
 void          wn_engine_foreach_track    (WnEngine *engine, gboolean all, WnTrackForeachFunc func, gpointer data);

@@ -544,9 +544,19 @@ park (WnTrack      *track,
   g_autoptr(GError) error = NULL;
   g_autoptr(JsonNode) input = build_input (instance, node->worker);
   WnJobSpec spec = { 0 };
-  guint job = ++instance->next_job;
+  guint job;
   char id[WN_ID_SIZE];
 
+  /* job numbers count from 1 and 0 means "no job": an instance that has
+   * enqueued G_MAXUINT jobs fails rather than wrap around */
+  if (instance->next_job == G_MAXUINT)
+    {
+      g_autofree char *message = g_strdup_printf ("%s: instance %s has used up its %u job numbers",
+                                                  node->id, instance->id, G_MAXUINT);
+      track_fail (track, message);
+      return;
+    }
+  job = ++instance->next_job;
   format_id (id, instance->id, 'j', job);
   spec.id = id;
   spec.topic = node->worker->topic;

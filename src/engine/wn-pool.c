@@ -97,13 +97,21 @@ add_chunk (WnPool *self)
 WnPool *
 wn_pool_new (gsize object_size)
 {
-  WnPool *self = g_new0 (WnPool, 1);
+  /* read the way GLib reads it (any case, '_' for '-', "all"), so the pool
+   * switches to malloc exactly when GLib's slice allocator does */
+  static const GDebugKey slice_keys[] = {
+    { "always-malloc", 1 << 0 },
+    { "debug-blocks", 1 << 1 },
+  };
   const char *slice = g_getenv ("G_SLICE");
+  WnPool *self;
 
   g_return_val_if_fail (object_size > 0, NULL);
 
+  self = g_new0 (WnPool, 1);
   self->object_size = (MAX (object_size, sizeof (gpointer)) + ALIGNMENT - 1) & ~(gsize) (ALIGNMENT - 1);
-  self->use_malloc = slice != NULL && strstr (slice, "always-malloc") != NULL;
+  self->use_malloc = slice != NULL &&
+                     (g_parse_debug_string (slice, slice_keys, G_N_ELEMENTS (slice_keys)) & (1 << 0)) != 0;
   return self;
 }
 

@@ -95,11 +95,54 @@ test_always_malloc (void)
     g_unsetenv ("G_SLICE");
 }
 
+/* Two objects in a row from a new pool: next to each other when the pool
+ * carves a chunk, apart (malloc's header, or a sanitizer's redzone) when every
+ * object is its own malloc block. */
+static gboolean
+pool_carves_chunks (const char *slice)
+{
+  g_autofree char *saved = g_strdup (g_getenv ("G_SLICE"));
+  WnPool *pool;
+  char *a, *b;
+  gboolean adjacent;
+
+  if (slice != NULL)
+    g_setenv ("G_SLICE", slice, TRUE);
+  else
+    g_unsetenv ("G_SLICE");
+  pool = wn_pool_new (48);
+  a = wn_pool_alloc0 (pool);
+  b = wn_pool_alloc0 (pool);
+  adjacent = b == a + 48;
+  wn_pool_release (pool, a);
+  wn_pool_release (pool, b);
+  wn_pool_free (pool);
+  if (saved != NULL)
+    g_setenv ("G_SLICE", saved, TRUE);
+  else
+    g_unsetenv ("G_SLICE");
+  return adjacent;
+}
+
+/* G_SLICE is read as GLib reads it: any case, '_' or '-', "all". */
+static void
+test_slice_spellings (void)
+{
+  g_assert_true (pool_carves_chunks (NULL));
+  g_assert_true (pool_carves_chunks ("debug-blocks"));
+  g_assert_true (pool_carves_chunks ("always-mallocx"));
+  g_assert_false (pool_carves_chunks ("always-malloc"));
+  g_assert_false (pool_carves_chunks ("ALWAYS_MALLOC"));
+  g_assert_false (pool_carves_chunks ("all"));
+  g_assert_false (pool_carves_chunks ("debug-blocks:always_malloc"));
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/engine/Pool/chunks", test_chunks);
   g_test_add_func ("/engine/Pool/always-malloc", test_always_malloc);
+  g_test_add_func ("/engine/Pool/slice-spellings", test_slice_spellings);
   return g_test_run ();
 }
