@@ -2,9 +2,12 @@
 
 #include "winnow-live-table.h"
 
-/* A live preview is recomputed when its source changed (rows came or went),
- * and, when sorted, also this often: a row's sort key may change without the
- * source changing. One pass over 10⁴ rows costs about a millisecond. */
+/* A live preview is recomputed when its source changed (rows came or went).
+ * Rows also change in place, which the source does not announce: a preview
+ * that needs only its first rows (no filter, no sort) is recomputed on every
+ * update, which costs 40 assignments; one that needs a pass over every row is
+ * recomputed at least this often. One pass over 10⁴ rows costs about a
+ * millisecond. */
 #define PREVIEW_INTERVAL (G_USEC_PER_SEC / 4)
 
 struct _WinnowLiveTable
@@ -26,6 +29,7 @@ struct _WinnowLiveTable
   guint               n_matching;   /* while live */
   gboolean            source_changed; /* since the preview was computed */
   gint64              last_preview; /* monotonic µs */
+  gboolean            following;    /* the selection moves with its row, not by the user */
 };
 
 enum {
@@ -44,31 +48,48 @@ is_sorted (WinnowLiveTable *self)
   return self->sorter != NULL && gtk_sorter_get_order (self->sorter) != GTK_SORTER_ORDER_NONE;
 }
 
+/* Selects `row` (a source row) in the preview, or nothing when it is not
+ * shown; the move is the row's, not the user's (winnow_live_table_is_following). */
+static void
+select_shown (WinnowLiveTable *self,
+              gpointer         row)
+{
+  guint position = GTK_INVALID_LIST_POSITION;
+
+  for (guint i = 0; row != NULL && i < self->shown->len; i++)
+    if (g_ptr_array_index (self->shown, i) == row)
+      {
+        position = i;
+        break;
+      }
+  if (gtk_single_selection_get_selected (self->selection) != position)
+    {
+      self->following = TRUE;
+      gtk_single_selection_set_selected (self->selection, position);
+      self->following = FALSE;
+    }
+}
+
 /* Show `rows` in the preview. GTK 4.8's list views make new widgets for every
  * item that enters a model (they reuse only those of items that were there),
  * so the preview's items are display rows that stay put: each takes on what
  * its source row shows, and only their count changes. The selection stays on
- * the row it was on, wherever that moved. */
+ * the row it was on, wherever that moved, once the view shows the preview. */
 static void
 apply_preview (WinnowLiveTable *self,
                GPtrArray       *rows)
 {
   GListModel *model = G_LIST_MODEL (self->preview);
   guint n_old = g_list_model_get_n_items (model);
+  gboolean on_preview = gtk_single_selection_get_model (self->selection) == model;
   guint selected = gtk_single_selection_get_selected (self->selection);
-  gpointer was_selected = selected < self->shown->len ? g_object_ref (g_ptr_array_index (self->shown, selected)) : NULL;
-  guint now_selected = GTK_INVALID_LIST_POSITION;
+  gpointer was_selected = on_preview && selected < self->shown->len ?
+                          g_object_ref (g_ptr_array_index (self->shown, selected)) : NULL;
 
   while (self->display->len < rows->len)
     g_ptr_array_add (self->display, g_object_new (g_list_model_get_item_type (self->source), NULL));
   for (guint i = 0; i < rows->len; i++)
-    {
-      gpointer row = g_ptr_array_index (rows, i);
-
-      self->assign (g_ptr_array_index (self->display, i), row);
-      if (row == was_selected)
-        now_selected = i;
-    }
+    self->assign (g_ptr_array_index (self->display, i), g_ptr_array_index (rows, i));
   g_ptr_array_set_size (self->shown, 0);
   for (guint i = 0; i < rows->len; i++)
     g_ptr_array_add (self->shown, g_object_ref (g_ptr_array_index (rows, i)));
@@ -77,8 +98,8 @@ apply_preview (WinnowLiveTable *self,
     g_list_store_splice (self->preview, n_old, 0, self->display->pdata + n_old, rows->len - n_old);
   else if (rows->len < n_old)
     g_list_store_splice (self->preview, rows->len, n_old - rows->len, NULL, 0);
-  if (gtk_single_selection_get_selected (self->selection) != now_selected)
-    gtk_single_selection_set_selected (self->selection, now_selected);
+  if (on_preview)
+    select_shown (self, was_selected);
   g_clear_object (&was_selected);
 }
 
@@ -145,25 +166,60 @@ compute_preview (WinnowLiveTable *self)
   apply_preview (self, top);
 }
 
+/* Where `row` (a source row) is in the full table, or GTK_INVALID_LIST_POSITION. */
+static guint
+position_in_sorted (WinnowLiveTable *self,
+                    gpointer         row)
+{
+  GListModel *model = G_LIST_MODEL (self->sorted);
+  guint n = g_list_model_get_n_items (model);
+
+  for (guint i = 0; row != NULL && i < n; i++)
+    {
+      g_autoptr(GObject) item = g_list_model_get_item (model, i);
+
+      if ((gpointer) item == row)
+        return i;
+    }
+  return GTK_INVALID_LIST_POSITION;
+}
+
 static void
 set_live (WinnowLiveTable *self,
           gboolean         live)
 {
+  g_autoptr(GObject) keep = NULL;
+
   if (live == self->live)
     return;
   self->live = live;
   if (live)
     {
+      /* the row selected in the full table stays selected if it is shown */
+      keep = gtk_single_selection_get_selected_item (self->selection);
+      if (keep != NULL)
+        g_object_ref (keep);
       /* the view leaves the full chain first, so cutting it costs no rebinding */
       compute_preview (self);
+      self->following = TRUE;
       gtk_single_selection_set_model (self->selection, G_LIST_MODEL (self->preview));
+      self->following = FALSE;
       gtk_filter_list_model_set_model (self->filtered, NULL);
+      select_shown (self, keep);
     }
   else
     {
+      guint selected = gtk_single_selection_get_selected (self->selection);
+
+      /* the row selected in the preview stays selected in the full table */
+      if (selected < self->shown->len)
+        keep = g_object_ref (g_ptr_array_index (self->shown, selected));
       /* one full filter and sort, then the view shows every row */
       gtk_filter_list_model_set_model (self->filtered, self->source);
+      self->following = TRUE;
       gtk_single_selection_set_model (self->selection, G_LIST_MODEL (self->sorted));
+      gtk_single_selection_set_selected (self->selection, position_in_sorted (self, keep));
+      self->following = FALSE;
       g_list_store_remove_all (self->preview);
       g_ptr_array_set_size (self->shown, 0);
     }
@@ -339,6 +395,14 @@ winnow_live_table_update (WinnowLiveTable *self,
   if (!self->live)
     return;
   if (now || self->source_changed ||
-      (is_sorted (self) && g_get_monotonic_time () - self->last_preview >= PREVIEW_INTERVAL))
+      (self->filter == NULL && !is_sorted (self)) ||
+      g_get_monotonic_time () - self->last_preview >= PREVIEW_INTERVAL)
     compute_preview (self);
+}
+
+gboolean
+winnow_live_table_is_following (WinnowLiveTable *self)
+{
+  g_return_val_if_fail (WINNOW_IS_LIVE_TABLE (self), FALSE);
+  return self->following;
 }

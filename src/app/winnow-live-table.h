@@ -47,8 +47,13 @@ gboolean           winnow_live_table_is_live        (WinnowLiveTable *self);
 void               winnow_live_table_set_running    (WinnowLiveTable *self,
                                                      gboolean         running);
 /* Called once a frame: a live table recomputes its preview when its source
- * changed since the last time (or, sorted, every so often), or `now`. */
+ * changed since the last time, when it needs only its first rows, at least
+ * every so often otherwise (rows change in place), or `now`. */
 void               winnow_live_table_update         (WinnowLiveTable *self,
                                                      gboolean         now);
+/* TRUE while the table itself moves the selection: to the same row at a new
+ * place in the preview, or across a switch between preview and full table.
+ * A selection handler ignores those; only the user's choices are news. */
+gboolean           winnow_live_table_is_following   (WinnowLiveTable *self);
 
 G_END_DECLS

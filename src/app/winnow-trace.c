@@ -116,8 +116,13 @@ create_job (WinnowTrace   *self,
   job->locks = g_array_new (FALSE, TRUE, sizeof (WinnowSpan));
   job->marks = g_array_new (FALSE, TRUE, sizeof (WinnowMark));
   g_array_set_clear_func (job->marks, mark_clear);
-  if (g_hash_table_steal_extended (self->policies, ev->job, NULL, (gpointer *) &policy))
-    job->policy = policy;
+  {
+    g_autofree char *key = NULL;
+
+    /* the table owns its key: stealing the entry hands the key over too */
+    if (g_hash_table_steal_extended (self->policies, ev->job, (gpointer *) &key, (gpointer *) &policy))
+      job->policy = policy;
+  }
   g_ptr_array_add (job->instance->jobs, job);
   g_hash_table_insert (self->jobs, job->id, job);
   self->lanes_dirty = TRUE;

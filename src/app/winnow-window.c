@@ -2014,7 +2014,7 @@ jobs_selection_cb (GtkSingleSelection *selection,
   WinnowJobRow *row = gtk_single_selection_get_selected_item (selection);
 
   /* a job that leaves the store drops out of the table, not out of the inspector */
-  if (row != NULL && !self->syncing_selection)
+  if (row != NULL && !self->syncing_selection && !winnow_live_table_is_following (self->jobs_table))
     winnow_session_set_selected_job (self->session, winnow_job_row_get_id (row));
 }
 
@@ -2025,7 +2025,8 @@ tracks_selection_cb (GtkSingleSelection *selection,
 {
   WinnowTrackRow *row = gtk_single_selection_get_selected_item (selection);
 
-  if (row != NULL && !self->syncing_selection && winnow_track_row_get_job (row) != NULL)
+  if (row != NULL && !self->syncing_selection && !winnow_live_table_is_following (self->tracks_table) &&
+      winnow_track_row_get_job (row) != NULL)
     winnow_session_set_selected_job (self->session, winnow_track_row_get_job (row));
 }
 

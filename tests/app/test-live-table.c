@@ -1,0 +1,160 @@
+/* The live table behind the big tables (src/app/winnow-live-table.c): its
+ * preview follows rows that change in place, the selection stays on its row
+ * across play and pause and while the row moves, and those moves are told
+ * apart from the user's. Needs GTK (a sorter and list models), no window. */
+#include "config.h"
+
+#include <gtk/gtk.h>
+
+#include "winnow.h"
+#include "winnow-live-table.h"
+#include "winnow-row-list.h"
+#include "winnow-track-row.h"
+
+#define N_ROWS 300
+
+typedef struct {
+  WinnowRowList      *list;
+  WinnowLiveTable    *table;
+  GtkSingleSelection *selection;
+  guint               user_changes;  /* selection notifies not marked as following */
+} Fixture;
+
+static void
+set_track (WinnowTrackRow *row,
+           guint           n,
+           WnTrackState    state)
+{
+  g_autofree char *id = g_strdup_printf ("i%u/t1", n);
+  g_autofree char *instance = g_strdup_printf ("i%u", n);
+  WnTrackInfo info = { id, instance, "work", state, 0, NULL, NULL };
+
+  winnow_track_row_update (row, &info, "Work", 0);
+}
+
+static void
+selection_cb (GtkSingleSelection *selection,
+              GParamSpec         *pspec,
+              Fixture            *f)
+{
+  if (!winnow_live_table_is_following (f->table))
+    f->user_changes++;
+}
+
+static void
+fixture_set_up (Fixture       *f,
+                gconstpointer  data)
+{
+  f->list = winnow_row_list_new (WINNOW_TYPE_TRACK_ROW);
+  for (guint i = 0; i < N_ROWS; i++)
+    {
+      g_autofree char *id = g_strdup_printf ("i%u/t1", i + 1);
+      WinnowTrackRow *row = winnow_track_row_new (id);
+      gpointer p = row;
+
+      set_track (row, i + 1, WN_TRACK_PARKED);
+      winnow_row_list_append (f->list, &p, 1);
+      g_object_unref (row);
+    }
+  /* no filter and no sort order: the preview is the first rows */
+  f->table = winnow_live_table_new (G_LIST_MODEL (f->list), NULL, NULL,
+                                    (WinnowAssignFunc) winnow_track_row_assign);
+  f->selection = GTK_SINGLE_SELECTION (winnow_live_table_get_selection (f->table));
+  g_signal_connect (f->selection, "notify::selected-item", G_CALLBACK (selection_cb), f);
+}
+
+static void
+fixture_tear_down (Fixture       *f,
+                   gconstpointer  data)
+{
+  g_signal_handlers_disconnect_by_data (f->selection, f);
+  g_clear_object (&f->table);
+  g_clear_object (&f->list);
+}
+
+static const char *
+selected_id (Fixture *f)
+{
+  WinnowTrackRow *row = gtk_single_selection_get_selected_item (f->selection);
+
+  return row != NULL ? winnow_track_row_get_id (row) : NULL;
+}
+
+/* A row that changes in place (the source says nothing) shows the change at
+ * the next update. */
+static void
+test_in_place (Fixture       *f,
+               gconstpointer  data)
+{
+  WinnowTrackRow *shown;
+
+  winnow_live_table_set_running (f->table, TRUE);
+  g_assert_true (winnow_live_table_is_live (f->table));
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (f->selection)), ==, WINNOW_LIVE_TABLE_ROWS);
+  set_track (winnow_row_list_peek (f->list, 2), 3, WN_TRACK_DONE);
+  winnow_live_table_update (f->table, FALSE);
+  shown = g_list_model_get_item (G_LIST_MODEL (f->selection), 2);
+  g_assert_cmpstr (winnow_track_row_get_id (shown), ==, "i3/t1");
+  g_assert_cmpint (winnow_track_row_get_state (shown), ==, WN_TRACK_DONE);
+  g_object_unref (shown);
+}
+
+/* Play and pause keep the selected row; neither is the user's choice. */
+static void
+test_selection_across_switches (Fixture       *f,
+                                gconstpointer  data)
+{
+  gtk_single_selection_set_selected (f->selection, 5);
+  g_assert_cmpstr (selected_id (f), ==, "i6/t1");
+  f->user_changes = 0;
+
+  winnow_live_table_set_running (f->table, TRUE);
+  g_assert_true (winnow_live_table_is_live (f->table));
+  g_assert_cmpstr (selected_id (f), ==, "i6/t1");
+
+  gtk_single_selection_set_selected (f->selection, 7);
+  g_assert_cmpuint (f->user_changes, ==, 1);
+  f->user_changes = 0;
+
+  winnow_live_table_set_running (f->table, FALSE);
+  g_assert_false (winnow_live_table_is_live (f->table));
+  g_assert_cmpstr (selected_id (f), ==, "i8/t1");
+  g_assert_cmpuint (f->user_changes, ==, 0);
+}
+
+static gboolean
+keep_all_but_first (gpointer row,
+                    gpointer data)
+{
+  return g_strcmp0 (winnow_track_row_get_id (row), "i1/t1") != 0;
+}
+
+/* When rows before it leave, the selection moves with its row, and the move
+ * is marked as the table's own. */
+static void
+test_selection_follows_row (Fixture       *f,
+                            gconstpointer  data)
+{
+  winnow_live_table_set_running (f->table, TRUE);
+  gtk_single_selection_set_selected (f->selection, 3);
+  g_assert_cmpstr (selected_id (f), ==, "i4/t1");
+  f->user_changes = 0;
+
+  winnow_row_list_filter (f->list, keep_all_but_first, NULL, NULL);
+  winnow_live_table_update (f->table, FALSE);
+  g_assert_cmpuint (gtk_single_selection_get_selected (f->selection), ==, 2);
+  g_assert_cmpstr (selected_id (f), ==, "i4/t1");
+  g_assert_cmpuint (f->user_changes, ==, 0);
+}
+
+int
+main (int argc, char **argv)
+{
+  gtk_test_init (&argc, &argv, NULL);
+  g_test_add ("/app/LiveTable/in-place", Fixture, NULL, fixture_set_up, test_in_place, fixture_tear_down);
+  g_test_add ("/app/LiveTable/selection-across-switches", Fixture, NULL,
+              fixture_set_up, test_selection_across_switches, fixture_tear_down);
+  g_test_add ("/app/LiveTable/selection-follows-row", Fixture, NULL,
+              fixture_set_up, test_selection_follows_row, fixture_tear_down);
+  return g_test_run ();
+}
