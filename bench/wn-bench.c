@@ -398,33 +398,25 @@ throughput_row (Bench      *bench,
   print_row (label, &s, 0, "/s", target > 0 ? TARGET_AT_LEAST : TARGET_NONE, target);
 }
 
-/* In a child process: runs of (a), one line each. With `warm` runs, one run of
- * the full size first; with none, a single run in a fresh process, every page
- * of its memory touched for the first time. */
+/* In a child process: one run of (a) in a fresh process, every page of its
+ * memory touched for the first time, as a winnow-run invocation does. */
 static int
 child_throughput (Bench *bench,
-                  guint  instances,
-                  guint  warm)
+                  guint  instances)
 {
   g_autoptr(WnProcess) instant = load_data_process (bench, "instant.process.json");
 
-  if (warm > 0)
-    throughput_once (instant, instances, WN_TRUST_UNSET, FALSE, instances);
-  for (guint i = 0; i < MAX (warm, 1); i++)
-    g_print ("%.1f\n", throughput_once (instant, instances, WN_TRUST_UNSET, FALSE, instances));
+  g_print ("%.1f\n", throughput_once (instant, instances, WN_TRUST_UNSET, FALSE, instances));
   return 0;
 }
 
 static void
-child_throughput_series (Bench       *bench,
-                         guint        instances,
-                         guint        warm,
-                         Series      *s)
+child_throughput_series (Bench  *bench,
+                         guint   instances,
+                         Series *s)
 {
   g_autofree char *count = g_strdup_printf ("%u", instances);
-  g_autofree char *runs = g_strdup_printf ("%u", warm);
-  const char *argv[] = { bench->self, "--data", bench->data_dir, "--child-throughput", count,
-                         "--child-warm-runs", runs, NULL };
+  const char *argv[] = { bench->self, "--data", bench->data_dir, "--child-throughput", count, NULL };
   g_auto(GStrv) lines = NULL;
   g_autofree char *out = NULL;
   g_autoptr(GError) error = NULL;
@@ -472,7 +464,7 @@ bench_throughput (Bench *bench)
 
       /* what one winnow-run invocation sees: every page touched for the first time */
       for (guint i = 0; i < bench->runs; i++)
-        child_throughput_series (bench, n, 0, &fresh);
+        child_throughput_series (bench, n, &fresh);
       print_row ("(a) journal off, each run in a fresh process", &fresh, 0, "/s", TARGET_NONE, 0);
     }
 
@@ -1102,7 +1094,6 @@ main (int    argc,
   int runs = 5;
   int child_memory_instances = 0;
   int child_throughput_instances = 0;
-  int child_warm_runs = 0;
   char *only = NULL;
   char *data_dir = NULL;
   char *winnow_run = NULL;
@@ -1127,7 +1118,6 @@ main (int    argc,
     { "rows", 0, 0, G_OPTION_ARG_STRING, &rows, "Only the throughput rows whose label contains TEXT", "TEXT" },
     { "child-memory", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_INT, &child_memory_instances, NULL, NULL },
     { "child-throughput", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_INT, &child_throughput_instances, NULL, NULL },
-    { "child-warm-runs", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_INT, &child_warm_runs, NULL, NULL },
     { NULL }
   };
   g_autoptr(GOptionContext) context = g_option_context_new (NULL);
@@ -1158,7 +1148,7 @@ main (int    argc,
   if (child_memory_instances > 0)
     return child_memory (&bench, (guint) child_memory_instances);
   if (child_throughput_instances > 0)
-    return child_throughput (&bench, (guint) child_throughput_instances, (guint) MAX (child_warm_runs, 0));
+    return child_throughput (&bench, (guint) child_throughput_instances);
 
   if (csv != NULL)
     {

@@ -37,6 +37,7 @@ typedef struct {
   GdkFrameClock *clock;
   gboolean    started;
   gboolean    done;
+  gboolean    dump;            /* WN_PROBE_DUMP: every measured frame to stderr */
 } Probe;
 
 static Probe probe;
@@ -150,7 +151,7 @@ after_paint_cb (GdkFrameClock *clock,
     {
       gint64 work = now - probe.frame_start;
 
-      if (g_getenv ("WN_PROBE_DUMP") != NULL)
+      if (probe.dump)
         fprintf (stderr, "wn-frame-probe: frame at %.3f s: work %.1f ms (update+layout %.1f, paint %.1f),"
                  " since the last %.1f ms\n",
                  (now - probe.origin) / 1e6, work / 1e3,
@@ -200,7 +201,7 @@ watch_cb (gpointer data)
       probe.clock = clock;
       g_signal_connect (clock, "before-paint", G_CALLBACK (before_paint_cb), NULL);
       g_signal_connect (clock, "after-paint", G_CALLBACK (after_paint_cb), NULL);
-      if (g_getenv ("WN_PROBE_DUMP") != NULL)
+      if (probe.dump)
         {
           g_signal_connect (clock, "layout", G_CALLBACK (layout_cb), NULL);
           g_signal_connect (clock, "paint", G_CALLBACK (paint_cb), NULL);
@@ -228,6 +229,7 @@ probe_init (void)
   const char *spawn = g_getenv ("WN_PROBE_SPAWN_US");
   const char *seconds = g_getenv ("WN_PROBE_SECONDS");
 
+  probe.dump = g_getenv ("WN_PROBE_DUMP") != NULL;
   probe.origin = spawn != NULL ? g_ascii_strtoll (spawn, NULL, 10) : g_get_monotonic_time ();
   probe.first_frame = -1;
   probe.duration = (gint64) ((seconds != NULL ? g_ascii_strtod (seconds, NULL) : 5.0) * G_USEC_PER_SEC);
