@@ -19,6 +19,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 #include <gtk/gtk.h>
 
 typedef struct {
@@ -31,6 +32,7 @@ typedef struct {
   gint64      last_after;      /* after-paint of the previous frame */
   gint64      layout_done;     /* WN_PROBE_DUMP: end of the frame's layout phase */
   gint64      paint_done;      /* WN_PROBE_DUMP: end of the frame's paint phase */
+  long        frame_faults;    /* WN_PROBE_DUMP: minor page faults before the frame */
   GArray     *work;            /* gint64 µs */
   GArray     *intervals;       /* gint64 µs */
   GtkWidget  *window;
@@ -107,11 +109,21 @@ start_run_cb (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
+static long
+minor_faults (void)
+{
+  struct rusage usage;
+
+  return getrusage (RUSAGE_SELF, &usage) == 0 ? usage.ru_minflt : 0;
+}
+
 static void
 before_paint_cb (GdkFrameClock *clock,
                  gpointer       data)
 {
   probe.frame_start = g_get_monotonic_time ();
+  if (probe.dump)
+    probe.frame_faults = minor_faults ();
 }
 
 /* Connected after the window's own handlers: these mark where its layout and
@@ -153,11 +165,12 @@ after_paint_cb (GdkFrameClock *clock,
 
       if (probe.dump)
         fprintf (stderr, "wn-frame-probe: frame at %.3f s: work %.1f ms (update+layout %.1f, paint %.1f),"
-                 " since the last %.1f ms\n",
+                 " since the last %.1f ms, %ld page faults\n",
                  (now - probe.origin) / 1e6, work / 1e3,
                  probe.layout_done > probe.frame_start ? (probe.layout_done - probe.frame_start) / 1e3 : 0.0,
                  probe.paint_done > probe.layout_done ? (probe.paint_done - MAX (probe.layout_done, probe.frame_start)) / 1e3 : 0.0,
-                 probe.last_after > 0 ? (now - probe.last_after) / 1e3 : 0.0);
+                 probe.last_after > 0 ? (now - probe.last_after) / 1e3 : 0.0,
+                 minor_faults () - probe.frame_faults);
       g_array_append_val (probe.work, work);
       if (probe.last_after > 0)
         {

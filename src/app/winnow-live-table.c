@@ -16,6 +16,7 @@ struct _WinnowLiveTable
 
   GListModel         *source;
   GtkFilter          *filter;       /* NULL: every row */
+  GtkFilter          *chain_filter; /* the filter model's: asks `filter` */
   GtkSorter          *sorter;
   GtkFilterListModel *filtered;     /* its model is NULL while live */
   GtkSortListModel   *sorted;
@@ -46,6 +47,13 @@ static gboolean
 is_sorted (WinnowLiveTable *self)
 {
   return self->sorter != NULL && gtk_sorter_get_order (self->sorter) != GTK_SORTER_ORDER_NONE;
+}
+
+/* A filter that keeps every row (GTK_FILTER_MATCH_ALL) needs no pass. */
+static gboolean
+is_filtered (WinnowLiveTable *self)
+{
+  return self->filter != NULL && gtk_filter_get_strictness (self->filter) != GTK_FILTER_MATCH_ALL;
 }
 
 /* Selects `row` (a source row) in the preview, or nothing when it is not
@@ -112,6 +120,7 @@ compute_preview (WinnowLiveTable *self)
   g_autoptr(GPtrArray) top = g_ptr_array_new_full (WINNOW_LIVE_TABLE_ROWS + 1, g_object_unref);
   guint n = g_list_model_get_n_items (self->source);
   gboolean sorted = is_sorted (self);
+  gboolean filtered = is_filtered (self);
   guint matching = 0;
 
   for (guint i = 0; i < n; i++)
@@ -119,13 +128,13 @@ compute_preview (WinnowLiveTable *self)
       GObject *item;
       guint lo, hi;
 
-      if (self->filter == NULL && !sorted && top->len == WINNOW_LIVE_TABLE_ROWS)
+      if (!filtered && !sorted && top->len == WINNOW_LIVE_TABLE_ROWS)
         {
           matching = n;   /* nothing more to learn from the rest */
           break;
         }
       item = g_list_model_get_item (self->source, i);
-      if (self->filter != NULL && !gtk_filter_match (self->filter, item))
+      if (filtered && !gtk_filter_match (self->filter, item))
         {
           g_object_unref (item);
           continue;
@@ -228,7 +237,8 @@ set_live (WinnowLiveTable *self,
 
 /* Runs before the filter model hears of the change (it is connected first): a
  * table that outgrows the limit mid-run goes live before the change reaches
- * the chain, so the chain never sees thousands of rows arrive. */
+ * the chain, so the chain never sees thousands of rows arrive (GTK 4.8's
+ * views would make a few hundred rows' widgets for them). */
 static void
 source_items_changed_cb (GListModel      *source,
                          guint            position,
@@ -241,12 +251,33 @@ source_items_changed_cb (GListModel      *source,
     set_live (self, TRUE);
 }
 
+/* The filter model asks the table's filter through a filter of its own, which
+ * never says it keeps every row: a filter model that keeps every row passes
+ * a change straight through and counts the new rows before the chain has
+ * heard of them, which leaves no moment to go live in (see
+ * source_items_changed_cb). */
+static gboolean
+chain_match (gpointer item,
+             gpointer filter)
+{
+  return gtk_filter_match (filter, item);
+}
+
 static void
 criteria_changed_cb (WinnowLiveTable *self)
 {
   /* a new filter or sort order shows at once, live or not */
   if (self->live)
     compute_preview (self);
+}
+
+static void
+filter_changed_cb (GtkFilter       *filter,
+                   GtkFilterChange  change,
+                   WinnowLiveTable *self)
+{
+  gtk_filter_changed (self->chain_filter, change);
+  criteria_changed_cb (self);
 }
 
 static void
@@ -267,6 +298,7 @@ winnow_live_table_dispose (GObject *object)
   g_clear_pointer (&self->display, g_ptr_array_unref);
   g_clear_pointer (&self->shown, g_ptr_array_unref);
   g_clear_object (&self->filter);
+  g_clear_object (&self->chain_filter);
   g_clear_object (&self->sorter);
   g_clear_object (&self->source);
 
@@ -330,7 +362,9 @@ winnow_live_table_new (GListModel       *source,
   self->sorter = sorter ? g_object_ref (sorter) : NULL;
   /* ours first: see source_items_changed_cb */
   g_signal_connect (source, "items-changed", G_CALLBACK (source_items_changed_cb), self);
-  self->filtered = gtk_filter_list_model_new (NULL, filter ? g_object_ref (filter) : NULL);
+  if (filter != NULL)
+    self->chain_filter = GTK_FILTER (gtk_custom_filter_new (chain_match, g_object_ref (filter), g_object_unref));
+  self->filtered = gtk_filter_list_model_new (NULL, self->chain_filter ? g_object_ref (self->chain_filter) : NULL);
   gtk_filter_list_model_set_model (self->filtered, source);
   self->sorted = gtk_sort_list_model_new (g_object_ref (G_LIST_MODEL (self->filtered)),
                                           sorter ? g_object_ref (sorter) : NULL);
@@ -343,7 +377,7 @@ winnow_live_table_new (GListModel       *source,
   gtk_single_selection_set_can_unselect (self->selection, TRUE);
   gtk_single_selection_set_selected (self->selection, GTK_INVALID_LIST_POSITION);
   if (filter != NULL)
-    g_signal_connect_swapped (filter, "changed", G_CALLBACK (criteria_changed_cb), self);
+    g_signal_connect (filter, "changed", G_CALLBACK (filter_changed_cb), self);
   if (sorter != NULL)
     g_signal_connect_swapped (sorter, "changed", G_CALLBACK (criteria_changed_cb), self);
   return self;
@@ -395,7 +429,7 @@ winnow_live_table_update (WinnowLiveTable *self,
   if (!self->live)
     return;
   if (now || self->source_changed ||
-      (self->filter == NULL && !is_sorted (self)) ||
+      (!is_filtered (self) && !is_sorted (self)) ||
       g_get_monotonic_time () - self->last_preview >= PREVIEW_INTERVAL)
     compute_preview (self);
 }

@@ -234,8 +234,8 @@ struct _WinnowWindow
   /* views the last flush left for a later frame (update_views) */
   gboolean              upper_stale;
   gboolean              lower_stale;
-  gboolean              lower_turn;
   gboolean              tab_badges_stale;
+  gboolean              toasts_waiting;  /* for the next frame (update_alerts) */
   char                 *alert_titles[WINNOW_ALERT_FINISHED + 1];  /* for the toasts, not shown yet */
   const char           *alert_tabs[WINNOW_ALERT_FINISHED + 1];    /* the tab each one's button shows */
   guint                 instances_option;
@@ -869,6 +869,24 @@ update_journal_filter (WinnowWindow *self)
     gtk_filter_changed (want, GTK_FILTER_CHANGE_DIFFERENT);
 }
 
+/* The tables' filters run their function only while it has something to
+ * do: a custom filter without one matches every row and says so
+ * (GTK_FILTER_MATCH_ALL), and the filter models and the live previews then
+ * skip their pass over every row, 10⁵ of them in a big run. */
+static void
+update_table_filter (WinnowWindow *self,
+                     GtkFilter    *filter)
+{
+  gboolean node = winnow_session_get_selected_node (self->session) != NULL;
+  GtkCustomFilterFunc func;
+
+  if (filter == self->tracks_filter)
+    func = node ? tracks_filter_func : NULL;
+  else
+    func = node || self->state_filter >= 0 || self->topic_needle != NULL ? jobs_filter_func : NULL;
+  gtk_custom_filter_set_filter_func (GTK_CUSTOM_FILTER (filter), func, func ? self : NULL, NULL);
+}
+
 static void
 refilter (WinnowWindow *self,
           GtkFilter    *filter)
@@ -876,8 +894,20 @@ refilter (WinnowWindow *self,
   if (filter == self->journal_filter)
     update_journal_filter (self);
   else
-    gtk_filter_changed (filter, GTK_FILTER_CHANGE_DIFFERENT);
+    update_table_filter (self, filter);
   update_empty_states (self);
+}
+
+/* Setting a tooltip asks the X server where the pointer is (GTK 4.8): only
+ * when it changes. */
+static void
+set_tooltip (GtkWidget  *widget,
+             const char *text)
+{
+  const char *current = gtk_widget_get_tooltip_text (widget);
+
+  if (g_strcmp0 (current, text) != 0)
+    gtk_widget_set_tooltip_text (widget, text);
 }
 
 static void
@@ -885,9 +915,7 @@ update_clock (WinnowWindow *self)
 {
   WnClockMode mode = winnow_session_get_mode (self->session);
   g_autofree char *clock = wn_time_format_clock (winnow_session_get_now (self->session));
-  WnTime next = winnow_session_get_next_time (self->session);
   g_autofree char *state = NULL;
-  g_autofree char *step_tip = NULL;
 
   gtk_label_set_text (self->clock_label, clock);
   switch (mode)
@@ -913,25 +941,41 @@ update_clock (WinnowWindow *self)
       gtk_widget_remove_css_class (GTK_WIDGET (self->clock_state_label), "running");
       gtk_widget_add_css_class (GTK_WIDGET (self->clock_state_label), "paused");
       gtk_button_set_icon_name (self->play_button, "media-playback-start-symbolic");
-      gtk_widget_set_tooltip_text (GTK_WIDGET (self->play_button), _("Play (Space)"));
+      set_tooltip (GTK_WIDGET (self->play_button), _("Play (Space)"));
     }
   else
     {
       gtk_widget_remove_css_class (GTK_WIDGET (self->clock_state_label), "paused");
       gtk_widget_add_css_class (GTK_WIDGET (self->clock_state_label), "running");
       gtk_button_set_icon_name (self->play_button, "media-playback-pause-symbolic");
-      gtk_widget_set_tooltip_text (GTK_WIDGET (self->play_button), _("Pause (Space)"));
+      set_tooltip (GTK_WIDGET (self->play_button), _("Pause (Space)"));
     }
+}
+
+/* The step button's tooltip names the next event's time, which changes on
+ * every frame of a run: it is written when shown, since setting a widget's
+ * tooltip asks the X server where the pointer is. */
+static gboolean
+step_query_tooltip_cb (GtkWidget    *widget,
+                       int           x,
+                       int           y,
+                       gboolean      keyboard,
+                       GtkTooltip   *tooltip,
+                       WinnowWindow *self)
+{
+  WnTime next = winnow_session_get_next_time (self->session);
+  g_autofree char *tip = NULL;
 
   if (next == WN_TIME_NEVER)
-    step_tip = g_strdup (_("Nothing is left to run"));
+    tip = g_strdup (_("Nothing is left to run"));
   else
     {
       g_autofree char *at = wn_time_format_clock (next);
       /* Translators: tooltip of the step button; %s is a clock time */
-      step_tip = g_strdup_printf (_("Step to the next event (F10): next at %s"), at);
+      tip = g_strdup_printf (_("Step to the next event (F10): next at %s"), at);
     }
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->step_button), step_tip);
+  gtk_tooltip_set_text (tooltip, tip);
+  return TRUE;
 }
 
 static void
@@ -1528,31 +1572,34 @@ follow_toggled_cb (GtkToggleButton *button,
 }
 
 /* While a big run plays, tables show their first rows (winnow-live-table.h). */
-static void
+/* Returns whether a table left live mode, showing every row again. */
+static gboolean
 update_live_tables (WinnowWindow *self,
                     gboolean      flushed)
 {
   WinnowLiveTable *tables[] = { self->tracks_table, self->jobs_table, self->instances_table };
   gboolean running = winnow_session_is_playing (self->session);
   gboolean live = FALSE;
+  gboolean restored = FALSE;
 
   for (guint i = 0; i < G_N_ELEMENTS (tables); i++)
     {
+      gboolean was_live = winnow_live_table_is_live (tables[i]);
+
       winnow_live_table_set_running (tables[i], running);
+      restored |= was_live && !winnow_live_table_is_live (tables[i]);
       if (flushed)
         winnow_live_table_update (tables[i], FALSE);
       live |= winnow_live_table_is_live (tables[i]);
     }
   gtk_widget_set_visible (GTK_WIDGET (self->live_note), live);
+  return restored;
 }
 
-/* New counts for the alerts on show: the tabs' badges and the toasts. */
 static void
-update_alerts (WinnowWindow *self)
+show_alert_toasts (WinnowWindow *self)
 {
-  if (self->tab_badges_stale)
-    update_tab_badges (self);
-  self->tab_badges_stale = FALSE;
+  self->toasts_waiting = FALSE;
   for (guint i = 0; i < G_N_ELEMENTS (self->alert_titles); i++)
     {
       g_autofree char *title = g_steal_pointer (&self->alert_titles[i]);
@@ -1579,6 +1626,30 @@ update_alerts (WinnowWindow *self)
     }
 }
 
+/* New counts for the alerts on show: the tabs' badges at once, and the toasts
+ * once the clock leaves fast-forward. A fast-forward run is over in moments:
+ * its toasts wait for the clock to stop (the run's end, a breakpoint, a
+ * pause) rather than flashing past, or queuing, while it runs. On the frame
+ * where the tables show every row again, they wait one frame more: making a
+ * toast and its animation is a frame's worth of work of its own. */
+static void
+update_alerts (WinnowWindow *self,
+               gboolean      tables_restored)
+{
+  if (self->tab_badges_stale)
+    update_tab_badges (self);
+  self->tab_badges_stale = FALSE;
+  if (winnow_session_get_mode (self->session) == WN_CLOCK_FAST_FORWARD)
+    return;
+  if (tables_restored)
+    {
+      self->toasts_waiting = TRUE;
+      ensure_tick (self);
+      return;
+    }
+  show_alert_toasts (self);
+}
+
 /* The run, in the parts of the window above the tabs: the clock, the
  * diagram's badges, the inspector. */
 static void
@@ -1594,49 +1665,44 @@ update_upper_views (WinnowWindow *self)
   update_breakpoint_hits (self);
   update_hit_banner (self);
   if (self->state_filter >= 0)
-    gtk_filter_changed (self->jobs_filter, GTK_FILTER_CHANGE_DIFFERENT);
+    gtk_filter_changed (self->jobs_filter, GTK_FILTER_CHANGE_DIFFERENT);   /* states moved */
 }
 
 /* … and in the tabs below them. */
 static void
 update_lower_views (WinnowWindow *self)
 {
-  update_live_tables (self, TRUE);
+  gboolean restored = update_live_tables (self, TRUE);
+
   update_timeline (self);
   refresh_live_cells (self);
   update_empty_states (self);
-  update_alerts (self);
+  update_alerts (self, restored);
   if (self->follow)
     journal_scroll_to_end (self);
 }
 
-/* One frame shows the run's news above the tabs and the next one below them,
- * taking turns. GTK 4.8's cairo renderer on X11 repaints the bounding box of
+/* A frame shows one half of the window's news: the views above the tabs on
+ * the frame that reads the journal (winnow_session_flush), the tabs on the
+ * next one. GTK 4.8's cairo renderer on X11 repaints the bounding box of
  * everything that changed in a frame: the clock at the top and a table at the
  * bottom changing together made every such frame repaint the whole window
- * (20–30 ms, measured), where either half alone costs a few. */
+ * (20–30 ms, measured), where either half alone costs a few. Reading the
+ * journal and repainting a table are the two costliest parts of a frame, so
+ * they take separate frames. */
 static void
 update_views (WinnowWindow *self)
 {
-  if (!(self->upper_stale && self->lower_stale))
-    {
-      if (self->upper_stale)
-        update_upper_views (self);
-      if (self->lower_stale)
-        update_lower_views (self);
-      self->upper_stale = self->lower_stale = FALSE;
-    }
-  else if (self->lower_turn)
-    {
-      update_lower_views (self);
-      self->lower_stale = FALSE;
-    }
-  else
+  if (self->upper_stale)
     {
       update_upper_views (self);
       self->upper_stale = FALSE;
     }
-  self->lower_turn = !self->lower_turn;
+  else if (self->lower_stale)
+    {
+      update_lower_views (self);
+      self->lower_stale = FALSE;
+    }
   if (self->upper_stale || self->lower_stale)
     ensure_tick (self);   /* the other half, next frame */
 }
@@ -1655,13 +1721,17 @@ tick_cb (GtkWidget     *widget,
          gpointer       data)
 {
   WinnowWindow *self = WINNOW_WINDOW (widget);
-
-  if (winnow_session_has_pending (self->session))
+  /* the tabs the last flush left come first; the journal waits a frame */
+  if (self->lower_stale && !self->upper_stale)
+    update_views (self);
+  else if (self->toasts_waiting)
+    show_alert_toasts (self);
+  else if (winnow_session_has_pending (self->session))
     winnow_session_flush (self->session);
   else if (self->upper_stale || self->lower_stale)
-    update_views (self);   /* the half the last frame left */
+    update_views (self);
   if (!winnow_session_is_playing (self->session) && !winnow_session_has_pending (self->session) &&
-      !self->upper_stale && !self->lower_stale)
+      !self->upper_stale && !self->lower_stale && !self->toasts_waiting)
     {
       self->tick_id = 0;
       return G_SOURCE_REMOVE;
@@ -1957,8 +2027,8 @@ selected_node_cb (WinnowSession *session,
 {
   gtk_widget_set_visible (GTK_WIDGET (self->fault_error), FALSE);
   update_inspector (self);
-  gtk_filter_changed (self->tracks_filter, GTK_FILTER_CHANGE_DIFFERENT);
-  gtk_filter_changed (self->jobs_filter, GTK_FILTER_CHANGE_DIFFERENT);
+  update_table_filter (self, self->tracks_filter);
+  update_table_filter (self, self->jobs_filter);
   update_journal_filter (self);
   update_empty_states (self);
 }
@@ -2178,11 +2248,9 @@ session_mode_cb (WinnowSession *session,
 {
   update_clock (self);
   update_hit_banner (self);
-  /* The header changed: this frame shows the views above the tabs with it
-   * (update_views). A big table goes live as soon as the clock runs, before
-   * the run's rows reach it; one that leaves live mode re-sorts every row, on
-   * the frame of the views below. */
-  self->lower_turn = FALSE;
+  /* A big table goes live as soon as the clock runs, before the run's rows
+   * reach it; one that leaves live mode re-sorts every row, on the frame of
+   * the views below (update_views). */
   if (winnow_session_is_playing (session))
     {
       update_live_tables (self, FALSE);
@@ -3923,8 +3991,8 @@ setup_views (WinnowWindow *self)
   GtkStringList *kinds;
   GtkAdjustment *adj;
 
-  self->tracks_filter = GTK_FILTER (gtk_custom_filter_new (tracks_filter_func, self, NULL));
-  self->jobs_filter = GTK_FILTER (gtk_custom_filter_new (jobs_filter_func, self, NULL));
+  self->tracks_filter = GTK_FILTER (gtk_custom_filter_new (NULL, NULL, NULL));   /* update_table_filter */
+  self->jobs_filter = GTK_FILTER (gtk_custom_filter_new (NULL, NULL, NULL));
   self->journal_filter = GTK_FILTER (gtk_custom_filter_new (journal_filter_func, self, NULL));
 
   self->tracks_table = make_table (self, self->tracks_view, winnow_session_get_tracks (self->session),
@@ -4232,6 +4300,7 @@ winnow_window_init (WinnowWindow *self)
   self->breakpoint_rows = g_hash_table_new (NULL, NULL);
 
   g_action_map_add_action_entries (G_ACTION_MAP (self), win_entries, G_N_ELEMENTS (win_entries), self);
+  g_signal_connect (self->step_button, "query-tooltip", G_CALLBACK (step_query_tooltip_cb), self);
 
   /* A menu button builds its popover when it gets its menu: these two wait
    * for their first click, which keeps their widgets out of the first frame. */

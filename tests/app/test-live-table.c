@@ -147,6 +147,82 @@ test_selection_follows_row (Fixture       *f,
   g_assert_cmpuint (f->user_changes, ==, 0);
 }
 
+typedef struct {
+  guint n;         /* the selection's count as its items-changed tell it */
+  guint mismatches;
+} Tally;
+
+static void
+tally_cb (GListModel *model,
+          guint       position,
+          guint       removed,
+          guint       added,
+          Tally      *tally)
+{
+  if (position + removed > tally->n)
+    tally->mismatches++;
+  tally->n = tally->n - removed + added;
+  if (tally->n != g_list_model_get_n_items (model))
+    tally->mismatches++;
+}
+
+static gboolean
+odd_instances (gpointer row,
+               gpointer data)
+{
+  const char *id = winnow_track_row_get_id (row);
+
+  return (g_ascii_strtoull (id + 1, NULL, 10) % 2) == 1;
+}
+
+/* A filter that keeps every row says so (GTK_FILTER_MATCH_ALL, as a custom
+ * filter without a function does): a table under one that outgrows the
+ * limit mid-run goes live with every count its view is told in step (GTK's
+ * views crash otherwise), and the preview follows the filter as it comes
+ * and goes. */
+static void
+test_filter_keeps_all (void)
+{
+  g_autoptr(WinnowRowList) list = winnow_row_list_new (WINNOW_TYPE_TRACK_ROW);
+  g_autoptr(GtkFilter) filter = GTK_FILTER (gtk_custom_filter_new (NULL, NULL, NULL));
+  g_autoptr(WinnowLiveTable) table = NULL;
+  g_autoptr(GPtrArray) rows = g_ptr_array_new_with_free_func (g_object_unref);
+  GListModel *selection;
+  Tally tally = { 0, 0 };
+
+  g_assert_cmpint (gtk_filter_get_strictness (filter), ==, GTK_FILTER_MATCH_ALL);
+  table = winnow_live_table_new (G_LIST_MODEL (list), filter, NULL, (WinnowAssignFunc) winnow_track_row_assign);
+  selection = G_LIST_MODEL (winnow_live_table_get_selection (table));
+  g_signal_connect (selection, "items-changed", G_CALLBACK (tally_cb), &tally);
+  winnow_live_table_set_running (table, TRUE);
+  g_assert_false (winnow_live_table_is_live (table));
+
+  for (guint i = 0; i < N_ROWS; i++)
+    {
+      g_autofree char *id = g_strdup_printf ("i%u/t1", i + 1);
+      WinnowTrackRow *row = winnow_track_row_new (id);
+
+      set_track (row, i + 1, WN_TRACK_PARKED);
+      g_ptr_array_add (rows, row);
+    }
+  winnow_row_list_append (list, rows->pdata, rows->len);
+  g_assert_true (winnow_live_table_is_live (table));
+  g_assert_cmpuint (tally.mismatches, ==, 0);
+  g_assert_cmpuint (g_list_model_get_n_items (selection), ==, WINNOW_LIVE_TABLE_ROWS);
+  g_assert_cmpuint (winnow_live_table_get_n_matching (table), ==, N_ROWS);
+
+  gtk_custom_filter_set_filter_func (GTK_CUSTOM_FILTER (filter), odd_instances, NULL, NULL);
+  g_assert_cmpuint (winnow_live_table_get_n_matching (table), ==, N_ROWS / 2);
+  winnow_live_table_set_running (table, FALSE);
+  g_assert_false (winnow_live_table_is_live (table));
+  g_assert_cmpuint (g_list_model_get_n_items (selection), ==, N_ROWS / 2);
+
+  gtk_custom_filter_set_filter_func (GTK_CUSTOM_FILTER (filter), NULL, NULL, NULL);
+  g_assert_cmpuint (g_list_model_get_n_items (selection), ==, N_ROWS);
+  g_assert_cmpuint (tally.mismatches, ==, 0);
+  g_signal_handlers_disconnect_by_data (selection, &tally);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -156,5 +232,6 @@ main (int argc, char **argv)
               fixture_set_up, test_selection_across_switches, fixture_tear_down);
   g_test_add ("/app/LiveTable/selection-follows-row", Fixture, NULL,
               fixture_set_up, test_selection_follows_row, fixture_tear_down);
+  g_test_add_func ("/app/LiveTable/filter-keeps-all", test_filter_keeps_all);
   return g_test_run ();
 }
