@@ -16,7 +16,7 @@ struct _WinnowLiveTable
 
   GListModel         *source;
   GtkFilter          *filter;       /* NULL: every row */
-  GtkFilter          *chain_filter; /* the filter model's: asks `filter` */
+  GtkFilter          *chain_filter; /* the filter model's: asks `filter`, if any */
   GtkSorter          *sorter;
   GtkFilterListModel *filtered;     /* its model is NULL while live */
   GtkSortListModel   *sorted;
@@ -260,7 +260,7 @@ static gboolean
 chain_match (gpointer item,
              gpointer filter)
 {
-  return gtk_filter_match (filter, item);
+  return filter == NULL || gtk_filter_match (filter, item);
 }
 
 static void
@@ -362,9 +362,9 @@ winnow_live_table_new (GListModel       *source,
   self->sorter = sorter ? g_object_ref (sorter) : NULL;
   /* ours first: see source_items_changed_cb */
   g_signal_connect (source, "items-changed", G_CALLBACK (source_items_changed_cb), self);
-  if (filter != NULL)
-    self->chain_filter = GTK_FILTER (gtk_custom_filter_new (chain_match, g_object_ref (filter), g_object_unref));
-  self->filtered = gtk_filter_list_model_new (NULL, self->chain_filter ? g_object_ref (self->chain_filter) : NULL);
+  self->chain_filter = GTK_FILTER (gtk_custom_filter_new (chain_match, filter ? g_object_ref (filter) : NULL,
+                                                          filter ? g_object_unref : NULL));
+  self->filtered = gtk_filter_list_model_new (NULL, g_object_ref (self->chain_filter));
   gtk_filter_list_model_set_model (self->filtered, source);
   self->sorted = gtk_sort_list_model_new (g_object_ref (G_LIST_MODEL (self->filtered)),
                                           sorter ? g_object_ref (sorter) : NULL);

@@ -871,8 +871,8 @@ update_journal_filter (WinnowWindow *self)
 
 /* The tables' filters run their function only while it has something to
  * do: a custom filter without one matches every row and says so
- * (GTK_FILTER_MATCH_ALL), and the filter models and the live previews then
- * skip their pass over every row, 10⁵ of them in a big run. */
+ * (GTK_FILTER_MATCH_ALL), and the live previews then skip their pass over
+ * every row, 10⁵ of them in a big run. */
 static void
 update_table_filter (WinnowWindow *self,
                      GtkFilter    *filter)
@@ -1596,6 +1596,15 @@ update_live_tables (WinnowWindow *self,
   return restored;
 }
 
+static gboolean
+has_alert_titles (WinnowWindow *self)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (self->alert_titles); i++)
+    if (self->alert_titles[i] != NULL)
+      return TRUE;
+  return FALSE;
+}
+
 static void
 show_alert_toasts (WinnowWindow *self)
 {
@@ -1641,7 +1650,7 @@ update_alerts (WinnowWindow *self,
   self->tab_badges_stale = FALSE;
   if (winnow_session_get_mode (self->session) == WN_CLOCK_FAST_FORWARD)
     return;
-  if (tables_restored)
+  if (tables_restored && has_alert_titles (self))
     {
       self->toasts_waiting = TRUE;
       ensure_tick (self);
@@ -1664,15 +1673,17 @@ update_upper_views (WinnowWindow *self)
   update_incidents (self);
   update_breakpoint_hits (self);
   update_hit_banner (self);
-  if (self->state_filter >= 0)
-    gtk_filter_changed (self->jobs_filter, GTK_FILTER_CHANGE_DIFFERENT);   /* states moved */
 }
 
 /* … and in the tabs below them. */
 static void
 update_lower_views (WinnowWindow *self)
 {
-  gboolean restored = update_live_tables (self, TRUE);
+  gboolean restored;
+
+  if (self->state_filter >= 0)
+    gtk_filter_changed (self->jobs_filter, GTK_FILTER_CHANGE_DIFFERENT);   /* states moved */
+  restored = update_live_tables (self, TRUE);
 
   update_timeline (self);
   refresh_live_cells (self);
@@ -2214,6 +2225,7 @@ session_run_changed_cb (WinnowSession *session,
       self->alert_counts[i] = 0;
       g_clear_pointer (&self->alert_titles[i], g_free);
     }
+  self->toasts_waiting = FALSE;
   self->unseen_instances = 0;
   self->unseen_journal = 0;
   update_tab_badges (self);
