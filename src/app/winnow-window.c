@@ -231,9 +231,7 @@ struct _WinnowWindow
   WinnowSession        *session;
   GSettings            *settings;        /* NULL when the schema is not installed */
   guint                 tick_id;
-  /* views the last flush left for a later frame (update_views) */
-  gboolean              upper_stale;
-  gboolean              lower_stale;
+  gboolean              lower_stale;      /* the tabs, left by the last flush (tick_cb) */
   gboolean              tab_badges_stale;
   gboolean              toasts_waiting;  /* for the next frame (update_alerts) */
   char                 *alert_titles[WINNOW_ALERT_FINISHED + 1];  /* for the toasts, not shown yet */
@@ -1571,8 +1569,8 @@ follow_toggled_cb (GtkToggleButton *button,
     journal_scroll_to_end (self);
 }
 
-/* While a big run plays, tables show their first rows (winnow-live-table.h). */
-/* Returns whether a table left live mode, showing every row again. */
+/* While a big run plays, tables show their first rows (winnow-live-table.h).
+ * Returns whether a table left live mode, showing every row again. */
 static gboolean
 update_live_tables (WinnowWindow *self,
                     gboolean      flushed)
@@ -1695,35 +1693,19 @@ update_lower_views (WinnowWindow *self)
 
 /* A frame shows one half of the window's news: the views above the tabs on
  * the frame that reads the journal (winnow_session_flush), the tabs on the
- * next one. GTK 4.8's cairo renderer on X11 repaints the bounding box of
- * everything that changed in a frame: the clock at the top and a table at the
- * bottom changing together made every such frame repaint the whole window
- * (20–30 ms, measured), where either half alone costs a few. Reading the
- * journal and repainting a table are the two costliest parts of a frame, so
- * they take separate frames. */
-static void
-update_views (WinnowWindow *self)
-{
-  if (self->upper_stale)
-    {
-      update_upper_views (self);
-      self->upper_stale = FALSE;
-    }
-  else if (self->lower_stale)
-    {
-      update_lower_views (self);
-      self->lower_stale = FALSE;
-    }
-  if (self->upper_stale || self->lower_stale)
-    ensure_tick (self);   /* the other half, next frame */
-}
-
+ * next one (tick_cb). GTK 4.8's cairo renderer on X11 repaints the bounding
+ * box of everything that changed in a frame: the clock at the top and a
+ * table at the bottom changing together made every such frame repaint the
+ * whole window (20–30 ms, measured), where either half alone costs a few.
+ * Reading the journal and repainting a table are the two costliest parts of
+ * a frame, so they take separate frames. */
 static void
 session_flushed_cb (WinnowSession *session,
                     WinnowWindow  *self)
 {
-  self->upper_stale = self->lower_stale = TRUE;
-  update_views (self);
+  update_upper_views (self);
+  self->lower_stale = TRUE;
+  ensure_tick (self);
 }
 
 static gboolean
@@ -1732,17 +1714,19 @@ tick_cb (GtkWidget     *widget,
          gpointer       data)
 {
   WinnowWindow *self = WINNOW_WINDOW (widget);
+
   /* the tabs the last flush left come first; the journal waits a frame */
-  if (self->lower_stale && !self->upper_stale)
-    update_views (self);
+  if (self->lower_stale)
+    {
+      self->lower_stale = FALSE;
+      update_lower_views (self);
+    }
   else if (self->toasts_waiting)
     show_alert_toasts (self);
   else if (winnow_session_has_pending (self->session))
     winnow_session_flush (self->session);
-  else if (self->upper_stale || self->lower_stale)
-    update_views (self);
   if (!winnow_session_is_playing (self->session) && !winnow_session_has_pending (self->session) &&
-      !self->upper_stale && !self->lower_stale && !self->toasts_waiting)
+      !self->lower_stale && !self->toasts_waiting)
     {
       self->tick_id = 0;
       return G_SOURCE_REMOVE;
@@ -1868,7 +1852,7 @@ session_alert_cb (WinnowSession  *session,
       self->tab_badges_stale = TRUE;
     }
 
-  /* Shown with the tabs below, on the frame that shows them (update_views):
+  /* Shown with the tabs below, on the frame that shows them (tick_cb):
    * a toast covers the tabs, and adding one repaints all it covers. */
   g_free (self->alert_titles[kind]);
   self->alert_titles[kind] = g_steal_pointer (&title);
@@ -2262,7 +2246,7 @@ session_mode_cb (WinnowSession *session,
   update_hit_banner (self);
   /* A big table goes live as soon as the clock runs, before the run's rows
    * reach it; one that leaves live mode re-sorts every row, on the frame of
-   * the views below (update_views). */
+   * the views below (tick_cb). */
   if (winnow_session_is_playing (session))
     {
       update_live_tables (self, FALSE);
