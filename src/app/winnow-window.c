@@ -1123,31 +1123,38 @@ describe_outcome (const WinnowExecution *e)
   return g_strdup (what);
 }
 
-static GtkWidget *
-history_row (const WinnowExecution *e,
-             WnTime                 now)
+/* An execution's start, duration (so far, while it runs) and outcome. */
+static char *
+history_subtitle (const WinnowExecution *e,
+                  WnTime                 now)
 {
-  g_autofree char *title = NULL;
   g_autofree char *at = wn_time_format_clock (e->start);
   g_autofree char *took = wn_duration_format ((e->end < 0 ? now : e->end) - e->start);
   g_autofree char *outcome = describe_outcome (e);
-  g_autofree char *subtitle = NULL;
-  GtkWidget *row;
-  int mark = outcome_mark (e->outcome);
 
-  /* Translators: a row of the job's history: "Execution 2 · inventory" */
-  title = g_strdup_printf (_("Execution %u · %s"), e->attempt, e->worker ? e->worker : "?");
   if (e->outcome == WINNOW_OUTCOME_RETRY && e->backoff >= 0)
     {
       g_autofree char *backoff = wn_duration_format (e->backoff);
       g_autofree char *gate = wn_time_format_clock (e->gate);
 
       /* Translators: "T+00:00.000, 100ms · technical, retried: 503 …\nbackoff 300ms → gate until T+00:00.400" */
-      subtitle = g_strdup_printf (_("%s, %s · %s\nbackoff %s drawn: gated until %s"), at, took, outcome, backoff, gate);
+      return g_strdup_printf (_("%s, %s · %s\nbackoff %s drawn: gated until %s"), at, took, outcome, backoff, gate);
     }
-  else
-    /* Translators: "T+00:00.000, 100ms · completed" */
-    subtitle = g_strdup_printf (_("%s, %s · %s"), at, took, outcome);
+  /* Translators: "T+00:00.000, 100ms · completed" */
+  return g_strdup_printf (_("%s, %s · %s"), at, took, outcome);
+}
+
+static GtkWidget *
+history_row (const WinnowExecution *e,
+             WnTime                 now)
+{
+  g_autofree char *title = NULL;
+  g_autofree char *subtitle = history_subtitle (e, now);
+  GtkWidget *row;
+  int mark = outcome_mark (e->outcome);
+
+  /* Translators: a row of the job's history: "Execution 2 · inventory" */
+  title = g_strdup_printf (_("Execution %u · %s"), e->attempt, e->worker ? e->worker : "?");
   row = property_row (title, subtitle);
   adw_action_row_set_subtitle_lines (ADW_ACTION_ROW (row), 4);
   if (mark >= 0)
@@ -1474,13 +1481,26 @@ update_job_inspector (WinnowWindow *self)
   set_row_subtitle (self->job_trust_row, trust ? trust : "—");
   set_row_subtitle (self->job_retry_row, retry ? retry : "—");
 
-  /* the lists: rebuilt when the job's history moved on */
+  /* the lists: rebuilt when the job's history moved on; meanwhile only a
+   * running execution's duration changes */
   rebuild = g_strcmp0 (self->inspected_job, id) != 0 || policy != self->inspected_policy ||
-            (job != NULL && (job->version != self->inspected_version ||
-                             (job->executions->len > 0 &&
-                              g_array_index (job->executions, WinnowExecution, job->executions->len - 1).end < 0)));
+            (job != NULL && job->version != self->inspected_version);
   if (!rebuild)
-    return;
+    {
+      const WinnowExecution *last = job != NULL && job->executions->len > 0 ?
+                                    &g_array_index (job->executions, WinnowExecution, job->executions->len - 1) : NULL;
+      GtkListBoxRow *last_row = last != NULL ?
+                                gtk_list_box_get_row_at_index (self->job_history_list, (int) job->executions->len - 1) : NULL;
+
+      if (last != NULL && last->end < 0 && ADW_IS_ACTION_ROW (last_row))
+        {
+          g_autofree char *subtitle = history_subtitle (last, winnow_session_get_now (self->session));
+          g_autofree char *escaped = g_markup_escape_text (subtitle, -1);
+
+          adw_action_row_set_subtitle (ADW_ACTION_ROW (last_row), escaped);
+        }
+      return;
+    }
   g_free (self->inspected_job);
   self->inspected_job = g_strdup (id);
   self->inspected_version = job ? job->version : 0;
@@ -1668,8 +1688,6 @@ update_upper_views (WinnowWindow *self)
   update_node_counts_row (self);
   if (winnow_session_get_selected_job (self->session) != NULL)
     update_job_inspector (self);
-  update_incidents (self);
-  update_breakpoint_hits (self);
   update_hit_banner (self);
 }
 
@@ -1684,6 +1702,8 @@ update_lower_views (WinnowWindow *self)
   restored = update_live_tables (self, TRUE);
 
   update_timeline (self);
+  update_incidents (self);
+  update_breakpoint_hits (self);
   refresh_live_cells (self);
   update_empty_states (self);
   update_alerts (self, restored);
@@ -2101,9 +2121,13 @@ sync_jobs_selection (WinnowWindow *self)
 {
   const char *id = winnow_session_get_selected_job (self->session);
   GListModel *model = G_LIST_MODEL (self->jobs_selection);
+  WinnowJobRow *selected = gtk_single_selection_get_selected_item (GTK_SINGLE_SELECTION (self->jobs_selection));
   guint n = g_list_model_get_n_items (model);
   guint position = GTK_INVALID_LIST_POSITION;
 
+  /* already there: the user's own click, or a table that kept its row */
+  if (selected != NULL && id != NULL && g_strcmp0 (winnow_job_row_get_id (selected), id) == 0)
+    return;
   for (guint i = 0; id != NULL && i < n; i++)
     {
       g_autoptr(WinnowJobRow) row = g_list_model_get_item (model, i);
@@ -2248,15 +2272,10 @@ session_mode_cb (WinnowSession *session,
    * reach it; one that leaves live mode re-sorts every row, on the frame of
    * the views below (tick_cb). */
   if (winnow_session_is_playing (session))
-    {
-      update_live_tables (self, FALSE);
-      ensure_tick (self);
-    }
+    update_live_tables (self, FALSE);
   else
-    {
-      self->lower_stale = TRUE;
-      ensure_tick (self);
-    }
+    self->lower_stale = TRUE;
+  ensure_tick (self);
 }
 
 /* ---- loading ---- */
@@ -3062,54 +3081,43 @@ timeline_zoom_action (GSimpleAction *action,
     winnow_timeline_zoom (self->timeline, direction > 0 ? 2.0 : 0.5, -1);
 }
 
+/* The session flushes after the command (its needs-flush), so the views
+ * catch up on the next frame. */
 static void
 incident_command_done (WinnowWindow *self,
                        gboolean      ok,
                        GError       *error,
                        const char   *done)
 {
-  if (!ok)
+  show_toast (self, ok ? done : error ? error->message : _("The command failed"));
+}
+
+/* win.incident-retry and win.incident-resolve, on (instance, node). */
+static void
+incident_action (GSimpleAction *action,
+                 GVariant      *param,
+                 gpointer       data)
+{
+  WinnowWindow *self = data;
+  gboolean retry = g_strcmp0 (g_action_get_name (G_ACTION (action)), "incident-retry") == 0;
+  const char *instance, *node;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *done = NULL;
+  gboolean ok;
+
+  g_variant_get (param, "(&s&s)", &instance, &node);
+  if (retry)
     {
-      show_toast (self, error ? error->message : _("The command failed"));
-      return;
+      ok = winnow_session_incident_retry (self->session, instance, *node ? node : NULL, &error);
+      /* Translators: %s is an instance id */
+      done = g_strdup_printf (_("Retrying the task in %s"), instance);
     }
-  show_toast (self, done);
-  ensure_tick (self);
-}
-
-static void
-incident_retry_action (GSimpleAction *action,
-                       GVariant      *param,
-                       gpointer       data)
-{
-  WinnowWindow *self = data;
-  const char *instance, *node;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *done = NULL;
-  gboolean ok;
-
-  g_variant_get (param, "(&s&s)", &instance, &node);
-  ok = winnow_session_incident_retry (self->session, instance, *node ? node : NULL, &error);
-  /* Translators: %s is an instance id */
-  done = g_strdup_printf (_("Retrying the task in %s"), instance);
-  incident_command_done (self, ok, error, done);
-}
-
-static void
-incident_resolve_action (GSimpleAction *action,
-                         GVariant      *param,
-                         gpointer       data)
-{
-  WinnowWindow *self = data;
-  const char *instance, *node;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *done = NULL;
-  gboolean ok;
-
-  g_variant_get (param, "(&s&s)", &instance, &node);
-  ok = winnow_session_incident_resolve (self->session, instance, *node ? node : NULL, &error);
-  /* Translators: %s is an instance id */
-  done = g_strdup_printf (_("Resolved: %s goes on past the task"), instance);
+  else
+    {
+      ok = winnow_session_incident_resolve (self->session, instance, *node ? node : NULL, &error);
+      /* Translators: %s is an instance id */
+      done = g_strdup_printf (_("Resolved: %s goes on past the task"), instance);
+    }
   incident_command_done (self, ok, error, done);
 }
 
@@ -3202,15 +3210,16 @@ winnow_window_open_scenario (WinnowWindow *self,
 }
 
 typedef enum {
+  CHOOSE_PROCESS,
   CHOOSE_SCENARIO,
   CHOOSE_SESSION,
   CHOOSE_JOURNAL,
 } ChooserPurpose;
 
 static void
-debugger_chooser_response_cb (GtkNativeDialog *dialog,
-                              int              response,
-                              WinnowWindow    *self)
+chooser_response_cb (GtkNativeDialog *dialog,
+                     int              response,
+                     WinnowWindow    *self)
 {
   ChooserPurpose purpose = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (dialog), "winnow-purpose"));
 
@@ -3224,6 +3233,9 @@ debugger_chooser_response_cb (GtkNativeDialog *dialog,
       if (file != NULL)
         switch (purpose)
           {
+          case CHOOSE_PROCESS:
+            winnow_window_open_file (self, file);
+            break;
           case CHOOSE_SCENARIO:
             winnow_window_open_scenario (self, file);
             break;
@@ -3257,10 +3269,17 @@ run_chooser (WinnowWindow   *self,
   g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
   g_autoptr(GtkFileFilter) all = gtk_file_filter_new ();
 
-  if (process == NULL)
+  if (process == NULL && purpose != CHOOSE_PROCESS)
     return;
   switch (purpose)
     {
+    case CHOOSE_PROCESS:
+      chooser = gtk_file_chooser_native_new (_("Open Process"), GTK_WINDOW (self), GTK_FILE_CHOOSER_ACTION_OPEN,
+                                             _("_Open"), _("_Cancel"));
+      gtk_file_filter_set_name (filter, _("Winnow processes (JSON)"));
+      gtk_file_filter_add_pattern (filter, "*.json");
+      gtk_file_filter_add_mime_type (filter, "application/json");
+      break;
     case CHOOSE_SCENARIO:
       chooser = gtk_file_chooser_native_new (_("Open Scenario"), GTK_WINDOW (self), GTK_FILE_CHOOSER_ACTION_OPEN,
                                              _("_Open"), _("_Cancel"));
@@ -3296,6 +3315,7 @@ run_chooser (WinnowWindow   *self,
   gtk_file_filter_set_name (all, _("All files"));
   gtk_file_filter_add_pattern (all, "*");
   gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), all);
+  gtk_file_chooser_set_filter (GTK_FILE_CHOOSER (chooser), filter);
   if (self->settings != NULL)
     {
       g_autofree char *folder = g_settings_get_string (self->settings, "last-folder");
@@ -3307,7 +3327,7 @@ run_chooser (WinnowWindow   *self,
         }
     }
   g_object_set_data (G_OBJECT (chooser), "winnow-purpose", GINT_TO_POINTER (purpose));
-  g_signal_connect (chooser, "response", G_CALLBACK (debugger_chooser_response_cb), self);
+  g_signal_connect (chooser, "response", G_CALLBACK (chooser_response_cb), self);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
 }
 
@@ -3338,56 +3358,11 @@ export_journal_action (GSimpleAction *action,
 /* ---- actions ---- */
 
 static void
-chooser_response_cb (GtkNativeDialog *dialog,
-                     int              response,
-                     WinnowWindow    *self)
-{
-  if (response == GTK_RESPONSE_ACCEPT)
-    {
-      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
-
-      if (file != NULL)
-        winnow_window_open_file (self, file);
-    }
-  gtk_native_dialog_destroy (dialog);
-  g_object_unref (dialog);
-}
-
-static void
 open_action (GSimpleAction *action,
              GVariant      *param,
              gpointer       data)
 {
-  WinnowWindow *self = data;
-  GtkFileChooserNative *chooser;
-  g_autoptr(GtkFileFilter) processes = gtk_file_filter_new ();
-  g_autoptr(GtkFileFilter) all = gtk_file_filter_new ();
-
-  chooser = gtk_file_chooser_native_new (_("Open Process"), GTK_WINDOW (self), GTK_FILE_CHOOSER_ACTION_OPEN,
-                                         _("_Open"), _("_Cancel"));
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
-
-  gtk_file_filter_set_name (processes, _("Winnow processes (JSON)"));
-  gtk_file_filter_add_pattern (processes, "*.json");
-  gtk_file_filter_add_mime_type (processes, "application/json");
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), processes);
-  gtk_file_filter_set_name (all, _("All files"));
-  gtk_file_filter_add_pattern (all, "*");
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), all);
-  gtk_file_chooser_set_filter (GTK_FILE_CHOOSER (chooser), processes);
-
-  if (self->settings != NULL)
-    {
-      g_autofree char *folder = g_settings_get_string (self->settings, "last-folder");
-
-      if (*folder != '\0' && g_file_test (folder, G_FILE_TEST_IS_DIR))
-        {
-          g_autoptr(GFile) dir = g_file_new_for_path (folder);
-          gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (chooser), dir, NULL);
-        }
-    }
-  g_signal_connect (chooser, "response", G_CALLBACK (chooser_response_cb), self);
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+  run_chooser (data, CHOOSE_PROCESS);
 }
 
 static void
@@ -3791,8 +3766,8 @@ static const GActionEntry win_entries[] = {
   { "timeline-zoom", timeline_zoom_action, "i", NULL, NULL },
   { "add-breakpoint", add_breakpoint_action, NULL, NULL, NULL },
   { "add-breakpoint-spec", add_breakpoint_spec_action, "s", NULL, NULL },
-  { "incident-retry", incident_retry_action, "(ss)", NULL, NULL },
-  { "incident-resolve", incident_resolve_action, "(ss)", NULL, NULL },
+  { "incident-retry", incident_action, "(ss)", NULL, NULL },
+  { "incident-resolve", incident_action, "(ss)", NULL, NULL },
   { "cancel-instance", cancel_instance_action, "s", NULL, NULL },
 };
 

@@ -322,6 +322,60 @@ test_inspector_rule (void)
   close_window (window);
 }
 
+/* A job of the first instances whose last execution still runs, or NULL. */
+static WinnowJobTrace *
+running_job (WinnowSession *session)
+{
+  WinnowTrace *trace = winnow_session_get_trace (session);
+
+  for (guint i = 1; i <= 3; i++)
+    for (guint j = 1; j <= 6; j++)
+      {
+        g_autofree char *id = g_strdup_printf ("i%u/j%u", i, j);
+        WinnowJobTrace *job = winnow_trace_lookup_job (trace, id);
+
+        if (job != NULL && job->executions->len > 0 &&
+            g_array_index (job->executions, WinnowExecution, job->executions->len - 1).end < 0)
+          return job;
+      }
+  return NULL;
+}
+
+/* While the inspected job's execution runs, the clock moving on updates its
+ * duration in the history row in place; the lists are not rebuilt. */
+static void
+test_inspector_running (void)
+{
+  WinnowWindow *window = open_window ("order-fulfilment.process.json");
+  WinnowSession *session = winnow_window_get_session (window);
+  GtkListBox *history = GTK_LIST_BOX (winnow_test_find_named (GTK_WIDGET (window), "job-history"));
+  WinnowJobTrace *job = NULL;
+  GtkListBoxRow *row;
+  g_autofree char *before = NULL;
+  int last;
+
+  for (guint steps = 0; steps < 60 && job == NULL; steps++)
+    {
+      winnow_test_activate (window, "step-next", NULL);
+      winnow_test_wait_for_flush (session);
+      job = running_job (session);
+    }
+  g_assert_nonnull (job);
+  winnow_session_set_selected_job (session, job->id);
+  winnow_test_wait_for_flush (session);
+  last = (int) job->executions->len - 1;
+  row = gtk_list_box_get_row_at_index (history, last);
+  g_assert_true (ADW_IS_ACTION_ROW (row));
+  before = g_strdup (adw_action_row_get_subtitle (ADW_ACTION_ROW (row)));
+
+  winnow_session_step_by (session, 1000);   /* 1 ms */
+  winnow_test_wait_for_flush (session);
+  g_assert_true (running_job (session) == job);
+  g_assert_true (gtk_list_box_get_row_at_index (history, last) == row);
+  g_assert_cmpstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (row)), !=, before);
+  close_window (window);
+}
+
 /* ---- incidents ---- */
 
 static void
@@ -725,6 +779,7 @@ main (int argc, char **argv)
   g_test_add_func ("/app/Debugger/breakpoint", test_breakpoint_stops);
   g_test_add_func ("/app/Debugger/breakpoint-node", test_breakpoint_node);
   g_test_add_func ("/app/Debugger/inspector-rule", test_inspector_rule);
+  g_test_add_func ("/app/Debugger/inspector-running", test_inspector_running);
   g_test_add_func ("/app/Debugger/incident-retry", test_incident_retry);
   g_test_add_func ("/app/Debugger/bad-input", test_bad_input);
   g_test_add_func ("/app/Debugger/session-round-trip", test_session_round_trip);
