@@ -3,6 +3,7 @@
 #include <glib/gi18n.h>
 
 #include "winnow-instance-row.h"
+#include "winnow-row-util.h"
 
 struct _WinnowInstanceRow
 {
@@ -156,37 +157,27 @@ void
 winnow_instance_row_update (WinnowInstanceRow    *self,
                             const WnInstanceInfo *info)
 {
-  GObject *object = G_OBJECT (self);
   gboolean changed;
 
   g_return_if_fail (WINNOW_IS_INSTANCE_ROW (self));
   g_return_if_fail (info != NULL);
 
-  changed = !self->filled ||
-            self->state != info->state ||
-            self->ended_at != info->ended_at ||
-            self->n_incidents != info->n_incidents ||
-            g_strcmp0 (self->end_node, info->end_node) != 0 ||
-            g_strcmp0 (self->reason, info->reason) != 0;
+  changed = !self->filled;
+  changed |= WINNOW_SET_FIELD (self->state, info->state);
+  changed |= WINNOW_SET_FIELD (self->ended_at, info->ended_at);
+  changed |= WINNOW_SET_FIELD (self->n_incidents, info->n_incidents);
+  changed |= winnow_str_replace (&self->end_node, info->end_node);
+  changed |= winnow_str_replace (&self->reason, info->reason);
   if (!changed)
     return;
-
-  self->state = info->state;
   self->started_at = info->started_at;
-  self->ended_at = info->ended_at;
-  self->n_incidents = info->n_incidents;
-  g_free (self->end_node);
-  self->end_node = g_strdup (info->end_node);
-  g_free (self->reason);
-  self->reason = g_strdup (info->reason);
 
   if (!self->filled)
     {
       self->filled = TRUE;
       return;
     }
-  for (guint i = PROP_STATE; i < N_PROPS; i++)
-    g_object_notify_by_pspec (object, properties[i]);
+  winnow_notify_range (G_OBJECT (self), properties, PROP_STATE, N_PROPS);
 }
 
 const char *
@@ -212,40 +203,28 @@ winnow_instance_row_get_incidents (WinnowInstanceRow *self)
 
 /* Make `self` show what `from` shows, and say so: a live table's display row
  * (winnow-live-table.h) keeps its place in the view while the row it shows
- * changes, so the view rebinds no widget. */
+ * changes, so the view rebinds no widget. A display row is never updated, so
+ * its `filled` is never read and not copied. */
 void
 winnow_instance_row_assign (WinnowInstanceRow *self,
                            WinnowInstanceRow *from)
 {
+  gboolean changed = FALSE;
+
   g_return_if_fail (WINNOW_IS_INSTANCE_ROW (self));
   g_return_if_fail (WINNOW_IS_INSTANCE_ROW (from));
 
   if (self == from)
     return;
-  /* nothing it shows changed: no notify, so the view relays out nothing */
-  if (g_strcmp0 (self->id, from->id) == 0 &&
-      g_strcmp0 (self->end_node, from->end_node) == 0 &&
-      g_strcmp0 (self->reason, from->reason) == 0 &&
-      self->state == from->state &&
-      self->started_at == from->started_at &&
-      self->ended_at == from->ended_at &&
-      self->n_incidents == from->n_incidents)
-    {
-      return;
-    }
-  g_free (self->id);
-  self->id = g_strdup (from->id);
-  g_free (self->end_node);
-  self->end_node = g_strdup (from->end_node);
-  g_free (self->reason);
-  self->reason = g_strdup (from->reason);
-  self->state = from->state;
-  self->started_at = from->started_at;
-  self->ended_at = from->ended_at;
-  self->n_incidents = from->n_incidents;
-  self->filled = from->filled;
-  g_object_freeze_notify (G_OBJECT (self));
-  for (guint i = 1; i < N_PROPS; i++)
-    g_object_notify_by_pspec (G_OBJECT (self), properties[i]);
-  g_object_thaw_notify (G_OBJECT (self));
+  changed |= winnow_str_replace (&self->id, from->id);
+  changed |= winnow_str_replace (&self->end_node, from->end_node);
+  changed |= winnow_str_replace (&self->reason, from->reason);
+  changed |= WINNOW_SET_FIELD (self->state, from->state);
+  changed |= WINNOW_SET_FIELD (self->started_at, from->started_at);
+  changed |= WINNOW_SET_FIELD (self->ended_at, from->ended_at);
+  changed |= WINNOW_SET_FIELD (self->n_incidents, from->n_incidents);
+  /* anything shown changed: every property, once; else none, so the view
+   * relays out nothing */
+  if (changed)
+    winnow_notify_all (G_OBJECT (self), properties, N_PROPS);
 }

@@ -3,6 +3,7 @@
 #include <glib/gi18n.h>
 
 #include "winnow-job-row.h"
+#include "winnow-row-util.h"
 
 struct _WinnowJobRow
 {
@@ -230,29 +231,18 @@ winnow_job_row_new (const char *id)
   return self;
 }
 
-static void
-set_string (WinnowJobRow *self,
-            char        **field,
-            const char   *value,
-            int           prop)
-{
-  if (g_strcmp0 (*field, value) == 0)
-    return;
-  g_free (*field);
-  *field = g_strdup (value);
-  if (self->filled)
-    g_object_notify_by_pspec (G_OBJECT (self), properties[prop]);
-}
-
 void
 winnow_job_row_update (WinnowJobRow    *self,
                        const WnJobInfo *info,
                        WnTime           now)
 {
+  GObject *object;
   gboolean texts;
 
   g_return_if_fail (WINNOW_IS_JOB_ROW (self));
   g_return_if_fail (info != NULL);
+
+  object = G_OBJECT (self);
 
   /* Static fields: set once, nobody is bound yet. */
   if (!self->filled)
@@ -273,51 +263,31 @@ winnow_job_row_update (WinnowJobRow    *self,
       return;
     }
 
-  if (self->state != info->state)
-    {
-      self->state = info->state;
-      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STATE]);
-      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STATE_NAME]);
-      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STYLE]);
-    }
-  if (self->attempt != info->attempt)
-    {
-      self->attempt = info->attempt;
-      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ATTEMPT]);
-      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ATTEMPT_TEXT]);
-    }
-  if (self->executions != info->executions)
-    {
-      self->executions = info->executions;
-      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_EXECUTIONS]);
-    }
-  if (g_strcmp0 (self->worker, info->worker) != 0)
-    {
-      set_string (self, &self->worker, info->worker, PROP_WORKER);
-      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_WORKER_TEXT]);
-    }
+  if (WINNOW_SET_FIELD (self->state, info->state))
+    WINNOW_NOTIFY (object, properties, PROP_STATE, PROP_STATE_NAME, PROP_STYLE);
+  if (WINNOW_SET_FIELD (self->attempt, info->attempt))
+    WINNOW_NOTIFY (object, properties, PROP_ATTEMPT, PROP_ATTEMPT_TEXT);
+  if (WINNOW_SET_FIELD (self->executions, info->executions))
+    WINNOW_NOTIFY (object, properties, PROP_EXECUTIONS);
+  if (winnow_str_replace (&self->worker, info->worker))
+    WINNOW_NOTIFY (object, properties, PROP_WORKER, PROP_WORKER_TEXT);
 
   /* The countdown texts also move with the clock; the view refreshes the
    * visible ones once per frame rather than every row notifying. */
   texts = FALSE;
-  if (self->not_before != info->not_before)
+  if (WINNOW_SET_FIELD (self->not_before, info->not_before))
     {
-      self->not_before = info->not_before;
-      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_NOT_BEFORE]);
+      WINNOW_NOTIFY (object, properties, PROP_NOT_BEFORE);
       texts = TRUE;
     }
-  if (self->deadline != info->deadline)
+  if (WINNOW_SET_FIELD (self->deadline, info->deadline))
     {
-      self->deadline = info->deadline;
-      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DEADLINE]);
+      WINNOW_NOTIFY (object, properties, PROP_DEADLINE);
       texts = TRUE;
     }
   self->now = now;
   if (texts)
-    {
-      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_NOT_BEFORE_TEXT]);
-      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DEADLINE_TEXT]);
-    }
+    WINNOW_NOTIFY (object, properties, PROP_NOT_BEFORE_TEXT, PROP_DEADLINE_TEXT);
 }
 
 const char *
@@ -449,58 +419,43 @@ winnow_job_row_set_flags (WinnowJobRow *self,
 
 /* Make `self` show what `from` shows, and say so: a live table's display row
  * (winnow-live-table.h) keeps its place in the view while the row it shows
- * changes, so the view rebinds no widget. */
+ * changes, so the view rebinds no widget. Only the fields shown are copied:
+ * a display row is never updated nor synced, so its generation and `filled`
+ * are never read. */
 void
 winnow_job_row_assign (WinnowJobRow *self,
                       WinnowJobRow *from)
 {
+  gboolean changed = FALSE;
+
   g_return_if_fail (WINNOW_IS_JOB_ROW (self));
   g_return_if_fail (WINNOW_IS_JOB_ROW (from));
 
   if (self == from)
     return;
-  /* nothing it shows changed: no notify, so the view relays out nothing */
-  if (g_strcmp0 (self->id, from->id) == 0 &&
-      g_strcmp0 (self->instance, from->instance) == 0 &&
-      g_strcmp0 (self->node, from->node) == 0 &&
-      g_strcmp0 (self->topic, from->topic) == 0 &&
-      g_strcmp0 (self->worker, from->worker) == 0 &&
-      self->state == from->state &&
-      self->attempt == from->attempt &&
-      self->executions == from->executions &&
-      self->enqueued_at == from->enqueued_at &&
-      self->not_before == from->not_before &&
-      self->deadline == from->deadline &&
-      self->policy == from->policy)
+  changed |= winnow_str_replace (&self->id, from->id);
+  changed |= winnow_str_replace (&self->instance, from->instance);
+  changed |= winnow_str_replace (&self->node, from->node);
+  changed |= winnow_str_replace (&self->topic, from->topic);
+  changed |= winnow_str_replace (&self->worker, from->worker);
+  changed |= WINNOW_SET_FIELD (self->state, from->state);
+  changed |= WINNOW_SET_FIELD (self->attempt, from->attempt);
+  changed |= WINNOW_SET_FIELD (self->executions, from->executions);
+  changed |= WINNOW_SET_FIELD (self->enqueued_at, from->enqueued_at);
+  changed |= WINNOW_SET_FIELD (self->not_before, from->not_before);
+  changed |= WINNOW_SET_FIELD (self->deadline, from->deadline);
+  if (self->policy != from->policy)
     {
-      self->now = from->now;
-      return;
+      if (from->policy != NULL)
+        wn_policy_ref (from->policy);
+      g_clear_pointer (&self->policy, wn_policy_unref);
+      self->policy = from->policy;
+      changed = TRUE;
     }
-  g_free (self->id);
-  self->id = g_strdup (from->id);
-  g_free (self->instance);
-  self->instance = g_strdup (from->instance);
-  g_free (self->node);
-  self->node = g_strdup (from->node);
-  g_free (self->topic);
-  self->topic = g_strdup (from->topic);
-  g_free (self->worker);
-  self->worker = g_strdup (from->worker);
-  if (from->policy != NULL)
-    wn_policy_ref (from->policy);
-  g_clear_pointer (&self->policy, wn_policy_unref);
-  self->policy = from->policy;
-  self->state = from->state;
-  self->attempt = from->attempt;
-  self->executions = from->executions;
-  self->enqueued_at = from->enqueued_at;
-  self->not_before = from->not_before;
-  self->deadline = from->deadline;
+  /* the clock alone notifies nothing: the view re-reads the visible texts */
   self->now = from->now;
-  self->generation = from->generation;
-  self->filled = from->filled;
-  g_object_freeze_notify (G_OBJECT (self));
-  for (guint i = 1; i < N_PROPS; i++)
-    g_object_notify_by_pspec (G_OBJECT (self), properties[i]);
-  g_object_thaw_notify (G_OBJECT (self));
+  /* anything shown changed: every property, once; else none, so the view
+   * relays out nothing */
+  if (changed)
+    winnow_notify_all (G_OBJECT (self), properties, N_PROPS);
 }

@@ -43,7 +43,8 @@ guint         winnow_job_row_get_flags      (WinnowJobRow    *self);
 void          winnow_job_row_set_flags      (WinnowJobRow    *self,
                                              guint            flags);
 
-/* Make `self` show what `from` shows (every property notifies). */
+/* Make `self` show what `from` shows: when anything it shows differs, every
+ * property notifies (once, in one freeze/thaw); otherwise none does. */
 void winnow_job_row_assign (WinnowJobRow *self, WinnowJobRow *from);
 
 G_END_DECLS

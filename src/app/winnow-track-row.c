@@ -3,6 +3,7 @@
 #include <glib/gi18n.h>
 
 #include "winnow-track-row.h"
+#include "winnow-row-util.h"
 
 struct _WinnowTrackRow
 {
@@ -184,17 +185,6 @@ winnow_track_row_new (const char *id)
   return self;
 }
 
-static gboolean
-replace_string (char       **field,
-                const char  *value)
-{
-  if (g_strcmp0 (*field, value) == 0)
-    return FALSE;
-  g_free (*field);
-  *field = g_strdup (value);
-  return TRUE;
-}
-
 void
 winnow_track_row_update (WinnowTrackRow    *self,
                          const WnTrackInfo *info,
@@ -202,7 +192,7 @@ winnow_track_row_update (WinnowTrackRow    *self,
                          WnTime             now)
 {
   GObject *object = G_OBJECT (self);
-  gboolean since_changed = FALSE;
+  gboolean since_changed;
 
   g_return_if_fail (WINNOW_IS_TRACK_ROW (self));
   g_return_if_fail (info != NULL);
@@ -221,36 +211,24 @@ winnow_track_row_update (WinnowTrackRow    *self,
       return;
     }
 
-  if (replace_string (&self->node, info->node))
+  if (winnow_str_replace (&self->node, info->node))
     {
-      replace_string (&self->node_name, node_name);
-      g_object_notify_by_pspec (object, properties[PROP_NODE]);
-      g_object_notify_by_pspec (object, properties[PROP_NODE_NAME]);
+      winnow_str_replace (&self->node_name, node_name);
+      WINNOW_NOTIFY (object, properties, PROP_NODE, PROP_NODE_NAME);
     }
-  if (self->state != info->state)
-    {
-      self->state = info->state;
-      g_object_notify_by_pspec (object, properties[PROP_STATE]);
-      g_object_notify_by_pspec (object, properties[PROP_STATE_NAME]);
-      g_object_notify_by_pspec (object, properties[PROP_STYLE]);
-    }
-  if (self->since != info->since)
-    {
-      self->since = info->since;
-      g_object_notify_by_pspec (object, properties[PROP_SINCE]);
-      since_changed = TRUE;
-    }
+  if (WINNOW_SET_FIELD (self->state, info->state))
+    WINNOW_NOTIFY (object, properties, PROP_STATE, PROP_STATE_NAME, PROP_STYLE);
+  since_changed = WINNOW_SET_FIELD (self->since, info->since);
+  if (since_changed)
+    WINNOW_NOTIFY (object, properties, PROP_SINCE);
   /* "(1.2s ago)" moves with the clock: the view refreshes visible cells per frame. */
   self->now = now;
   if (since_changed)
-    g_object_notify_by_pspec (object, properties[PROP_SINCE_TEXT]);
-  if (replace_string (&self->job, info->job))
-    {
-      g_object_notify_by_pspec (object, properties[PROP_JOB]);
-      g_object_notify_by_pspec (object, properties[PROP_JOB_TEXT]);
-    }
-  if (replace_string (&self->error, info->error))
-    g_object_notify_by_pspec (object, properties[PROP_ERROR]);
+    WINNOW_NOTIFY (object, properties, PROP_SINCE_TEXT);
+  if (winnow_str_replace (&self->job, info->job))
+    WINNOW_NOTIFY (object, properties, PROP_JOB, PROP_JOB_TEXT);
+  if (winnow_str_replace (&self->error, info->error))
+    WINNOW_NOTIFY (object, properties, PROP_ERROR);
 }
 
 const char *
@@ -347,48 +325,32 @@ winnow_track_row_set_flags (WinnowTrackRow *self,
 
 /* Make `self` show what `from` shows, and say so: a live table's display row
  * (winnow-live-table.h) keeps its place in the view while the row it shows
- * changes, so the view rebinds no widget. */
+ * changes, so the view rebinds no widget. Only the fields shown are copied:
+ * a display row is never updated nor synced, so its generation and `filled`
+ * are never read. */
 void
 winnow_track_row_assign (WinnowTrackRow *self,
                         WinnowTrackRow *from)
 {
+  gboolean changed = FALSE;
+
   g_return_if_fail (WINNOW_IS_TRACK_ROW (self));
   g_return_if_fail (WINNOW_IS_TRACK_ROW (from));
 
   if (self == from)
     return;
-  /* nothing it shows changed: no notify, so the view relays out nothing */
-  if (g_strcmp0 (self->id, from->id) == 0 &&
-      g_strcmp0 (self->instance, from->instance) == 0 &&
-      g_strcmp0 (self->node, from->node) == 0 &&
-      g_strcmp0 (self->node_name, from->node_name) == 0 &&
-      g_strcmp0 (self->job, from->job) == 0 &&
-      g_strcmp0 (self->error, from->error) == 0 &&
-      self->state == from->state &&
-      self->since == from->since)
-    {
-      self->now = from->now;
-      return;
-    }
-  g_free (self->id);
-  self->id = g_strdup (from->id);
-  g_free (self->instance);
-  self->instance = g_strdup (from->instance);
-  g_free (self->node);
-  self->node = g_strdup (from->node);
-  g_free (self->node_name);
-  self->node_name = g_strdup (from->node_name);
-  g_free (self->job);
-  self->job = g_strdup (from->job);
-  g_free (self->error);
-  self->error = g_strdup (from->error);
-  self->state = from->state;
-  self->since = from->since;
+  changed |= winnow_str_replace (&self->id, from->id);
+  changed |= winnow_str_replace (&self->instance, from->instance);
+  changed |= winnow_str_replace (&self->node, from->node);
+  changed |= winnow_str_replace (&self->node_name, from->node_name);
+  changed |= winnow_str_replace (&self->job, from->job);
+  changed |= winnow_str_replace (&self->error, from->error);
+  changed |= WINNOW_SET_FIELD (self->state, from->state);
+  changed |= WINNOW_SET_FIELD (self->since, from->since);
+  /* the clock alone notifies nothing: the view re-reads the visible texts */
   self->now = from->now;
-  self->generation = from->generation;
-  self->filled = from->filled;
-  g_object_freeze_notify (G_OBJECT (self));
-  for (guint i = 1; i < N_PROPS; i++)
-    g_object_notify_by_pspec (G_OBJECT (self), properties[i]);
-  g_object_thaw_notify (G_OBJECT (self));
+  /* anything shown changed: every property, once; else none, so the view
+   * relays out nothing */
+  if (changed)
+    winnow_notify_all (G_OBJECT (self), properties, N_PROPS);
 }

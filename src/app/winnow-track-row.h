@@ -37,7 +37,8 @@ guint           winnow_track_row_get_flags      (WinnowTrackRow    *self);
 void            winnow_track_row_set_flags      (WinnowTrackRow    *self,
                                                  guint              flags);
 
-/* Make `self` show what `from` shows (every property notifies). */
+/* Make `self` show what `from` shows: when anything it shows differs, every
+ * property notifies (once, in one freeze/thaw); otherwise none does. */
 void winnow_track_row_assign (WinnowTrackRow *self, WinnowTrackRow *from);
 
 G_END_DECLS
