@@ -13,6 +13,7 @@
 #include "config.h"
 
 #include "winnow-diagram.h"
+#include "winnow-paint.h"
 
 #include <adwaita.h>
 #include <glib/gi18n.h>
@@ -120,15 +121,13 @@ struct _WinnowDiagram
    * the badges, and a node that is the same from one frame to the next costs
    * nothing to show, while one drawing of everything made GTK repaint the
    * whole diagram for every count that moved. Rebuilt when what it shows
-   * changes (the key below), or the layout (layout_serial). */
+   * changes (the key below); a new layout drops it. */
   GskRenderNode *scene;
   struct {
     double   w, h, zoom, off_x, off_y;
     int      hover, selected;
-    guint    layout_serial;
     Palette  pal;
   } scene_key;
-  guint       layout_serial;
 };
 
 enum {
@@ -1237,7 +1236,7 @@ layout_process (WinnowDiagram *self)
   int max_row = 0;
   double x, dx, dy;
 
-  self->layout_serial++;   /* the kept scene is stale */
+  g_clear_pointer (&self->scene, gsk_render_node_unref);   /* stale */
   layout_clear (self, p->n_nodes, p->n_flows);
   self->nodes = g_new0 (NodeGeom, p->n_nodes);
   self->flows = g_new0 (FlowGeom, p->n_flows);
@@ -1673,56 +1672,22 @@ set_hover (WinnowDiagram *self, int hover)
 /* Drawing                                                                   */
 
 static void
-palette_color (GtkStyleContext *context,
-               const char      *name,
-               const char      *fallback_name,
-               const char      *light,
-               const char      *dark,
-               gboolean         is_dark,
-               GdkRGBA         *out)
-{
-  if (name != NULL && gtk_style_context_lookup_color (context, name, out))
-    return;
-  if (fallback_name != NULL && gtk_style_context_lookup_color (context, fallback_name, out))
-    return;
-  gdk_rgba_parse (out, is_dark ? dark : light);
-}
-
-static void
 palette_init (WinnowDiagram *self, Palette *pal)
 {
-  GtkStyleContext *context = gtk_widget_get_style_context (GTK_WIDGET (self));
+  GtkWidget *widget = GTK_WIDGET (self);
   gboolean dark = adw_style_manager_get_dark (adw_style_manager_get_default ());
 
-  gtk_style_context_get_color (context, &pal->fg);
+  gtk_style_context_get_color (gtk_widget_get_style_context (widget), &pal->fg);
   gdk_rgba_parse (&pal->fill, dark ? "#333338" : "#ffffff");
-  palette_color (context, "accent_bg_color", NULL, "#3584e4", "#3584e4", dark, &pal->accent);
-  palette_color (context, "success_color", NULL, "#1b8553", "#8ff0a4", dark, &pal->start);
-  palette_color (context, "error_color", NULL, "#c01c28", "#ff7b63", dark, &pal->error);
+  winnow_paint_lookup_color (widget, "accent_bg_color", &pal->accent);
+  winnow_paint_lookup_color (widget, "success_color", &pal->start);
+  winnow_paint_lookup_color (widget, "error_color", &pal->error);
   /* The state colours of the app's stylesheet, when it is loaded. */
-  palette_color (context, "winnow_active", NULL, "#3584e4", "#78aeed", dark, &pal->active);
-  palette_color (context, "winnow_parked", NULL, "#813d9c", "#c061cb", dark, &pal->parked);
-  palette_color (context, "winnow_incident", NULL, "#e01b24", "#ff7b63", dark, &pal->incident);
+  winnow_paint_lookup_color (widget, "winnow_active", &pal->active);
+  winnow_paint_lookup_color (widget, "winnow_parked", &pal->parked);
+  winnow_paint_lookup_color (widget, "winnow_incident", &pal->incident);
   gdk_rgba_parse (&pal->badge_text, dark ? "rgba(0,0,0,0.85)" : "#ffffff");
   gdk_rgba_parse (&pal->breakpoint, dark ? "#ff4d4d" : "#e01b24");
-}
-
-static void
-set_color (cairo_t *cr, const GdkRGBA *color, double alpha)
-{
-  cairo_set_source_rgba (cr, color->red, color->green, color->blue, color->alpha * alpha);
-}
-
-static void
-path_rounded_rect (cairo_t *cr, double x, double y, double w, double h, double r)
-{
-  r = MIN (r, MIN (w, h) / 2);
-  cairo_new_sub_path (cr);
-  cairo_arc (cr, x + w - r, y + r, r, -G_PI / 2, 0);
-  cairo_arc (cr, x + w - r, y + h - r, r, 0, G_PI / 2);
-  cairo_arc (cr, x + r, y + h - r, r, G_PI / 2, G_PI);
-  cairo_arc (cr, x + r, y + r, r, G_PI, 3 * G_PI / 2);
-  cairo_close_path (cr);
 }
 
 static void
@@ -1748,9 +1713,9 @@ static void
 path_node_outline (cairo_t *cr, const WnNode *node, const NodeGeom *n, double grow)
 {
   if (type_is_task (node->type))
-    path_rounded_rect (cr, n->box.origin.x - grow, n->box.origin.y - grow,
-                       n->box.size.width + 2 * grow, n->box.size.height + 2 * grow,
-                       TASK_RADIUS + grow);
+    winnow_paint_rounded_rect (cr, n->box.origin.x - grow, n->box.origin.y - grow,
+                               n->box.size.width + 2 * grow, n->box.size.height + 2 * grow,
+                               TASK_RADIUS + grow);
   else if (type_is_gateway (node->type))
     path_diamond (cr, n->cx, n->cy, GATEWAY_R + grow * G_SQRT2);
   else
@@ -1794,21 +1759,21 @@ draw_gear (cairo_t *cr, const Palette *pal, double cx, double cy, double r)
   path_circle (cr, cx, cy, r * 0.32);
   cairo_set_line_width (cr, 1.2);
   cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
-  set_color (cr, &pal->fg, 0.7);
+  winnow_paint_set_color (cr, &pal->fg, 0.7);
   cairo_stroke (cr);
 }
 
 static void
 draw_script_glyph (cairo_t *cr, const Palette *pal, double x, double y)
 {
-  path_rounded_rect (cr, x, y, 11, 14, 1.5);
+  winnow_paint_rounded_rect (cr, x, y, 11, 14, 1.5);
   for (int i = 0; i < 3; i++)
     {
       cairo_move_to (cr, x + 2.5, y + 4 + 3 * i);
       cairo_line_to (cr, x + 8.5, y + 4 + 3 * i);
     }
   cairo_set_line_width (cr, 1.1);
-  set_color (cr, &pal->fg, 0.7);
+  winnow_paint_set_color (cr, &pal->fg, 0.7);
   cairo_stroke (cr);
 }
 
@@ -1824,7 +1789,7 @@ draw_clock (cairo_t *cr, const Palette *pal, double cx, double cy, double r)
       cairo_line_to (cr, cx + r * cos (a), cy + r * sin (a));
     }
   cairo_set_line_width (cr, 1.0);
-  set_color (cr, &pal->fg, 0.75);
+  winnow_paint_set_color (cr, &pal->fg, 0.75);
   cairo_stroke (cr);
 
   cairo_move_to (cr, cx, cy - r * 0.7);
@@ -1850,11 +1815,11 @@ draw_node (cairo_t       *cr,
     case WN_NODE_TASK:
     case WN_NODE_SCRIPT:
     case WN_NODE_SERVICE:
-      path_rounded_rect (cr, x, y, n->box.size.width, n->box.size.height, TASK_RADIUS);
-      set_color (cr, &pal->fill, 1);
+      winnow_paint_rounded_rect (cr, x, y, n->box.size.width, n->box.size.height, TASK_RADIUS);
+      winnow_paint_set_color (cr, &pal->fill, 1);
       cairo_fill_preserve (cr);
       cairo_set_line_width (cr, 1.5);
-      set_color (cr, &pal->fg, 0.72);
+      winnow_paint_set_color (cr, &pal->fg, 0.72);
       cairo_stroke (cr);
       if (node->type == WN_NODE_SERVICE)
         draw_gear (cr, pal, x + 15, y + 15, 7);
@@ -1864,37 +1829,37 @@ draw_node (cairo_t       *cr,
 
     case WN_NODE_START:
       path_circle (cr, n->cx, n->cy, EVENT_R);
-      set_color (cr, &pal->fill, 1);
+      winnow_paint_set_color (cr, &pal->fill, 1);
       cairo_fill_preserve (cr);
       cairo_set_line_width (cr, 2.0);
-      set_color (cr, &pal->start, 1);
+      winnow_paint_set_color (cr, &pal->start, 1);
       cairo_stroke (cr);
       break;
 
     case WN_NODE_END:
       path_circle (cr, n->cx, n->cy, EVENT_R - 1.75);
-      set_color (cr, &pal->fill, 1);
+      winnow_paint_set_color (cr, &pal->fill, 1);
       cairo_fill_preserve (cr);
       cairo_set_line_width (cr, 3.5);
       if (node->error_code != NULL)
-        set_color (cr, &pal->error, 1);
+        winnow_paint_set_color (cr, &pal->error, 1);
       else
-        set_color (cr, &pal->fg, 0.85);
+        winnow_paint_set_color (cr, &pal->fg, 0.85);
       cairo_stroke (cr);
       if (node->error_code != NULL)
         {
           path_bolt (cr, n->cx, n->cy, 17);
-          set_color (cr, &pal->error, 1);
+          winnow_paint_set_color (cr, &pal->error, 1);
           cairo_fill (cr);
         }
       break;
 
     case WN_NODE_TIMER:
       path_circle (cr, n->cx, n->cy, EVENT_R);
-      set_color (cr, &pal->fill, 1);
+      winnow_paint_set_color (cr, &pal->fill, 1);
       cairo_fill_preserve (cr);
       cairo_set_line_width (cr, 1.5);
-      set_color (cr, &pal->fg, 0.8);
+      winnow_paint_set_color (cr, &pal->fg, 0.8);
       cairo_stroke (cr);
       path_circle (cr, n->cx, n->cy, EVENT_R - 3.5);
       cairo_stroke (cr);
@@ -1903,10 +1868,10 @@ draw_node (cairo_t       *cr,
 
     case WN_NODE_BOUNDARY:
       path_circle (cr, n->cx, n->cy, n->box.size.width / 2);
-      set_color (cr, &pal->fill, 1);
+      winnow_paint_set_color (cr, &pal->fill, 1);
       cairo_fill_preserve (cr);
       cairo_set_line_width (cr, 1.5);
-      set_color (cr, &pal->fg, 0.8);
+      winnow_paint_set_color (cr, &pal->fg, 0.8);
       cairo_stroke (cr);
       path_circle (cr, n->cx, n->cy, n->box.size.width / 2 - 3);
       cairo_stroke (cr);
@@ -1918,14 +1883,14 @@ draw_node (cairo_t       *cr,
     case WN_NODE_EXCLUSIVE:
     case WN_NODE_PARALLEL:
       path_diamond (cr, n->cx, n->cy, GATEWAY_R);
-      set_color (cr, &pal->fill, 1);
+      winnow_paint_set_color (cr, &pal->fill, 1);
       cairo_fill_preserve (cr);
       cairo_set_line_width (cr, 1.5);
-      set_color (cr, &pal->fg, 0.72);
+      winnow_paint_set_color (cr, &pal->fg, 0.72);
       cairo_stroke (cr);
       cairo_set_line_width (cr, 3.5);
       cairo_set_line_cap (cr, CAIRO_LINE_CAP_ROUND);
-      set_color (cr, &pal->fg, 0.85);
+      winnow_paint_set_color (cr, &pal->fg, 0.85);
       if (node->type == WN_NODE_EXCLUSIVE)
         {
           cairo_move_to (cr, n->cx - 7, n->cy - 7);
@@ -1946,7 +1911,7 @@ draw_node (cairo_t       *cr,
 
     default:
       path_circle (cr, n->cx, n->cy, n->box.size.width / 2);
-      set_color (cr, &pal->fg, 0.8);
+      winnow_paint_set_color (cr, &pal->fg, 0.8);
       cairo_stroke (cr);
       break;
     }
@@ -1960,12 +1925,12 @@ draw_node_texts (cairo_t        *cr,
 {
   if (n->label != NULL)
     {
-      set_color (cr, &pal->fg, type_is_task (node->type) ? 1.0 : 0.75);
+      winnow_paint_set_color (cr, &pal->fg, type_is_task (node->type) ? 1.0 : 0.75);
       text_draw (cr, n->label, n->label_rect.origin.x, n->label_rect.origin.y);
     }
   if (n->topic != NULL)
     {
-      set_color (cr, &pal->fg, 0.6);
+      winnow_paint_set_color (cr, &pal->fg, 0.6);
       text_draw (cr, n->topic, n->topic_rect.origin.x, n->topic_rect.origin.y);
     }
 }
@@ -2027,7 +1992,7 @@ draw_flow (cairo_t        *cr,
   pts[n - 1].x = tip.x - dx * (ARROW_LEN - 1);
   pts[n - 1].y = tip.y - dy * (ARROW_LEN - 1);
 
-  set_color (cr, color, alpha);
+  winnow_paint_set_color (cr, color, alpha);
   cairo_set_line_width (cr, width);
   cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
   if (fg->back)
@@ -2099,19 +2064,19 @@ draw_badge (cairo_t       *cr,
   const GdkRGBA *color = kind == BADGE_PARKED ? &pal->parked :
                          kind == BADGE_INCIDENT ? &pal->incident : &pal->active;
   double h = kind == BADGE_PARKED ? 20 : 18;
-  double w = badge_width (layout, count);
+  double w = badge_width (layout, count);   /* and sets its text */
   double tw, th, gx;
 
   text_size (layout, &tw, &th);
-  path_rounded_rect (cr, x, cy - h / 2, w, h, h / 2);
-  set_color (cr, &pal->fill, 1);
+  winnow_paint_rounded_rect (cr, x, cy - h / 2, w, h, h / 2);
+  winnow_paint_set_color (cr, &pal->fill, 1);
   cairo_set_line_width (cr, 3);
   cairo_stroke_preserve (cr);
-  set_color (cr, color, 1);
+  winnow_paint_set_color (cr, color, 1);
   cairo_fill (cr);
 
   gx = x + 6;
-  set_color (cr, &pal->badge_text, 1);
+  winnow_paint_set_color (cr, &pal->badge_text, 1);
   switch (kind)
     {
     case BADGE_ACTIVE:
@@ -2129,11 +2094,11 @@ draw_badge (cairo_t       *cr,
       cairo_line_to (cr, gx - 0.5, cy + 4.5);
       cairo_close_path (cr);
       cairo_fill (cr);
-      set_color (cr, color, 1);
+      winnow_paint_set_color (cr, color, 1);
       cairo_rectangle (cr, gx + 3.8, cy - 2.2, 1.4, 3.6);
       cairo_rectangle (cr, gx + 3.8, cy + 2.2, 1.4, 1.3);
       cairo_fill (cr);
-      set_color (cr, &pal->badge_text, 1);
+      winnow_paint_set_color (cr, &pal->badge_text, 1);
       break;
     default:
       break;
@@ -2142,42 +2107,60 @@ draw_badge (cairo_t       *cr,
   return x + w + 3;
 }
 
-/* Badges at the top-right corner (growing left on tasks, right on the small
- * shapes, whose labels sit to their left); the breakpoint at the top-left. */
+/* The width of a node's badges, each pill and the gap after it; 0 without any. */
+static double
+badges_width (PangoLayout *badge_layout, const NodeState *st)
+{
+  const guint counts[] = { st->active, st->parked, st->incident };
+  double total = 0;
+
+  for (guint i = 0; i < G_N_ELEMENTS (counts); i++)
+    if (counts[i] > 0)
+      total += badge_width (badge_layout, counts[i]) + 3;
+  return total;
+}
+
+/* Where badges `total` wide start (x) and their centre line (cy): at the
+ * top-right corner, growing left on tasks, right on the small shapes, whose
+ * labels sit to their left. */
+static void
+badge_anchor (const WnNode *node, const NodeGeom *n, double total, double *x, double *cy)
+{
+  if (type_is_task (node->type))
+    {
+      *x = n->box.origin.x + n->box.size.width + 8 - total;
+      *cy = n->box.origin.y;
+    }
+  else if (type_is_gateway (node->type))
+    {
+      *x = n->cx + 6;
+      *cy = n->box.origin.y + 2;
+    }
+  else
+    {
+      *x = n->cx + n->box.size.width * 0.25;
+      *cy = n->box.origin.y + 1;
+    }
+}
+
+/* The badges (badges_width() gives `total`) and the breakpoint, at the top-left. */
 static void
 draw_decorations (cairo_t         *cr,
                   const Palette   *pal,
                   PangoLayout     *badge_layout,
                   const WnNode    *node,
                   const NodeGeom  *n,
-                  const NodeState *st)
+                  const NodeState *st,
+                  double           total)
 {
   const guint counts[] = { st->active, st->parked, st->incident };
   const BadgeKind kinds[] = { BADGE_ACTIVE, BADGE_PARKED, BADGE_INCIDENT };
   gboolean task = type_is_task (node->type);
-  double x, cy, total = 0;
-
-  for (guint i = 0; i < G_N_ELEMENTS (counts); i++)
-    if (counts[i] > 0)
-      total += badge_width (badge_layout, counts[i]) + 3;
+  double x, cy;
 
   if (total > 0)
     {
-      if (task)
-        {
-          x = n->box.origin.x + n->box.size.width + 8 - total;
-          cy = n->box.origin.y;
-        }
-      else if (type_is_gateway (node->type))
-        {
-          x = n->cx + 6;
-          cy = n->box.origin.y + 2;
-        }
-      else
-        {
-          x = n->cx + n->box.size.width * 0.25;
-          cy = n->box.origin.y + 1;
-        }
+      badge_anchor (node, n, total, &x, &cy);
       for (guint i = 0; i < G_N_ELEMENTS (counts); i++)
         if (counts[i] > 0)
           x = draw_badge (cr, pal, badge_layout, x, cy, kinds[i], counts[i]);
@@ -2203,10 +2186,10 @@ draw_decorations (cairo_t         *cr,
           by = n->cy - n->box.size.height / 2 * G_SQRT2 / 2;
         }
       path_circle (cr, bx, by, 6);
-      set_color (cr, &pal->fill, 1);
+      winnow_paint_set_color (cr, &pal->fill, 1);
       cairo_set_line_width (cr, 2.5);
       cairo_stroke_preserve (cr);
-      set_color (cr, &pal->breakpoint, 1);
+      winnow_paint_set_color (cr, &pal->breakpoint, 1);
       cairo_fill (cr);
     }
 }
@@ -2219,40 +2202,21 @@ flow_touches (const WnProcess *p, guint f, int node)
   return node >= 0 && ((int) flow->from == node || (int) flow->to == node);
 }
 
-/* Where a node's badges and breakpoint are drawn (diagram coordinates), as
- * draw_decorations() places them; FALSE when it has none. */
+/* Where a node's badges (`total` wide) and breakpoint are drawn (diagram
+ * coordinates), as draw_decorations() places them; FALSE when it has none. */
 static gboolean
-decorations_bounds (PangoLayout     *badge_layout,
-                    const WnNode    *node,
+decorations_bounds (const WnNode    *node,
                     const NodeGeom  *n,
                     const NodeState *st,
+                    double           total,
                     graphene_rect_t *bounds)
 {
-  const guint counts[] = { st->active, st->parked, st->incident };
-  gboolean task = type_is_task (node->type);
-  double total = 0, x, cy;
+  double x, cy;
   double x0 = G_MAXDOUBLE, y0 = G_MAXDOUBLE, x1 = -G_MAXDOUBLE, y1 = -G_MAXDOUBLE;
 
-  for (guint i = 0; i < G_N_ELEMENTS (counts); i++)
-    if (counts[i] > 0)
-      total += badge_width (badge_layout, counts[i]) + 3;
   if (total > 0)
     {
-      if (task)
-        {
-          x = n->box.origin.x + n->box.size.width + 8 - total;
-          cy = n->box.origin.y;
-        }
-      else if (type_is_gateway (node->type))
-        {
-          x = n->cx + 6;
-          cy = n->box.origin.y + 2;
-        }
-      else
-        {
-          x = n->cx + n->box.size.width * 0.25;
-          cy = n->box.origin.y + 1;
-        }
+      badge_anchor (node, n, total, &x, &cy);
       /* pills up to 20 high, stroked 3 wide */
       x0 = x - 2;
       x1 = x + total + 2;
@@ -2303,9 +2267,9 @@ make_scene (WinnowDiagram *self,
       if (fg->label == NULL)
         continue;
       if (flow_touches (p, f, selected))
-        set_color (cr, &pal->accent, 1);
+        winnow_paint_set_color (cr, &pal->accent, 1);
       else
-        set_color (cr, &pal->fg, 0.7);
+        winnow_paint_set_color (cr, &pal->fg, 0.7);
       text_draw (cr, fg->label, fg->label_rect.origin.x, fg->label_rect.origin.y);
     }
 
@@ -2319,7 +2283,7 @@ make_scene (WinnowDiagram *self,
         if ((int) i == self->hover && (int) i != selected)
           {
             path_node_outline (cr, node, &self->nodes[i], 3);
-            set_color (cr, &pal->accent, 0.4);
+            winnow_paint_set_color (cr, &pal->accent, 0.4);
             cairo_set_line_width (cr, 2);
             cairo_stroke (cr);
           }
@@ -2328,7 +2292,7 @@ make_scene (WinnowDiagram *self,
         if ((int) i == selected)
           {
             path_node_outline (cr, node, &self->nodes[i], 3.5);
-            set_color (cr, &pal->accent, 1);
+            winnow_paint_set_color (cr, &pal->accent, 1);
             cairo_set_line_width (cr, 2.5);
             cairo_stroke (cr);
           }
@@ -2359,7 +2323,7 @@ winnow_diagram_snapshot (GtkWidget   *widget,
   if (self->scene == NULL || self->scene_key.w != w || self->scene_key.h != h ||
       self->scene_key.zoom != self->zoom || self->scene_key.off_x != self->off_x ||
       self->scene_key.off_y != self->off_y || self->scene_key.hover != self->hover ||
-      self->scene_key.selected != selected || self->scene_key.layout_serial != self->layout_serial ||
+      self->scene_key.selected != selected ||
       memcmp (&self->scene_key.pal, &pal, sizeof pal) != 0)
     {
       g_clear_pointer (&self->scene, gsk_render_node_unref);
@@ -2371,7 +2335,6 @@ winnow_diagram_snapshot (GtkWidget   *widget,
       self->scene_key.off_y = self->off_y;
       self->scene_key.hover = self->hover;
       self->scene_key.selected = selected;
-      self->scene_key.layout_serial = self->layout_serial;
       self->scene_key.pal = pal;
     }
   if (self->scene != NULL)
@@ -2384,13 +2347,14 @@ winnow_diagram_snapshot (GtkWidget   *widget,
   gtk_snapshot_scale (snapshot, self->zoom, self->zoom);
   for (guint i = 0; i < p->n_nodes; i++)
     {
+      double total = badges_width (badge_layout, &self->states[i]);
       graphene_rect_t bounds;
       cairo_t *cr;
 
-      if (!decorations_bounds (badge_layout, &p->nodes[i], &self->nodes[i], &self->states[i], &bounds))
+      if (!decorations_bounds (&p->nodes[i], &self->nodes[i], &self->states[i], total, &bounds))
         continue;
       cr = gtk_snapshot_append_cairo (snapshot, &bounds);
-      draw_decorations (cr, &pal, badge_layout, &p->nodes[i], &self->nodes[i], &self->states[i]);
+      draw_decorations (cr, &pal, badge_layout, &p->nodes[i], &self->nodes[i], &self->states[i], total);
       cairo_destroy (cr);
     }
   gtk_snapshot_restore (snapshot);

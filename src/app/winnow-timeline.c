@@ -5,6 +5,7 @@
 #include <adwaita.h>
 
 #include "winnow-timeline.h"
+#include "winnow-paint.h"
 
 #define LANE_H  WINNOW_TIMELINE_LANE_HEIGHT
 #define RULER_H WINNOW_TIMELINE_RULER_HEIGHT
@@ -58,6 +59,10 @@ struct _WinnowTimeline
 
   guint          drawn_lanes;
   guint          drawn_items;
+
+  /* the colours, looked up again after a style or dark-mode change */
+  Palette        pal;
+  gboolean       pal_valid;
 };
 
 enum {
@@ -79,40 +84,23 @@ G_DEFINE_FINAL_TYPE_WITH_CODE (WinnowTimeline, winnow_timeline, GTK_TYPE_WIDGET,
 /* ---- colours and glyphs ---- */
 
 static void
-lookup_color (GtkWidget  *widget,
-              const char *name,
-              const char *light,
-              const char *dark,
-              gboolean    is_dark,
-              GdkRGBA    *out)
-{
-  GtkStyleContext *context = gtk_widget_get_style_context (widget);
-
-  if (gtk_style_context_lookup_color (context, name, out))
-    return;
-  gdk_rgba_parse (out, is_dark ? dark : light);
-}
-
-static void
 palette_init (GtkWidget *widget,
               Palette   *pal)
 {
-  gboolean dark = adw_style_manager_get_dark (adw_style_manager_get_default ());
-
   gtk_style_context_get_color (gtk_widget_get_style_context (widget), &pal->fg);
-  lookup_color (widget, "accent_color", "#1c71d8", "#78aeed", dark, &pal->accent);
+  winnow_paint_lookup_color (widget, "accent_color", &pal->accent);
   /* the app's state colours (style.css), one per state */
-  lookup_color (widget, "winnow_locked", "#1c71d8", "#62a0ea", dark, &pal->busy);
-  lookup_color (widget, "winnow_expired", "#d35400", "#ffa348", dark, &pal->expired);
-  lookup_color (widget, "winnow_gated", "#a87300", "#f5c211", dark, &pal->gated);
-  lookup_color (widget, "winnow_completed", "#26a269", "#57e389", dark, &pal->completed);
-  lookup_color (widget, "winnow_failed", "#a51d2d", "#f66151", dark, &pal->failed);
-  lookup_color (widget, "winnow_incident", "#e01b24", "#ff7b63", dark, &pal->incident);
-  lookup_color (widget, "winnow_parked", "#813d9c", "#c061cb", dark, &pal->parked);
-  lookup_color (widget, "winnow_available", "#1f8a9c", "#4fc1d1", dark, &pal->available);
-  lookup_color (widget, "winnow_active", "#3584e4", "#78aeed", dark, &pal->active);
-  lookup_color (widget, "winnow_idle", "#77767b", "#9a9996", dark, &pal->idle);
-  lookup_color (widget, "view_bg_color", "#ffffff", "#1e1e1e", dark, &pal->outline);
+  winnow_paint_lookup_color (widget, "winnow_locked", &pal->busy);
+  winnow_paint_lookup_color (widget, "winnow_expired", &pal->expired);
+  winnow_paint_lookup_color (widget, "winnow_gated", &pal->gated);
+  winnow_paint_lookup_color (widget, "winnow_completed", &pal->completed);
+  winnow_paint_lookup_color (widget, "winnow_failed", &pal->failed);
+  winnow_paint_lookup_color (widget, "winnow_incident", &pal->incident);
+  winnow_paint_lookup_color (widget, "winnow_parked", &pal->parked);
+  winnow_paint_lookup_color (widget, "winnow_available", &pal->available);
+  winnow_paint_lookup_color (widget, "winnow_active", &pal->active);
+  winnow_paint_lookup_color (widget, "winnow_idle", &pal->idle);
+  winnow_paint_lookup_color (widget, "view_bg_color", &pal->outline);
 }
 
 static GdkRGBA
@@ -150,13 +138,6 @@ mark_color (const Palette  *pal,
     }
 }
 
-static void
-set_source (cairo_t       *cr,
-            const GdkRGBA *color)
-{
-  cairo_set_source_rgba (cr, color->red, color->green, color->blue, color->alpha);
-}
-
 /* One outcome glyph centred on (cx, cy), radius r: distinct shape and colour. */
 static void
 draw_glyph (cairo_t        *cr,
@@ -175,9 +156,9 @@ draw_glyph (cairo_t        *cr,
     {
     case WINNOW_MARK_COMPLETED:
       cairo_arc (cr, cx, cy, r, 0, 2 * G_PI);
-      set_source (cr, color);
+      winnow_paint_set_color (cr, color, 1);
       cairo_fill_preserve (cr);
-      set_source (cr, &pal->outline);
+      winnow_paint_set_color (cr, &pal->outline, 1);
       cairo_set_line_width (cr, 1.5);
       cairo_stroke (cr);
       cairo_move_to (cr, cx - r * 0.45, cy + r * 0.02);
@@ -193,9 +174,9 @@ draw_glyph (cairo_t        *cr,
       cairo_line_to (cr, cx, cy + r * 1.15);
       cairo_line_to (cr, cx - r * 1.15, cy);
       cairo_close_path (cr);
-      set_source (cr, color);
+      winnow_paint_set_color (cr, color, 1);
       cairo_fill_preserve (cr);
-      set_source (cr, &pal->outline);
+      winnow_paint_set_color (cr, &pal->outline, 1);
       cairo_set_line_width (cr, 1.5);
       cairo_stroke (cr);
       cairo_arc (cr, cx, cy, r * 0.28, 0, 2 * G_PI);
@@ -207,15 +188,10 @@ draw_glyph (cairo_t        *cr,
         double s = r * 0.92;
         double k = r * 0.35;
 
-        cairo_new_sub_path (cr);
-        cairo_arc (cr, cx + s - k, cy - s + k, k, -G_PI / 2, 0);
-        cairo_arc (cr, cx + s - k, cy + s - k, k, 0, G_PI / 2);
-        cairo_arc (cr, cx - s + k, cy + s - k, k, G_PI / 2, G_PI);
-        cairo_arc (cr, cx - s + k, cy - s + k, k, G_PI, 3 * G_PI / 2);
-        cairo_close_path (cr);
-        set_source (cr, color);
+        winnow_paint_rounded_rect (cr, cx - s, cy - s, 2 * s, 2 * s, k);
+        winnow_paint_set_color (cr, color, 1);
         cairo_fill_preserve (cr);
-        set_source (cr, &pal->outline);
+        winnow_paint_set_color (cr, &pal->outline, 1);
         cairo_set_line_width (cr, 1.5);
         cairo_stroke (cr);
         cairo_move_to (cr, cx - s * 0.45, cy);
@@ -233,10 +209,10 @@ draw_glyph (cairo_t        *cr,
         cairo_line_to (cr, cx + d, cy + d);
         cairo_move_to (cr, cx + d, cy - d);
         cairo_line_to (cr, cx - d, cy + d);
-        set_source (cr, &pal->outline);
+        winnow_paint_set_color (cr, &pal->outline, 1);
         cairo_set_line_width (cr, r * 0.55 + 3);
         cairo_stroke_preserve (cr);
-        set_source (cr, color);
+        winnow_paint_set_color (cr, color, 1);
         cairo_set_line_width (cr, r * 0.55);
         cairo_stroke (cr);
       }
@@ -253,9 +229,9 @@ draw_glyph (cairo_t        *cr,
             cairo_line_to (cr, cx + r * 1.1 * cos (a), cy + r * 1.1 * sin (a));
         }
       cairo_close_path (cr);
-      set_source (cr, color);
+      winnow_paint_set_color (cr, color, 1);
       cairo_fill_preserve (cr);
-      set_source (cr, &pal->outline);
+      winnow_paint_set_color (cr, &pal->outline, 1);
       cairo_set_line_width (cr, 1.5);
       cairo_stroke (cr);
       cairo_move_to (cr, cx - r * 0.5, cy);
@@ -270,10 +246,10 @@ draw_glyph (cairo_t        *cr,
         double ex = cx + r * 0.8 * cos (a0), ey = cy + r * 0.8 * sin (a0);
 
         cairo_arc (cr, cx, cy, r * 1.05, 0, 2 * G_PI);
-        set_source (cr, &pal->outline);
+        winnow_paint_set_color (cr, &pal->outline, 1);
         cairo_fill (cr);
         cairo_arc (cr, cx, cy, r * 0.8, a0, a1);
-        set_source (cr, color);
+        winnow_paint_set_color (cr, color, 1);
         cairo_set_line_width (cr, MAX (1.8, r * 0.34));
         cairo_stroke (cr);
         /* the arrow head at the arc's start, pointing clockwise */
@@ -288,9 +264,9 @@ draw_glyph (cairo_t        *cr,
     case WINNOW_N_MARKS:
     default:
       cairo_arc (cr, cx, cy, r, 0, 2 * G_PI);
-      set_source (cr, &pal->outline);
+      winnow_paint_set_color (cr, &pal->outline, 1);
       cairo_fill_preserve (cr);
-      set_source (cr, color);
+      winnow_paint_set_color (cr, color, 1);
       cairo_set_line_width (cr, MAX (1.8, r * 0.32));
       cairo_stroke (cr);
       cairo_move_to (cr, cx - r * 0.62, cy + r * 0.62);
@@ -453,18 +429,6 @@ set_adjustment (WinnowTimeline  *self,
 
 /* ---- text ---- */
 
-static char *
-format_clock (WnTime t)
-{
-  return wn_time_format_clock (t);
-}
-
-static char *
-format_duration (WnTime d)
-{
-  return wn_duration_format (d);
-}
-
 static const char *
 outcome_text (WinnowOutcome outcome)
 {
@@ -521,7 +485,7 @@ mark_title (WinnowMarkKind kind)
 static char *
 describe_mark (const WinnowMark *mark)
 {
-  g_autofree char *at = format_clock (mark->t);
+  g_autofree char *at = wn_time_format_clock (mark->t);
   GString *text = g_string_new (NULL);
 
   g_string_append_printf (text, "<b>%s</b>  %s", mark_title (mark->kind), at);
@@ -543,8 +507,8 @@ static char *
 describe_execution (const WinnowExecution *e,
                     WnTime                 now)
 {
-  g_autofree char *from = format_clock (e->start);
-  g_autofree char *took = format_duration ((e->end < 0 ? now : e->end) - e->start);
+  g_autofree char *from = wn_time_format_clock (e->start);
+  g_autofree char *took = wn_duration_format ((e->end < 0 ? now : e->end) - e->start);
   g_autofree char *worker = g_markup_escape_text (e->worker ? e->worker : "?", -1);
   GString *text = g_string_new (NULL);
 
@@ -560,8 +524,8 @@ describe_execution (const WinnowExecution *e,
     }
   if (e->outcome == WINNOW_OUTCOME_RETRY && e->backoff >= 0)
     {
-      g_autofree char *backoff = format_duration (e->backoff);
-      g_autofree char *gate = format_clock (e->gate);
+      g_autofree char *backoff = wn_duration_format (e->backoff);
+      g_autofree char *gate = wn_time_format_clock (e->gate);
 
       g_string_append_c (text, '\n');
       /* Translators: "backoff 300ms, gated until T+00:00.700" */
@@ -727,7 +691,12 @@ winnow_timeline_snapshot (GtkWidget   *widget,
 
   if (width <= LABEL_W || height <= RULER_H)
     return;
-  palette_init (widget, &pal);
+  if (!self->pal_valid)
+    {
+      palette_init (widget, &self->pal);
+      self->pal_valid = TRUE;
+    }
+  pal = self->pal;
   line = with_alpha (&pal.fg, 0.12);
   grid = with_alpha (&pal.fg, 0.06);
   header_bg = with_alpha (&pal.fg, 0.035);
@@ -920,7 +889,7 @@ winnow_timeline_snapshot (GtkWidget   *widget,
       append_rect (snapshot, &tick, floor (x), RULER_H - 8, 1, 8);
       if (step >= 2)
         append_rect (snapshot, &minor, floor (xm), RULER_H - 4, 1, 4);
-      label = format_duration (t);
+      label = wn_duration_format (t);
       pango_layout_set_attributes (small, NULL);
       pango_layout_set_text (small, label, -1);
       pango_layout_get_pixel_size (small, &tw, &th);
@@ -931,7 +900,7 @@ winnow_timeline_snapshot (GtkWidget   *widget,
     {
       cairo_t *cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (now_x - 7, RULER_H - 9, 14, 9));
 
-      set_source (cr, &pal.accent);
+      winnow_paint_set_color (cr, &pal.accent, 1);
       cairo_move_to (cr, now_x - 6, RULER_H - 9);
       cairo_line_to (cr, now_x + 6, RULER_H - 9);
       cairo_line_to (cr, now_x, RULER_H - 1);
@@ -953,6 +922,21 @@ winnow_timeline_snapshot (GtkWidget   *widget,
     append_text (snapshot, layout, &dim, 10, (RULER_H - th) / 2.0);
     append_rect (snapshot, &line, LABEL_W - 1, 0, 1, RULER_H);
   }
+}
+
+static void
+winnow_timeline_css_changed (GtkWidget         *widget,
+                             GtkCssStyleChange *change)
+{
+  WINNOW_TIMELINE (widget)->pal_valid = FALSE;
+  GTK_WIDGET_CLASS (winnow_timeline_parent_class)->css_changed (widget, change);
+}
+
+static void
+dark_changed_cb (WinnowTimeline *self)
+{
+  self->pal_valid = FALSE;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
 /* ---- measuring ---- */
@@ -1011,7 +995,7 @@ describe_at (WinnowTimeline *self,
   if (job == NULL)
     {
       const WinnowTraceInstance *inst = lanes[index].instance;
-      g_autofree char *from = format_clock (inst->created_at);
+      g_autofree char *from = wn_time_format_clock (inst->created_at);
       g_autofree char *id = g_markup_escape_text (inst->id, -1);
 
       if (inst->ended_at < 0)
@@ -1019,7 +1003,7 @@ describe_at (WinnowTimeline *self,
         return g_strdup_printf (_("<b>Instance %s</b>\nrunning since %s"), id, from);
       else
         {
-          g_autofree char *to = format_clock (inst->ended_at);
+          g_autofree char *to = wn_time_format_clock (inst->ended_at);
           /* Translators: "<b>Instance i1</b> completed: T+00:00.000 → T+00:00.950" */
           return g_strdup_printf (_("<b>Instance %s</b>\n%s: %s → %s"), id,
                                   inst->terminated ? _("terminated") : _("completed"), from, to);
@@ -1050,8 +1034,8 @@ describe_at (WinnowTimeline *self,
   if (b > a)
     {
       const WinnowSpan *gate = &g_array_index (job->gates, WinnowSpan, a);
-      g_autofree char *backoff = format_duration (gate->end - gate->start);
-      g_autofree char *until = format_clock (gate->end);
+      g_autofree char *backoff = wn_duration_format (gate->end - gate->start);
+      g_autofree char *until = wn_time_format_clock (gate->end);
 
       if (gate->in_worker)
         /* Translators: a worker waiting in-process before its next attempt */
@@ -1065,7 +1049,8 @@ describe_at (WinnowTimeline *self,
     {
       const WinnowSpan *lock = &g_array_index (job->locks, WinnowSpan, a);
       g_autofree char *worker = g_markup_escape_text (lock->worker ? lock->worker : "?", -1);
-      g_autofree char *deadline = lock->deadline >= 0 ? format_clock (lock->deadline) : g_strdup ("—");
+      g_autofree char *deadline = lock->deadline >= 0 ? wn_time_format_clock (lock->deadline)
+                                                      : g_strdup ("—");
 
       /* Translators: "<b>Locked by inventory</b>\ndeadline T+05:00.000" */
       return g_strdup_printf (_("<b>Locked by %s</b>\ndeadline %s"), worker, deadline);
@@ -1328,6 +1313,7 @@ winnow_timeline_class_init (WinnowTimelineClass *klass)
   object_class->set_property = winnow_timeline_set_property;
 
   widget_class->snapshot = winnow_timeline_snapshot;
+  widget_class->css_changed = winnow_timeline_css_changed;
   widget_class->measure = winnow_timeline_measure;
   widget_class->size_allocate = winnow_timeline_size_allocate;
   widget_class->query_tooltip = winnow_timeline_query_tooltip;
@@ -1382,6 +1368,9 @@ winnow_timeline_init (WinnowTimeline *self)
   gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                   _("Timeline of every job’s executions, backoff gates, locks and outcomes"), -1);
   gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
+
+  g_signal_connect_object (adw_style_manager_get_default (), "notify::dark",
+                           G_CALLBACK (dark_changed_cb), self, G_CONNECT_SWAPPED);
 }
 
 /* ---- public API ---- */
@@ -1405,13 +1394,6 @@ winnow_timeline_set_trace (WinnowTimeline *self,
   g_clear_pointer (&self->trace, winnow_trace_unref);
   self->trace = trace;
   winnow_timeline_zoom_to_fit (self);
-}
-
-WinnowTrace *
-winnow_timeline_get_trace (WinnowTimeline *self)
-{
-  g_return_val_if_fail (WINNOW_IS_TIMELINE (self), NULL);
-  return self->trace;
 }
 
 void
@@ -1466,13 +1448,6 @@ winnow_timeline_set_selected_job (WinnowTimeline *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED_JOB]);
 }
 
-const char *
-winnow_timeline_get_selected_job (WinnowTimeline *self)
-{
-  g_return_val_if_fail (WINNOW_IS_TIMELINE (self), NULL);
-  return self->selected_job;
-}
-
 void
 winnow_timeline_zoom_to_fit (WinnowTimeline *self)
 {
@@ -1523,14 +1498,6 @@ winnow_timeline_get_range (WinnowTimeline *self,
     *end = self->t0 + (WnTime) (plot_width (self) * self->scale);
 }
 
-double
-winnow_timeline_time_to_x (WinnowTimeline *self,
-                           WnTime          t)
-{
-  g_return_val_if_fail (WINNOW_IS_TIMELINE (self), 0);
-  return time_to_x (self, t);
-}
-
 const char *
 winnow_timeline_job_at (WinnowTimeline *self,
                         double          x,
@@ -1554,14 +1521,12 @@ winnow_timeline_job_y (WinnowTimeline *self,
                        const char     *job)
 {
   WinnowJobTrace *trace;
-  guint n;
   double y;
 
   g_return_val_if_fail (WINNOW_IS_TIMELINE (self), -1);
 
   if (self->trace == NULL || (trace = winnow_trace_lookup_job (self->trace, job)) == NULL)
     return -1;
-  get_lanes (self, &n);
   y = RULER_H + (double) trace->lane * LANE_H - scroll_y (self) + LANE_H / 2.0;
   if (y < RULER_H || y > gtk_widget_get_height (GTK_WIDGET (self)))
     return -1;
@@ -1625,18 +1590,9 @@ swatch_draw (GtkDrawingArea *area,
   switch ((WinnowSwatch) GPOINTER_TO_UINT (data))
     {
     case WINNOW_SWATCH_EXECUTION:
-      {
-        double h = 10, r = 3, x0 = 1, x1 = width - 1;
-
-        cairo_new_sub_path (cr);
-        cairo_arc (cr, x1 - r, y - h / 2 + r, r, -G_PI / 2, 0);
-        cairo_arc (cr, x1 - r, y + h / 2 - r, r, 0, G_PI / 2);
-        cairo_arc (cr, x0 + r, y + h / 2 - r, r, G_PI / 2, G_PI);
-        cairo_arc (cr, x0 + r, y - h / 2 + r, r, G_PI, 3 * G_PI / 2);
-        cairo_close_path (cr);
-        set_source (cr, &pal.busy);
-        cairo_fill (cr);
-      }
+      winnow_paint_rounded_rect (cr, 1, y - 5, width - 2, 10, 3);
+      winnow_paint_set_color (cr, &pal.busy, 1);
+      cairo_fill (cr);
       break;
     case WINNOW_SWATCH_GATE:
       {
@@ -1644,10 +1600,10 @@ swatch_draw (GtkDrawingArea *area,
         GdkRGBA ink = with_alpha (&pal.gated, 0.75);
 
         cairo_rectangle (cr, 0, y - 4.5, width, 9);
-        set_source (cr, &wash);
+        winnow_paint_set_color (cr, &wash, 1);
         cairo_fill_preserve (cr);
         cairo_clip (cr);
-        set_source (cr, &ink);
+        winnow_paint_set_color (cr, &ink, 1);
         cairo_set_line_width (cr, 2);
         for (double x = -12; x < width + 12; x += 5.6)
           {
@@ -1665,10 +1621,10 @@ swatch_draw (GtkDrawingArea *area,
         GdkRGBA held = with_alpha (&pal.busy, 0.55);
 
         cairo_rectangle (cr, 0, y - 1.25, width * 0.65, 2.5);
-        set_source (cr, &held);
+        winnow_paint_set_color (cr, &held, 1);
         cairo_fill (cr);
         cairo_rectangle (cr, width * 0.65, y - 1.25, width * 0.35, 2.5);
-        set_source (cr, &pal.expired);
+        winnow_paint_set_color (cr, &pal.expired, 1);
         cairo_fill (cr);
       }
       break;

@@ -27,7 +27,6 @@ GtkWidget  *winnow_timeline_new              (void);
 /* Takes a reference; NULL clears. */
 void        winnow_timeline_set_trace        (WinnowTimeline *self,
                                               WinnowTrace    *trace);
-WinnowTrace *winnow_timeline_get_trace       (WinnowTimeline *self);
 /* The trace grew and/or the clock moved: re-measure and redraw (cheap when
  * the widget is not shown). */
 void        winnow_timeline_update           (WinnowTimeline *self,
@@ -37,7 +36,6 @@ void        winnow_timeline_update           (WinnowTimeline *self,
  * scrolls the lane into view. */
 void        winnow_timeline_set_selected_job (WinnowTimeline *self,
                                               const char     *job);
-const char *winnow_timeline_get_selected_job (WinnowTimeline *self);
 
 /* The time axis: fitting (what a new run starts with) follows the run until
  * the user zooms or pans. */
@@ -52,8 +50,6 @@ gboolean    winnow_timeline_get_fit          (WinnowTimeline *self);
 void        winnow_timeline_get_range        (WinnowTimeline *self,
                                               WnTime         *start,
                                               WnTime         *end);
-double      winnow_timeline_time_to_x        (WinnowTimeline *self,
-                                              WnTime          t);
 
 /* Hit testing (widget coordinates): the job under (x, y), or NULL. */
 const char *winnow_timeline_job_at           (WinnowTimeline *self,
