@@ -126,7 +126,6 @@ print_summary_json (WnEngine *engine)
 {
   WnRunStats stats;
   g_autoptr(GArray) times = wn_engine_get_completion_times (engine);
-  GHashTable *ends = wn_engine_get_ends (engine);
   WnProcess *process = wn_engine_get_process (engine);
   g_autoptr(GString) out = g_string_new (NULL);
   gboolean first = TRUE;
@@ -149,11 +148,11 @@ print_summary_json (WnEngine *engine)
   g_string_append (out, "\"ends\":{");
   for (guint i = 0; i < process->n_nodes; i++)
     {
-      gpointer count = g_hash_table_lookup (ends, process->nodes[i].id);
+      guint count = wn_engine_get_end_count (engine, i);
 
-      if (count == NULL)
+      if (count == 0)
         continue;
-      g_string_append_printf (out, "%s\"%s\":%u", first ? "" : ",", process->nodes[i].id, GPOINTER_TO_UINT (count));
+      g_string_append_printf (out, "%s\"%s\":%u", first ? "" : ",", process->nodes[i].id, count);
       first = FALSE;
     }
   g_string_append (out, "}}\n");
@@ -165,7 +164,6 @@ print_summary_text (WnEngine *engine)
 {
   WnRunStats stats;
   g_autoptr(GArray) times = wn_engine_get_completion_times (engine);
-  GHashTable *ends = wn_engine_get_ends (engine);
   WnProcess *process = wn_engine_get_process (engine);
   g_autofree char *now = wn_time_format_clock (wn_engine_now (engine));
   g_autoptr(GString) line = g_string_new (NULL);
@@ -187,9 +185,10 @@ print_summary_text (WnEngine *engine)
     }
   for (guint i = 0; i < process->n_nodes; i++)
     {
-      gpointer count = g_hash_table_lookup (ends, process->nodes[i].id);
-      if (count != NULL)
-        g_string_append_printf (line, "%s%s %u", line->len ? ", " : "", process->nodes[i].id, GPOINTER_TO_UINT (count));
+      guint count = wn_engine_get_end_count (engine, i);
+
+      if (count > 0)
+        g_string_append_printf (line, "%s%s %u", line->len ? ", " : "", process->nodes[i].id, count);
     }
   if (line->len > 0)
     g_print (_("ends: %s\n"), line->str);

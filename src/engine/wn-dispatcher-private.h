@@ -5,8 +5,9 @@
 
 G_BEGIN_DECLS
 
-/* wn_dispatcher_complete_mapped() that takes `bindings` (from wn_bindings_new())
- * instead of copying them, whether or not the report is accepted. */
+/* wn_dispatcher_complete_mapped() that takes `bindings` (from wn_bindings_new(),
+ * every value set, as wn_output_mapping_apply() leaves them) instead of copying
+ * them, whether or not the report is accepted. */
 gboolean _wn_dispatcher_complete_mapped_take (WnDispatcher *dispatcher, const char *job, const char *worker,
                                               GArray *bindings, GError **error);
 

@@ -1524,7 +1524,10 @@ wn_dispatcher_fail (WnDispatcher *self,
 }
 
 /* A WorkerTrusted completion with the final data as bindings (taken) or, for
- * the direct default, as one body; the journal cannot tell the two apart. */
+ * the direct default, as one body; the journal cannot tell the two apart.
+ * No binding holds a NULL value: wn_output_mapping_apply() appends only
+ * values it has, and wn_dispatcher_complete_mapped() turns the caller's NULLs
+ * into JSON null as it copies them. */
 static gboolean
 complete_trusted (WnDispatcher *self,
                   const char   *id,
@@ -1554,13 +1557,6 @@ complete_trusted (WnDispatcher *self,
       emit (self, &event);
     }
 
-  for (guint i = 0; bindings != NULL && i < bindings->len; i++)
-    {
-      WnBinding *binding = &g_array_index (bindings, WnBinding, i);
-
-      if (binding->value == NULL)
-        binding->value = json_node_new (JSON_NODE_NULL);
-    }
   outcome = outcome_new (job, WN_OUTCOME_COMPLETE);
   outcome->bindings = bindings;
   if (direct != NULL)
@@ -1614,7 +1610,8 @@ wn_dispatcher_complete_mapped (WnDispatcher *self,
       WnBinding binding;
 
       binding.var = g_strdup (src->var);
-      binding.value = src->value != NULL ? json_node_ref (src->value) : NULL;
+      /* a binding without a value commits JSON null */
+      binding.value = src->value != NULL ? json_node_ref (src->value) : json_node_new (JSON_NODE_NULL);
       g_array_append_val (copy, binding);
     }
   return _wn_dispatcher_complete_mapped_take (self, id, worker, copy, error);

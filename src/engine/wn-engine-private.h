@@ -1,4 +1,5 @@
-/* wn-engine-private.h — what wn-engine.c, wn-instance.c and wn-worker.c share. */
+/* wn-engine-private.h — what wn-engine.c, wn-instance.c and wn-worker.c share,
+ * and the decimal writer the journal and the loader use too. */
 #pragma once
 
 #include "wn-engine.h"
@@ -15,6 +16,25 @@ typedef struct _WnSimWorker WnSimWorker;
 #define WN_INSTANCE_ID_SIZE 12
 /* Room for the longest track or job id, "i4294967295/j4294967295". */
 #define WN_ID_SIZE 32
+
+/* Room for a guint64 in decimal (20 digits), as _wn_format_decimal() writes it. */
+#define WN_DECIMAL_SIZE 24
+
+/* Writes `n` in decimal at the start of `out`, without a terminator, and
+ * returns the number of digits. Ids and the journal's numbers are written for
+ * every event, so they skip printf. */
+static inline gsize
+_wn_format_decimal (char    out[WN_DECIMAL_SIZE],
+                    guint64 n)
+{
+  gsize len = 1;
+
+  for (guint64 rest = n / 10; rest > 0; rest /= 10)
+    len++;
+  for (char *p = out + len; p > out; n /= 10)
+    *--p = (char) ('0' + n % 10);
+  return len;
+}
 
 /* A track's and a job's id are not stored: they are "<instance>/t<number>" and
  * "<instance>/j<number>", written out only when someone looks (the journal, a
@@ -80,8 +100,6 @@ struct _WnEngine
   GPtrArray      *implicit_topics;   /* char*, NULL-terminated */
 
   guint          *end_counts;    /* per node: completed instances that ended there */
-  GHashTable     *ends;          /* end node id → GUINT count, rebuilt from end_counts on request */
-  gboolean        ends_stale;
   GArray         *completion_times;
   GArray         *breakpoints;   /* WnBreakpoint, node strings owned */
   guint           next_breakpoint;

@@ -26,6 +26,12 @@ wn_track_state_to_string (WnTrackState state)
   return track_state_names[state];
 }
 
+gboolean
+wn_track_state_is_live (WnTrackState state)
+{
+  return state != WN_TRACK_DONE && state != WN_TRACK_CANCELED && state != WN_TRACK_FAILED;
+}
+
 const char *
 wn_instance_state_to_string (WnInstanceState state)
 {
@@ -308,7 +314,6 @@ wn_engine_new (WnProcess             *process,
   self->topic_injections = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, free_queue);
   self->implicit_topics = g_ptr_array_new_with_free_func (g_free);
   self->end_counts = g_new0 (guint, process->n_nodes);
-  self->ends = g_hash_table_new (g_str_hash, g_str_equal);
   self->completion_times = g_array_new (FALSE, FALSE, sizeof (WnTime));
   self->scheduled = g_ptr_array_new_with_free_func (scheduled_action_free);
   self->options = *options;
@@ -371,7 +376,6 @@ wn_engine_free (WnEngine *self)
   wn_pool_free (self->instance_pool);
   g_hash_table_unref (self->topic_injections);
   g_ptr_array_unref (self->implicit_topics);
-  g_hash_table_unref (self->ends);
   g_free (self->end_counts);
   g_array_unref (self->completion_times);
   g_ptr_array_unref (self->scheduled);
@@ -617,20 +621,33 @@ read_number (const char **p)
 }
 
 /* The instance "i<n>" is the n-th started: read the number instead of hashing
- * the string. Exactly the ids the engine hands out match ("i01" does not). */
+ * the string. Exactly the ids the engine hands out match ("i01" does not).
+ * Reads the "i<n>" at *p and moves *p past it; NULL when there is no such
+ * instance. */
+static WnInstance *
+read_instance (WnEngine    *self,
+               const char **p)
+{
+  const char *q = *p;
+  guint64 n;
+
+  if (q == NULL || *q++ != 'i')
+    return NULL;
+  n = read_number (&q);
+  if (n == 0 || n > self->instances->len)
+    return NULL;
+  *p = q;
+  return g_ptr_array_index (self->instances, n - 1);
+}
+
 static WnInstance *
 instance_by_id (WnEngine   *self,
                 const char *id)
 {
   const char *p = id;
-  guint64 n;
+  WnInstance *instance = read_instance (self, &p);
 
-  if (p == NULL || *p++ != 'i')
-    return NULL;
-  n = read_number (&p);
-  if (n == 0 || *p != '\0' || n > self->instances->len)
-    return NULL;
-  return g_ptr_array_index (self->instances, n - 1);
+  return instance != NULL && *p == '\0' ? instance : NULL;
 }
 
 static WnInstance *
@@ -840,6 +857,13 @@ wn_breakpoint_parse (const char    *spec,
                    "breakpoint “%s”: unknown phase “%s”", spec, dot + 1);
       return FALSE;
     }
+  if (!wn_event_phase_belongs (*kind, *phase))
+    {
+      /* it would never fire */
+      g_set_error (error, WN_ENGINE_ERROR, WN_ENGINE_ERROR_INVALID,
+                   "breakpoint “%s”: “%s” is not a phase of %s events", spec, dot + 1, head);
+      return FALSE;
+    }
   if (at != NULL && at[1] == '\0')
     {
       g_set_error (error, WN_ENGINE_ERROR, WN_ENGINE_ERROR_INVALID,
@@ -1000,35 +1024,16 @@ wn_engine_lookup_instance (WnEngine       *self,
   return TRUE;
 }
 
-gboolean
-wn_engine_lookup_track (WnEngine    *self,
-                        const char  *id,
-                        WnTrackInfo *info)
+/* `id` is the track's id as the caller has it; the job id, if any, is written
+ * into `job_id`. */
+static void
+fill_track_info (WnEngine    *self,
+                 WnInstance  *instance,
+                 WnTrack     *track,
+                 const char  *id,
+                 char         job_id[WN_ID_SIZE],
+                 WnTrackInfo *info)
 {
-  const char *p = id;
-  guint64 n_instance, n_track;
-  WnInstance *instance;
-  WnTrack *track;
-
-  g_return_val_if_fail (self != NULL, FALSE);
-  g_return_val_if_fail (info != NULL, FALSE);
-
-  /* "i<n>/t<m>": the m-th track of the n-th instance, found by number, not by
-   * hashing, like wn_engine_lookup_instance() */
-  if (p == NULL || *p++ != 'i')
-    return FALSE;
-  n_instance = read_number (&p);
-  if (n_instance == 0 || n_instance > self->instances->len || *p++ != '/' || *p++ != 't')
-    return FALSE;
-  n_track = read_number (&p);
-  if (n_track == 0 || *p != '\0')
-    return FALSE;
-  instance = g_ptr_array_index (self->instances, n_instance - 1);
-  if (n_track > instance->n_tracks)
-    return FALSE;
-  track = _wn_instance_get_track (instance, (guint) n_track - 1);
-  g_assert (track->number == n_track);
-
   info->id = id;
   info->instance = instance->id;
   info->node = self->process->nodes[track->node].id;
@@ -1037,12 +1042,39 @@ wn_engine_lookup_track (WnEngine    *self,
   info->job = NULL;
   if (track->job != 0)
     {
-      /* written into the engine's buffer: the header says it lasts until the
-       * next lookup */
-      _wn_instance_format_id (instance, 'j', track->job, self->lookup_job_id);
-      info->job = self->lookup_job_id;
+      _wn_instance_format_id (instance, 'j', track->job, job_id);
+      info->job = job_id;
     }
   info->error = track->error;
+}
+
+gboolean
+wn_engine_lookup_track (WnEngine    *self,
+                        const char  *id,
+                        WnTrackInfo *info)
+{
+  const char *p = id;
+  guint64 n_track;
+  WnInstance *instance;
+  WnTrack *track;
+
+  g_return_val_if_fail (self != NULL, FALSE);
+  g_return_val_if_fail (info != NULL, FALSE);
+
+  /* "i<n>/t<m>": the m-th track of the n-th instance, found by number, not by
+   * hashing, like wn_engine_lookup_instance() */
+  instance = read_instance (self, &p);
+  if (instance == NULL || *p++ != '/' || *p++ != 't')
+    return FALSE;
+  n_track = read_number (&p);
+  if (n_track == 0 || *p != '\0' || n_track > instance->n_tracks)
+    return FALSE;
+  track = _wn_instance_get_track (instance, (guint) n_track - 1);
+  g_assert (track->number == n_track);
+
+  /* the job id goes into the engine's buffer: the header says it lasts until
+   * the next lookup */
+  fill_track_info (self, instance, track, id, self->lookup_job_id, info);
   return TRUE;
 }
 
@@ -1065,23 +1097,11 @@ wn_engine_foreach_track (WnEngine           *self,
           char job_id[WN_ID_SIZE];
           WnTrackInfo info;
 
-          if (!all && (track->state == WN_TRACK_DONE || track->state == WN_TRACK_CANCELED ||
-                       track->state == WN_TRACK_FAILED))
+          if (!all && !wn_track_state_is_live (track->state))
             continue;
           /* track and job ids are written out for the callback only */
           _wn_instance_format_id (instance, 't', track->number, track_id);
-          info.id = track_id;
-          info.instance = instance->id;
-          info.node = self->process->nodes[track->node].id;
-          info.state = track->state;
-          info.since = track->since;
-          info.job = NULL;
-          if (track->job != 0)
-            {
-              _wn_instance_format_id (instance, 'j', track->job, job_id);
-              info.job = job_id;
-            }
-          info.error = track->error;
+          fill_track_info (self, instance, track, track_id, job_id, &info);
           func (&info, data);
         }
     }
@@ -1128,21 +1148,15 @@ wn_engine_get_completion_times (WnEngine *self)
   return times;
 }
 
-GHashTable *
-wn_engine_get_ends (WnEngine *self)
+guint
+wn_engine_get_end_count (WnEngine *self,
+                         guint     node)
 {
-  /* completions count per node (no hashing per instance); the table is brought
-   * up to date here */
-  if (self->ends_stale)
-    {
-      g_hash_table_remove_all (self->ends);
-      for (guint i = 0; i < self->process->n_nodes; i++)
-        if (self->end_counts[i] > 0)
-          g_hash_table_insert (self->ends, (gpointer) self->process->nodes[i].id,
-                               GUINT_TO_POINTER (self->end_counts[i]));
-      self->ends_stale = FALSE;
-    }
-  return self->ends;
+  g_return_val_if_fail (self != NULL, 0);
+  g_return_val_if_fail (node < self->process->n_nodes, 0);
+
+  /* counted as instances complete (wn-instance.c), no hashing per instance */
+  return self->end_counts[node];
 }
 
 typedef struct {

@@ -101,7 +101,10 @@ GPtrArray    *wn_engine_get_commands     (WnEngine *engine);
 /* Breakpoints: predicates over journal events. When an event matches, the
  * clock stops after the action that emitted it (a running run returns
  * WN_STOP_REQUESTED; an attached clock pauses). A spec reads KIND.PHASE[@NODE],
- * e.g. "job.retriesExhausted" or "node.entered@reserve". */
+ * e.g. "job.retriesExhausted" or "node.entered@reserve"; the phase must be one
+ * events of that kind have (wn_event_phase_belongs()), so "job.entered", which
+ * could never fire, is refused with WN_ENGINE_ERROR_INVALID. Whether the node
+ * exists is for the caller to check against its process. */
 typedef struct {
   guint         id;
   WnEventKind   kind;
@@ -154,6 +157,9 @@ typedef enum {
 } WnTrackState;
 
 const char *wn_track_state_to_string (WnTrackState state);
+/* TRUE until a track has ended (done, canceled or failed): active, parked,
+ * holding an incident or waiting at a join. */
+gboolean    wn_track_state_is_live   (WnTrackState state);
 const char *wn_instance_state_to_string (WnInstanceState state);
 
 /* A track as wn_engine_foreach_track() hands it over: the strings are valid
@@ -197,9 +203,9 @@ typedef struct {
 void          wn_engine_get_stats        (WnEngine *engine, WnRunStats *stats);
 /* Completion times (ended_at - started_at) of completed instances, sorted, µs. */
 GArray       *wn_engine_get_completion_times (WnEngine *engine);
-/* end node id → count of completed instances that reached it (borrowed; each
- * call brings it up to date). */
-GHashTable   *wn_engine_get_ends         (WnEngine *engine);
+/* How many completed instances ended at the process's node `node` (its index
+ * in WnProcess.nodes); 0 for a node no instance ended at. O(1). */
+guint         wn_engine_get_end_count    (WnEngine *engine, guint node);
 /* One line per thing that still waits ("i2 parked at reserve on i2/j1 (topic reserve:
  * no live worker)", "i3/j2 gated until T+00:02.000"); empty when nothing waits. */
 GPtrArray    *wn_engine_describe_waiting (WnEngine *engine);

@@ -33,13 +33,9 @@ format_id (char        out[WN_ID_SIZE],
            char        tag,
            guint       n)
 {
-  char digits[16];
-  gsize n_digits = 0;
+  char digits[WN_DECIMAL_SIZE];
+  gsize n_digits = _wn_format_decimal (digits, n);
   char *p = out;
-
-  do
-    digits[n_digits++] = (char) ('0' + n % 10);
-  while ((n /= 10) > 0);
 
   if (base != NULL)
     {
@@ -51,8 +47,8 @@ format_id (char        out[WN_ID_SIZE],
       *p++ = '/';
     }
   *p++ = tag;
-  while (n_digits > 0)
-    *p++ = digits[--n_digits];
+  memcpy (p, digits, n_digits);
+  p += n_digits;
   *p = '\0';
   return (gsize) (p - out);
 }
@@ -84,20 +80,16 @@ output_var_of (const WnNode *node)
   return node->worker->output_var != NULL ? node->worker->output_var : node->id;
 }
 
+/* Stamp the track on `ev` and journal it; the caller has made sure someone
+ * listens. */
 static void
-emit (WnTrack      *track,
-      WnEventKind   kind,
-      WnEventPhase  phase,
-      WnEvent      *ev)
+emit_filled (WnTrack      *track,
+             WnEventKind   kind,
+             WnEventPhase  phase,
+             WnEvent      *ev)
 {
-  WnEngine *engine = track->instance->engine;
   char track_id[WN_ID_SIZE];
 
-  if (!wn_journal_is_active (engine->journal))
-    {
-      wn_journal_skip (engine->journal);
-      return;
-    }
   ev->kind = kind;
   ev->phase = phase;
   ev->instance = track->instance->id;
@@ -105,19 +97,23 @@ emit (WnTrack      *track,
     ev->node = node_of (track)->id;
   format_id (track_id, track->instance->id, 't', track->number);
   ev->track = track_id;
-  _wn_engine_emit (engine, ev);
+  _wn_engine_emit (track->instance->engine, ev);
 }
 
 static void
-emit_event (WnTrack      *track,
-            WnEventKind   kind,
-            WnEventPhase  phase,
-            const char   *error)
+emit (WnTrack      *track,
+      WnEventKind   kind,
+      WnEventPhase  phase,
+      WnEvent      *ev)
 {
-  WnEvent ev = WN_EVENT_INIT (kind, phase);
+  WnJournal *journal = track->instance->engine->journal;
 
-  ev.error = error;
-  emit (track, kind, phase, &ev);
+  if (!wn_journal_is_active (journal))
+    {
+      wn_journal_skip (journal);
+      return;
+    }
+  emit_filled (track, kind, phase, ev);
 }
 
 static inline void
@@ -129,10 +125,17 @@ emit_simple (WnTrack      *track,
   WnJournal *journal = track->instance->engine->journal;
 
   /* the hot path of a run without subscribers: do not even fill the event */
-  if (wn_journal_is_active (journal))
-    emit_event (track, kind, phase, error);
-  else
-    wn_journal_skip (journal);
+  if (!wn_journal_is_active (journal))
+    {
+      wn_journal_skip (journal);
+      return;
+    }
+  {
+    WnEvent ev = WN_EVENT_INIT (kind, phase);
+
+    ev.error = error;
+    emit_filled (track, kind, phase, &ev);
+  }
 }
 
 static void
@@ -192,13 +195,6 @@ track_new (WnInstance *instance,
   return track;
 }
 
-static gboolean
-track_is_live (const WnTrack *track)
-{
-  return track->state != WN_TRACK_DONE && track->state != WN_TRACK_CANCELED &&
-         track->state != WN_TRACK_FAILED;
-}
-
 /* ---- incidents ---- */
 
 /* The engine counts the active instances holding an incident as they change,
@@ -235,11 +231,7 @@ instance_maybe_complete (WnInstance *instance)
   g_array_append_val (engine->completion_times, took);
   engine->n_completed++;
   if (instance->end_node != NULL)
-    {
-      /* counted per node; wn_engine_get_ends() builds its table from these */
-      engine->end_counts[instance->end_node->index]++;
-      engine->ends_stale = TRUE;
-    }
+    engine->end_counts[instance->end_node->index]++;  /* wn_engine_get_end_count() */
   emit_instance (instance, WN_PH_COMPLETED, NULL);
 }
 
@@ -247,7 +239,7 @@ static void
 track_end (WnTrack      *track,
            WnTrackState  state)
 {
-  g_assert (track_is_live (track));
+  g_assert (wn_track_state_is_live (track->state));
   if (track->state == WN_TRACK_INCIDENT)
     incident_closed (track->instance);
   set_state (track, state);
@@ -260,7 +252,7 @@ track_cancel (WnTrack *track)
 {
   WnEngine *engine = track->instance->engine;
 
-  if (!track_is_live (track))
+  if (!wn_track_state_is_live (track->state))
     return;
   if (track->job != 0)
     {
@@ -287,10 +279,11 @@ instance_terminate (WnInstance *instance,
 
   if (instance->state != WN_INSTANCE_ACTIVE)
     return;
+  /* every incident sits on a live track: cancelling them closed them all, and
+   * the last one to close took the instance off n_with_incidents */
   for (guint i = 0; i < instance->n_tracks; i++)
     track_cancel (_wn_instance_get_track (instance, i));
-  if (instance->n_incidents > 0)
-    engine->n_with_incidents--;
+  g_assert (instance->n_incidents == 0);
   instance->state = WN_INSTANCE_TERMINATED;
   instance->ended_at = wn_scheduler_now (engine->scheduler);
   instance->reason = g_strdup (reason);
@@ -607,6 +600,18 @@ run_script (WnTrack      *track,
   return TRUE;
 }
 
+/* Journal the flow an exclusive gateway takes. */
+static void
+emit_decided (WnTrack *track,
+              guint    flow)
+{
+  const char *flows[2] = { track->instance->engine->process->flows[flow].id, NULL };
+  WnEvent ev = WN_EVENT_INIT (WN_EV_GATEWAY, WN_PH_DECIDED);
+
+  ev.flows = flows;
+  emit (track, WN_EV_GATEWAY, WN_PH_DECIDED, &ev);
+}
+
 /* Exclusive gateway: index of the flow taken, or -1 (the track failed). */
 static int
 decide (WnTrack      *track,
@@ -649,12 +654,7 @@ decide (WnTrack      *track,
       track_fail (track, message);
       return -1;
     }
-  {
-    const char *flows[2] = { process->flows[chosen].id, NULL };
-    WnEvent ev = WN_EVENT_INIT (WN_EV_GATEWAY, WN_PH_DECIDED);
-    ev.flows = flows;
-    emit (track, WN_EV_GATEWAY, WN_PH_DECIDED, &ev);
-  }
+  emit_decided (track, (guint) chosen);
   return chosen;
 }
 
@@ -1064,11 +1064,7 @@ _wn_instance_incident_resolve (WnInstance *instance,
   set_state (track, WN_TRACK_ACTIVE);
   if (at->type == WN_NODE_EXCLUSIVE)
     {
-      const char *flows[2] = { instance->engine->process->flows[at->default_flow].id, NULL };
-      WnEvent ev = WN_EVENT_INIT (WN_EV_GATEWAY, WN_PH_DECIDED);
-
-      ev.flows = flows;
-      emit (track, WN_EV_GATEWAY, WN_PH_DECIDED, &ev);
+      emit_decided (track, (guint) at->default_flow);
       emit_simple (track, WN_EV_NODE, WN_PH_COMPLETED, NULL);
       track_run (track, at->default_flow);
     }

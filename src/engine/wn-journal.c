@@ -5,6 +5,7 @@
 
 #include "wn-journal.h"
 #include "wn-duration.h"
+#include "wn-engine-private.h"
 
 static const char *kind_names[WN_EV_N_KINDS] = {
   "instance", "node", "job", "fault", "incident", "gateway", "inject", "clock",
@@ -61,6 +62,36 @@ wn_event_phase_from_string (const char   *text,
         return TRUE;
       }
   return FALSE;
+}
+
+/* Which phases each kind of event has (journal-and-cli.md). */
+gboolean
+wn_event_phase_belongs (WnEventKind  kind,
+                        WnEventPhase phase)
+{
+  switch (kind)
+    {
+    case WN_EV_INSTANCE:
+      return phase == WN_PH_CREATED || phase == WN_PH_COMPLETED || phase == WN_PH_TERMINATED;
+    case WN_EV_NODE:
+      return phase == WN_PH_ENTERED || phase == WN_PH_PARKED || phase == WN_PH_COMPLETED ||
+             phase == WN_PH_CANCELED || phase == WN_PH_FAILED || phase == WN_PH_INCIDENT;
+    case WN_EV_JOB:
+      return phase == WN_PH_COMPLETED || (phase >= WN_PH_ENQUEUED && phase <= WN_PH_REPORT_REJECTED);
+    case WN_EV_FAULT:
+      return phase == WN_PH_THROWN || phase == WN_PH_CAUGHT || phase == WN_PH_UNCAUGHT;
+    case WN_EV_INCIDENT:
+      return phase == WN_PH_RAISED || phase == WN_PH_RETRIED || phase == WN_PH_RESOLVED;
+    case WN_EV_GATEWAY:
+      return phase == WN_PH_DECIDED;
+    case WN_EV_INJECT:
+      return phase == WN_PH_APPLIED;
+    case WN_EV_CLOCK:
+      return phase == WN_PH_PAUSED || phase == WN_PH_RESUMED || phase == WN_PH_STEPPED;
+    case WN_EV_N_KINDS:
+    default:
+      return FALSE;
+    }
 }
 
 /* ---- copies ---- */
@@ -149,13 +180,9 @@ static void
 append_uint (GString *out,
              guint64  value)
 {
-  char digits[24];
-  char *p = digits + sizeof digits;
+  char digits[WN_DECIMAL_SIZE];
 
-  do
-    *--p = (char) ('0' + value % 10);
-  while ((value /= 10) > 0);
-  g_string_append_len (out, p, digits + sizeof digits - p);
+  g_string_append_len (out, digits, _wn_format_decimal (digits, value));
 }
 
 static void

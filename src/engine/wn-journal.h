@@ -73,6 +73,9 @@ const char *wn_event_kind_to_string  (WnEventKind kind);
 const char *wn_event_phase_to_string (WnEventPhase phase);
 gboolean    wn_event_kind_from_string  (const char *text, WnEventKind *out);
 gboolean    wn_event_phase_from_string (const char *text, WnEventPhase *out);
+/* Whether events of `kind` come with `phase` ("node.entered" yes, "job.entered"
+ * never). */
+gboolean    wn_event_phase_belongs     (WnEventKind kind, WnEventPhase phase);
 
 /* Absent values: NULL strings and nodes, 0 for attempt/attempts (they are
  * 1-based), -1 for the times, WN_TRUST_UNSET for trust. */

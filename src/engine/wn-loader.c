@@ -9,6 +9,7 @@
 #include "wn-duration.h"
 #include "wn-json.h"
 #include "wn-journal.h"
+#include "wn-engine-private.h"
 
 #include <math.h>
 #include <string.h>
@@ -231,19 +232,16 @@ static char *
 path_index (const char *parent, guint i)
 {
   gsize parent_len = strlen (parent);
-  char digits[16];
-  gsize n_digits = 0;
+  char digits[WN_DECIMAL_SIZE];
+  gsize n_digits = _wn_format_decimal (digits, i);
   char *path, *p;
 
-  do
-    digits[n_digits++] = (char) ('0' + i % 10);
-  while ((i /= 10) > 0);
   path = p = g_malloc (parent_len + n_digits + 3);
   memcpy (p, parent, parent_len);
   p += parent_len;
   *p++ = '[';
-  while (n_digits > 0)
-    *p++ = digits[--n_digits];
+  memcpy (p, digits, n_digits);
+  p += n_digits;
   *p++ = ']';
   *p = '\0';
   return path;

@@ -184,6 +184,9 @@ def break_stops_headless():
     check(code == 2 and "unknown phase" in err, err)
     code, out, err = run(example("order-fulfilment.process.json"), "--break", "node.entered@nowhere")
     check(code == 2 and "nowhere" in err, err)
+    # a phase its kind never has could never stop the run
+    code, out, err = run(example("order-fulfilment.process.json"), "--break", "job.entered")
+    check(code == 2 and "is not a phase of job events" in err and out == "", (code, out, err))
 
 
 @case

@@ -428,6 +428,16 @@ test_track_lookup (void)
   g_assert_cmpuint (check.n_parked, ==, 0);
   g_assert_true (wn_engine_lookup_track (run->engine, "i2/t1", &info));
   g_assert_cmpstr (info.instance, ==, "i2");
+  g_assert_false (wn_track_state_is_live (info.state));
+
+  /* live until the track has ended */
+  g_assert_true (wn_track_state_is_live (WN_TRACK_ACTIVE));
+  g_assert_true (wn_track_state_is_live (WN_TRACK_PARKED));
+  g_assert_true (wn_track_state_is_live (WN_TRACK_INCIDENT));
+  g_assert_true (wn_track_state_is_live (WN_TRACK_JOINING));
+  g_assert_false (wn_track_state_is_live (WN_TRACK_DONE));
+  g_assert_false (wn_track_state_is_live (WN_TRACK_CANCELED));
+  g_assert_false (wn_track_state_is_live (WN_TRACK_FAILED));
 }
 
 /* A task's output committed while the variables are still the process's
@@ -539,6 +549,36 @@ test_gateways_and_timers (void)
   decided = wn_test_find (run, WN_EV_GATEWAY, WN_PH_DECIDED, "x", 0);
   g_assert_cmpstr (decided->flows[0], ==, "lt10");
   g_assert_cmpint (decided->t_us, ==, S (10));
+  /* the ends, counted per node */
+  g_assert_cmpuint (wn_engine_get_end_count (run->engine, wn_process_find_node (run->process, "small")->index), ==, 1);
+  g_assert_cmpuint (wn_engine_get_end_count (run->engine, wn_process_find_node (run->process, "medium")->index), ==, 1);
+  g_assert_cmpuint (wn_engine_get_end_count (run->engine, wn_process_find_node (run->process, "big")->index), ==, 1);
+  g_assert_cmpuint (wn_engine_get_end_count (run->engine, wn_process_find_node (run->process, "x")->index), ==, 0);
+  g_assert_cmpuint (wn_engine_get_end_count (run->engine, wn_process_find_node (run->process, "start")->index), ==, 0);
+}
+
+/* Ends count completed instances only: one terminated on the way is not
+ * counted at the end it never reached. */
+static void
+test_end_counts (void)
+{
+  const char *scenario =
+    "{ \"format\": \"winnow.scenario/1\", \"start\": [ { \"variables\": { \"n\": 1 } },"
+    "  { \"variables\": { \"n\": 2 } }, { \"variables\": { \"n\": 3 } } ],"
+    "  \"workers\": [ { \"id\": \"w\", \"topic\": \"t\","
+    "  \"responses\": [ { \"when\": \"input.n == 2\", \"fail\": { \"code\": \"503\" } }, { \"complete\": {} } ] } ] }";
+  g_autoptr(WnTestRun) run = one_task (NULL, "{ \"topic\": \"t\", \"retry\": { \"policy\": \"none\" } }",
+                                       scenario, NULL);
+  guint done = wn_process_find_node (run->process, "done")->index;
+  guint total = 0;
+
+  g_assert_cmpuint (wn_engine_get_end_count (run->engine, done), ==, 0);
+  wn_test_run_until (run, WN_TIME_NEVER);
+  for (guint i = 0; i < run->process->n_nodes; i++)
+    total += wn_engine_get_end_count (run->engine, i);
+  assert_stats (run, 0, 0, 2, 1);
+  g_assert_cmpuint (wn_engine_get_end_count (run->engine, done), ==, 2);
+  g_assert_cmpuint (total, ==, 2);
 }
 
 static void
@@ -866,6 +906,79 @@ test_breakpoints (void)
   g_assert_cmpint (kind, ==, WN_EV_NODE);
 }
 
+/* A breakpoint on a phase its kind never has could never fire: refused. */
+static void
+test_breakpoint_phases (void)
+{
+  const char *accepted[] = {
+    "instance.created", "instance.completed", "instance.terminated",
+    "node.entered", "node.parked", "node.completed", "node.canceled", "node.failed", "node.incident",
+    "job.enqueued", "job.locked", "job.lockReclaimed", "job.lockExtended", "job.executing",
+    "job.retryScheduled", "job.workerRetryScheduled", "job.retriesExhausted", "job.mapperError",
+    "job.bpmnError", "job.status", "job.fault", "job.reportRejected", "job.completed",
+    "fault.thrown", "fault.caught", "fault.uncaught",
+    "incident.raised", "incident.retried", "incident.resolved",
+    "gateway.decided", "inject.applied",
+    "clock.paused", "clock.resumed", "clock.stepped",
+    "node.entered@task", "job.retriesExhausted@task",
+  };
+  const char *refused[] = {
+    "job.entered", "job.entered@task", "instance.entered", "node.created", "node.decided",
+    "gateway.completed", "fault.raised", "incident.thrown", "inject.paused", "clock.applied",
+    "instance.enqueued", "job.terminated",
+  };
+  guint n_accepted = 0;
+
+  for (guint i = 0; i < G_N_ELEMENTS (accepted); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autofree char *node = NULL;
+      WnEventKind kind;
+      WnEventPhase phase;
+
+      g_assert_true (wn_breakpoint_parse (accepted[i], &kind, &phase, &node, &error));
+      g_assert_no_error (error);
+      g_assert_true (wn_event_phase_belongs (kind, phase));
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (refused); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      char *node = NULL;
+      WnEventKind kind;
+      WnEventPhase phase;
+
+      g_assert_false (wn_breakpoint_parse (refused[i], &kind, &phase, &node, &error));
+      g_assert_error (error, WN_ENGINE_ERROR, WN_ENGINE_ERROR_INVALID);
+      g_assert_nonnull (g_strrstr (error->message, "is not a phase of"));
+      g_assert_null (node);
+    }
+
+  /* parsing agrees with the table for every pair, and every phase has a kind */
+  for (guint k = 0; k < WN_EV_N_KINDS; k++)
+    for (guint p = 0; p < WN_PH_N_PHASES; p++)
+      {
+        g_autofree char *spec = g_strdup_printf ("%s.%s", wn_event_kind_to_string (k), wn_event_phase_to_string (p));
+        g_autofree char *node = NULL;
+        WnEventKind kind;
+        WnEventPhase phase;
+        gboolean belongs = wn_event_phase_belongs (k, p);
+
+        g_assert_cmpint (wn_breakpoint_parse (spec, &kind, &phase, &node, NULL), ==, belongs);
+        n_accepted += belongs;
+      }
+  /* the unnamed pairs above are all there is */
+  g_assert_cmpuint (n_accepted, ==, G_N_ELEMENTS (accepted) - 2);
+  for (guint p = 0; p < WN_PH_N_PHASES; p++)
+    {
+      gboolean any = FALSE;
+
+      for (guint k = 0; k < WN_EV_N_KINDS; k++)
+        any = any || wn_event_phase_belongs (k, p);
+      g_assert_true (any);
+    }
+  g_assert_false (wn_event_phase_belongs (WN_EV_N_KINDS, WN_PH_CREATED));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -883,6 +996,7 @@ main (int argc, char **argv)
   g_test_add_func ("/engine/Instances/boundary-removes-job", test_boundary_removes_job_late_report);
   g_test_add_func ("/engine/Instances/gateways-and-timers", test_gateways_and_timers);
   g_test_add_func ("/engine/Instances/parallel-join", test_parallel_join_waits);
+  g_test_add_func ("/engine/Instances/end-counts", test_end_counts);
   g_test_add_func ("/engine/WorkerTrusted/retries-in-process", test_trusted_retries_in_process);
   g_test_add_func ("/engine/WorkerTrusted/no-retry-and-short-lock", test_trusted_no_retry_and_short_lock);
   g_test_add_func ("/engine/WorkerTrusted/fallback-mapper", test_trusted_fallback_mapper);
@@ -896,6 +1010,7 @@ main (int argc, char **argv)
   g_test_add_func ("/engine/Instances/track-lookup", test_track_lookup);
   g_test_add_func ("/engine/Instances/output-read-later", test_output_read_later);
   g_test_add_func ("/engine/Breakpoints/stop-and-resume", test_breakpoints);
+  g_test_add_func ("/engine/Breakpoints/phases", test_breakpoint_phases);
 
   return g_test_run ();
 }
