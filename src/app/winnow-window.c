@@ -2948,36 +2948,6 @@ setup_debugger (WinnowWindow *self)
   rebuild_breakpoints (self);
 }
 
-/* Which phases each kind of event has (journal-and-cli.md). */
-static gboolean
-phase_belongs (WnEventKind  kind,
-               WnEventPhase phase)
-{
-  switch (kind)
-    {
-    case WN_EV_INSTANCE:
-      return phase == WN_PH_CREATED || phase == WN_PH_COMPLETED || phase == WN_PH_TERMINATED;
-    case WN_EV_NODE:
-      return phase == WN_PH_ENTERED || phase == WN_PH_PARKED || phase == WN_PH_COMPLETED ||
-             phase == WN_PH_CANCELED || phase == WN_PH_FAILED || phase == WN_PH_INCIDENT;
-    case WN_EV_JOB:
-      return phase == WN_PH_COMPLETED || (phase >= WN_PH_ENQUEUED && phase <= WN_PH_REPORT_REJECTED);
-    case WN_EV_FAULT:
-      return phase == WN_PH_THROWN || phase == WN_PH_CAUGHT || phase == WN_PH_UNCAUGHT;
-    case WN_EV_INCIDENT:
-      return phase == WN_PH_RAISED || phase == WN_PH_RETRIED || phase == WN_PH_RESOLVED;
-    case WN_EV_GATEWAY:
-      return phase == WN_PH_DECIDED;
-    case WN_EV_INJECT:
-      return phase == WN_PH_APPLIED;
-    case WN_EV_CLOCK:
-      return phase == WN_PH_PAUSED || phase == WN_PH_RESUMED || phase == WN_PH_STEPPED;
-    case WN_EV_N_KINDS:
-    default:
-      return FALSE;
-    }
-}
-
 static void
 set_breakpoint_error (WinnowWindow *self,
                       const char   *message)
@@ -3029,11 +2999,7 @@ add_breakpoint_spec_action (GSimpleAction *action,
   if (*spec == '\0')
     message = g_strdup (_("Type a breakpoint as kind.phase or kind.phase@node, e.g. job.retriesExhausted"));
   else if (!wn_breakpoint_parse (spec, &kind, &phase, &node, &error))
-    message = g_strdup (error->message);
-  else if (!phase_belongs (kind, phase))
-    /* Translators: e.g. "“entered” is not a phase of job events" */
-    message = g_strdup_printf (_("“%s” is not a phase of %s events"), wn_event_phase_to_string (phase),
-                               wn_event_kind_to_string (kind));
+    message = g_strdup (error->message);   /* a phase of another kind, too */
   else if (node != NULL && (process == NULL || wn_process_find_node (process, node) == NULL))
     /* Translators: %s is a node id */
     message = g_strdup_printf (_("This process has no node “%s”"), node);
