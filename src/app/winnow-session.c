@@ -92,8 +92,6 @@ struct _WinnowSession
   char            *selected_job;
 
   WinnowTrace     *trace;           /* every job's history, fed as events come */
-  GString         *jsonl;           /* the journal as JSON lines, written when asked for */
-  guint            jsonl_events;    /* events in it */
   /* alerts since the last flush: how many, and the first one's journal index */
   guint            alert_counts[WINNOW_ALERT_FINISHED];
   guint            alert_first[WINNOW_ALERT_FINISHED];
@@ -102,7 +100,7 @@ struct _WinnowSession
   guint            announced_hit;   /* the engine's hit already reported, or 0 */
   gboolean         resumed;         /* the operator's play is in effect */
   GPtrArray       *incidents;       /* WinnowIncident*, open ones */
-  GPtrArray       *incidents_next;  /* collected by the current track pass */
+  GPtrArray       *incidents_next;  /* collected from the listed tracks (collect_incidents) */
   guint            incidents_version;
 };
 
@@ -155,14 +153,6 @@ update_mode (WinnowSession *self)
 
 /* Clock commands go through the engine: it journals them and records them
  * for the saved session, so a replay journals them at the same point. */
-static void
-note_clock (WinnowSession *self,
-            WnEventPhase   phase,
-            const char    *action)
-{
-  wn_engine_note_clock (self->engine, phase, action);
-}
-
 static void
 breakpoint_clear (gpointer data)
 {
@@ -269,6 +259,7 @@ journal_cb (const WnEvent *event,
   WinnowJournal *journal = winnow_event_log_get_journal (self->events);
   int alert = -1;
 
+  winnow_trace_add_event (self->trace, event);
   /* the job's policy, as resolved at enqueue: the job is in the store now */
   if (event->kind == WN_EV_JOB && event->phase == WN_PH_ENQUEUED && event->job != NULL)
     {
@@ -286,7 +277,6 @@ journal_cb (const WnEvent *event,
     mark_job (self, event->job);
   if (event->track != NULL)
     mark_track (self, event->track);
-  winnow_trace_add_event (self->trace, event);
 
   if (event->kind == WN_EV_INSTANCE || event->kind == WN_EV_INCIDENT)
     announce_instance (self, event->instance);
@@ -350,7 +340,7 @@ check_hit (WinnowSession *self)
 
       /* the scheduler has paused itself; the journal and the session say so */
       self->resumed = FALSE;
-      note_clock (self, WN_PH_PAUSED, action);
+      wn_engine_note_clock (self->engine, WN_PH_PAUSED, action);
       request_flush (self);
     }
   update_mode (self);
@@ -482,8 +472,6 @@ reset_models (WinnowSession *self)
   winnow_row_list_remove_all (self->instances);
   g_clear_pointer (&self->counts, g_free);
   winnow_trace_clear (self->trace);
-  g_string_truncate (self->jsonl, 0);
-  self->jsonl_events = 0;
   memset (self->alert_counts, 0, sizeof self->alert_counts);
   g_ptr_array_set_size (self->incidents, 0);
   self->incidents_version++;
@@ -703,6 +691,118 @@ refresh_jobs (WinnowSession *self,
   g_ptr_array_set_size (self->new_jobs, 0);
 }
 
+static gboolean
+incidents_equal (GPtrArray *a,
+                 GPtrArray *b)
+{
+  if (a->len != b->len)
+    return FALSE;
+  for (guint i = 0; i < a->len; i++)
+    {
+      WinnowIncident *x = g_ptr_array_index (a, i);
+      WinnowIncident *y = g_ptr_array_index (b, i);
+
+      if (g_strcmp0 (x->track, y->track) != 0 || x->since != y->since || g_strcmp0 (x->error, y->error) != 0)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* What a track at `node` in `state` counts for there (delta +1), or no
+ * longer counts for (-1). */
+static void
+count_track (WinnowSession *self,
+             const WnNode  *node,
+             WnTrackState   state,
+             int            delta)
+{
+  WinnowNodeCounts *counts;
+
+  if (node == NULL)
+    return;
+  counts = &self->counts[node->index];
+  switch (state)
+    {
+    case WN_TRACK_ACTIVE:
+    case WN_TRACK_JOINING:
+      counts->active += delta;
+      break;
+    case WN_TRACK_PARKED:
+      counts->parked += delta;
+      break;
+    case WN_TRACK_INCIDENT:
+      counts->incident += delta;
+      break;
+    case WN_TRACK_DONE:
+    case WN_TRACK_CANCELED:
+    case WN_TRACK_FAILED:
+    default:
+      break;
+    }
+}
+
+/* "i<n>/t<m>" → (n, m), the order wn_engine_foreach_track() walks in. */
+static void
+track_numbers (const char *id,
+               guint64    *instance,
+               guint64    *track)
+{
+  const char *slash = strchr (id, '/');
+
+  *instance = g_ascii_strtoull (id + 1, NULL, 10);
+  *track = slash != NULL ? g_ascii_strtoull (slash + 2, NULL, 10) : 0;
+}
+
+static int
+compare_incidents (gconstpointer a,
+                   gconstpointer b)
+{
+  const WinnowIncident *x = *(WinnowIncident * const *) a;
+  const WinnowIncident *y = *(WinnowIncident * const *) b;
+  guint64 xi, xt, yi, yt;
+
+  track_numbers (x->track, &xi, &xt);
+  track_numbers (y->track, &yi, &yt);
+  if (xi != yi)
+    return xi < yi ? -1 : 1;
+  return (xt > yt) - (xt < yt);
+}
+
+/* The open incidents, from the listed tracks, in the full pass's order. */
+static void
+collect_incidents (WinnowSession *self)
+{
+  GListModel *tracks = G_LIST_MODEL (self->tracks);
+  guint n = g_list_model_get_n_items (tracks);
+
+  g_ptr_array_set_size (self->incidents_next, 0);
+  for (guint i = 0; i < n; i++)
+    {
+      WinnowTrackRow *row = winnow_row_list_peek (self->tracks, i);
+      WinnowIncident *incident;
+
+      if (winnow_track_row_get_state (row) != WN_TRACK_INCIDENT)
+        continue;
+      incident = g_new0 (WinnowIncident, 1);
+      incident->instance = g_strdup (winnow_track_row_get_instance (row));
+      incident->node = g_strdup (winnow_track_row_get_node (row));
+      incident->track = g_strdup (winnow_track_row_get_id (row));
+      incident->error = g_strdup (winnow_track_row_get_error (row));
+      incident->since = winnow_track_row_get_since (row);
+      g_ptr_array_add (self->incidents_next, incident);
+    }
+  g_ptr_array_sort (self->incidents_next, compare_incidents);
+  if (!incidents_equal (self->incidents, self->incidents_next))
+    {
+      GPtrArray *swap = self->incidents;
+
+      self->incidents = self->incidents_next;
+      self->incidents_next = swap;
+      self->incidents_version++;
+    }
+  g_ptr_array_set_size (self->incidents_next, 0);
+}
+
 static void
 track_cb (const WnTrackInfo *info,
           gpointer           data)
@@ -724,58 +824,7 @@ track_cb (const WnTrackInfo *info,
   winnow_track_row_set_generation (row, self->generation);
   pass->seen++;
 
-  if (info->state == WN_TRACK_INCIDENT)
-    {
-      WinnowIncident *incident = g_new0 (WinnowIncident, 1);
-
-      incident->instance = g_strdup (info->instance);
-      incident->node = g_strdup (info->node);
-      incident->track = g_strdup (info->id);
-      incident->error = g_strdup (info->error);
-      incident->since = info->since;
-      g_ptr_array_add (self->incidents_next, incident);
-    }
-
-  if (node != NULL)
-    {
-      WinnowNodeCounts *counts = &self->counts[node->index];
-
-      switch (info->state)
-        {
-        case WN_TRACK_ACTIVE:
-        case WN_TRACK_JOINING:
-          counts->active++;
-          break;
-        case WN_TRACK_PARKED:
-          counts->parked++;
-          break;
-        case WN_TRACK_INCIDENT:
-          counts->incident++;
-          break;
-        case WN_TRACK_DONE:
-        case WN_TRACK_CANCELED:
-        case WN_TRACK_FAILED:
-        default:
-          break;
-        }
-    }
-}
-
-static gboolean
-incidents_equal (GPtrArray *a,
-                 GPtrArray *b)
-{
-  if (a->len != b->len)
-    return FALSE;
-  for (guint i = 0; i < a->len; i++)
-    {
-      WinnowIncident *x = g_ptr_array_index (a, i);
-      WinnowIncident *y = g_ptr_array_index (b, i);
-
-      if (g_strcmp0 (x->track, y->track) != 0 || x->since != y->since || g_strcmp0 (x->error, y->error) != 0)
-        return FALSE;
-    }
-  return TRUE;
+  count_track (self, node, info->state, +1);
 }
 
 static void
@@ -785,7 +834,6 @@ refresh_tracks (WinnowSession *self,
   Pass pass = { self, g_ptr_array_new_with_free_func (g_object_unref), 0, now };
 
   memset (self->counts, 0, sizeof (WinnowNodeCounts) * self->process->n_nodes);
-  g_ptr_array_set_size (self->incidents_next, 0);
   wn_engine_foreach_track (self->engine, FALSE, track_cb, &pass);
   sync_store (self->tracks, self->track_index, &pass, self->generation, track_generation, track_id);
   g_ptr_array_unref (pass.added);
@@ -797,16 +845,7 @@ refresh_tracks (WinnowSession *self,
         g_hash_table_remove (self->track_index, winnow_track_row_get_id (row));
     }
   g_ptr_array_set_size (self->new_tracks, 0);
-
-  if (!incidents_equal (self->incidents, self->incidents_next))
-    {
-      GPtrArray *swap = self->incidents;
-
-      self->incidents = self->incidents_next;
-      self->incidents_next = swap;
-      self->incidents_version++;
-    }
-  g_ptr_array_set_size (self->incidents_next, 0);
+  collect_incidents (self);
 }
 
 static void
@@ -949,107 +988,6 @@ refresh_jobs_incremental (WinnowSession *self,
   winnow_row_list_append (self->jobs, added->pdata, added->len);
 }
 
-static gboolean
-track_is_listed (WnTrackState state)
-{
-  /* as wn_engine_foreach_track (…, FALSE, …) lists them */
-  return state != WN_TRACK_DONE && state != WN_TRACK_CANCELED && state != WN_TRACK_FAILED;
-}
-
-static void
-count_track (WinnowSession *self,
-             const char    *node_id,
-             WnTrackState   state,
-             int            delta)
-{
-  const WnNode *node = wn_process_find_node (self->process, node_id);
-  WinnowNodeCounts *counts;
-
-  if (node == NULL)
-    return;
-  counts = &self->counts[node->index];
-  switch (state)
-    {
-    case WN_TRACK_ACTIVE:
-    case WN_TRACK_JOINING:
-      counts->active += delta;
-      break;
-    case WN_TRACK_PARKED:
-      counts->parked += delta;
-      break;
-    case WN_TRACK_INCIDENT:
-      counts->incident += delta;
-      break;
-    case WN_TRACK_DONE:
-    case WN_TRACK_CANCELED:
-    case WN_TRACK_FAILED:
-    default:
-      break;
-    }
-}
-
-/* "i<n>/t<m>" → (n, m), the order wn_engine_foreach_track() walks in. */
-static void
-track_numbers (const char *id,
-               guint64    *instance,
-               guint64    *track)
-{
-  const char *slash = strchr (id, '/');
-
-  *instance = g_ascii_strtoull (id + 1, NULL, 10);
-  *track = slash != NULL ? g_ascii_strtoull (slash + 2, NULL, 10) : 0;
-}
-
-static int
-compare_incidents (gconstpointer a,
-                   gconstpointer b)
-{
-  const WinnowIncident *x = *(WinnowIncident * const *) a;
-  const WinnowIncident *y = *(WinnowIncident * const *) b;
-  guint64 xi, xt, yi, yt;
-
-  track_numbers (x->track, &xi, &xt);
-  track_numbers (y->track, &yi, &yt);
-  if (xi != yi)
-    return xi < yi ? -1 : 1;
-  return (xt > yt) - (xt < yt);
-}
-
-/* The open incidents, from the listed tracks, in the full pass's order. */
-static void
-collect_incidents (WinnowSession *self)
-{
-  GListModel *tracks = G_LIST_MODEL (self->tracks);
-  guint n = g_list_model_get_n_items (tracks);
-
-  g_ptr_array_set_size (self->incidents_next, 0);
-  for (guint i = 0; i < n; i++)
-    {
-      WinnowTrackRow *row = winnow_row_list_peek (self->tracks, i);
-      WinnowIncident *incident;
-
-      if (winnow_track_row_get_state (row) != WN_TRACK_INCIDENT)
-        continue;
-      incident = g_new0 (WinnowIncident, 1);
-      incident->instance = g_strdup (winnow_track_row_get_instance (row));
-      incident->node = g_strdup (winnow_track_row_get_node (row));
-      incident->track = g_strdup (winnow_track_row_get_id (row));
-      incident->error = g_strdup (winnow_track_row_get_error (row));
-      incident->since = winnow_track_row_get_since (row);
-      g_ptr_array_add (self->incidents_next, incident);
-    }
-  g_ptr_array_sort (self->incidents_next, compare_incidents);
-  if (!incidents_equal (self->incidents, self->incidents_next))
-    {
-      GPtrArray *swap = self->incidents;
-
-      self->incidents = self->incidents_next;
-      self->incidents_next = swap;
-      self->incidents_version++;
-    }
-  g_ptr_array_set_size (self->incidents_next, 0);
-}
-
 static void
 refresh_tracks_incremental (WinnowSession *self,
                             WnTime         now)
@@ -1078,11 +1016,14 @@ refresh_tracks_incremental (WinnowSession *self,
       if (listed)
         {
           /* what it counted for until now */
-          count_track (self, winnow_track_row_get_node (row), winnow_track_row_get_state (row), -1);
+          count_track (self, wn_process_find_node (self->process, winnow_track_row_get_node (row)),
+                       winnow_track_row_get_state (row), -1);
           incidents_changed |= winnow_track_row_get_state (row) == WN_TRACK_INCIDENT;
         }
+      /* listed as wn_engine_foreach_track (…, FALSE, …) lists them: a live
+       * track (an ended instance has none) */
       if (wn_engine_lookup_track (self->engine, winnow_track_row_get_id (row), &info) &&
-          track_is_listed (info.state))
+          wn_track_state_is_live (info.state))
         {
           const WnNode *node = wn_process_find_node (self->process, info.node);
 
@@ -1092,7 +1033,7 @@ refresh_tracks_incremental (WinnowSession *self,
               winnow_track_row_set_generation (row, self->generation);
               g_ptr_array_add (added, g_object_ref (row));
             }
-          count_track (self, info.node, info.state, +1);
+          count_track (self, node, info.state, +1);
           incidents_changed |= info.state == WN_TRACK_INCIDENT;
         }
       else if (!listed)
@@ -1157,8 +1098,6 @@ winnow_session_finalize (GObject *object)
   g_clear_pointer (&self->selected_node, g_free);
   g_clear_pointer (&self->selected_job, g_free);
   g_clear_pointer (&self->trace, winnow_trace_unref);
-  if (self->jsonl != NULL)
-    g_string_free (g_steal_pointer (&self->jsonl), TRUE);
   g_clear_pointer (&self->breakpoints, g_array_unref);
   g_clear_pointer (&self->incidents, g_ptr_array_unref);
   g_clear_pointer (&self->incidents_next, g_ptr_array_unref);
@@ -1289,7 +1228,6 @@ winnow_session_init (WinnowSession *self)
   self->dirty_tracks = g_ptr_array_new_with_free_func (g_object_unref);
   self->timed_jobs = g_ptr_array_new_with_free_func (g_object_unref);
   self->trace = winnow_trace_new ();
-  self->jsonl = g_string_new (NULL);
   self->breakpoints = g_array_new (FALSE, TRUE, sizeof (WinnowBreakpoint));
   g_array_set_clear_func (self->breakpoints, breakpoint_clear);
   self->incidents = g_ptr_array_new_with_free_func (incident_free);
@@ -1485,7 +1423,7 @@ winnow_session_play (WinnowSession *self)
       wn_scheduler_resume (scheduler);
     }
   if (was_paused)
-    note_clock (self, WN_PH_RESUMED, NULL);
+    wn_engine_note_clock (self->engine, WN_PH_RESUMED, NULL);
   self->resumed = TRUE;
   update_mode (self);
   request_flush (self);
@@ -1505,7 +1443,7 @@ winnow_session_pause (WinnowSession *self)
   if (wn_scheduler_get_mode (scheduler) == WN_CLOCK_PAUSED)
     return;
   wn_scheduler_pause (scheduler);
-  note_clock (self, WN_PH_PAUSED, NULL);
+  wn_engine_note_clock (self->engine, WN_PH_PAUSED, NULL);
   update_mode (self);
   request_flush (self);
 }
@@ -1565,7 +1503,7 @@ winnow_session_step_next (WinnowSession *self)
   leave_hit (self);
   ran = wn_scheduler_step_next (wn_engine_get_scheduler (self->engine));
   if (ran)
-    note_clock (self, WN_PH_STEPPED, "to the next event");
+    wn_engine_note_clock (self->engine, WN_PH_STEPPED, "to the next event");
   self->snapshots_dirty = TRUE;
   self->instances_dirty = TRUE;
   request_flush (self);
@@ -1590,7 +1528,7 @@ winnow_session_step_by (WinnowSession *self,
   text = wn_duration_format (delta);
   /* journal data: not translated */
   action = g_strdup_printf ("by %s", text);
-  note_clock (self, WN_PH_STEPPED, action);
+  wn_engine_note_clock (self->engine, WN_PH_STEPPED, action);
   self->snapshots_dirty = TRUE;
   self->instances_dirty = TRUE;
   request_flush (self);
@@ -1640,6 +1578,26 @@ winnow_session_get_trust_default (WinnowSession *self)
   return self->engine ? wn_engine_get_trust_default (self->engine) : WN_TRUST_UNSET;
 }
 
+static gboolean
+after_command (WinnowSession *self,
+               gboolean       ok)
+{
+  self->snapshots_dirty = TRUE;
+  self->instances_dirty = TRUE;
+  request_flush (self);
+  return ok;
+}
+
+static gboolean
+check_loaded (WinnowSession  *self,
+              GError        **error)
+{
+  if (self->engine != NULL)
+    return TRUE;
+  g_set_error (error, WN_ENGINE_ERROR, WN_ENGINE_ERROR_INVALID, _("No process is loaded"));
+  return FALSE;
+}
+
 gboolean
 winnow_session_set_task_trust (WinnowSession  *self,
                                const char     *node,
@@ -1648,12 +1606,7 @@ winnow_session_set_task_trust (WinnowSession  *self,
 {
   g_return_val_if_fail (WINNOW_IS_SESSION (self), FALSE);
 
-  if (self->engine == NULL)
-    {
-      g_set_error (error, WN_ENGINE_ERROR, WN_ENGINE_ERROR_INVALID, _("No process is loaded"));
-      return FALSE;
-    }
-  return wn_engine_set_task_trust (self->engine, node, trust, error);
+  return check_loaded (self, error) && wn_engine_set_task_trust (self->engine, node, trust, error);
 }
 
 gboolean
@@ -1663,19 +1616,11 @@ winnow_session_inject (WinnowSession  *self,
                        WnResponse     *response,
                        GError        **error)
 {
-  gboolean ok;
-
   g_return_val_if_fail (WINNOW_IS_SESSION (self), FALSE);
 
-  if (self->engine == NULL)
-    {
-      g_set_error (error, WN_ENGINE_ERROR, WN_ENGINE_ERROR_INVALID, _("No process is loaded"));
-      return FALSE;
-    }
-  ok = wn_engine_inject (self->engine, topic, worker, response, error);
-  self->snapshots_dirty = TRUE;
-  request_flush (self);
-  return ok;
+  if (!check_loaded (self, error))
+    return FALSE;
+  return after_command (self, wn_engine_inject (self->engine, topic, worker, response, error));
 }
 
 const char *
@@ -1687,15 +1632,10 @@ winnow_session_start_instance (WinnowSession  *self,
 
   g_return_val_if_fail (WINNOW_IS_SESSION (self), NULL);
 
-  if (self->engine == NULL)
-    {
-      g_set_error (error, WN_ENGINE_ERROR, WN_ENGINE_ERROR_INVALID, _("No process is loaded"));
-      return NULL;
-    }
+  if (!check_loaded (self, error))
+    return NULL;
   id = wn_engine_start_instance (self->engine, variables, error);
-  self->snapshots_dirty = TRUE;
-  self->instances_dirty = TRUE;
-  request_flush (self);
+  after_command (self, id != NULL);
   return id;
 }
 
@@ -1965,23 +1905,21 @@ winnow_session_get_trace (WinnowSession *self)
   return self->trace;
 }
 
-const char *
+char *
 winnow_session_get_journal_text (WinnowSession *self,
                                  gsize         *length)
 {
+  WinnowJournal *journal;
+  GString *text;
+
   g_return_val_if_fail (WINNOW_IS_SESSION (self), NULL);
 
-  /* written on demand, and only what is new since the last time */
-  {
-    WinnowJournal *journal = winnow_event_log_get_journal (self->events);
-    guint n = winnow_journal_get_n_events (journal);
-
-    winnow_journal_append_json (journal, self->jsonl_events, n, self->jsonl);
-    self->jsonl_events = n;
-  }
+  journal = winnow_event_log_get_journal (self->events);
+  text = g_string_new (NULL);
+  winnow_journal_append_json (journal, 0, winnow_journal_get_n_events (journal), text);
   if (length != NULL)
-    *length = self->jsonl->len;
-  return self->jsonl->str;
+    *length = text->len;
+  return g_string_free (text, FALSE);
 }
 
 char *
@@ -2204,26 +2142,6 @@ winnow_session_get_incidents_version (WinnowSession *self)
 {
   g_return_val_if_fail (WINNOW_IS_SESSION (self), 0);
   return self->incidents_version;
-}
-
-static gboolean
-after_command (WinnowSession *self,
-               gboolean       ok)
-{
-  self->snapshots_dirty = TRUE;
-  self->instances_dirty = TRUE;
-  request_flush (self);
-  return ok;
-}
-
-static gboolean
-check_loaded (WinnowSession  *self,
-              GError        **error)
-{
-  if (self->engine != NULL)
-    return TRUE;
-  g_set_error (error, WN_ENGINE_ERROR, WN_ENGINE_ERROR_INVALID, _("No process is loaded"));
-  return FALSE;
 }
 
 gboolean

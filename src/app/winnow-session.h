@@ -147,8 +147,8 @@ gboolean          winnow_session_has_pending       (WinnowSession          *self
  * starts). */
 WinnowTrace      *winnow_session_get_trace         (WinnowSession          *self);
 /* The whole journal of the run so far as JSON lines (what `winnow-run --jsonl`
- * prints). */
-const char       *winnow_session_get_journal_text  (WinnowSession          *self,
+ * prints), written anew for each call. */
+char             *winnow_session_get_journal_text  (WinnowSession          *self,
                                                     gsize                  *length);
 /* The run so far as a winnow.scenario/1 document that replays it. */
 char             *winnow_session_export_session    (WinnowSession          *self);

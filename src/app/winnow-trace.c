@@ -12,12 +12,9 @@ struct _WinnowTrace
   GHashTable *instance_index; /* id → WinnowTraceInstance (borrowed) */
   GPtrArray  *instances;      /* WinnowTraceInstance* (owned), creation order */
   GHashTable *track_jobs;     /* track id → WinnowJobTrace (borrowed): what a parked track waits on */
-  GHashTable *policies;       /* job id → WnPolicy, seen before the job's events */
   GArray     *lanes;          /* WinnowLane */
   gboolean    lanes_dirty;
   WnTime      end;
-  guint       version;
-  guint       lanes_version;
 };
 
 static void
@@ -101,7 +98,6 @@ create_job (WinnowTrace   *self,
 {
   WinnowJobTrace *job = g_new0 (WinnowJobTrace, 1);
   g_autofree char *instance_id = ev->instance ? g_strdup (ev->instance) : instance_of_job (ev->job);
-  WnPolicy *policy;
 
   job->id = g_strdup (ev->job);
   job->node = g_strdup (ev->node);
@@ -116,13 +112,6 @@ create_job (WinnowTrace   *self,
   job->locks = g_array_new (FALSE, TRUE, sizeof (WinnowSpan));
   job->marks = g_array_new (FALSE, TRUE, sizeof (WinnowMark));
   g_array_set_clear_func (job->marks, mark_clear);
-  {
-    g_autofree char *key = NULL;
-
-    /* the table owns its key: stealing the entry hands the key over too */
-    if (g_hash_table_steal_extended (self->policies, ev->job, (gpointer *) &key, (gpointer *) &policy))
-      job->policy = policy;
-  }
   g_ptr_array_add (job->instance->jobs, job);
   g_hash_table_insert (self->jobs, job->id, job);
   self->lanes_dirty = TRUE;
@@ -278,16 +267,7 @@ job_event (WinnowTrace   *self,
       break;
 
     case WN_PH_LOCK_RECLAIMED:
-      if (job->locks->len > 0)
-        {
-          WinnowSpan *lock = &g_array_index (job->locks, WinnowSpan, job->locks->len - 1);
-
-          if (lock->open)
-            {
-              lock->open = FALSE;
-              lock->end = ev->t_us;
-            }
-        }
+      close_lock (job, ev->t_us);
       n = close_execution (job, ev, WINNOW_OUTCOME_LOST, NULL);
       /* the text names the worker whose lock lapsed */
       add_mark (job, ev, WINNOW_MARK_RECLAIMED, n, g_strdup (ev->worker));
@@ -449,7 +429,6 @@ winnow_trace_new (void)
   self->instance_index = g_hash_table_new (g_str_hash, g_str_equal);
   self->instances = g_ptr_array_new_with_free_func (instance_free);
   self->track_jobs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  self->policies = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) wn_policy_unref);
   self->lanes = g_array_new (FALSE, FALSE, sizeof (WinnowLane));
   return self;
 }
@@ -471,7 +450,6 @@ winnow_trace_unref (WinnowTrace *self)
   g_hash_table_unref (self->track_jobs);
   g_hash_table_unref (self->instance_index);
   g_hash_table_unref (self->jobs);
-  g_hash_table_unref (self->policies);
   g_ptr_array_unref (self->instances);
   g_array_unref (self->lanes);
   g_free (self);
@@ -485,13 +463,10 @@ winnow_trace_clear (WinnowTrace *self)
   g_hash_table_remove_all (self->track_jobs);
   g_hash_table_remove_all (self->instance_index);
   g_hash_table_remove_all (self->jobs);
-  g_hash_table_remove_all (self->policies);
   g_ptr_array_set_size (self->instances, 0);
   g_array_set_size (self->lanes, 0);
   self->lanes_dirty = FALSE;
   self->end = 0;
-  self->version++;
-  self->lanes_version++;
 }
 
 void
@@ -532,7 +507,6 @@ winnow_trace_add_event (WinnowTrace   *self,
     default:
       break;
     }
-  self->version++;
 }
 
 void
@@ -545,16 +519,9 @@ winnow_trace_set_policy (WinnowTrace *self,
   g_return_if_fail (self != NULL);
   g_return_if_fail (job != NULL);
 
-  if (policy == NULL)
-    return;
   trace = g_hash_table_lookup (self->jobs, job);
-  if (trace != NULL)
-    {
-      if (trace->policy == NULL)
-        trace->policy = wn_policy_ref (policy);
-      return;
-    }
-  g_hash_table_replace (self->policies, g_strdup (job), wn_policy_ref (policy));
+  if (policy != NULL && trace != NULL && trace->policy == NULL)
+    trace->policy = wn_policy_ref (policy);
 }
 
 WinnowJobTrace *
@@ -570,13 +537,6 @@ winnow_trace_get_n_jobs (WinnowTrace *self)
 {
   g_return_val_if_fail (self != NULL, 0);
   return g_hash_table_size (self->jobs);
-}
-
-guint
-winnow_trace_get_n_instances (WinnowTrace *self)
-{
-  g_return_val_if_fail (self != NULL, 0);
-  return self->instances->len;
 }
 
 const WinnowLane *
@@ -603,7 +563,6 @@ winnow_trace_get_lanes (WinnowTrace *self,
             }
         }
       self->lanes_dirty = FALSE;
-      self->lanes_version++;
     }
   *n_lanes = self->lanes->len;
   return (const WinnowLane *) (gpointer) self->lanes->data;
@@ -614,23 +573,6 @@ winnow_trace_get_end (WinnowTrace *self)
 {
   g_return_val_if_fail (self != NULL, 0);
   return self->end;
-}
-
-guint
-winnow_trace_get_version (WinnowTrace *self)
-{
-  g_return_val_if_fail (self != NULL, 0);
-  return self->version;
-}
-
-guint
-winnow_trace_get_lanes_version (WinnowTrace *self)
-{
-  guint n;
-
-  g_return_val_if_fail (self != NULL, 0);
-  winnow_trace_get_lanes (self, &n);
-  return self->lanes_version;
 }
 
 typedef struct {
@@ -794,13 +736,3 @@ winnow_job_trace_match_rule (const WinnowJobTrace *job,
   return WINNOW_RULE_AMBIGUOUS;
 }
 
-const char *
-winnow_mark_kind_to_string (WinnowMarkKind kind)
-{
-  static const char * const names[] = {
-    "completed", "bpmnError", "status", "fault", "retriesExhausted", "lockReclaimed", "reportRejected",
-  };
-
-  g_return_val_if_fail (kind < WINNOW_N_MARKS, NULL);
-  return names[kind];
-}

@@ -138,8 +138,8 @@ void             winnow_trace_clear          (WinnowTrace    *trace);
 /* Apply one journal event (in journal order). */
 void             winnow_trace_add_event      (WinnowTrace    *trace,
                                               const WnEvent  *event);
-/* The policy a job was enqueued with (a reference is taken); may come before
- * the job's events. */
+/* The policy a job was enqueued with (a reference is taken), after its
+ * enqueued event; ignored for a job the trace has not seen. */
 void             winnow_trace_set_policy     (WinnowTrace    *trace,
                                               const char     *job,
                                               WnPolicy       *policy);
@@ -147,16 +147,12 @@ void             winnow_trace_set_policy     (WinnowTrace    *trace,
 WinnowJobTrace  *winnow_trace_lookup_job     (WinnowTrace    *trace,
                                               const char     *id);
 guint            winnow_trace_get_n_jobs     (WinnowTrace    *trace);
-guint            winnow_trace_get_n_instances (WinnowTrace   *trace);
 /* Instance headers and job lanes in order (instances by creation, jobs by
  * enqueue); rebuilt only when a job or an instance was added. */
 const WinnowLane *winnow_trace_get_lanes     (WinnowTrace    *trace,
                                               guint          *n_lanes);
 /* The latest time any event carried (0 when none). */
 WnTime           winnow_trace_get_end        (WinnowTrace    *trace);
-/* Bumped on any change / when lanes are added. */
-guint            winnow_trace_get_version    (WinnowTrace    *trace);
-guint            winnow_trace_get_lanes_version (WinnowTrace *trace);
 
 /* Spans of `spans` (WinnowSpan or WinnowExecution, both start with start/end,
  * ordered by start with ends not decreasing) that meet [t0, t1]: sets *first and
@@ -190,7 +186,6 @@ WinnowRuleMatch  winnow_job_trace_match_rule (const WinnowJobTrace *job,
                                               const WnErrorMapper  *mapper,
                                               int                  *rule);
 
-const char      *winnow_mark_kind_to_string  (WinnowMarkKind  kind);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (WinnowTrace, winnow_trace_unref)
 

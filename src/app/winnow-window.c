@@ -3139,7 +3139,7 @@ winnow_window_export_journal (WinnowWindow  *self,
                               GError       **error)
 {
   gsize length = 0;
-  const char *text;
+  g_autofree char *text = NULL;
 
   g_return_val_if_fail (WINNOW_IS_WINDOW (self), FALSE);
   g_return_val_if_fail (G_IS_FILE (file), FALSE);
