@@ -1,5 +1,7 @@
 #include "config.h"
 
+#include <string.h>
+
 #include "winnow-row-list.h"
 
 /* At most this many separate items-changed for the rows one filter drops; past
@@ -8,10 +10,15 @@
 
 struct _WinnowRowList
 {
-  GObject    parent_instance;
+  GObject     parent_instance;
 
-  GType      item_type;
-  GPtrArray *rows;   /* GObject*, owned */
+  GType       item_type;
+  GPtrArray  *rows;      /* GObject*, owned */
+  /* Each row's append number, in the rows' order, so ascending: where a row
+   * is, by binary search (winnow_row_list_remove). */
+  GArray     *seqs;      /* gsize */
+  GHashTable *seq_of;    /* row → its append number */
+  gsize       next_seq;
 };
 
 static GType
@@ -58,7 +65,11 @@ release_row (gpointer row)
 static void
 winnow_row_list_finalize (GObject *object)
 {
-  g_clear_pointer (&WINNOW_ROW_LIST (object)->rows, g_ptr_array_unref);
+  WinnowRowList *self = WINNOW_ROW_LIST (object);
+
+  g_clear_pointer (&self->seq_of, g_hash_table_unref);
+  g_clear_pointer (&self->seqs, g_array_unref);
+  g_clear_pointer (&self->rows, g_ptr_array_unref);
   G_OBJECT_CLASS (winnow_row_list_parent_class)->finalize (object);
 }
 
@@ -72,6 +83,8 @@ static void
 winnow_row_list_init (WinnowRowList *self)
 {
   self->rows = g_ptr_array_new_with_free_func (release_row);
+  self->seqs = g_array_new (FALSE, FALSE, sizeof (gsize));
+  self->seq_of = g_hash_table_new (NULL, NULL);
 }
 
 WinnowRowList *
@@ -108,44 +121,26 @@ winnow_row_list_append (WinnowRowList *self,
     return;
   position = self->rows->len;
   for (guint i = 0; i < n; i++)
-    g_ptr_array_add (self->rows, g_object_ref (rows[i]));
+    {
+      gsize seq = self->next_seq++;
+
+      g_ptr_array_add (self->rows, g_object_ref (rows[i]));
+      g_array_append_val (self->seqs, seq);
+      g_hash_table_insert (self->seq_of, rows[i], GSIZE_TO_POINTER (seq));
+    }
   g_list_model_items_changed (G_LIST_MODEL (self), position, 0, n);
 }
 
-void
-winnow_row_list_filter (WinnowRowList *self,
-                        gboolean     (*keep) (gpointer row, gpointer data),
-                        void         (*dropped) (gpointer row, gpointer data),
-                        gpointer       data)
+/* Drop the rows `kept` marks 0, which `runs` (guint pairs: position, length,
+ * ascending) lists; see winnow_row_list_filter for the items-changed. */
+static void
+drop_marked (WinnowRowList *self,
+             const guint8  *kept,
+             GArray        *runs,
+             void         (*dropped) (gpointer row, gpointer data),
+             gpointer       data)
 {
-  g_autoptr(GArray) runs = NULL;       /* guint pairs: position, length */
-  g_autofree guint8 *kept = NULL;
-  guint n_old, out = 0;
-
-  g_return_if_fail (WINNOW_IS_ROW_LIST (self));
-  g_return_if_fail (keep != NULL);
-
-  n_old = self->rows->len;
-  if (n_old == 0)
-    return;
-  kept = g_new (guint8, n_old);
-  runs = g_array_new (FALSE, FALSE, sizeof (guint) * 2);
-  for (guint i = 0; i < n_old; i++)
-    {
-      kept[i] = keep (g_ptr_array_index (self->rows, i), data) ? 1 : 0;
-      if (kept[i])
-        continue;
-      if (runs->len > 0 && g_array_index (runs, guint, runs->len * 2 - 2) +
-                           g_array_index (runs, guint, runs->len * 2 - 1) == i)
-        g_array_index (runs, guint, runs->len * 2 - 1)++;
-      else
-        {
-          guint run[2] = { i, 1 };
-          g_array_append_vals (runs, run, 1);
-        }
-    }
-  if (runs->len == 0)
-    return;
+  guint n_old = self->rows->len, out = 0;
 
   if (runs->len <= MAX_RUNS)
     {
@@ -156,10 +151,16 @@ winnow_row_list_filter (WinnowRowList *self,
           guint position = g_array_index (runs, guint, r * 2 - 2);
           guint length = g_array_index (runs, guint, r * 2 - 1);
 
-          if (dropped != NULL)
-            for (guint i = position; i < position + length; i++)
-              dropped (g_ptr_array_index (self->rows, i), data);
+          for (guint i = position; i < position + length; i++)
+            {
+              gpointer row = g_ptr_array_index (self->rows, i);
+
+              if (dropped != NULL)
+                dropped (row, data);
+              g_hash_table_remove (self->seq_of, row);
+            }
           g_ptr_array_remove_range (self->rows, position, length);
+          g_array_remove_range (self->seqs, position, length);
           g_list_model_items_changed (G_LIST_MODEL (self), position, length, 0);
         }
       return;
@@ -172,17 +173,139 @@ winnow_row_list_filter (WinnowRowList *self,
 
       if (kept[i])
         {
+          g_array_index (self->seqs, gsize, out) = g_array_index (self->seqs, gsize, i);
           g_ptr_array_index (self->rows, out++) = row;
           continue;
         }
       if (dropped != NULL)
         dropped (row, data);
+      g_hash_table_remove (self->seq_of, row);
       g_object_unref (row);
     }
   for (guint i = out; i < n_old; i++)
     g_ptr_array_index (self->rows, i) = NULL;   /* moved or released above */
   g_ptr_array_set_size (self->rows, out);
+  g_array_set_size (self->seqs, out);
   g_list_model_items_changed (G_LIST_MODEL (self), 0, n_old, out);
+}
+
+/* Add position `i` to `runs` (ascending). */
+static void
+add_to_runs (GArray *runs,
+             guint   i)
+{
+  if (runs->len > 0 && g_array_index (runs, guint, runs->len * 2 - 2) +
+                       g_array_index (runs, guint, runs->len * 2 - 1) == i)
+    g_array_index (runs, guint, runs->len * 2 - 1)++;
+  else
+    {
+      guint run[2] = { i, 1 };
+      g_array_append_vals (runs, run, 1);
+    }
+}
+
+void
+winnow_row_list_filter (WinnowRowList *self,
+                        gboolean     (*keep) (gpointer row, gpointer data),
+                        void         (*dropped) (gpointer row, gpointer data),
+                        gpointer       data)
+{
+  g_autoptr(GArray) runs = NULL;       /* guint pairs: position, length */
+  g_autofree guint8 *kept = NULL;
+  guint n_old;
+
+  g_return_if_fail (WINNOW_IS_ROW_LIST (self));
+  g_return_if_fail (keep != NULL);
+
+  n_old = self->rows->len;
+  if (n_old == 0)
+    return;
+  kept = g_new (guint8, n_old);
+  runs = g_array_new (FALSE, FALSE, sizeof (guint) * 2);
+  for (guint i = 0; i < n_old; i++)
+    {
+      kept[i] = keep (g_ptr_array_index (self->rows, i), data) ? 1 : 0;
+      if (!kept[i])
+        add_to_runs (runs, i);
+    }
+  if (runs->len > 0)
+    drop_marked (self, kept, runs, dropped, data);
+}
+
+static int
+compare_positions (gconstpointer a,
+                   gconstpointer b)
+{
+  guint x = *(const guint *) a;
+  guint y = *(const guint *) b;
+
+  return (x > y) - (x < y);
+}
+
+/* Where the row numbered `seq` is, or -1. */
+static int
+find_seq (WinnowRowList *self,
+          gsize          seq)
+{
+  guint lo = 0, hi = self->seqs->len;
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      gsize at = g_array_index (self->seqs, gsize, mid);
+
+      if (at == seq)
+        return (int) mid;
+      if (at < seq)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return -1;
+}
+
+void
+winnow_row_list_remove (WinnowRowList *self,
+                        gpointer      *rows,
+                        guint          n,
+                        void         (*dropped) (gpointer row, gpointer data),
+                        gpointer       data)
+{
+  g_autoptr(GArray) positions = NULL;
+  g_autoptr(GArray) runs = NULL;
+  g_autofree guint8 *kept = NULL;
+
+  g_return_if_fail (WINNOW_IS_ROW_LIST (self));
+
+  positions = g_array_sized_new (FALSE, FALSE, sizeof (guint), n);
+  for (guint i = 0; i < n; i++)
+    {
+      gpointer seq;
+      int position;
+
+      if (!g_hash_table_lookup_extended (self->seq_of, rows[i], NULL, &seq))
+        continue;
+      position = find_seq (self, GPOINTER_TO_SIZE (seq));
+      g_assert (position >= 0);
+      g_array_append_val (positions, position);
+    }
+  if (positions->len == 0)
+    return;
+  g_array_sort (positions, compare_positions);
+
+  kept = g_malloc (self->rows->len);
+  memset (kept, 1, self->rows->len);
+  runs = g_array_new (FALSE, FALSE, sizeof (guint) * 2);
+  for (guint i = 0; i < positions->len; i++)
+    {
+      guint position = g_array_index (positions, guint, i);
+
+      if (!kept[position])
+        continue;   /* listed twice */
+      kept[position] = 0;
+      add_to_runs (runs, position);
+    }
+  drop_marked (self, kept, runs, dropped, data);
 }
 
 void
@@ -196,5 +319,7 @@ winnow_row_list_remove_all (WinnowRowList *self)
   if (n == 0)
     return;
   g_ptr_array_set_size (self->rows, 0);
+  g_array_set_size (self->seqs, 0);
+  g_hash_table_remove_all (self->seq_of);
   g_list_model_items_changed (G_LIST_MODEL (self), 0, n, 0);
 }

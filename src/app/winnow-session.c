@@ -894,15 +894,6 @@ refresh_instances (WinnowSession *self,
 
 /* ---- incremental snapshot (the clock runs) ---- */
 
-static gboolean
-row_not_gone (gpointer row,
-              gpointer data)
-{
-  SyncData *sync = data;
-
-  return sync->get_generation (row) != GONE_GENERATION;
-}
-
 /* Look one job up again: update its row, list it if it is new, or mark it
  * gone. Returns FALSE when it is gone from a listed row. */
 static gboolean
@@ -943,7 +934,7 @@ refresh_jobs_incremental (WinnowSession *self,
 {
   g_autoptr(GPtrArray) added = g_ptr_array_new_with_free_func (g_object_unref);
   g_autoptr(GPtrArray) dirty = g_steal_pointer (&self->dirty_jobs);
-  gboolean any_gone = FALSE;
+  g_autoptr(GPtrArray) gone = g_ptr_array_new ();   /* listed rows, borrowed from the list */
   guint kept = 0;
 
   self->dirty_jobs = g_ptr_array_new_with_free_func (g_object_unref);
@@ -952,7 +943,8 @@ refresh_jobs_incremental (WinnowSession *self,
       WinnowJobRow *row = g_ptr_array_index (dirty, i);
 
       winnow_job_row_set_flags (row, winnow_job_row_get_flags (row) & ~ROW_DIRTY);
-      any_gone |= !refresh_job_row (self, row, now, added);
+      if (!refresh_job_row (self, row, now, added))
+        g_ptr_array_add (gone, row);
     }
   /* every announced job was named by its enqueue event, so looked up above */
   g_ptr_array_set_size (self->new_jobs, 0);
@@ -965,8 +957,8 @@ refresh_jobs_incremental (WinnowSession *self,
       gboolean due = (state == WN_JOB_GATED && winnow_job_row_get_not_before (row) <= now) ||
                      (state == WN_JOB_LOCKED && winnow_job_row_get_deadline (row) < now);
 
-      if (due)
-        any_gone |= !refresh_job_row (self, row, now, added);
+      if (due && !refresh_job_row (self, row, now, added))
+        g_ptr_array_add (gone, row);
       if (winnow_job_row_get_generation (row) != GONE_GENERATION &&
           g_hash_table_lookup (self->job_index, winnow_job_row_get_id (row)) == row &&
           is_timed (winnow_job_row_get_state (row)))
@@ -979,11 +971,11 @@ refresh_jobs_incremental (WinnowSession *self,
     }
   self->timed_jobs->len = kept;   /* the dropped ones were unreferenced above */
 
-  if (any_gone)
+  if (gone->len > 0)
     {
       SyncData sync = { self->job_index, 0, job_generation, job_id };
 
-      winnow_row_list_filter (self->jobs, row_not_gone, row_gone, &sync);
+      winnow_row_list_remove (self->jobs, gone->pdata, gone->len, row_gone, &sync);
     }
   winnow_row_list_append (self->jobs, added->pdata, added->len);
 }
@@ -994,7 +986,7 @@ refresh_tracks_incremental (WinnowSession *self,
 {
   g_autoptr(GPtrArray) added = g_ptr_array_new_with_free_func (g_object_unref);
   g_autoptr(GPtrArray) dirty = g_steal_pointer (&self->dirty_tracks);
-  gboolean any_gone = FALSE;
+  g_autoptr(GPtrArray) gone = g_ptr_array_new ();   /* listed rows, borrowed from the list */
   gboolean incidents_changed = FALSE;
 
   self->dirty_tracks = g_ptr_array_new_with_free_func (g_object_unref);
@@ -1041,17 +1033,17 @@ refresh_tracks_incremental (WinnowSession *self,
       else
         {
           winnow_track_row_set_generation (row, GONE_GENERATION);
-          any_gone = TRUE;
+          g_ptr_array_add (gone, row);
         }
     }
   /* every announced track was named by the event that announced it */
   g_ptr_array_set_size (self->new_tracks, 0);
 
-  if (any_gone)
+  if (gone->len > 0)
     {
       SyncData sync = { self->track_index, 0, track_generation, track_id };
 
-      winnow_row_list_filter (self->tracks, row_not_gone, row_gone, &sync);
+      winnow_row_list_remove (self->tracks, gone->pdata, gone->len, row_gone, &sync);
     }
   winnow_row_list_append (self->tracks, added->pdata, added->len);
   if (incidents_changed)

@@ -141,11 +141,96 @@ test_references (void)
   g_assert_null (weak);
 }
 
+static guint
+row_number (gpointer row)
+{
+  return GPOINTER_TO_UINT (g_object_get_data (row, "n"));
+}
+
+/* Rows dropped by identity: the same list as a filter would leave, after a
+ * filter, a removal and appends have moved rows about, whether few runs go
+ * (one items-changed each) or many (one for the whole list). */
+static void
+test_remove (void)
+{
+  g_autoptr(WinnowRowList) store = winnow_row_list_new (G_TYPE_OBJECT);
+  g_autoptr(GPtrArray) made = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(GPtrArray) doomed = g_ptr_array_new ();
+  g_autoptr(GObject) stranger = g_object_new (G_TYPE_OBJECT, NULL);
+  Mirror mirror = { g_ptr_array_new (), 0 };
+  Filter filter = { NULL, 0 };
+
+  g_signal_connect (store, "items-changed", G_CALLBACK (items_changed_cb), &mirror);
+  for (guint i = 0; i < 1200; i++)
+    {
+      GObject *row = g_object_new (G_TYPE_OBJECT, NULL);
+
+      g_object_set_data (row, "n", GUINT_TO_POINTER (i));
+      g_ptr_array_add (made, row);
+    }
+  winnow_row_list_append (store, made->pdata, 1000);
+
+  /* few runs: rows 10–14 and 700, listed out of order, one twice, and a
+   * row the list never had */
+  for (guint i = 14; i >= 10; i--)
+    g_ptr_array_add (doomed, g_ptr_array_index (made, i));
+  g_ptr_array_add (doomed, g_ptr_array_index (made, 700));
+  g_ptr_array_add (doomed, g_ptr_array_index (made, 12));
+  g_ptr_array_add (doomed, stranger);
+  mirror.signals = 0;
+  winnow_row_list_remove (store, doomed->pdata, doomed->len, count_dropped_cb, &filter);
+  g_assert_cmpuint (filter.dropped, ==, 6);
+  g_assert_cmpuint (mirror.signals, ==, 2);
+  assert_mirrors (store, &mirror);
+  g_assert_cmpuint (mirror.rows->len, ==, 994);
+
+  /* the odd rows go by a filter, more rows come, then many runs by identity */
+  winnow_row_list_filter (store, keep_cb, NULL, &filter);
+  winnow_row_list_append (store, made->pdata + 1000, 200);
+  g_ptr_array_set_size (doomed, 0);
+  for (guint i = 0; i < 1200; i += 6)
+    g_ptr_array_add (doomed, g_ptr_array_index (made, i));
+  filter.dropped = 0;
+  mirror.signals = 0;
+  winnow_row_list_remove (store, doomed->pdata, doomed->len, count_dropped_cb, &filter);
+  /* every 6th row: those of 0…999 that were still there (even, not 10–14
+   * or 700), and all of 1000…1199 */
+  g_assert_cmpuint (filter.dropped, ==, 166 + 33);
+  g_assert_cmpuint (mirror.signals, ==, 1);
+  assert_mirrors (store, &mirror);
+  for (guint i = 0; i < mirror.rows->len; i++)
+    {
+      guint n = row_number (g_ptr_array_index (mirror.rows, i));
+
+      g_assert_cmpuint (n % 6, !=, 0);
+      g_assert_true (n >= 1000 || n % 2 == 0);
+      if (i > 0)
+        g_assert_cmpuint (row_number (g_ptr_array_index (mirror.rows, i - 1)), <, n);
+    }
+
+  /* nothing of the list's: nothing said */
+  mirror.signals = 0;
+  winnow_row_list_remove (store, (gpointer *) &stranger, 1, NULL, NULL);
+  winnow_row_list_remove (store, NULL, 0, NULL, NULL);
+  g_assert_cmpuint (mirror.signals, ==, 0);
+
+  /* after remove_all, rows come back and go again */
+  winnow_row_list_remove_all (store);
+  winnow_row_list_append (store, made->pdata, 3);
+  winnow_row_list_remove (store, made->pdata + 1, 1, NULL, NULL);
+  assert_mirrors (store, &mirror);
+  g_assert_cmpuint (mirror.rows->len, ==, 2);
+  g_assert_cmpuint (row_number (g_ptr_array_index (mirror.rows, 1)), ==, 2);
+
+  g_ptr_array_unref (mirror.rows);
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/app/RowList/append-filter", test_append_filter);
   g_test_add_func ("/app/RowList/references", test_references);
+  g_test_add_func ("/app/RowList/remove", test_remove);
   return g_test_run ();
 }
