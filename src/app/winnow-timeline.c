@@ -429,33 +429,46 @@ set_adjustment (WinnowTimeline  *self,
 
 /* ---- text ---- */
 
-static const char *
-outcome_text (WinnowOutcome outcome)
+char *
+winnow_timeline_describe_outcome (const WinnowExecution *e)
 {
-  switch (outcome)
+  const char *what;
+
+  switch (e->outcome)
     {
     case WINNOW_OUTCOME_RUNNING:
-      return _("still running");
+      return g_strdup (_("still running"));
     case WINNOW_OUTCOME_COMPLETED:
-      return _("completed");
+      return g_strdup (_("completed"));
     case WINNOW_OUTCOME_BPMN_ERROR:
-      return _("BPMN error");
+      /* Translators: an execution's outcome, e.g. "BPMN error CardDeclined" */
+      return g_strdup_printf (_("BPMN error %s"), e->code ? e->code : "?");
     case WINNOW_OUTCOME_STATUS:
-      return _("status");
+      /* Translators: an execution's outcome, e.g. "status \"NOT_FOUND\"" */
+      return g_strdup_printf (_("status %s"), e->detail ? e->detail : "?");
     case WINNOW_OUTCOME_RETRY:
-      return _("technical fault, retried");
+      what = e->mapper_error ? _("technical (a mapper clause failed), retried") : _("technical, retried");
+      break;
     case WINNOW_OUTCOME_EXHAUSTED:
-      return _("technical fault, retries exhausted");
+      what = _("technical, retries exhausted");
+      break;
     case WINNOW_OUTCOME_FAULT:
-      return _("technical fault");
+      what = _("technical fault");
+      break;
     case WINNOW_OUTCOME_REJECTED:
-      return _("report rejected");
+      what = _("report rejected");
+      break;
     case WINNOW_OUTCOME_LOST:
-      return _("lock lapsed, job taken over");
+      return g_strdup (_("lock lapsed: another worker took the job over"));
     case WINNOW_OUTCOME_CANCELED:
     default:
-      return _("job removed while it ran");
+      return g_strdup (_("the job was removed while it ran"));
     }
+  if (e->detail != NULL)
+    return g_strdup_printf ("%s: %s", what, e->detail);
+  if (e->code != NULL)
+    return g_strdup_printf ("%s: %s", what, e->code);
+  return g_strdup (what);
 }
 
 static const char *
@@ -510,18 +523,15 @@ describe_execution (const WinnowExecution *e,
   g_autofree char *from = wn_time_format_clock (e->start);
   g_autofree char *took = wn_duration_format ((e->end < 0 ? now : e->end) - e->start);
   g_autofree char *worker = g_markup_escape_text (e->worker ? e->worker : "?", -1);
+  g_autofree char *what = winnow_timeline_describe_outcome (e);
+  g_autofree char *outcome = g_markup_escape_text (what, -1);
   GString *text = g_string_new (NULL);
 
   /* Translators: "Execution 2 by inventory" */
   g_string_append_printf (text, _("<b>Execution %u</b> by %s"), e->attempt, worker);
   g_string_append_c (text, '\n');
   /* Translators: "T+00:00.400, took 100ms: completed" */
-  g_string_append_printf (text, _("%s, took %s: %s"), from, took, outcome_text (e->outcome));
-  if (e->detail != NULL || e->code != NULL)
-    {
-      g_autofree char *detail = g_markup_escape_text (e->detail ? e->detail : e->code, -1);
-      g_string_append_printf (text, "\n%s", detail);
-    }
+  g_string_append_printf (text, _("%s, took %s: %s"), from, took, outcome);
   if (e->outcome == WINNOW_OUTCOME_RETRY && e->backoff >= 0)
     {
       g_autofree char *backoff = wn_duration_format (e->backoff);

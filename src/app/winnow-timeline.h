@@ -71,6 +71,9 @@ typedef enum {
 } WinnowSwatch;
 
 GtkWidget  *winnow_timeline_glyph_new        (WinnowMarkKind  kind);
+/* What an execution came to, in words, with its code or detail: "technical,
+ * retried: 503 carrier API down". */
+char       *winnow_timeline_describe_outcome (const WinnowExecution *e);
 GtkWidget  *winnow_timeline_swatch_new       (WinnowSwatch    swatch);
 
 G_END_DECLS

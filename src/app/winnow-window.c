@@ -1081,48 +1081,6 @@ outcome_mark (WinnowOutcome outcome)
     }
 }
 
-static char *
-describe_outcome (const WinnowExecution *e)
-{
-  const char *what;
-
-  switch (e->outcome)
-    {
-    case WINNOW_OUTCOME_RUNNING:
-      return g_strdup (_("still running"));
-    case WINNOW_OUTCOME_COMPLETED:
-      return g_strdup (_("completed"));
-    case WINNOW_OUTCOME_BPMN_ERROR:
-      /* Translators: an execution's outcome, e.g. "BPMN error CardDeclined" */
-      return g_strdup_printf (_("BPMN error %s"), e->code ? e->code : "?");
-    case WINNOW_OUTCOME_STATUS:
-      /* Translators: an execution's outcome, e.g. "status \"NOT_FOUND\"" */
-      return g_strdup_printf (_("status %s"), e->detail ? e->detail : "?");
-    case WINNOW_OUTCOME_RETRY:
-      what = e->mapper_error ? _("technical (a mapper clause failed), retried") : _("technical, retried");
-      break;
-    case WINNOW_OUTCOME_EXHAUSTED:
-      what = _("technical, retries exhausted");
-      break;
-    case WINNOW_OUTCOME_FAULT:
-      what = _("technical fault");
-      break;
-    case WINNOW_OUTCOME_REJECTED:
-      what = _("report rejected");
-      break;
-    case WINNOW_OUTCOME_LOST:
-      return g_strdup (_("lock lapsed: another worker took the job over"));
-    case WINNOW_OUTCOME_CANCELED:
-    default:
-      return g_strdup (_("the job was removed while it ran"));
-    }
-  if (e->detail != NULL)
-    return g_strdup_printf ("%s: %s", what, e->detail);
-  if (e->code != NULL)
-    return g_strdup_printf ("%s: %s", what, e->code);
-  return g_strdup (what);
-}
-
 /* An execution's start, duration (so far, while it runs) and outcome. */
 static char *
 history_subtitle (const WinnowExecution *e,
@@ -1130,7 +1088,7 @@ history_subtitle (const WinnowExecution *e,
 {
   g_autofree char *at = wn_time_format_clock (e->start);
   g_autofree char *took = wn_duration_format ((e->end < 0 ? now : e->end) - e->start);
-  g_autofree char *outcome = describe_outcome (e);
+  g_autofree char *outcome = winnow_timeline_describe_outcome (e);
 
   if (e->outcome == WINNOW_OUTCOME_RETRY && e->backoff >= 0)
     {

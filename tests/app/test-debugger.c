@@ -312,6 +312,15 @@ test_inspector_rule (void)
   g_assert_nonnull (matched);
   g_assert_cmpuint (index, ==, 2);
   g_assert_cmpuint (count_rows (history), ==, 3);
+  /* its first execution, in words: a technical fault, retried, with its code */
+  {
+    GtkListBoxRow *first = gtk_list_box_get_row_at_index (GTK_LIST_BOX (history), 0);
+    const char *subtitle = adw_action_row_get_subtitle (ADW_ACTION_ROW (first));
+
+    g_test_message ("first execution: %s", subtitle);
+    g_assert_nonnull (strstr (subtitle, "retried"));
+    g_assert_nonnull (strstr (subtitle, "503"));
+  }
 
   /* the picture: the inspector on the 402 job, the timeline below */
   winnow_session_set_selected_job (session, "i2/j1");
