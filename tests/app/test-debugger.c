@@ -99,15 +99,28 @@ count_rows (GtkWidget *list)
   return n;
 }
 
-/* The window's content without toasts on top, for pictures. */
+/* The window's content without the toasts over its tabs, for pictures. */
 static void
 save_content_screenshot (WinnowWindow *window,
                          const char   *name)
 {
   GtkWidget *overlay = winnow_test_find_named (GTK_WIDGET (window), "AdwToastOverlay");
+  g_autoptr(GPtrArray) hidden = g_ptr_array_new ();
+  GtkWidget *tabs;
 
   g_assert_true (ADW_IS_TOAST_OVERLAY (overlay));
-  winnow_test_save_screenshot (adw_toast_overlay_get_child (ADW_TOAST_OVERLAY (overlay)), name);
+  tabs = adw_toast_overlay_get_child (ADW_TOAST_OVERLAY (overlay));
+  for (GtkWidget *child = gtk_widget_get_first_child (overlay); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (child != tabs && gtk_widget_get_opacity (child) > 0)
+      {
+        gtk_widget_set_opacity (child, 0);
+        g_ptr_array_add (hidden, child);
+      }
+  winnow_test_settle (GTK_WIDGET (window));
+  winnow_test_save_screenshot (adw_application_window_get_content (ADW_APPLICATION_WINDOW (window)), name);
+  for (guint i = 0; i < hidden->len; i++)
+    gtk_widget_set_opacity (g_ptr_array_index (hidden, i), 1);
 }
 
 static void
