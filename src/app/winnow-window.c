@@ -5,20 +5,14 @@
 #include <string.h>
 #include <glib/gi18n.h>
 
-#include "winnow-window.h"
+#include "winnow-window-private.h"
 #include "wn-json.h"
-#include "winnow-diagram.h"
 #include "winnow-event-row.h"
 #include "winnow-instance-row.h"
 #include "winnow-job-row.h"
-#include "winnow-live-table.h"
-#include "winnow-timeline.h"
 #include "winnow-track-row.h"
 
 #define DEFAULT_EXAMPLE "order-fulfilment.process.json"
-#define MAX_RECENT 8
-/* The "speed" setting stores fast-forward as its largest value. */
-#define SPEED_SETTING_FF 1000000.0
 
 typedef enum {
   CELL_TEXT,
@@ -122,161 +116,6 @@ static const struct {
   { WN_EV_JOB, WN_PH_REPORT_REJECTED, N_("A report is rejected") },
 };
 
-struct _WinnowWindow
-{
-  AdwApplicationWindow  parent_instance;
-
-  /* template children */
-  AdwToastOverlay      *toast_overlay;
-  AdwSplitButton       *open_button;
-  GtkLabel             *file_label;
-  GtkButton            *play_button;
-  GtkButton            *step_button;
-  AdwSplitButton       *step_by_button;
-  GtkMenuButton        *speed_button;
-  GtkMenuButton        *primary_menu_button;
-  GMenuModel           *speed_menu;
-  GMenuModel           *primary_menu;
-  GtkLabel             *clock_label;
-  GtkLabel             *clock_state_label;
-  GtkLabel             *seed_label;
-  GtkRevealer          *error_revealer;
-  GtkLabel             *error_title;
-  GtkLabel             *error_subtitle;
-  GtkListBox           *error_list;
-  GtkPaned             *main_paned;
-  GtkPaned             *side_paned;
-  GtkStack             *diagram_stack;
-  WinnowDiagram        *diagram;
-  GtkBox               *legend_box;
-  GtkBox               *examples_box;
-  AdwComboRow          *trust_default_row;
-  AdwActionRow         *run_stats_row;
-  GtkLabel             *select_hint;
-  AdwPreferencesGroup  *node_group;
-  AdwActionRow         *node_type_row;
-  AdwActionRow         *topic_row;
-  AdwActionRow         *retry_row;
-  AdwActionRow         *counts_row;
-  AdwActionRow         *node_break_row;
-  GtkSwitch            *node_break_switch;
-  AdwComboRow          *task_trust_row;
-  AdwPreferencesGroup  *fault_group;
-  AdwComboRow          *fault_kind_row;
-  AdwEntryRow          *fault_code_row;
-  AdwEntryRow          *fault_json_row;
-  GtkBox               *fault_actions;
-  GtkLabel             *fault_error;
-  AdwPreferencesGroup  *job_group;
-  AdwActionRow         *job_state_row;
-  AdwActionRow         *job_attempt_row;
-  AdwActionRow         *job_lock_row;
-  AdwActionRow         *job_trust_row;
-  AdwActionRow         *job_retry_row;
-  AdwPreferencesGroup  *job_mapper_group;
-  GtkListBox           *job_mapper_list;
-  AdwPreferencesGroup  *job_mapping_group;
-  GtkListBox           *job_mapping_list;
-  AdwPreferencesGroup  *job_history_group;
-  GtkListBox           *job_history_list;
-  GtkRevealer          *hit_revealer;
-  GtkLabel             *hit_title;
-  GtkLabel             *hit_event;
-  AdwViewStackPage     *timeline_page;
-  AdwViewStackPage     *incidents_page;
-  AdwViewStackPage     *breakpoints_page;
-  GtkBox               *timeline_legend;
-  GtkStack             *timeline_stack;
-  WinnowTimeline       *timeline;
-  GtkStack             *incidents_stack;
-  GtkListBox           *incidents_list;
-  GtkStack             *breakpoints_stack;
-  GtkListBox           *breakpoints_list;
-  GtkDropDown          *bp_kind_dropdown;
-  GtkEntry             *bp_spec_entry;
-  GtkLabel             *bp_error;
-  GtkTextView          *variables_view;
-  GtkLabel             *start_error;
-  GtkLabel             *live_note;
-  GtkButton            *node_filter_button;
-  GtkLabel             *node_filter_label;
-  AdwViewStack         *view_stack;
-  AdwViewStackPage     *tracks_page;
-  AdwViewStackPage     *jobs_page;
-  AdwViewStackPage     *journal_page;
-  AdwViewStackPage     *instances_page;
-  GtkStack             *tracks_stack;
-  GtkStack             *jobs_stack;
-  GtkStack             *journal_stack;
-  GtkStack             *instances_stack;
-  GtkColumnView        *tracks_view;
-  GtkColumnView        *jobs_view;
-  GtkColumnView        *instances_view;
-  GtkListView          *journal_view;
-  AdwStatusPage        *tracks_empty;
-  AdwStatusPage        *jobs_empty;
-  AdwStatusPage        *journal_empty;
-  AdwStatusPage        *instances_empty;
-  GtkSearchEntry       *topic_entry;
-  GtkSearchEntry       *journal_search;
-  GtkDropDown          *state_dropdown;
-  GtkDropDown          *kind_dropdown;
-  GtkEntry             *instance_entry;
-  GtkLabel             *jobs_count_label;
-  GtkLabel             *journal_count_label;
-  GtkToggleButton      *follow_button;
-  GtkScrolledWindow    *journal_scroller;
-
-  /* state */
-  WinnowSession        *session;
-  GSettings            *settings;        /* NULL when the schema is not installed */
-  guint                 tick_id;
-  gboolean              lower_stale;      /* the tabs, left by the last flush (tick_cb) */
-  gboolean              tab_badges_stale;
-  gboolean              toasts_waiting;  /* for the next frame (update_alerts) */
-  char                 *alert_titles[WINNOW_ALERT_FINISHED + 1];  /* for the toasts, not shown yet */
-  const char           *alert_tabs[WINNOW_ALERT_FINISHED + 1];    /* the tab each one's button shows */
-  guint                 instances_option;
-  WnTime                step_delta;
-  GHashTable           *live_cells;      /* bound cells showing clock-dependent text */
-  GtkFilter            *tracks_filter;
-  GtkFilter            *jobs_filter;
-  GtkFilter            *journal_filter;
-  GListModel           *journal_filtered;
-  WinnowLiveTable      *tracks_table;
-  WinnowLiveTable      *jobs_table;
-  WinnowLiveTable      *instances_table;
-  GtkSelectionModel    *tracks_selection;    /* the tables' (borrowed) */
-  GtkSelectionModel    *jobs_selection;
-  GtkSelectionModel    *instances_selection;
-  GtkSelectionModel    *journal_selection;
-  char                 *topic_needle;
-  int                   state_filter;    /* WnJobState, or -1 */
-  char                 *journal_needle;
-  int                   kind_filter;     /* WnEventKind, or -1 */
-  char                 *instance_filter;
-  gboolean              follow;
-  gboolean              scrolling;
-  guint                 follow_id;
-  double                journal_upper;
-  double                journal_page_size;
-  AdwToast             *alert_toasts[WINNOW_ALERT_FINISHED + 1];
-  guint                 alert_counts[WINNOW_ALERT_FINISHED + 1];
-  guint                 unseen_instances;
-  guint                 unseen_journal;
-  WinnowNodeCounts     *last_counts;
-  guint                 n_last_counts;
-  gboolean              updating;
-  GMenu                *recent_menu;
-  GMenu                *examples_menu;
-  /* what the job inspector shows, to rebuild its lists only when it changes */
-  char                 *inspected_job;
-  guint                 inspected_version;
-  WnPolicy             *inspected_policy;
-  guint                 incidents_shown;
-  GHashTable           *breakpoint_rows;  /* breakpoint id → AdwActionRow */
-  gboolean              syncing_selection;
-};
 
 G_DEFINE_FINAL_TYPE (WinnowWindow, winnow_window, ADW_TYPE_APPLICATION_WINDOW)
 
@@ -351,8 +190,8 @@ natural_sort_cb (gconstpointer a,
   return natural_compare (spec->sort_key ((gpointer) a), spec->sort_key ((gpointer) b));
 }
 
-static char *
-describe_speed (double speed)
+char *
+_winnow_describe_speed (double speed)
 {
   if (speed <= 0)
     return g_strdup (_("fast-forward"));
@@ -376,14 +215,6 @@ speed_to_target (double speed)
   return "1000";
 }
 
-static double
-target_to_speed (const char *target)
-{
-  if (g_strcmp0 (target, "ff") == 0)
-    return 0;
-  return g_ascii_strtod (target, NULL);
-}
-
 static const char *
 delta_to_target (WnTime delta)
 {
@@ -405,8 +236,8 @@ set_row_subtitle (AdwActionRow *row,
   adw_action_row_set_subtitle (row, text ? text : "");
 }
 
-static void
-show_toast (WinnowWindow *self,
+void
+_winnow_window_show_toast (WinnowWindow *self,
             const char   *title)
 {
   AdwToast *toast = adw_toast_new (title);
@@ -415,8 +246,6 @@ show_toast (WinnowWindow *self,
   adw_toast_overlay_add_toast (self->toast_overlay, toast);
 }
 
-static void
-ensure_tick (WinnowWindow *self);
 static void
 attach_visible_views (WinnowWindow *self);
 static void update_timeline (WinnowWindow *self);
@@ -908,8 +737,8 @@ set_tooltip (GtkWidget  *widget,
     gtk_widget_set_tooltip_text (widget, text);
 }
 
-static void
-update_clock (WinnowWindow *self)
+void
+_winnow_window_update_clock (WinnowWindow *self)
 {
   WnClockMode mode = winnow_session_get_mode (self->session);
   g_autofree char *clock = wn_time_format_clock (winnow_session_get_now (self->session));
@@ -920,7 +749,7 @@ update_clock (WinnowWindow *self)
     {
     case WN_CLOCK_RUNNING:
       {
-        g_autofree char *speed = describe_speed (winnow_session_get_speed (self->session));
+        g_autofree char *speed = _winnow_describe_speed (winnow_session_get_speed (self->session));
         /* Translators: the clock's state while playing, e.g. "running 10×" */
         state = g_strdup_printf (_("running %s"), speed);
       }
@@ -1629,7 +1458,7 @@ update_alerts (WinnowWindow *self,
   if (tables_restored && has_alert_titles (self))
     {
       self->toasts_waiting = TRUE;
-      ensure_tick (self);
+      _winnow_window_ensure_tick (self);
       return;
     }
   show_alert_toasts (self);
@@ -1640,7 +1469,7 @@ update_alerts (WinnowWindow *self,
 static void
 update_upper_views (WinnowWindow *self)
 {
-  update_clock (self);
+  _winnow_window_update_clock (self);
   update_badges (self);
   update_run_stats (self);
   update_node_counts_row (self);
@@ -1683,7 +1512,7 @@ session_flushed_cb (WinnowSession *session,
 {
   update_upper_views (self);
   self->lower_stale = TRUE;
-  ensure_tick (self);
+  _winnow_window_ensure_tick (self);
 }
 
 static gboolean
@@ -1712,8 +1541,8 @@ tick_cb (GtkWidget     *widget,
   return G_SOURCE_CONTINUE;
 }
 
-static void
-ensure_tick (WinnowWindow *self)
+void
+_winnow_window_ensure_tick (WinnowWindow *self)
 {
   if (self->tick_id == 0)
     self->tick_id = gtk_widget_add_tick_callback (GTK_WIDGET (self), tick_cb, NULL, NULL);
@@ -1723,7 +1552,7 @@ static void
 session_needs_flush_cb (WinnowSession *session,
                         WinnowWindow  *self)
 {
-  ensure_tick (self);
+  _winnow_window_ensure_tick (self);
 }
 
 /* ---- alerts ---- */
@@ -2019,7 +1848,7 @@ task_trust_selected_cb (AdwComboRow  *row,
   if (self->updating || node == NULL || node->worker == NULL || selected >= G_N_ELEMENTS (trusts))
     return;
   if (!winnow_session_set_task_trust (self->session, node->id, trusts[selected], &error))
-    show_toast (self, error->message);
+    _winnow_window_show_toast (self, error->message);
 }
 
 static void
@@ -2035,8 +1864,8 @@ trust_default_selected_cb (AdwComboRow  *row,
                                   g_variant_new_string (selected == 1 ? "engineAuthoritative" : "workerTrusted"));
 }
 
-static void
-sync_trust_default (WinnowWindow *self)
+void
+_winnow_window_sync_trust_default (WinnowWindow *self)
 {
   WnTrust trust = winnow_session_get_trust_default (self->session);
   GAction *action = g_action_map_lookup_action (G_ACTION_MAP (self), "default-trust");
@@ -2209,11 +2038,11 @@ session_run_changed_cb (WinnowSession *session,
       (process == NULL || wn_process_find_node (process, winnow_session_get_selected_node (session)) == NULL))
     winnow_session_set_selected_node (session, NULL);
 
-  sync_trust_default (self);
+  _winnow_window_sync_trust_default (self);
   set_actions_enabled (self);
   update_inspector (self);
   update_job_inspector (self);
-  update_clock (self);
+  _winnow_window_update_clock (self);
   update_run_stats (self);
   update_empty_states (self);
   gtk_toggle_button_set_active (self->follow_button, TRUE);
@@ -2224,7 +2053,7 @@ session_mode_cb (WinnowSession *session,
                  GParamSpec    *pspec,
                  WinnowWindow  *self)
 {
-  update_clock (self);
+  _winnow_window_update_clock (self);
   update_hit_banner (self);
   /* A big table goes live as soon as the clock runs, before the run's rows
    * reach it; one that leaves live mode re-sorts every row, on the frame of
@@ -2233,13 +2062,13 @@ session_mode_cb (WinnowSession *session,
     update_live_tables (self, FALSE);
   else
     self->lower_stale = TRUE;
-  ensure_tick (self);
+  _winnow_window_ensure_tick (self);
 }
 
 /* ---- loading ---- */
 
-static void
-clear_errors (WinnowWindow *self)
+void
+_winnow_window_clear_errors (WinnowWindow *self)
 {
   GtkWidget *child;
 
@@ -2263,8 +2092,8 @@ add_error_line (WinnowWindow *self,
   gtk_list_box_append (self->error_list, label);
 }
 
-static void
-show_load_errors (WinnowWindow *self,
+void
+_winnow_window_show_load_errors (WinnowWindow *self,
                   GFile        *file,
                   GPtrArray    *diagnostics,
                   const GError *error)
@@ -2274,7 +2103,7 @@ show_load_errors (WinnowWindow *self,
   g_autofree char *subtitle = NULL;
   guint n = diagnostics ? diagnostics->len : 0;
 
-  clear_errors (self);
+  _winnow_window_clear_errors (self);
   /* Translators: %s is a file name */
   title = g_strdup_printf (_("Could not open “%s”"), name);
   if (n > 0)
@@ -2409,13 +2238,13 @@ winnow_window_open_file (WinnowWindow *self,
   if (path == NULL)
     {
       g_set_error (&error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED, _("Only local files can be opened"));
-      show_load_errors (self, file, NULL, error);
+      _winnow_window_show_load_errors (self, file, NULL, error);
       return FALSE;
     }
   process = wn_load_process_file (path, &diagnostics, &error);
   if (process == NULL)
     {
-      show_load_errors (self, file, diagnostics, error);
+      _winnow_window_show_load_errors (self, file, diagnostics, error);
       return FALSE;
     }
 
@@ -2423,7 +2252,7 @@ winnow_window_open_file (WinnowWindow *self,
   if (self->settings != NULL && !process_sets_trust (process))
     options.trust = (WnTrust) g_settings_get_enum (self->settings, "default-trust");
 
-  clear_errors (self);
+  _winnow_window_clear_errors (self);
   winnow_session_set_process (self->session, process, NULL, &options, file);
   remember_file (self, file);
   return TRUE;
@@ -2760,7 +2589,7 @@ toggle_node_breakpoint (WinnowWindow *self,
       text = g_strdup_printf (_("The clock will stop when a token enters “%s”"), name);
     }
   if (announce)
-    show_toast (self, text);
+    _winnow_window_show_toast (self, text);
 }
 
 static void
@@ -2972,523 +2801,6 @@ add_breakpoint_spec_action (GSimpleAction *action,
 }
 
 static void
-dismiss_hit_action (GSimpleAction *action,
-                    GVariant      *param,
-                    gpointer       data)
-{
-  WinnowWindow *self = data;
-
-  gtk_revealer_set_reveal_child (self->hit_revealer, FALSE);
-}
-
-static void
-clear_job_selection_action (GSimpleAction *action,
-                            GVariant      *param,
-                            gpointer       data)
-{
-  WinnowWindow *self = data;
-
-  winnow_session_set_selected_job (self->session, NULL);
-}
-
-static void
-timeline_zoom_action (GSimpleAction *action,
-                      GVariant      *param,
-                      gpointer       data)
-{
-  WinnowWindow *self = data;
-  int direction = g_variant_get_int32 (param);
-
-  if (direction == 0)
-    winnow_timeline_zoom_to_fit (self->timeline);
-  else
-    winnow_timeline_zoom (self->timeline, direction > 0 ? 2.0 : 0.5, -1);
-}
-
-/* The session flushes after the command (its needs-flush), so the views
- * catch up on the next frame. */
-static void
-incident_command_done (WinnowWindow *self,
-                       gboolean      ok,
-                       GError       *error,
-                       const char   *done)
-{
-  show_toast (self, ok ? done : error ? error->message : _("The command failed"));
-}
-
-/* win.incident-retry and win.incident-resolve, on (instance, node). */
-static void
-incident_action (GSimpleAction *action,
-                 GVariant      *param,
-                 gpointer       data)
-{
-  WinnowWindow *self = data;
-  gboolean retry = g_strcmp0 (g_action_get_name (G_ACTION (action)), "incident-retry") == 0;
-  const char *instance, *node;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *done = NULL;
-  gboolean ok;
-
-  g_variant_get (param, "(&s&s)", &instance, &node);
-  if (retry)
-    {
-      ok = winnow_session_incident_retry (self->session, instance, *node ? node : NULL, &error);
-      /* Translators: %s is an instance id */
-      done = g_strdup_printf (_("Retrying the task in %s"), instance);
-    }
-  else
-    {
-      ok = winnow_session_incident_resolve (self->session, instance, *node ? node : NULL, &error);
-      /* Translators: %s is an instance id */
-      done = g_strdup_printf (_("Resolved: %s goes on past the task"), instance);
-    }
-  incident_command_done (self, ok, error, done);
-}
-
-static void
-cancel_instance_action (GSimpleAction *action,
-                        GVariant      *param,
-                        gpointer       data)
-{
-  WinnowWindow *self = data;
-  const char *instance = g_variant_get_string (param, NULL);
-  g_autoptr(GError) error = NULL;
-  g_autofree char *done = NULL;
-  gboolean ok;
-
-  ok = winnow_session_cancel_instance (self->session, instance, &error);
-  /* Translators: %s is an instance id */
-  done = g_strdup_printf (_("Canceled %s"), instance);
-  incident_command_done (self, ok, error, done);
-}
-
-static gboolean
-write_file (GFile       *file,
-            const char  *data,
-            gsize        length,
-            GError     **error)
-{
-  return g_file_replace_contents (file, data, length, NULL, FALSE, G_FILE_CREATE_REPLACE_DESTINATION,
-                                  NULL, NULL, error);
-}
-
-gboolean
-winnow_window_save_session (WinnowWindow  *self,
-                            GFile         *file,
-                            GError       **error)
-{
-  g_autofree char *text = NULL;
-
-  g_return_val_if_fail (WINNOW_IS_WINDOW (self), FALSE);
-  g_return_val_if_fail (G_IS_FILE (file), FALSE);
-
-  text = winnow_session_export_session (self->session);
-  if (text == NULL)
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("No process is loaded"));
-      return FALSE;
-    }
-  return write_file (file, text, strlen (text), error);
-}
-
-gboolean
-winnow_window_export_journal (WinnowWindow  *self,
-                              GFile         *file,
-                              GError       **error)
-{
-  gsize length = 0;
-  g_autofree char *text = NULL;
-
-  g_return_val_if_fail (WINNOW_IS_WINDOW (self), FALSE);
-  g_return_val_if_fail (G_IS_FILE (file), FALSE);
-
-  /* what is queued belongs in the file too */
-  winnow_session_flush (self->session);
-  text = winnow_session_get_journal_text (self->session, &length);
-  return write_file (file, text, length, error);
-}
-
-gboolean
-winnow_window_open_scenario (WinnowWindow *self,
-                             GFile        *file)
-{
-  g_autoptr(GPtrArray) diagnostics = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *name = NULL;
-  g_autofree char *done = NULL;
-
-  g_return_val_if_fail (WINNOW_IS_WINDOW (self), FALSE);
-  g_return_val_if_fail (G_IS_FILE (file), FALSE);
-
-  if (!winnow_session_load_scenario (self->session, file, &diagnostics, &error))
-    {
-      show_load_errors (self, file, diagnostics, error);
-      return FALSE;
-    }
-  clear_errors (self);
-  name = g_file_get_basename (file);
-  /* Translators: %s is a file name */
-  done = g_strdup_printf (_("Running with “%s” from T+0"), name);
-  show_toast (self, done);
-  return TRUE;
-}
-
-typedef enum {
-  CHOOSE_PROCESS,
-  CHOOSE_SCENARIO,
-  CHOOSE_SESSION,
-  CHOOSE_JOURNAL,
-} ChooserPurpose;
-
-static void
-chooser_response_cb (GtkNativeDialog *dialog,
-                     int              response,
-                     WinnowWindow    *self)
-{
-  ChooserPurpose purpose = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (dialog), "winnow-purpose"));
-
-  if (response == GTK_RESPONSE_ACCEPT)
-    {
-      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
-      g_autoptr(GError) error = NULL;
-      g_autofree char *name = file ? g_file_get_basename (file) : NULL;
-      g_autofree char *done = NULL;
-
-      if (file != NULL)
-        switch (purpose)
-          {
-          case CHOOSE_PROCESS:
-            winnow_window_open_file (self, file);
-            break;
-          case CHOOSE_SCENARIO:
-            winnow_window_open_scenario (self, file);
-            break;
-          case CHOOSE_SESSION:
-            if (winnow_window_save_session (self, file, &error))
-              /* Translators: %s is a file name */
-              done = g_strdup_printf (_("Session saved to “%s”: replay it with winnow-run --scenario"), name);
-            break;
-          case CHOOSE_JOURNAL:
-          default:
-            if (winnow_window_export_journal (self, file, &error))
-              /* Translators: %s is a file name */
-              done = g_strdup_printf (_("Journal exported to “%s”"), name);
-            break;
-          }
-      if (error != NULL)
-        show_toast (self, error->message);
-      else if (done != NULL)
-        show_toast (self, done);
-    }
-  gtk_native_dialog_destroy (dialog);
-  g_object_unref (dialog);
-}
-
-static void
-run_chooser (WinnowWindow   *self,
-             ChooserPurpose  purpose)
-{
-  WnProcess *process = winnow_session_get_process (self->session);
-  GtkFileChooserNative *chooser;
-  g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
-  g_autoptr(GtkFileFilter) all = gtk_file_filter_new ();
-
-  if (process == NULL && purpose != CHOOSE_PROCESS)
-    return;
-  switch (purpose)
-    {
-    case CHOOSE_PROCESS:
-      chooser = gtk_file_chooser_native_new (_("Open Process"), GTK_WINDOW (self), GTK_FILE_CHOOSER_ACTION_OPEN,
-                                             _("_Open"), _("_Cancel"));
-      gtk_file_filter_set_name (filter, _("Winnow processes (JSON)"));
-      gtk_file_filter_add_pattern (filter, "*.json");
-      gtk_file_filter_add_mime_type (filter, "application/json");
-      break;
-    case CHOOSE_SCENARIO:
-      chooser = gtk_file_chooser_native_new (_("Open Scenario"), GTK_WINDOW (self), GTK_FILE_CHOOSER_ACTION_OPEN,
-                                             _("_Open"), _("_Cancel"));
-      gtk_file_filter_set_name (filter, _("Winnow scenarios and sessions (JSON)"));
-      gtk_file_filter_add_pattern (filter, "*.json");
-      break;
-    case CHOOSE_SESSION:
-      {
-        g_autofree char *name = g_strdup_printf ("%s-session.scenario.json", process->id);
-
-        chooser = gtk_file_chooser_native_new (_("Save Session"), GTK_WINDOW (self), GTK_FILE_CHOOSER_ACTION_SAVE,
-                                               _("_Save"), _("_Cancel"));
-        gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), name);
-        gtk_file_filter_set_name (filter, _("Winnow scenarios (JSON)"));
-        gtk_file_filter_add_pattern (filter, "*.json");
-      }
-      break;
-    case CHOOSE_JOURNAL:
-    default:
-      {
-        g_autofree char *name = g_strdup_printf ("%s.journal.jsonl", process->id);
-
-        chooser = gtk_file_chooser_native_new (_("Export Journal"), GTK_WINDOW (self), GTK_FILE_CHOOSER_ACTION_SAVE,
-                                               _("_Export"), _("_Cancel"));
-        gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), name);
-        gtk_file_filter_set_name (filter, _("JSON lines"));
-        gtk_file_filter_add_pattern (filter, "*.jsonl");
-      }
-      break;
-    }
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
-  gtk_file_filter_set_name (all, _("All files"));
-  gtk_file_filter_add_pattern (all, "*");
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), all);
-  gtk_file_chooser_set_filter (GTK_FILE_CHOOSER (chooser), filter);
-  if (self->settings != NULL)
-    {
-      g_autofree char *folder = g_settings_get_string (self->settings, "last-folder");
-
-      if (*folder != '\0' && g_file_test (folder, G_FILE_TEST_IS_DIR))
-        {
-          g_autoptr(GFile) dir = g_file_new_for_path (folder);
-          gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (chooser), dir, NULL);
-        }
-    }
-  g_object_set_data (G_OBJECT (chooser), "winnow-purpose", GINT_TO_POINTER (purpose));
-  g_signal_connect (chooser, "response", G_CALLBACK (chooser_response_cb), self);
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
-}
-
-static void
-open_scenario_action (GSimpleAction *action,
-                      GVariant      *param,
-                      gpointer       data)
-{
-  run_chooser (data, CHOOSE_SCENARIO);
-}
-
-static void
-save_session_action (GSimpleAction *action,
-                     GVariant      *param,
-                     gpointer       data)
-{
-  run_chooser (data, CHOOSE_SESSION);
-}
-
-static void
-export_journal_action (GSimpleAction *action,
-                       GVariant      *param,
-                       gpointer       data)
-{
-  run_chooser (data, CHOOSE_JOURNAL);
-}
-
-/* ---- actions ---- */
-
-static void
-open_action (GSimpleAction *action,
-             GVariant      *param,
-             gpointer       data)
-{
-  run_chooser (data, CHOOSE_PROCESS);
-}
-
-static void
-open_uri_action (GSimpleAction *action,
-                 GVariant      *param,
-                 gpointer       data)
-{
-  WinnowWindow *self = data;
-  g_autoptr(GFile) file = g_file_new_for_uri (g_variant_get_string (param, NULL));
-
-  winnow_window_open_file (self, file);
-}
-
-static void
-open_example_action (GSimpleAction *action,
-                     GVariant      *param,
-                     gpointer       data)
-{
-  WinnowWindow *self = data;
-  g_autoptr(GFile) file = g_file_new_for_path (g_variant_get_string (param, NULL));
-
-  winnow_window_open_file (self, file);
-}
-
-static void
-reload_action (GSimpleAction *action,
-               GVariant      *param,
-               gpointer       data)
-{
-  WinnowWindow *self = data;
-  g_autoptr(GPtrArray) diagnostics = NULL;
-  g_autoptr(GError) error = NULL;
-
-  if (!winnow_session_reload (self->session, &diagnostics, &error))
-    {
-      GFile *file = winnow_session_get_file (self->session);
-
-      if (file != NULL)
-        show_load_errors (self, file, diagnostics, error);
-      return;
-    }
-  clear_errors (self);
-  show_toast (self, _("Reloaded from disk"));
-}
-
-static void
-restart_action (GSimpleAction *action,
-                GVariant      *param,
-                gpointer       data)
-{
-  WinnowWindow *self = data;
-
-  winnow_session_restart (self->session);
-}
-
-static void
-play_pause_action (GSimpleAction *action,
-                   GVariant      *param,
-                   gpointer       data)
-{
-  WinnowWindow *self = data;
-
-  winnow_session_play_pause (self->session);
-  ensure_tick (self);
-}
-
-static void
-step_next_action (GSimpleAction *action,
-                  GVariant      *param,
-                  gpointer       data)
-{
-  WinnowWindow *self = data;
-
-  if (!winnow_session_step_next (self->session))
-    show_toast (self, _("Nothing is left to run"));
-  ensure_tick (self);
-}
-
-static void
-step_by_action (GSimpleAction *action,
-                GVariant      *param,
-                gpointer       data)
-{
-  WinnowWindow *self = data;
-
-  winnow_session_step_by (self->session, self->step_delta);
-  ensure_tick (self);
-}
-
-static void
-set_speed_action (GSimpleAction *action,
-                  GVariant      *param,
-                  gpointer       data)
-{
-  WinnowWindow *self = data;
-  const char *target = g_variant_get_string (param, NULL);
-  double speed = target_to_speed (target);
-  g_autofree char *label = NULL;
-
-  if (speed < 0 || (speed == 0 && g_strcmp0 (target, "ff") != 0))
-    return;
-  g_simple_action_set_state (action, param);
-  winnow_session_set_speed (self->session, speed);
-  /* Translators: the speed button shows this for fast-forward */
-  label = speed <= 0 ? g_strdup (C_("speed", "FF")) : describe_speed (speed);
-  gtk_menu_button_set_label (self->speed_button, label);
-  if (self->settings != NULL)
-    g_settings_set_double (self->settings, "speed", speed <= 0 ? SPEED_SETTING_FF : speed);
-  update_clock (self);
-  ensure_tick (self);
-}
-
-static void
-set_step_delta_action (GSimpleAction *action,
-                       GVariant      *param,
-                       gpointer       data)
-{
-  WinnowWindow *self = data;
-  WnTime delta;
-  g_autofree char *text = NULL;
-  g_autofree char *label = NULL;
-
-  if (!wn_duration_parse (g_variant_get_string (param, NULL), &delta, NULL) || delta <= 0)
-    return;
-  g_simple_action_set_state (action, param);
-  self->step_delta = delta;
-  text = wn_duration_format (delta);
-  label = g_strdup_printf ("+%s", text);
-  adw_split_button_set_label (self->step_by_button, label);
-  if (self->settings != NULL)
-    g_settings_set_int (self->settings, "step-delta-ms", (int) (delta / WN_USEC_PER_MSEC));
-}
-
-static void
-default_trust_action (GSimpleAction *action,
-                      GVariant      *param,
-                      gpointer       data)
-{
-  WinnowWindow *self = data;
-  WnTrust trust;
-
-  if (!wn_trust_from_string (g_variant_get_string (param, NULL), &trust))
-    return;
-  g_simple_action_set_state (action, param);
-  winnow_session_set_trust_default (self->session, trust);
-  if (self->settings != NULL)
-    g_settings_set_enum (self->settings, "default-trust", trust);
-  sync_trust_default (self);
-}
-
-static void
-show_tab_action (GSimpleAction *action,
-                 GVariant      *param,
-                 gpointer       data)
-{
-  WinnowWindow *self = data;
-
-  adw_view_stack_set_visible_child_name (self->view_stack, g_variant_get_string (param, NULL));
-}
-
-static void
-find_action (GSimpleAction *action,
-             GVariant      *param,
-             gpointer       data)
-{
-  WinnowWindow *self = data;
-
-  adw_view_stack_set_visible_child_name (self->view_stack, "journal");
-  gtk_widget_grab_focus (GTK_WIDGET (self->journal_search));
-}
-
-static void
-zoom_to_fit_action (GSimpleAction *action,
-                    GVariant      *param,
-                    gpointer       data)
-{
-  WinnowWindow *self = data;
-
-  winnow_diagram_zoom_to_fit (self->diagram);
-}
-
-static void
-clear_node_filter_action (GSimpleAction *action,
-                          GVariant      *param,
-                          gpointer       data)
-{
-  WinnowWindow *self = data;
-
-  winnow_session_set_selected_node (self->session, NULL);
-}
-
-static void
-dismiss_errors_action (GSimpleAction *action,
-                       GVariant      *param,
-                       gpointer       data)
-{
-  WinnowWindow *self = data;
-
-  gtk_revealer_set_reveal_child (self->error_revealer, FALSE);
-}
-
-static void
 set_field_error (GtkLabel   *label,
                  const char *message)
 {
@@ -3615,8 +2927,8 @@ inject_fault_action (GSimpleAction *action,
   description = wn_response_describe (response);
   /* Translators: "Injected crash on topic authorize" */
   done = g_strdup_printf (_("Injected %s on topic %s"), description, node->worker->topic);
-  show_toast (self, done);
-  ensure_tick (self);
+  _winnow_window_show_toast (self, done);
+  _winnow_window_ensure_tick (self);
 }
 
 static void
@@ -3659,40 +2971,15 @@ start_instance_action (GSimpleAction *action,
   set_field_error (self->start_error, NULL);
   /* Translators: %s is an instance id */
   done = g_strdup_printf (_("Started instance %s"), id);
-  show_toast (self, done);
-  ensure_tick (self);
+  _winnow_window_show_toast (self, done);
+  _winnow_window_ensure_tick (self);
 }
 
-static const GActionEntry win_entries[] = {
-  { "open", open_action, NULL, NULL, NULL },
-  { "open-recent", open_uri_action, "s", NULL, NULL },
-  { "open-example", open_example_action, "s", NULL, NULL },
-  { "reload", reload_action, NULL, NULL, NULL },
-  { "restart", restart_action, NULL, NULL, NULL },
-  { "play-pause", play_pause_action, NULL, NULL, NULL },
-  { "step-next", step_next_action, NULL, NULL, NULL },
-  { "step-by", step_by_action, NULL, NULL, NULL },
-  { "set-speed", set_speed_action, "s", "'1'", NULL },
-  { "set-step-delta", set_step_delta_action, "s", "'1s'", NULL },
-  { "default-trust", default_trust_action, "s", "'workerTrusted'", NULL },
-  { "show-tab", show_tab_action, "s", NULL, NULL },
-  { "find", find_action, NULL, NULL, NULL },
-  { "zoom-to-fit", zoom_to_fit_action, NULL, NULL, NULL },
-  { "clear-node-filter", clear_node_filter_action, NULL, NULL, NULL },
-  { "dismiss-errors", dismiss_errors_action, NULL, NULL, NULL },
+static const GActionEntry panel_entries[] = {
   { "inject-fault", inject_fault_action, NULL, NULL, NULL },
   { "start-instance", start_instance_action, NULL, NULL, NULL },
-  { "open-scenario", open_scenario_action, NULL, NULL, NULL },
-  { "save-session", save_session_action, NULL, NULL, NULL },
-  { "export-journal", export_journal_action, NULL, NULL, NULL },
-  { "dismiss-hit", dismiss_hit_action, NULL, NULL, NULL },
-  { "clear-job-selection", clear_job_selection_action, NULL, NULL, NULL },
-  { "timeline-zoom", timeline_zoom_action, "i", NULL, NULL },
   { "add-breakpoint", add_breakpoint_action, NULL, NULL, NULL },
   { "add-breakpoint-spec", add_breakpoint_spec_action, "s", NULL, NULL },
-  { "incident-retry", incident_action, "(ss)", NULL, NULL },
-  { "incident-resolve", incident_action, "(ss)", NULL, NULL },
-  { "cancel-instance", cancel_instance_action, "s", NULL, NULL },
 };
 
 /* ---- input ---- */
@@ -4194,7 +3481,8 @@ winnow_window_init (WinnowWindow *self)
   self->step_delta = WN_USEC_PER_SEC;
   self->breakpoint_rows = g_hash_table_new (NULL, NULL);
 
-  g_action_map_add_action_entries (G_ACTION_MAP (self), win_entries, G_N_ELEMENTS (win_entries), self);
+  _winnow_window_add_actions (self);
+  g_action_map_add_action_entries (G_ACTION_MAP (self), panel_entries, G_N_ELEMENTS (panel_entries), self);
   g_signal_connect (self->step_button, "query-tooltip", G_CALLBACK (step_query_tooltip_cb), self);
 
   /* A menu button builds its popover when it gets its menu: these two wait
@@ -4249,7 +3537,7 @@ winnow_window_init (WinnowWindow *self)
   populate_examples (self);
   set_actions_enabled (self);
   update_inspector (self);
-  update_clock (self);
+  _winnow_window_update_clock (self);
   update_run_stats (self);
   update_empty_states (self);
   gtk_stack_set_visible_child_name (self->diagram_stack, "empty");

@@ -1,0 +1,569 @@
+/* winnow-window-actions.c — the window's actions (win.*): files, the clock,
+ * settings, tabs. The menus, the keyboard shortcuts, the toasts' buttons and
+ * the tests all reach the window through them. */
+#include "config.h"
+
+#include <string.h>
+#include <glib/gi18n.h>
+
+#include "winnow-window-private.h"
+
+static double
+target_to_speed (const char *target)
+{
+  if (g_strcmp0 (target, "ff") == 0)
+    return 0;
+  return g_ascii_strtod (target, NULL);
+}
+
+static void
+dismiss_hit_action (GSimpleAction *action,
+                    GVariant      *param,
+                    gpointer       data)
+{
+  WinnowWindow *self = data;
+
+  gtk_revealer_set_reveal_child (self->hit_revealer, FALSE);
+}
+
+static void
+clear_job_selection_action (GSimpleAction *action,
+                            GVariant      *param,
+                            gpointer       data)
+{
+  WinnowWindow *self = data;
+
+  winnow_session_set_selected_job (self->session, NULL);
+}
+
+static void
+timeline_zoom_action (GSimpleAction *action,
+                      GVariant      *param,
+                      gpointer       data)
+{
+  WinnowWindow *self = data;
+  int direction = g_variant_get_int32 (param);
+
+  if (direction == 0)
+    winnow_timeline_zoom_to_fit (self->timeline);
+  else
+    winnow_timeline_zoom (self->timeline, direction > 0 ? 2.0 : 0.5, -1);
+}
+
+/* The session flushes after the command (its needs-flush), so the views
+ * catch up on the next frame. */
+static void
+incident_command_done (WinnowWindow *self,
+                       gboolean      ok,
+                       GError       *error,
+                       const char   *done)
+{
+  _winnow_window_show_toast (self, ok ? done : error ? error->message : _("The command failed"));
+}
+
+/* win.incident-retry and win.incident-resolve, on (instance, node). */
+static void
+incident_action (GSimpleAction *action,
+                 GVariant      *param,
+                 gpointer       data)
+{
+  WinnowWindow *self = data;
+  gboolean retry = g_strcmp0 (g_action_get_name (G_ACTION (action)), "incident-retry") == 0;
+  const char *instance, *node;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *done = NULL;
+  gboolean ok;
+
+  g_variant_get (param, "(&s&s)", &instance, &node);
+  if (retry)
+    {
+      ok = winnow_session_incident_retry (self->session, instance, *node ? node : NULL, &error);
+      /* Translators: %s is an instance id */
+      done = g_strdup_printf (_("Retrying the task in %s"), instance);
+    }
+  else
+    {
+      ok = winnow_session_incident_resolve (self->session, instance, *node ? node : NULL, &error);
+      /* Translators: %s is an instance id */
+      done = g_strdup_printf (_("Resolved: %s goes on past the task"), instance);
+    }
+  incident_command_done (self, ok, error, done);
+}
+
+static void
+cancel_instance_action (GSimpleAction *action,
+                        GVariant      *param,
+                        gpointer       data)
+{
+  WinnowWindow *self = data;
+  const char *instance = g_variant_get_string (param, NULL);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *done = NULL;
+  gboolean ok;
+
+  ok = winnow_session_cancel_instance (self->session, instance, &error);
+  /* Translators: %s is an instance id */
+  done = g_strdup_printf (_("Canceled %s"), instance);
+  incident_command_done (self, ok, error, done);
+}
+
+static gboolean
+write_file (GFile       *file,
+            const char  *data,
+            gsize        length,
+            GError     **error)
+{
+  return g_file_replace_contents (file, data, length, NULL, FALSE, G_FILE_CREATE_REPLACE_DESTINATION,
+                                  NULL, NULL, error);
+}
+
+gboolean
+winnow_window_save_session (WinnowWindow  *self,
+                            GFile         *file,
+                            GError       **error)
+{
+  g_autofree char *text = NULL;
+
+  g_return_val_if_fail (WINNOW_IS_WINDOW (self), FALSE);
+  g_return_val_if_fail (G_IS_FILE (file), FALSE);
+
+  text = winnow_session_export_session (self->session);
+  if (text == NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("No process is loaded"));
+      return FALSE;
+    }
+  return write_file (file, text, strlen (text), error);
+}
+
+gboolean
+winnow_window_export_journal (WinnowWindow  *self,
+                              GFile         *file,
+                              GError       **error)
+{
+  gsize length = 0;
+  g_autofree char *text = NULL;
+
+  g_return_val_if_fail (WINNOW_IS_WINDOW (self), FALSE);
+  g_return_val_if_fail (G_IS_FILE (file), FALSE);
+
+  /* what is queued belongs in the file too */
+  winnow_session_flush (self->session);
+  text = winnow_session_get_journal_text (self->session, &length);
+  return write_file (file, text, length, error);
+}
+
+gboolean
+winnow_window_open_scenario (WinnowWindow *self,
+                             GFile        *file)
+{
+  g_autoptr(GPtrArray) diagnostics = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *name = NULL;
+  g_autofree char *done = NULL;
+
+  g_return_val_if_fail (WINNOW_IS_WINDOW (self), FALSE);
+  g_return_val_if_fail (G_IS_FILE (file), FALSE);
+
+  if (!winnow_session_load_scenario (self->session, file, &diagnostics, &error))
+    {
+      _winnow_window_show_load_errors (self, file, diagnostics, error);
+      return FALSE;
+    }
+  _winnow_window_clear_errors (self);
+  name = g_file_get_basename (file);
+  /* Translators: %s is a file name */
+  done = g_strdup_printf (_("Running with “%s” from T+0"), name);
+  _winnow_window_show_toast (self, done);
+  return TRUE;
+}
+
+typedef enum {
+  CHOOSE_PROCESS,
+  CHOOSE_SCENARIO,
+  CHOOSE_SESSION,
+  CHOOSE_JOURNAL,
+} ChooserPurpose;
+
+static void
+chooser_response_cb (GtkNativeDialog *dialog,
+                     int              response,
+                     WinnowWindow    *self)
+{
+  ChooserPurpose purpose = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (dialog), "winnow-purpose"));
+
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+      g_autoptr(GError) error = NULL;
+      g_autofree char *name = file ? g_file_get_basename (file) : NULL;
+      g_autofree char *done = NULL;
+
+      if (file != NULL)
+        switch (purpose)
+          {
+          case CHOOSE_PROCESS:
+            winnow_window_open_file (self, file);
+            break;
+          case CHOOSE_SCENARIO:
+            winnow_window_open_scenario (self, file);
+            break;
+          case CHOOSE_SESSION:
+            if (winnow_window_save_session (self, file, &error))
+              /* Translators: %s is a file name */
+              done = g_strdup_printf (_("Session saved to “%s”: replay it with winnow-run --scenario"), name);
+            break;
+          case CHOOSE_JOURNAL:
+          default:
+            if (winnow_window_export_journal (self, file, &error))
+              /* Translators: %s is a file name */
+              done = g_strdup_printf (_("Journal exported to “%s”"), name);
+            break;
+          }
+      if (error != NULL)
+        _winnow_window_show_toast (self, error->message);
+      else if (done != NULL)
+        _winnow_window_show_toast (self, done);
+    }
+  gtk_native_dialog_destroy (dialog);
+  g_object_unref (dialog);
+}
+
+static void
+run_chooser (WinnowWindow   *self,
+             ChooserPurpose  purpose)
+{
+  WnProcess *process = winnow_session_get_process (self->session);
+  GtkFileChooserNative *chooser;
+  g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
+  g_autoptr(GtkFileFilter) all = gtk_file_filter_new ();
+
+  if (process == NULL && purpose != CHOOSE_PROCESS)
+    return;
+  switch (purpose)
+    {
+    case CHOOSE_PROCESS:
+      chooser = gtk_file_chooser_native_new (_("Open Process"), GTK_WINDOW (self), GTK_FILE_CHOOSER_ACTION_OPEN,
+                                             _("_Open"), _("_Cancel"));
+      gtk_file_filter_set_name (filter, _("Winnow processes (JSON)"));
+      gtk_file_filter_add_pattern (filter, "*.json");
+      gtk_file_filter_add_mime_type (filter, "application/json");
+      break;
+    case CHOOSE_SCENARIO:
+      chooser = gtk_file_chooser_native_new (_("Open Scenario"), GTK_WINDOW (self), GTK_FILE_CHOOSER_ACTION_OPEN,
+                                             _("_Open"), _("_Cancel"));
+      gtk_file_filter_set_name (filter, _("Winnow scenarios and sessions (JSON)"));
+      gtk_file_filter_add_pattern (filter, "*.json");
+      break;
+    case CHOOSE_SESSION:
+      {
+        g_autofree char *name = g_strdup_printf ("%s-session.scenario.json", process->id);
+
+        chooser = gtk_file_chooser_native_new (_("Save Session"), GTK_WINDOW (self), GTK_FILE_CHOOSER_ACTION_SAVE,
+                                               _("_Save"), _("_Cancel"));
+        gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), name);
+        gtk_file_filter_set_name (filter, _("Winnow scenarios (JSON)"));
+        gtk_file_filter_add_pattern (filter, "*.json");
+      }
+      break;
+    case CHOOSE_JOURNAL:
+    default:
+      {
+        g_autofree char *name = g_strdup_printf ("%s.journal.jsonl", process->id);
+
+        chooser = gtk_file_chooser_native_new (_("Export Journal"), GTK_WINDOW (self), GTK_FILE_CHOOSER_ACTION_SAVE,
+                                               _("_Export"), _("_Cancel"));
+        gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), name);
+        gtk_file_filter_set_name (filter, _("JSON lines"));
+        gtk_file_filter_add_pattern (filter, "*.jsonl");
+      }
+      break;
+    }
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
+  gtk_file_filter_set_name (all, _("All files"));
+  gtk_file_filter_add_pattern (all, "*");
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), all);
+  gtk_file_chooser_set_filter (GTK_FILE_CHOOSER (chooser), filter);
+  if (self->settings != NULL)
+    {
+      g_autofree char *folder = g_settings_get_string (self->settings, "last-folder");
+
+      if (*folder != '\0' && g_file_test (folder, G_FILE_TEST_IS_DIR))
+        {
+          g_autoptr(GFile) dir = g_file_new_for_path (folder);
+          gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (chooser), dir, NULL);
+        }
+    }
+  g_object_set_data (G_OBJECT (chooser), "winnow-purpose", GINT_TO_POINTER (purpose));
+  g_signal_connect (chooser, "response", G_CALLBACK (chooser_response_cb), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+}
+
+static void
+open_scenario_action (GSimpleAction *action,
+                      GVariant      *param,
+                      gpointer       data)
+{
+  run_chooser (data, CHOOSE_SCENARIO);
+}
+
+static void
+save_session_action (GSimpleAction *action,
+                     GVariant      *param,
+                     gpointer       data)
+{
+  run_chooser (data, CHOOSE_SESSION);
+}
+
+static void
+export_journal_action (GSimpleAction *action,
+                       GVariant      *param,
+                       gpointer       data)
+{
+  run_chooser (data, CHOOSE_JOURNAL);
+}
+
+/* ---- actions ---- */
+
+static void
+open_action (GSimpleAction *action,
+             GVariant      *param,
+             gpointer       data)
+{
+  run_chooser (data, CHOOSE_PROCESS);
+}
+
+static void
+open_uri_action (GSimpleAction *action,
+                 GVariant      *param,
+                 gpointer       data)
+{
+  WinnowWindow *self = data;
+  g_autoptr(GFile) file = g_file_new_for_uri (g_variant_get_string (param, NULL));
+
+  winnow_window_open_file (self, file);
+}
+
+static void
+open_example_action (GSimpleAction *action,
+                     GVariant      *param,
+                     gpointer       data)
+{
+  WinnowWindow *self = data;
+  g_autoptr(GFile) file = g_file_new_for_path (g_variant_get_string (param, NULL));
+
+  winnow_window_open_file (self, file);
+}
+
+static void
+reload_action (GSimpleAction *action,
+               GVariant      *param,
+               gpointer       data)
+{
+  WinnowWindow *self = data;
+  g_autoptr(GPtrArray) diagnostics = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (!winnow_session_reload (self->session, &diagnostics, &error))
+    {
+      GFile *file = winnow_session_get_file (self->session);
+
+      if (file != NULL)
+        _winnow_window_show_load_errors (self, file, diagnostics, error);
+      return;
+    }
+  _winnow_window_clear_errors (self);
+  _winnow_window_show_toast (self, _("Reloaded from disk"));
+}
+
+static void
+restart_action (GSimpleAction *action,
+                GVariant      *param,
+                gpointer       data)
+{
+  WinnowWindow *self = data;
+
+  winnow_session_restart (self->session);
+}
+
+static void
+play_pause_action (GSimpleAction *action,
+                   GVariant      *param,
+                   gpointer       data)
+{
+  WinnowWindow *self = data;
+
+  winnow_session_play_pause (self->session);
+  _winnow_window_ensure_tick (self);
+}
+
+static void
+step_next_action (GSimpleAction *action,
+                  GVariant      *param,
+                  gpointer       data)
+{
+  WinnowWindow *self = data;
+
+  if (!winnow_session_step_next (self->session))
+    _winnow_window_show_toast (self, _("Nothing is left to run"));
+  _winnow_window_ensure_tick (self);
+}
+
+static void
+step_by_action (GSimpleAction *action,
+                GVariant      *param,
+                gpointer       data)
+{
+  WinnowWindow *self = data;
+
+  winnow_session_step_by (self->session, self->step_delta);
+  _winnow_window_ensure_tick (self);
+}
+
+static void
+set_speed_action (GSimpleAction *action,
+                  GVariant      *param,
+                  gpointer       data)
+{
+  WinnowWindow *self = data;
+  const char *target = g_variant_get_string (param, NULL);
+  double speed = target_to_speed (target);
+  g_autofree char *label = NULL;
+
+  if (speed < 0 || (speed == 0 && g_strcmp0 (target, "ff") != 0))
+    return;
+  g_simple_action_set_state (action, param);
+  winnow_session_set_speed (self->session, speed);
+  /* Translators: the speed button shows this for fast-forward */
+  label = speed <= 0 ? g_strdup (C_("speed", "FF")) : _winnow_describe_speed (speed);
+  gtk_menu_button_set_label (self->speed_button, label);
+  if (self->settings != NULL)
+    g_settings_set_double (self->settings, "speed", speed <= 0 ? SPEED_SETTING_FF : speed);
+  _winnow_window_update_clock (self);
+  _winnow_window_ensure_tick (self);
+}
+
+static void
+set_step_delta_action (GSimpleAction *action,
+                       GVariant      *param,
+                       gpointer       data)
+{
+  WinnowWindow *self = data;
+  WnTime delta;
+  g_autofree char *text = NULL;
+  g_autofree char *label = NULL;
+
+  if (!wn_duration_parse (g_variant_get_string (param, NULL), &delta, NULL) || delta <= 0)
+    return;
+  g_simple_action_set_state (action, param);
+  self->step_delta = delta;
+  text = wn_duration_format (delta);
+  label = g_strdup_printf ("+%s", text);
+  adw_split_button_set_label (self->step_by_button, label);
+  if (self->settings != NULL)
+    g_settings_set_int (self->settings, "step-delta-ms", (int) (delta / WN_USEC_PER_MSEC));
+}
+
+static void
+default_trust_action (GSimpleAction *action,
+                      GVariant      *param,
+                      gpointer       data)
+{
+  WinnowWindow *self = data;
+  WnTrust trust;
+
+  if (!wn_trust_from_string (g_variant_get_string (param, NULL), &trust))
+    return;
+  g_simple_action_set_state (action, param);
+  winnow_session_set_trust_default (self->session, trust);
+  if (self->settings != NULL)
+    g_settings_set_enum (self->settings, "default-trust", trust);
+  _winnow_window_sync_trust_default (self);
+}
+
+static void
+show_tab_action (GSimpleAction *action,
+                 GVariant      *param,
+                 gpointer       data)
+{
+  WinnowWindow *self = data;
+
+  adw_view_stack_set_visible_child_name (self->view_stack, g_variant_get_string (param, NULL));
+}
+
+static void
+find_action (GSimpleAction *action,
+             GVariant      *param,
+             gpointer       data)
+{
+  WinnowWindow *self = data;
+
+  adw_view_stack_set_visible_child_name (self->view_stack, "journal");
+  gtk_widget_grab_focus (GTK_WIDGET (self->journal_search));
+}
+
+static void
+zoom_to_fit_action (GSimpleAction *action,
+                    GVariant      *param,
+                    gpointer       data)
+{
+  WinnowWindow *self = data;
+
+  winnow_diagram_zoom_to_fit (self->diagram);
+}
+
+static void
+clear_node_filter_action (GSimpleAction *action,
+                          GVariant      *param,
+                          gpointer       data)
+{
+  WinnowWindow *self = data;
+
+  winnow_session_set_selected_node (self->session, NULL);
+}
+
+static void
+dismiss_errors_action (GSimpleAction *action,
+                       GVariant      *param,
+                       gpointer       data)
+{
+  WinnowWindow *self = data;
+
+  gtk_revealer_set_reveal_child (self->error_revealer, FALSE);
+}
+
+static const GActionEntry win_entries[] = {
+  { "open", open_action, NULL, NULL, NULL },
+  { "open-recent", open_uri_action, "s", NULL, NULL },
+  { "open-example", open_example_action, "s", NULL, NULL },
+  { "reload", reload_action, NULL, NULL, NULL },
+  { "restart", restart_action, NULL, NULL, NULL },
+  { "play-pause", play_pause_action, NULL, NULL, NULL },
+  { "step-next", step_next_action, NULL, NULL, NULL },
+  { "step-by", step_by_action, NULL, NULL, NULL },
+  { "set-speed", set_speed_action, "s", "'1'", NULL },
+  { "set-step-delta", set_step_delta_action, "s", "'1s'", NULL },
+  { "default-trust", default_trust_action, "s", "'workerTrusted'", NULL },
+  { "show-tab", show_tab_action, "s", NULL, NULL },
+  { "find", find_action, NULL, NULL, NULL },
+  { "zoom-to-fit", zoom_to_fit_action, NULL, NULL, NULL },
+  { "clear-node-filter", clear_node_filter_action, NULL, NULL, NULL },
+  { "dismiss-errors", dismiss_errors_action, NULL, NULL, NULL },
+  { "open-scenario", open_scenario_action, NULL, NULL, NULL },
+  { "save-session", save_session_action, NULL, NULL, NULL },
+  { "export-journal", export_journal_action, NULL, NULL, NULL },
+  { "dismiss-hit", dismiss_hit_action, NULL, NULL, NULL },
+  { "clear-job-selection", clear_job_selection_action, NULL, NULL, NULL },
+  { "timeline-zoom", timeline_zoom_action, "i", NULL, NULL },
+  { "incident-retry", incident_action, "(ss)", NULL, NULL },
+  { "incident-resolve", incident_action, "(ss)", NULL, NULL },
+  { "cancel-instance", cancel_instance_action, "s", NULL, NULL },
+};
+
+
+void
+_winnow_window_add_actions (WinnowWindow *self)
+{
+  g_action_map_add_action_entries (G_ACTION_MAP (self), win_entries, G_N_ELEMENTS (win_entries), self);
+}

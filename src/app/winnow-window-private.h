@@ -1,0 +1,184 @@
+/* winnow-window-private.h — what the window's files share: its instance
+ * struct and the helpers its actions call (winnow-window-actions.c). */
+#pragma once
+
+#include "winnow-window.h"
+#include "winnow-diagram.h"
+#include "winnow-live-table.h"
+#include "winnow-timeline.h"
+
+G_BEGIN_DECLS
+
+#define MAX_RECENT 8
+/* The "speed" setting stores fast-forward as its largest value. */
+#define SPEED_SETTING_FF 1000000.0
+
+struct _WinnowWindow
+{
+  AdwApplicationWindow  parent_instance;
+
+  /* template children */
+  AdwToastOverlay      *toast_overlay;
+  AdwSplitButton       *open_button;
+  GtkLabel             *file_label;
+  GtkButton            *play_button;
+  GtkButton            *step_button;
+  AdwSplitButton       *step_by_button;
+  GtkMenuButton        *speed_button;
+  GtkMenuButton        *primary_menu_button;
+  GMenuModel           *speed_menu;
+  GMenuModel           *primary_menu;
+  GtkLabel             *clock_label;
+  GtkLabel             *clock_state_label;
+  GtkLabel             *seed_label;
+  GtkRevealer          *error_revealer;
+  GtkLabel             *error_title;
+  GtkLabel             *error_subtitle;
+  GtkListBox           *error_list;
+  GtkPaned             *main_paned;
+  GtkPaned             *side_paned;
+  GtkStack             *diagram_stack;
+  WinnowDiagram        *diagram;
+  GtkBox               *legend_box;
+  GtkBox               *examples_box;
+  AdwComboRow          *trust_default_row;
+  AdwActionRow         *run_stats_row;
+  GtkLabel             *select_hint;
+  AdwPreferencesGroup  *node_group;
+  AdwActionRow         *node_type_row;
+  AdwActionRow         *topic_row;
+  AdwActionRow         *retry_row;
+  AdwActionRow         *counts_row;
+  AdwActionRow         *node_break_row;
+  GtkSwitch            *node_break_switch;
+  AdwComboRow          *task_trust_row;
+  AdwPreferencesGroup  *fault_group;
+  AdwComboRow          *fault_kind_row;
+  AdwEntryRow          *fault_code_row;
+  AdwEntryRow          *fault_json_row;
+  GtkBox               *fault_actions;
+  GtkLabel             *fault_error;
+  AdwPreferencesGroup  *job_group;
+  AdwActionRow         *job_state_row;
+  AdwActionRow         *job_attempt_row;
+  AdwActionRow         *job_lock_row;
+  AdwActionRow         *job_trust_row;
+  AdwActionRow         *job_retry_row;
+  AdwPreferencesGroup  *job_mapper_group;
+  GtkListBox           *job_mapper_list;
+  AdwPreferencesGroup  *job_mapping_group;
+  GtkListBox           *job_mapping_list;
+  AdwPreferencesGroup  *job_history_group;
+  GtkListBox           *job_history_list;
+  GtkRevealer          *hit_revealer;
+  GtkLabel             *hit_title;
+  GtkLabel             *hit_event;
+  AdwViewStackPage     *timeline_page;
+  AdwViewStackPage     *incidents_page;
+  AdwViewStackPage     *breakpoints_page;
+  GtkBox               *timeline_legend;
+  GtkStack             *timeline_stack;
+  WinnowTimeline       *timeline;
+  GtkStack             *incidents_stack;
+  GtkListBox           *incidents_list;
+  GtkStack             *breakpoints_stack;
+  GtkListBox           *breakpoints_list;
+  GtkDropDown          *bp_kind_dropdown;
+  GtkEntry             *bp_spec_entry;
+  GtkLabel             *bp_error;
+  GtkTextView          *variables_view;
+  GtkLabel             *start_error;
+  GtkLabel             *live_note;
+  GtkButton            *node_filter_button;
+  GtkLabel             *node_filter_label;
+  AdwViewStack         *view_stack;
+  AdwViewStackPage     *tracks_page;
+  AdwViewStackPage     *jobs_page;
+  AdwViewStackPage     *journal_page;
+  AdwViewStackPage     *instances_page;
+  GtkStack             *tracks_stack;
+  GtkStack             *jobs_stack;
+  GtkStack             *journal_stack;
+  GtkStack             *instances_stack;
+  GtkColumnView        *tracks_view;
+  GtkColumnView        *jobs_view;
+  GtkColumnView        *instances_view;
+  GtkListView          *journal_view;
+  AdwStatusPage        *tracks_empty;
+  AdwStatusPage        *jobs_empty;
+  AdwStatusPage        *journal_empty;
+  AdwStatusPage        *instances_empty;
+  GtkSearchEntry       *topic_entry;
+  GtkSearchEntry       *journal_search;
+  GtkDropDown          *state_dropdown;
+  GtkDropDown          *kind_dropdown;
+  GtkEntry             *instance_entry;
+  GtkLabel             *jobs_count_label;
+  GtkLabel             *journal_count_label;
+  GtkToggleButton      *follow_button;
+  GtkScrolledWindow    *journal_scroller;
+
+  /* state */
+  WinnowSession        *session;
+  GSettings            *settings;        /* NULL when the schema is not installed */
+  guint                 tick_id;
+  gboolean              lower_stale;      /* the tabs, left by the last flush (tick_cb) */
+  gboolean              tab_badges_stale;
+  gboolean              toasts_waiting;  /* for the next frame (update_alerts) */
+  char                 *alert_titles[WINNOW_ALERT_FINISHED + 1];  /* for the toasts, not shown yet */
+  const char           *alert_tabs[WINNOW_ALERT_FINISHED + 1];    /* the tab each one's button shows */
+  guint                 instances_option;
+  WnTime                step_delta;
+  GHashTable           *live_cells;      /* bound cells showing clock-dependent text */
+  GtkFilter            *tracks_filter;
+  GtkFilter            *jobs_filter;
+  GtkFilter            *journal_filter;
+  GListModel           *journal_filtered;
+  WinnowLiveTable      *tracks_table;
+  WinnowLiveTable      *jobs_table;
+  WinnowLiveTable      *instances_table;
+  GtkSelectionModel    *tracks_selection;    /* the tables' (borrowed) */
+  GtkSelectionModel    *jobs_selection;
+  GtkSelectionModel    *instances_selection;
+  GtkSelectionModel    *journal_selection;
+  char                 *topic_needle;
+  int                   state_filter;    /* WnJobState, or -1 */
+  char                 *journal_needle;
+  int                   kind_filter;     /* WnEventKind, or -1 */
+  char                 *instance_filter;
+  gboolean              follow;
+  gboolean              scrolling;
+  guint                 follow_id;
+  double                journal_upper;
+  double                journal_page_size;
+  AdwToast             *alert_toasts[WINNOW_ALERT_FINISHED + 1];
+  guint                 alert_counts[WINNOW_ALERT_FINISHED + 1];
+  guint                 unseen_instances;
+  guint                 unseen_journal;
+  WinnowNodeCounts     *last_counts;
+  guint                 n_last_counts;
+  gboolean              updating;
+  GMenu                *recent_menu;
+  GMenu                *examples_menu;
+  /* what the job inspector shows, to rebuild its lists only when it changes */
+  char                 *inspected_job;
+  guint                 inspected_version;
+  WnPolicy             *inspected_policy;
+  guint                 incidents_shown;
+  GHashTable           *breakpoint_rows;  /* breakpoint id → AdwActionRow */
+  gboolean              syncing_selection;
+};
+
+/* winnow-window.c */
+void  _winnow_window_show_toast       (WinnowWindow *self, const char *title);
+void  _winnow_window_ensure_tick      (WinnowWindow *self);
+void  _winnow_window_update_clock     (WinnowWindow *self);
+void  _winnow_window_sync_trust_default (WinnowWindow *self);
+void  _winnow_window_show_load_errors (WinnowWindow *self, GFile *file, GPtrArray *diagnostics, const GError *error);
+void  _winnow_window_clear_errors     (WinnowWindow *self);
+char *_winnow_describe_speed          (double speed);
+
+/* winnow-window-actions.c */
+void  _winnow_window_add_actions      (WinnowWindow *self);
+
+G_END_DECLS
