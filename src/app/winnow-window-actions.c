@@ -50,63 +50,6 @@ timeline_zoom_action (GSimpleAction *action,
     winnow_timeline_zoom (self->timeline, direction > 0 ? 2.0 : 0.5, -1);
 }
 
-/* The session flushes after the command (its needs-flush), so the views
- * catch up on the next frame. */
-static void
-incident_command_done (WinnowWindow *self,
-                       gboolean      ok,
-                       GError       *error,
-                       const char   *done)
-{
-  _winnow_window_show_toast (self, ok ? done : error ? error->message : _("The command failed"));
-}
-
-/* win.incident-retry and win.incident-resolve, on (instance, node). */
-static void
-incident_action (GSimpleAction *action,
-                 GVariant      *param,
-                 gpointer       data)
-{
-  WinnowWindow *self = data;
-  gboolean retry = g_strcmp0 (g_action_get_name (G_ACTION (action)), "incident-retry") == 0;
-  const char *instance, *node;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *done = NULL;
-  gboolean ok;
-
-  g_variant_get (param, "(&s&s)", &instance, &node);
-  if (retry)
-    {
-      ok = winnow_session_incident_retry (self->session, instance, *node ? node : NULL, &error);
-      /* Translators: %s is an instance id */
-      done = g_strdup_printf (_("Retrying the task in %s"), instance);
-    }
-  else
-    {
-      ok = winnow_session_incident_resolve (self->session, instance, *node ? node : NULL, &error);
-      /* Translators: %s is an instance id */
-      done = g_strdup_printf (_("Resolved: %s goes on past the task"), instance);
-    }
-  incident_command_done (self, ok, error, done);
-}
-
-static void
-cancel_instance_action (GSimpleAction *action,
-                        GVariant      *param,
-                        gpointer       data)
-{
-  WinnowWindow *self = data;
-  const char *instance = g_variant_get_string (param, NULL);
-  g_autoptr(GError) error = NULL;
-  g_autofree char *done = NULL;
-  gboolean ok;
-
-  ok = winnow_session_cancel_instance (self->session, instance, &error);
-  /* Translators: %s is an instance id */
-  done = g_strdup_printf (_("Canceled %s"), instance);
-  incident_command_done (self, ok, error, done);
-}
-
 static gboolean
 write_file (GFile       *file,
             const char  *data,
@@ -533,7 +476,17 @@ dismiss_errors_action (GSimpleAction *action,
   gtk_revealer_set_reveal_child (self->error_revealer, FALSE);
 }
 
+/* win.toast: how a panel says something short (winnow_panel_toast). */
+static void
+toast_action (GSimpleAction *action,
+              GVariant      *param,
+              gpointer       data)
+{
+  _winnow_window_show_toast (data, g_variant_get_string (param, NULL));
+}
+
 static const GActionEntry win_entries[] = {
+  { "toast", toast_action, "s", NULL, NULL },
   { "open", open_action, NULL, NULL, NULL },
   { "open-recent", open_uri_action, "s", NULL, NULL },
   { "open-example", open_example_action, "s", NULL, NULL },
@@ -556,9 +509,6 @@ static const GActionEntry win_entries[] = {
   { "dismiss-hit", dismiss_hit_action, NULL, NULL, NULL },
   { "clear-job-selection", clear_job_selection_action, NULL, NULL, NULL },
   { "timeline-zoom", timeline_zoom_action, "i", NULL, NULL },
-  { "incident-retry", incident_action, "(ss)", NULL, NULL },
-  { "incident-resolve", incident_action, "(ss)", NULL, NULL },
-  { "cancel-instance", cancel_instance_action, "s", NULL, NULL },
 };
 
 

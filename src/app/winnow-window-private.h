@@ -6,6 +6,7 @@
 #include "winnow-diagram.h"
 #include "winnow-live-table.h"
 #include "winnow-timeline.h"
+#include "winnow-incidents-page.h"
 
 G_BEGIN_DECLS
 
@@ -79,8 +80,7 @@ struct _WinnowWindow
   GtkBox               *timeline_legend;
   GtkStack             *timeline_stack;
   WinnowTimeline       *timeline;
-  GtkStack             *incidents_stack;
-  GtkListBox           *incidents_list;
+  WinnowIncidentsPage  *incidents;
   GtkStack             *breakpoints_stack;
   GtkListBox           *breakpoints_list;
   GtkDropDown          *bp_kind_dropdown;
@@ -164,7 +164,6 @@ struct _WinnowWindow
   char                 *inspected_job;
   guint                 inspected_version;
   WnPolicy             *inspected_policy;
-  guint                 incidents_shown;
   GHashTable           *breakpoint_rows;  /* breakpoint id → AdwActionRow */
   gboolean              syncing_selection;
 };

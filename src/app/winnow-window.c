@@ -6,6 +6,8 @@
 #include <glib/gi18n.h>
 
 #include "winnow-window-private.h"
+#include "winnow-panel-util.h"
+#include "winnow-incidents-page.h"
 #include "wn-json.h"
 #include "winnow-event-row.h"
 #include "winnow-instance-row.h"
@@ -116,6 +118,14 @@ static const struct {
   { WN_EV_JOB, WN_PH_REPORT_REJECTED, N_("A report is rejected") },
 };
 
+
+enum {
+  PROP_0,
+  PROP_SESSION,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
 
 G_DEFINE_FINAL_TYPE (WinnowWindow, winnow_window, ADW_TYPE_APPLICATION_WINDOW)
 
@@ -229,12 +239,6 @@ delta_to_target (WnTime delta)
   return "1m";
 }
 
-static void
-set_row_subtitle (AdwActionRow *row,
-                  const char   *text)
-{
-  adw_action_row_set_subtitle (row, text ? text : "");
-}
 
 void
 _winnow_window_show_toast (WinnowWindow *self,
@@ -251,7 +255,6 @@ attach_visible_views (WinnowWindow *self);
 static void update_timeline (WinnowWindow *self);
 static void update_tab_badges (WinnowWindow *self);
 static void alert_toast_dismissed_cb (AdwToast *toast, WinnowWindow *self);
-static void update_incidents (WinnowWindow *self);
 static void update_breakpoint_hits (WinnowWindow *self);
 static void update_hit_banner (WinnowWindow *self);
 static void sync_diagram_breakpoints (WinnowWindow *self);
@@ -259,7 +262,6 @@ static void rebuild_breakpoints (WinnowWindow *self);
 static guint node_breakpoint (WinnowWindow *self, const char *node);
 static void toggle_node_breakpoint (WinnowWindow *self, const char *node, gboolean announce);
 static void setup_debugger (WinnowWindow *self);
-static void set_field_error (GtkLabel *label, const char *message);
 static void session_hit_cb (WinnowSession *session, guint id, WinnowEventRow *row, WinnowWindow *self);
 static void breakpoints_changed_cb (WinnowSession *session, WinnowWindow *self);
 
@@ -833,7 +835,7 @@ update_run_stats (WinnowWindow *self)
 
   if (engine == NULL)
     {
-      set_row_subtitle (self->run_stats_row, "—");
+      winnow_row_set_subtitle (self->run_stats_row, "—");
       return;
     }
   wn_engine_get_stats (engine, &stats);
@@ -842,31 +844,10 @@ update_run_stats (WinnowWindow *self)
    * Translators: run totals in the inspector; keep the line break */
   text = g_strdup_printf (_("%u started · %u active\n%u completed · %u terminated"),
                           stats.instances, stats.active, stats.completed, stats.terminated);
-  set_row_subtitle (self->run_stats_row, text);
+  winnow_row_set_subtitle (self->run_stats_row, text);
 }
 
-static void
-clear_list (GtkListBox *list)
-{
-  GtkWidget *child;
 
-  while ((child = gtk_widget_get_first_child (GTK_WIDGET (list))) != NULL)
-    gtk_list_box_remove (list, child);
-}
-
-static GtkWidget *
-property_row (const char *title,
-              const char *subtitle)
-{
-  GtkWidget *row = adw_action_row_new ();
-  g_autofree char *escaped_title = g_markup_escape_text (title, -1);
-  g_autofree char *escaped_subtitle = subtitle ? g_markup_escape_text (subtitle, -1) : NULL;
-
-  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), escaped_title);
-  if (escaped_subtitle != NULL)
-    adw_action_row_set_subtitle (ADW_ACTION_ROW (row), escaped_subtitle);
-  return row;
-}
 
 static const char *
 trust_name (WnTrust trust)
@@ -942,7 +923,7 @@ history_row (const WinnowExecution *e,
 
   /* Translators: a row of the job's history: "Execution 2 · inventory" */
   title = g_strdup_printf (_("Execution %u · %s"), e->attempt, e->worker ? e->worker : "?");
-  row = property_row (title, subtitle);
+  row = winnow_property_row_new (title, subtitle);
   adw_action_row_set_subtitle_lines (ADW_ACTION_ROW (row), 4);
   if (mark >= 0)
     adw_action_row_add_prefix (ADW_ACTION_ROW (row), winnow_timeline_glyph_new ((WinnowMarkKind) mark));
@@ -992,7 +973,7 @@ fill_mapper (WinnowWindow         *self,
   g_autofree char *note = NULL;
   int rule = -1;
 
-  clear_list (self->job_mapper_list);
+  winnow_list_box_clear (self->job_mapper_list);
   if (policy == NULL)
     {
       adw_preferences_group_set_description (self->job_mapper_group,
@@ -1050,7 +1031,7 @@ fill_mapper (WinnowWindow         *self,
     {
       g_autofree char *text = wn_error_mapper_describe_rule (mapper, i);
       g_autofree char *number = g_strdup_printf ("%u", i + 1);
-      GtkWidget *row = property_row (text, NULL);
+      GtkWidget *row = winnow_property_row_new (text, NULL);
       GtkWidget *label = gtk_label_new (number);
 
       gtk_widget_add_css_class (label, "rule-number");
@@ -1081,7 +1062,7 @@ fill_mapping (WinnowWindow *self,
   WnOutputMapping *mapping = policy ? policy->mapping : NULL;
   guint n = mapping ? wn_output_mapping_get_n_rules (mapping) : 0;
 
-  clear_list (self->job_mapping_list);
+  winnow_list_box_clear (self->job_mapping_list);
   gtk_widget_set_visible (GTK_WIDGET (self->job_mapping_list), n > 0);
   if (n == 0)
     {
@@ -1103,7 +1084,7 @@ fill_mapping (WinnowWindow *self,
       const WnOutputRule *rule = wn_output_mapping_get_rule (mapping, i);
       /* Translators: an output mapping rule: "body.chargeId → chargeId" */
       g_autofree char *text = g_strdup_printf (_("%s → %s"), wn_lite_get_source (rule->path), rule->var);
-      GtkWidget *row = property_row (text, rule->required ? _("required: missing fails the task")
+      GtkWidget *row = winnow_property_row_new (text, rule->required ? _("required: missing fails the task")
                                                           : _("optional: skipped when missing"));
 
       gtk_widget_add_css_class (row, "rule-row");
@@ -1119,7 +1100,7 @@ fill_history (WinnowWindow         *self,
   g_autofree char *enqueued = NULL;
   g_autofree char *description = NULL;
 
-  clear_list (self->job_history_list);
+  winnow_list_box_clear (self->job_history_list);
   if (job == NULL)
     {
       adw_preferences_group_set_description (self->job_history_group, _("Nothing is known about this job’s past."));
@@ -1245,8 +1226,8 @@ update_job_inspector (WinnowWindow *self)
       state = g_strdup_printf (_("left the store: %s"), end);
       lock = g_strdup ("—");
     }
-  set_row_subtitle (self->job_state_row, state);
-  set_row_subtitle (self->job_lock_row, lock);
+  winnow_row_set_subtitle (self->job_state_row, state);
+  winnow_row_set_subtitle (self->job_lock_row, lock);
   gtk_widget_set_visible (GTK_WIDGET (self->job_lock_row), row != NULL);
 
   n_exec = job ? job->executions->len : winnow_job_row_get_executions (row);
@@ -1254,7 +1235,7 @@ update_job_inspector (WinnowWindow *self)
   /* Translators: "3 executions · 2 retried" */
   executions = g_strdup_printf (ngettext ("%u execution · %u retried", "%u executions · %u retried", n_exec),
                                 n_exec, n_retried);
-  set_row_subtitle (self->job_attempt_row, executions);
+  winnow_row_set_subtitle (self->job_attempt_row, executions);
 
   if (policy != NULL)
     {
@@ -1265,8 +1246,8 @@ update_job_inspector (WinnowWindow *self)
                                policy->trust_origin_task != WN_TRUST_UNSET ? _("set on the task") : _("engine-wide at enqueue"));
       retry = g_steal_pointer (&retry_text);
     }
-  set_row_subtitle (self->job_trust_row, trust ? trust : "—");
-  set_row_subtitle (self->job_retry_row, retry ? retry : "—");
+  winnow_row_set_subtitle (self->job_trust_row, trust ? trust : "—");
+  winnow_row_set_subtitle (self->job_retry_row, retry ? retry : "—");
 
   /* the lists: rebuilt when the job's history moved on; meanwhile only a
    * running execution's duration changes */
@@ -1308,7 +1289,7 @@ update_node_counts_row (WinnowWindow *self)
     return;
   /* Translators: live tracks at the selected node */
   text = g_strdup_printf (_("%u active · %u parked · %u incident"), counts.active, counts.parked, counts.incident);
-  set_row_subtitle (self->counts_row, text);
+  winnow_row_set_subtitle (self->counts_row, text);
 }
 
 static gboolean
@@ -1489,7 +1470,7 @@ update_lower_views (WinnowWindow *self)
   restored = update_live_tables (self, TRUE);
 
   update_timeline (self);
-  update_incidents (self);
+  winnow_incidents_page_update (self->incidents);
   update_breakpoint_hits (self);
   refresh_live_cells (self);
   update_empty_states (self);
@@ -1683,6 +1664,17 @@ visible_page_cb (AdwViewStack *stack,
     update_timeline (self);
 }
 
+static void
+incidents_count_cb (WinnowIncidentsPage *page,
+                    GParamSpec          *pspec,
+                    WinnowWindow        *self)
+{
+  guint n;
+
+  g_object_get (page, "n-incidents", &n, NULL);
+  adw_view_stack_page_set_needs_attention (self->incidents_page, n > 0);
+}
+
 /* ---- inspector ---- */
 
 static const WnNode *
@@ -1796,7 +1788,7 @@ update_inspector (WinnowWindow *self)
 
       adw_preferences_group_set_title (self->node_group, node->name ? node->name : node->id);
       adw_preferences_group_set_description (self->node_group, node->name ? node->id : NULL);
-      set_row_subtitle (self->node_type_row, wn_node_type_to_string (node->type));
+      winnow_row_set_subtitle (self->node_type_row, wn_node_type_to_string (node->type));
       /* Translators: the chip that says the lists are filtered to one node */
       chip = g_strdup_printf (_("Only %s"), node->name ? node->name : node->id);
       gtk_label_set_text (self->node_filter_label, chip);
@@ -1808,8 +1800,8 @@ update_inspector (WinnowWindow *self)
       g_autofree char *fault_note = NULL;
       WnTrust trust = engine ? wn_engine_get_task_trust (engine, node->id) : node->worker->policy.trust;
 
-      set_row_subtitle (self->topic_row, node->worker->topic);
-      set_row_subtitle (self->retry_row, retry);
+      winnow_row_set_subtitle (self->topic_row, node->worker->topic);
+      winnow_row_set_subtitle (self->retry_row, retry);
       adw_combo_row_set_selected (self->task_trust_row,
                                   trust == WN_TRUST_WORKER_TRUSTED ? 1 :
                                   trust == WN_TRUST_ENGINE_AUTHORITATIVE ? 2 : 0);
@@ -2027,11 +2019,9 @@ session_run_changed_cb (WinnowSession *session,
   winnow_session_set_selected_job (session, NULL);
   g_clear_pointer (&self->inspected_job, g_free);
   gtk_revealer_set_reveal_child (self->hit_revealer, FALSE);
-  self->incidents_shown = G_MAXUINT;
   winnow_timeline_zoom_to_fit (self->timeline);
   sync_diagram_breakpoints (self);
   rebuild_breakpoints (self);
-  update_incidents (self);
   update_timeline (self);
 
   if (winnow_session_get_selected_node (session) != NULL &&
@@ -2355,62 +2345,6 @@ update_timeline (WinnowWindow *self)
   winnow_timeline_update (self->timeline, winnow_session_get_now (self->session));
 }
 
-static void
-update_incidents (WinnowWindow *self)
-{
-  GPtrArray *incidents = winnow_session_get_incidents (self->session);
-  guint version = winnow_session_get_incidents_version (self->session);
-  WnProcess *process = winnow_session_get_process (self->session);
-
-  if (version == self->incidents_shown)
-    return;
-  self->incidents_shown = version;
-  clear_list (self->incidents_list);
-  for (guint i = 0; i < incidents->len; i++)
-    {
-      const WinnowIncident *incident = g_ptr_array_index (incidents, i);
-      const WnNode *node = process ? wn_process_find_node (process, incident->node) : NULL;
-      g_autofree char *since = wn_time_format_clock (incident->since);
-      g_autofree char *title = NULL;
-      g_autofree char *subtitle = NULL;
-      GtkWidget *row, *box, *button;
-
-      /* Translators: an incident row: "i1 · Book shipment" */
-      title = g_strdup_printf (_("%s · %s"), incident->instance, node && node->name ? node->name : incident->node);
-      /* Translators: "retries exhausted for … \nsince T+00:02.300, track i1/t1" */
-      subtitle = g_strdup_printf (_("%s\nsince %s, track %s"),
-                                  incident->error ? incident->error : _("no diagnostic"), since, incident->track);
-      row = property_row (title, subtitle);
-      adw_action_row_set_subtitle_lines (ADW_ACTION_ROW (row), 4);
-      gtk_widget_add_css_class (row, "incident-row");
-      adw_action_row_add_prefix (ADW_ACTION_ROW (row), gtk_image_new_from_icon_name ("dialog-warning-symbolic"));
-
-      box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-      gtk_widget_set_valign (box, GTK_ALIGN_CENTER);
-      button = gtk_button_new_with_mnemonic (_("_Retry"));
-      gtk_widget_set_tooltip_text (button, _("Run the task again with a fresh retry budget"));
-      gtk_widget_add_css_class (button, "suggested-action");
-      gtk_actionable_set_action_name (GTK_ACTIONABLE (button), "win.incident-retry");
-      gtk_actionable_set_action_target (GTK_ACTIONABLE (button), "(ss)", incident->instance, incident->node);
-      gtk_box_append (GTK_BOX (box), button);
-      button = gtk_button_new_with_mnemonic (_("Re_solve"));
-      gtk_widget_set_tooltip_text (button, _("Skip the task: the token continues on its outgoing flows"));
-      gtk_actionable_set_action_name (GTK_ACTIONABLE (button), "win.incident-resolve");
-      gtk_actionable_set_action_target (GTK_ACTIONABLE (button), "(ss)", incident->instance, incident->node);
-      gtk_box_append (GTK_BOX (box), button);
-      button = gtk_button_new_with_mnemonic (_("_Cancel Instance"));
-      gtk_widget_set_tooltip_text (button, _("Terminate the whole instance"));
-      gtk_widget_add_css_class (button, "destructive-action");
-      gtk_actionable_set_action_name (GTK_ACTIONABLE (button), "win.cancel-instance");
-      gtk_actionable_set_action_target (GTK_ACTIONABLE (button), "s", incident->instance);
-      gtk_box_append (GTK_BOX (box), button);
-      adw_action_row_add_suffix (ADW_ACTION_ROW (row), box);
-      gtk_list_box_append (self->incidents_list, row);
-    }
-  gtk_stack_set_visible_child_name (self->incidents_stack, incidents->len > 0 ? "list" : "empty");
-  adw_view_stack_page_set_badge_number (self->incidents_page, incidents->len);
-  adw_view_stack_page_set_needs_attention (self->incidents_page, incidents->len > 0);
-}
 
 static const char *
 breakpoint_label (WnEventKind  kind,
@@ -2477,14 +2411,14 @@ rebuild_breakpoints (WinnowWindow *self)
   const WinnowBreakpoint *bps = winnow_session_get_breakpoints (self->session, &n);
 
   self->updating = TRUE;
-  clear_list (self->breakpoints_list);
+  winnow_list_box_clear (self->breakpoints_list);
   g_hash_table_remove_all (self->breakpoint_rows);
   for (guint i = 0; i < n; i++)
     {
       const WinnowBreakpoint *bp = &bps[i];
       g_autofree char *spec = winnow_breakpoint_to_spec (bp);
       g_autofree char *subtitle = describe_breakpoint (self, bp);
-      GtkWidget *row = property_row (spec, subtitle);
+      GtkWidget *row = winnow_property_row_new (spec, subtitle);
       GtkWidget *dot = gtk_label_new ("●");
       GtkWidget *toggle = gtk_switch_new ();
       GtkWidget *remove = gtk_button_new_from_icon_name ("user-trash-symbolic");
@@ -2534,7 +2468,7 @@ update_breakpoint_hits (WinnowWindow *self)
         continue;
       g_object_set_data (G_OBJECT (row), "winnow-hits", GUINT_TO_POINTER (bps[i].hits));
       subtitle = describe_breakpoint (self, &bps[i]);
-      set_row_subtitle (ADW_ACTION_ROW (row), subtitle);
+      winnow_row_set_subtitle (ADW_ACTION_ROW (row), subtitle);
     }
 }
 
@@ -2739,7 +2673,7 @@ static void
 set_breakpoint_error (WinnowWindow *self,
                       const char   *message)
 {
-  set_field_error (self->bp_error, message);
+  winnow_field_set_error (self->bp_error, message);
   if (message != NULL)
     gtk_widget_add_css_class (GTK_WIDGET (self->bp_spec_entry), "error");
 }
@@ -2759,14 +2693,14 @@ add_breakpoint_action (GSimpleAction *action,
     {
       if (node == NULL)
         {
-          set_field_error (self->bp_error, _("Select a node in the diagram first: this breakpoint stops when a token enters it."));
+          winnow_field_set_error (self->bp_error, _("Select a node in the diagram first: this breakpoint stops when a token enters it."));
           return;
         }
       winnow_session_add_breakpoint (self->session, WN_EV_NODE, WN_PH_ENTERED, node);
     }
   else
     winnow_session_add_breakpoint (self->session, breakpoint_kinds[selected].kind, breakpoint_kinds[selected].phase, NULL);
-  set_field_error (self->bp_error, NULL);
+  winnow_field_set_error (self->bp_error, NULL);
 }
 
 static void
@@ -2800,13 +2734,6 @@ add_breakpoint_spec_action (GSimpleAction *action,
   gtk_editable_set_text (GTK_EDITABLE (self->bp_spec_entry), "");
 }
 
-static void
-set_field_error (GtkLabel   *label,
-                 const char *message)
-{
-  gtk_label_set_text (label, message ? message : "");
-  gtk_widget_set_visible (GTK_WIDGET (label), message != NULL);
-}
 
 /* Parse `text` as one JSON value, as strictly as the loader reads files;
  * NULL and a message naming the place when it is not JSON. */
@@ -2915,15 +2842,15 @@ inject_fault_action (GSimpleAction *action,
 
   if (message != NULL)
     {
-      set_field_error (self->fault_error, message);
+      winnow_field_set_error (self->fault_error, message);
       return;
     }
   if (!winnow_session_inject (self->session, node->worker->topic, NULL, response, &error))
     {
-      set_field_error (self->fault_error, error->message);
+      winnow_field_set_error (self->fault_error, error->message);
       return;
     }
-  set_field_error (self->fault_error, NULL);
+  winnow_field_set_error (self->fault_error, NULL);
   description = wn_response_describe (response);
   /* Translators: "Injected crash on topic authorize" */
   done = g_strdup_printf (_("Injected %s on topic %s"), description, node->worker->topic);
@@ -2953,22 +2880,22 @@ start_instance_action (GSimpleAction *action,
       node = parse_json (text, &message);
       if (node == NULL)
         {
-          set_field_error (self->start_error, message);
+          winnow_field_set_error (self->start_error, message);
           return;
         }
       if (!JSON_NODE_HOLDS_OBJECT (node))
         {
-          set_field_error (self->start_error, _("Variables must be a JSON object, e.g. {\"order\": {\"amount\": 5}}"));
+          winnow_field_set_error (self->start_error, _("Variables must be a JSON object, e.g. {\"order\": {\"amount\": 5}}"));
           return;
         }
     }
   id = winnow_session_start_instance (self->session, node ? json_node_get_object (node) : NULL, &error);
   if (id == NULL)
     {
-      set_field_error (self->start_error, error ? error->message : _("The instance could not start"));
+      winnow_field_set_error (self->start_error, error ? error->message : _("The instance could not start"));
       return;
     }
-  set_field_error (self->start_error, NULL);
+  winnow_field_set_error (self->start_error, NULL);
   /* Translators: %s is an instance id */
   done = g_strdup_printf (_("Started instance %s"), id);
   _winnow_window_show_toast (self, done);
@@ -3314,6 +3241,24 @@ create_popup_cb (GtkMenuButton *button,
 }
 
 static void
+winnow_window_get_property (GObject    *object,
+                            guint       prop_id,
+                            GValue     *value,
+                            GParamSpec *pspec)
+{
+  WinnowWindow *self = WINNOW_WINDOW (object);
+
+  switch (prop_id)
+    {
+    case PROP_SESSION:
+      g_value_set_object (value, self->session);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
 winnow_window_class_init (WinnowWindowClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
@@ -3321,9 +3266,17 @@ winnow_window_class_init (WinnowWindowClass *klass)
 
   object_class->dispose = winnow_window_dispose;
   object_class->finalize = winnow_window_finalize;
+  object_class->get_property = winnow_window_get_property;
+
+  /* what the panels show: bound in the template */
+  properties[PROP_SESSION] =
+    g_param_spec_object ("session", NULL, NULL, WINNOW_TYPE_SESSION,
+                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
 
   g_type_ensure (WINNOW_TYPE_DIAGRAM);
   g_type_ensure (WINNOW_TYPE_TIMELINE);
+  g_type_ensure (WINNOW_TYPE_INCIDENTS_PAGE);
   /* GtkBuilder finds a type nobody has used yet by looking up its
    * *_get_type symbol in every loaded library: register the template's own
    * first (the window is built before anything is on screen) */
@@ -3417,8 +3370,7 @@ winnow_window_class_init (WinnowWindowClass *klass)
   BIND (timeline_legend);
   BIND (timeline_stack);
   BIND (timeline);
-  BIND (incidents_stack);
-  BIND (incidents_list);
+  BIND (incidents);
   BIND (breakpoints_stack);
   BIND (breakpoints_list);
   BIND (bp_kind_dropdown);
@@ -3466,13 +3418,14 @@ winnow_window_init (WinnowWindow *self)
   GType drop_types[] = { GDK_TYPE_FILE_LIST, G_TYPE_FILE };
   gint64 started = g_get_monotonic_time ();
 
+  /* first: the panels' templates bind to it */
+  self->session = winnow_session_new ();
   gtk_widget_init_template (GTK_WIDGET (self));
 
 #if DEVELOPMENT_BUILD
   gtk_widget_add_css_class (GTK_WIDGET (self), "devel");
 #endif
 
-  self->session = winnow_session_new ();
   self->settings = create_settings ();
   self->live_cells = g_hash_table_new (NULL, NULL);
   self->state_filter = -1;
@@ -3519,6 +3472,7 @@ winnow_window_init (WinnowWindow *self)
   g_signal_connect (self->trust_default_row, "notify::selected", G_CALLBACK (trust_default_selected_cb), self);
   g_signal_connect_swapped (self->fault_kind_row, "notify::selected", G_CALLBACK (update_fault_fields), self);
   g_signal_connect (self->view_stack, "notify::visible-child-name", G_CALLBACK (visible_page_cb), self);
+  g_signal_connect (self->incidents, "notify::n-incidents", G_CALLBACK (incidents_count_cb), self);
 
   keys = gtk_event_controller_key_new ();
   gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);

@@ -1,0 +1,48 @@
+#include "config.h"
+
+#include "winnow-panel-util.h"
+
+GtkWidget *
+winnow_property_row_new (const char *title,
+                         const char *subtitle)
+{
+  GtkWidget *row = adw_action_row_new ();
+  g_autofree char *escaped_title = g_markup_escape_text (title, -1);
+  g_autofree char *escaped_subtitle = subtitle ? g_markup_escape_text (subtitle, -1) : NULL;
+
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), escaped_title);
+  if (escaped_subtitle != NULL)
+    adw_action_row_set_subtitle (ADW_ACTION_ROW (row), escaped_subtitle);
+  return row;
+}
+
+void
+winnow_row_set_subtitle (AdwActionRow *row,
+                         const char   *text)
+{
+  adw_action_row_set_subtitle (row, text ? text : "");
+}
+
+void
+winnow_list_box_clear (GtkListBox *list)
+{
+  GtkWidget *child;
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (list))) != NULL)
+    gtk_list_box_remove (list, child);
+}
+
+void
+winnow_field_set_error (GtkLabel   *label,
+                        const char *message)
+{
+  gtk_label_set_text (label, message ? message : "");
+  gtk_widget_set_visible (GTK_WIDGET (label), message != NULL);
+}
+
+void
+winnow_panel_toast (GtkWidget  *widget,
+                    const char *title)
+{
+  gtk_widget_activate_action (widget, "win.toast", "s", title);
+}

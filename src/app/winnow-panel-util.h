@@ -1,0 +1,23 @@
+/* winnow-panel-util.h — small helpers the window's panels share: rows of a
+ * boxed list, a field's error label, and a toast from anywhere in the window. */
+#pragma once
+
+#include <adwaita.h>
+
+G_BEGIN_DECLS
+
+/* An AdwActionRow with `title` and `subtitle` (either may hold markup
+ * characters: both are escaped). */
+GtkWidget *winnow_property_row_new  (const char   *title,
+                                     const char   *subtitle);
+void       winnow_row_set_subtitle  (AdwActionRow *row,
+                                     const char   *text);
+void       winnow_list_box_clear    (GtkListBox   *list);
+/* Show `message` in a field's error label, or hide the label when NULL. */
+void       winnow_field_set_error   (GtkLabel     *label,
+                                     const char   *message);
+/* A short confirmation in the window's toast overlay (its win.toast action). */
+void       winnow_panel_toast       (GtkWidget    *widget,
+                                     const char   *title);
+
+G_END_DECLS
