@@ -11,26 +11,24 @@
 
 struct _WinnowIncidentsPage
 {
-  GtkWidget      parent_instance;
+  WinnowPanel    parent_instance;
 
   GtkStack      *stack;
   GtkListBox    *list;
 
-  WinnowSession *session;
   guint          shown;          /* the incidents' version on show */
   guint          n_incidents;
 };
 
 enum {
   PROP_0,
-  PROP_SESSION,
   PROP_N_INCIDENTS,
   N_PROPS
 };
 
 static GParamSpec *properties[N_PROPS];
 
-G_DEFINE_FINAL_TYPE (WinnowIncidentsPage, winnow_incidents_page, GTK_TYPE_WIDGET)
+G_DEFINE_FINAL_TYPE (WinnowIncidentsPage, winnow_incidents_page, WINNOW_TYPE_PANEL)
 
 static GtkWidget *
 command_button (const char *mnemonic,
@@ -102,24 +100,25 @@ incident_action (GtkWidget  *widget,
                  GVariant   *param)
 {
   WinnowIncidentsPage *self = WINNOW_INCIDENTS_PAGE (widget);
+  WinnowSession *session = winnow_panel_get_session (WINNOW_PANEL (self));
   gboolean retry = g_strcmp0 (action_name, "incidents.retry") == 0;
   const char *instance, *node;
   g_autoptr(GError) error = NULL;
   g_autofree char *done = NULL;
   gboolean ok;
 
-  if (self->session == NULL)
+  if (session == NULL)
     return;
   g_variant_get (param, "(&s&s)", &instance, &node);
   if (retry)
     {
-      ok = winnow_session_incident_retry (self->session, instance, *node ? node : NULL, &error);
+      ok = winnow_session_incident_retry (session, instance, *node ? node : NULL, &error);
       /* Translators: %s is an instance id */
       done = g_strdup_printf (_("Retrying the task in %s"), instance);
     }
   else
     {
-      ok = winnow_session_incident_resolve (self->session, instance, *node ? node : NULL, &error);
+      ok = winnow_session_incident_resolve (session, instance, *node ? node : NULL, &error);
       /* Translators: %s is an instance id */
       done = g_strdup_printf (_("Resolved: %s goes on past the task"), instance);
     }
@@ -132,14 +131,15 @@ cancel_instance_action (GtkWidget  *widget,
                         GVariant   *param)
 {
   WinnowIncidentsPage *self = WINNOW_INCIDENTS_PAGE (widget);
+  WinnowSession *session = winnow_panel_get_session (WINNOW_PANEL (self));
   const char *instance = g_variant_get_string (param, NULL);
   g_autoptr(GError) error = NULL;
   g_autofree char *done = NULL;
   gboolean ok;
 
-  if (self->session == NULL)
+  if (session == NULL)
     return;
-  ok = winnow_session_cancel_instance (self->session, instance, &error);
+  ok = winnow_session_cancel_instance (session, instance, &error);
   /* Translators: %s is an instance id */
   done = g_strdup_printf (_("Canceled %s"), instance);
   command_done (self, ok, error, done);
@@ -154,16 +154,6 @@ run_changed_cb (WinnowSession       *session,
 }
 
 static void
-winnow_incidents_page_dispose (GObject *object)
-{
-  WinnowIncidentsPage *self = WINNOW_INCIDENTS_PAGE (object);
-
-  winnow_incidents_page_set_session (self, NULL);
-  gtk_widget_dispose_template (GTK_WIDGET (self), WINNOW_TYPE_INCIDENTS_PAGE);
-  G_OBJECT_CLASS (winnow_incidents_page_parent_class)->dispose (object);
-}
-
-static void
 winnow_incidents_page_get_property (GObject    *object,
                                     guint       prop_id,
                                     GValue     *value,
@@ -173,9 +163,6 @@ winnow_incidents_page_get_property (GObject    *object,
 
   switch (prop_id)
     {
-    case PROP_SESSION:
-      g_value_set_object (value, self->session);
-      break;
     case PROP_N_INCIDENTS:
       g_value_set_uint (value, self->n_incidents);
       break;
@@ -185,21 +172,17 @@ winnow_incidents_page_get_property (GObject    *object,
 }
 
 static void
-winnow_incidents_page_set_property (GObject      *object,
-                                    guint         prop_id,
-                                    const GValue *value,
-                                    GParamSpec   *pspec)
+winnow_incidents_page_session_changed (WinnowPanel   *panel,
+                                       WinnowSession *old)
 {
-  WinnowIncidentsPage *self = WINNOW_INCIDENTS_PAGE (object);
+  WinnowIncidentsPage *self = WINNOW_INCIDENTS_PAGE (panel);
+  WinnowSession *session = winnow_panel_get_session (panel);
 
-  switch (prop_id)
-    {
-    case PROP_SESSION:
-      winnow_incidents_page_set_session (self, g_value_get_object (value));
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
+  self->shown = G_MAXUINT;
+  if (session == NULL)
+    return;
+  g_signal_connect_object (session, "run-changed", G_CALLBACK (run_changed_cb), self, 0);
+  winnow_incidents_page_update (self);
 }
 
 static void
@@ -207,14 +190,11 @@ winnow_incidents_page_class_init (WinnowIncidentsPageClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  WinnowPanelClass *panel_class = WINNOW_PANEL_CLASS (klass);
 
-  object_class->dispose = winnow_incidents_page_dispose;
   object_class->get_property = winnow_incidents_page_get_property;
-  object_class->set_property = winnow_incidents_page_set_property;
+  panel_class->session_changed = winnow_incidents_page_session_changed;
 
-  properties[PROP_SESSION] =
-    g_param_spec_object ("session", NULL, NULL, WINNOW_TYPE_SESSION,
-                         G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
   /* for the tab's badge */
   properties[PROP_N_INCIDENTS] =
     g_param_spec_uint ("n-incidents", NULL, NULL, 0, G_MAXUINT, 0,
@@ -224,7 +204,6 @@ winnow_incidents_page_class_init (WinnowIncidentsPageClass *klass)
   gtk_widget_class_set_template_from_resource (widget_class, RESOURCE_BASE "/winnow-incidents-page.ui");
   gtk_widget_class_bind_template_child (widget_class, WinnowIncidentsPage, stack);
   gtk_widget_class_bind_template_child (widget_class, WinnowIncidentsPage, list);
-  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
 
   gtk_widget_class_install_action (widget_class, "incidents.retry", "(ss)", incident_action);
   gtk_widget_class_install_action (widget_class, "incidents.resolve", "(ss)", incident_action);
@@ -238,50 +217,25 @@ winnow_incidents_page_init (WinnowIncidentsPage *self)
   gtk_widget_init_template (GTK_WIDGET (self));
 }
 
-WinnowSession *
-winnow_incidents_page_get_session (WinnowIncidentsPage *self)
-{
-  g_return_val_if_fail (WINNOW_IS_INCIDENTS_PAGE (self), NULL);
-  return self->session;
-}
-
-void
-winnow_incidents_page_set_session (WinnowIncidentsPage *self,
-                                   WinnowSession       *session)
-{
-  g_return_if_fail (WINNOW_IS_INCIDENTS_PAGE (self));
-  g_return_if_fail (session == NULL || WINNOW_IS_SESSION (session));
-
-  if (self->session == session)
-    return;
-  if (self->session != NULL)
-    g_signal_handlers_disconnect_by_data (self->session, self);
-  g_set_object (&self->session, session);
-  if (session != NULL)
-    g_signal_connect_object (session, "run-changed", G_CALLBACK (run_changed_cb), self, 0);
-  self->shown = G_MAXUINT;
-  if (session != NULL)
-    winnow_incidents_page_update (self);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
-}
-
 void
 winnow_incidents_page_update (WinnowIncidentsPage *self)
 {
+  WinnowSession *session;
   GPtrArray *incidents;
   WnProcess *process;
   guint version;
 
   g_return_if_fail (WINNOW_IS_INCIDENTS_PAGE (self));
 
-  if (self->session == NULL)
+  session = winnow_panel_get_session (WINNOW_PANEL (self));
+  if (session == NULL)
     return;
-  incidents = winnow_session_get_incidents (self->session);
-  version = winnow_session_get_incidents_version (self->session);
+  incidents = winnow_session_get_incidents (session);
+  version = winnow_session_get_incidents_version (session);
   if (version == self->shown)
     return;
   self->shown = version;
-  process = winnow_session_get_process (self->session);
+  process = winnow_session_get_process (session);
   winnow_list_box_clear (self->list);
   for (guint i = 0; i < incidents->len; i++)
     gtk_list_box_append (self->list, incident_row (g_ptr_array_index (incidents, i), process));

@@ -4,16 +4,13 @@
 
 #include <adwaita.h>
 
-#include "winnow-session.h"
+#include "winnow-panel.h"
 
 G_BEGIN_DECLS
 
 #define WINNOW_TYPE_INCIDENTS_PAGE (winnow_incidents_page_get_type ())
-G_DECLARE_FINAL_TYPE (WinnowIncidentsPage, winnow_incidents_page, WINNOW, INCIDENTS_PAGE, GtkWidget)
+G_DECLARE_FINAL_TYPE (WinnowIncidentsPage, winnow_incidents_page, WINNOW, INCIDENTS_PAGE, WinnowPanel)
 
-WinnowSession *winnow_incidents_page_get_session (WinnowIncidentsPage *self);
-void           winnow_incidents_page_set_session (WinnowIncidentsPage *self,
-                                                  WinnowSession       *session);
 /* Catch up with the session's incidents; cheap when none changed. */
 void           winnow_incidents_page_update      (WinnowIncidentsPage *self);
 

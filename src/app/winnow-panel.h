@@ -1,0 +1,31 @@
+/* winnow-panel.h — the base of the window's panels: a widget with its own
+ * template that shows one session. */
+#pragma once
+
+#include <adwaita.h>
+
+#include "winnow-session.h"
+
+G_BEGIN_DECLS
+
+#define WINNOW_TYPE_PANEL (winnow_panel_get_type ())
+G_DECLARE_DERIVABLE_TYPE (WinnowPanel, winnow_panel, WINNOW, PANEL, GtkWidget)
+
+struct _WinnowPanelClass
+{
+  GtkWidgetClass parent_class;
+
+  /* The panel now shows `winnow_panel_get_session (self)` (NULL: none).
+   * Handlers the panel connected to `old` with itself as data are already
+   * gone; connect what the new session needs and catch up. */
+  void (*session_changed) (WinnowPanel   *self,
+                           WinnowSession *old);
+
+  gpointer padding[4];
+};
+
+WinnowSession *winnow_panel_get_session (WinnowPanel   *self);
+void           winnow_panel_set_session (WinnowPanel   *self,
+                                         WinnowSession *session);
+
+G_END_DECLS
