@@ -1,0 +1,942 @@
+/* wn-process-loader.c — read winnow.process/1 documents (wn-loader.h): nodes,
+ * flows, workers and the graph checks over them; an embedded scenario goes to
+ * the scenario loader. */
+#include "wn-loader-private.h"
+
+#include <string.h>
+
+typedef struct {
+  JsonNode      *json;           /* the node object */
+  char          *path;           /* nodes[i] */
+  const char    *id;             /* NULL when missing or invalid */
+  gboolean       type_ok;
+  WnNodeType     type;
+  char          *name;
+  WnTime         duration;
+  WnAssignment  *set;
+  guint          n_set;
+  WnWorkerSpec  *worker;
+  char          *error_code;
+  JsonNode      *default_json;   /* exclusiveGateway `default` (a string node) */
+  JsonNode      *attached_json;  /* boundaryEvent `attachedTo` (a string node) */
+} NodeSrc;
+
+typedef struct {
+  JsonNode   *json;
+  char       *path;              /* flows[i] */
+  const char *id;
+  int         from;              /* node source index, -1 when unresolved */
+  int         to;
+  JsonNode   *condition_json;
+  WnLite     *condition;
+} FlowSrc;
+
+static const char * const process_keys[] = {
+  "format", "id", "name", "variables", "engine", "nodes", "flows", "scenario", NULL
+};
+static const char * const node_keys_all[] = {
+  "id", "type", "name", "error", "duration", "set", "worker", "attachedTo", "default", NULL
+};
+static const char * const worker_keys[] = {
+  "topic", "input", "trust", "retry", "errorMapper", "outputMapping", "output", "status", NULL
+};
+static const char * const mapping_keys[] = { "path", "var", "required", NULL };
+static const char * const status_keys[] = { "var", "overwrite", NULL };
+
+static gboolean
+parse_output_mapping (WnCheck *ctx, JsonNode *node, const char *path, WnOutputMapping **out)
+{
+  JsonArray *array = _wn_check_array (ctx, node, path);
+  g_autoptr(GError) error = NULL;
+  WnOutputRule *rules;
+  GPtrArray *var_nodes;
+  guint n;
+  guint bad = 0;
+  guint before = _wn_check_n_errors (ctx);
+
+  if (array == NULL)
+    return FALSE;
+
+  n = json_array_get_length (array);
+  rules = g_new0 (WnOutputRule, n + 1);
+  var_nodes = g_ptr_array_new ();
+
+  for (guint i = 0; i < n; i++)
+    {
+      JsonNode *rule = json_array_get_element (array, i);
+      g_autofree char *rp = _wn_check_path_index (path, i);
+      JsonNode *m;
+
+      g_ptr_array_add (var_nodes, NULL);
+      if (!_wn_check_object (ctx, rule, rp))
+        continue;
+      _wn_check_keys (ctx, rule, rp, mapping_keys, NULL, NULL);
+
+      if ((m = _wn_check_member (ctx, rule, rp, "path", TRUE)) != NULL)
+        {
+          g_autofree char *p = _wn_check_path_key (rp, "path");
+
+          rules[i].path = _wn_check_lite (ctx, m, p);
+        }
+      if ((m = _wn_check_member (ctx, rule, rp, "var", TRUE)) != NULL)
+        {
+          g_autofree char *p = _wn_check_path_key (rp, "var");
+
+          rules[i].var = _wn_check_nonempty (ctx, m, p);
+          var_nodes->pdata[i] = m;
+        }
+      if ((m = _wn_check_member (ctx, rule, rp, "required", FALSE)) != NULL)
+        {
+          g_autofree char *p = _wn_check_path_key (rp, "required");
+
+          _wn_check_bool (ctx, m, p, &rules[i].required);
+        }
+    }
+
+  if (_wn_check_n_errors (ctx) == before && n > 0)
+    {
+      *out = wn_output_mapping_new (rules, n, &bad, &error);
+      if (*out == NULL)
+        {
+          g_autofree char *rp = _wn_check_path_index (path, MIN (bad, n - 1));
+          g_autofree char *p = _wn_check_path_key (rp, "var");
+          JsonNode *at = g_ptr_array_index (var_nodes, MIN (bad, n - 1));
+
+          _wn_check_report (ctx, at, p, "%s", error != NULL ? error->message : "conflicting output mapping");
+        }
+    }
+
+  for (guint i = 0; i < n; i++)
+    g_clear_pointer (&rules[i].path, wn_lite_unref);
+  g_free (rules);
+  g_ptr_array_unref (var_nodes);
+  return _wn_check_n_errors (ctx) == before;
+}
+
+
+static WnWorkerSpec *
+parse_worker (WnCheck *ctx, JsonNode *node, const char *path)
+{
+  g_autoptr(GPtrArray) status_nodes = g_ptr_array_new ();
+  g_autoptr(GPtrArray) status_paths = g_ptr_array_new_with_free_func (g_free);
+  WnStatusRules status_rules = { status_nodes, status_paths };
+  WnWorkerSpec *spec;
+  JsonNode *m;
+  JsonNode *output_node = NULL;
+  guint before = _wn_check_n_errors (ctx);
+
+  if (!_wn_check_object (ctx, node, path))
+    return NULL;
+  _wn_check_keys (ctx, node, path, worker_keys, NULL, NULL);
+
+  spec = wn_worker_spec_new (NULL);
+
+  if ((m = _wn_check_member (ctx, node, path, "topic", TRUE)) != NULL)
+    {
+      g_autofree char *p = _wn_check_path_key (path, "topic");
+
+      spec->topic = g_strdup (_wn_check_identifier (ctx, m, p));
+    }
+  if ((m = _wn_check_member (ctx, node, path, "input", FALSE)) != NULL)
+    {
+      g_autofree char *p = _wn_check_path_key (path, "input");
+      JsonArray *array = _wn_check_array (ctx, m, p);
+
+      if (array != NULL)
+        {
+          spec->input = g_ptr_array_new_with_free_func ((GDestroyNotify) wn_path_free);
+          for (guint i = 0; i < json_array_get_length (array); i++)
+            {
+              g_autofree char *ip = _wn_check_path_index (p, i);
+              WnPath *wp = _wn_check_var_path (ctx, json_array_get_element (array, i), ip);
+
+              if (wp != NULL)
+                g_ptr_array_add (spec->input, wp);
+            }
+        }
+    }
+  if ((m = _wn_check_member (ctx, node, path, "trust", FALSE)) != NULL)
+    {
+      g_autofree char *p = _wn_check_path_key (path, "trust");
+
+      _wn_load_trust (ctx, m, p, &spec->policy.trust);
+    }
+  if ((m = _wn_check_member (ctx, node, path, "retry", FALSE)) != NULL)
+    {
+      g_autofree char *p = _wn_check_path_key (path, "retry");
+
+      spec->policy.has_retry = _wn_load_retry (ctx, m, p, &spec->policy.retry);
+    }
+  if ((m = _wn_check_member (ctx, node, path, "errorMapper", FALSE)) != NULL)
+    {
+      g_autofree char *p = _wn_check_path_key (path, "errorMapper");
+
+      _wn_load_error_mapper (ctx, m, p, &spec->policy.mapper, &status_rules);
+    }
+  if ((m = _wn_check_member (ctx, node, path, "outputMapping", FALSE)) != NULL)
+    {
+      g_autofree char *p = _wn_check_path_key (path, "outputMapping");
+
+      parse_output_mapping (ctx, m, p, &spec->policy.mapping);
+    }
+  if ((output_node = _wn_check_member (ctx, node, path, "output", FALSE)) != NULL)
+    {
+      g_autofree char *p = _wn_check_path_key (path, "output");
+
+      spec->output_var = g_strdup (_wn_check_nonempty (ctx, output_node, p));
+    }
+  if ((m = _wn_check_member (ctx, node, path, "status", FALSE)) != NULL)
+    {
+      g_autofree char *p = _wn_check_path_key (path, "status");
+
+      if (_wn_check_object (ctx, m, p))
+        {
+          JsonNode *v;
+
+          _wn_check_keys (ctx, m, p, status_keys, NULL, NULL);
+          if ((v = _wn_check_member (ctx, m, p, "var", TRUE)) != NULL)
+            {
+              g_autofree char *vp = _wn_check_path_key (p, "var");
+              const char *s = _wn_check_nonempty (ctx, v, vp);
+
+              spec->status_var = g_strdup (s);
+            }
+          if ((v = _wn_check_member (ctx, m, p, "overwrite", FALSE)) != NULL)
+            {
+              g_autofree char *vp = _wn_check_path_key (p, "overwrite");
+
+              _wn_check_bool (ctx, v, vp, &spec->status_overwrite);
+            }
+        }
+    }
+
+  if (!json_object_has_member (json_node_get_object (node), "status"))
+    {
+      for (guint i = 0; i < status_nodes->len; i++)
+        _wn_check_report (ctx, g_ptr_array_index (status_nodes, i), g_ptr_array_index (status_paths, i),
+                "a status rule needs the task's worker.status (where the status is written)");
+    }
+
+  if (_wn_check_n_errors (ctx) != before)
+    {
+      wn_worker_spec_free (spec);
+      return NULL;
+    }
+  return spec;
+}
+
+static void
+node_src_free (gpointer data)
+{
+  NodeSrc *src = data;
+
+  g_free (src->path);
+  g_free (src->name);
+  for (guint i = 0; i < src->n_set; i++)
+    {
+      g_free (src->set[i].var);
+      g_clear_pointer (&src->set[i].expr, wn_lite_unref);
+    }
+  g_free (src->set);
+  g_clear_pointer (&src->worker, wn_worker_spec_free);
+  g_free (src->error_code);
+  g_free (src);
+}
+
+static void
+flow_src_free (gpointer data)
+{
+  FlowSrc *src = data;
+
+  g_free (src->path);
+  g_clear_pointer (&src->condition, wn_lite_unref);
+  g_free (src);
+}
+
+static void
+parse_set (WnCheck *ctx, JsonNode *node, const char *path, NodeSrc *src)
+{
+  const char * const *keys;
+  JsonObject *object;
+  guint n = 0;
+
+  if (!_wn_check_object (ctx, node, path))
+    return;
+  object = json_node_get_object (node);
+  keys = wn_json_doc_get_keys (ctx->doc, object, &n);
+  src->set = g_new0 (WnAssignment, n + 1);
+
+  for (guint i = 0; i < n; i++)
+    {
+      const char *var = keys[i];
+      g_autofree char *p = _wn_check_path_key (path, var);
+      g_autoptr(WnPath) target = NULL;
+      WnLite *expr;
+
+      if (g_str_has_prefix (var, "x-"))
+        continue;
+      target = wn_path_parse (var, NULL);
+      if (target == NULL || target->n_steps != 0)
+        {
+          _wn_check_report_key (ctx, node, var, p, "\"%s\" is not a variable name", var);
+          continue;
+        }
+      expr = _wn_check_lite (ctx, json_object_get_member (object, var), p);
+      if (expr == NULL)
+        continue;
+      src->set[src->n_set].var = g_strdup (var);
+      src->set[src->n_set].expr = expr;
+      src->n_set++;
+    }
+}
+
+static void
+parse_node (WnCheck    *ctx,
+            JsonNode   *node,
+            NodeSrc    *src,
+            GHashTable *ids)
+{
+  static const char * const start_keys_node[] = { "id", "type", "name", NULL };
+  static const char * const end_keys[] = { "id", "type", "name", "error", NULL };
+  static const char * const task_keys[] = { "id", "type", "name", "duration", NULL };
+  static const char * const script_keys[] = { "id", "type", "name", "set", "duration", NULL };
+  static const char * const service_keys[] = { "id", "type", "name", "worker", "duration", NULL };
+  static const char * const boundary_keys[] = { "id", "type", "name", "attachedTo", "error", NULL };
+  static const char * const exclusive_keys[] = { "id", "type", "name", "default", NULL };
+  static const char * const timer_keys[] = { "id", "type", "name", "duration", NULL };
+  const char * const *allowed = start_keys_node;
+  const char *path = src->path;
+  g_autofree char *what = NULL;
+  JsonNode *m;
+
+  if (!_wn_check_object (ctx, node, path))
+    return;
+
+  if ((m = _wn_check_member (ctx, node, path, "id", TRUE)) != NULL)
+    {
+      g_autofree char *p = _wn_check_path_key (path, "id");
+      const char *id = _wn_check_identifier (ctx, m, p);
+
+      if (id != NULL)
+        {
+          const char *first = g_hash_table_lookup (ids, id);
+
+          if (first != NULL)
+            _wn_check_report (ctx, m, p, "duplicate id \"%s\" (first used at %s)", id, first);
+          else
+            {
+              g_hash_table_insert (ids, (gpointer) id, g_steal_pointer (&p));
+              src->id = id;
+            }
+        }
+    }
+
+  if ((m = _wn_check_member (ctx, node, path, "type", TRUE)) != NULL)
+    {
+      g_autofree char *p = _wn_check_path_key (path, "type");
+      const char *type = _wn_check_string (ctx, m, p);
+
+      if (type != NULL)
+        {
+          if (wn_node_type_from_string (type, &src->type))
+            src->type_ok = TRUE;
+          else
+            _wn_check_report (ctx, m, p, "unknown node type \"%s\" (expected startEvent, endEvent, task, "
+                    "scriptTask, serviceTask, boundaryEvent, exclusiveGateway, parallelGateway "
+                    "or timerEvent)", type);
+        }
+    }
+
+  if ((m = _wn_check_member (ctx, node, path, "name", FALSE)) != NULL)
+    {
+      g_autofree char *p = _wn_check_path_key (path, "name");
+
+      src->name = g_strdup (_wn_check_string (ctx, m, p));
+    }
+
+  if (!src->type_ok)
+    {
+      if (!json_object_has_member (json_node_get_object (node), "type"))
+        _wn_check_keys (ctx, node, path, node_keys_all, NULL, NULL);
+      return;
+    }
+
+  switch (src->type)
+    {
+    case WN_NODE_START:     allowed = start_keys_node; break;
+    case WN_NODE_END:       allowed = end_keys; break;
+    case WN_NODE_TASK:      allowed = task_keys; break;
+    case WN_NODE_SCRIPT:    allowed = script_keys; break;
+    case WN_NODE_SERVICE:   allowed = service_keys; break;
+    case WN_NODE_BOUNDARY:  allowed = boundary_keys; break;
+    case WN_NODE_EXCLUSIVE: allowed = exclusive_keys; break;
+    case WN_NODE_PARALLEL:  allowed = start_keys_node; break;
+    case WN_NODE_TIMER:     allowed = timer_keys; break;
+    default:                allowed = start_keys_node; break;
+    }
+  what = g_strdup_printf ("%s %s", _wn_check_article (wn_node_type_to_string (src->type)),
+                          wn_node_type_to_string (src->type));
+  _wn_check_keys (ctx, node, path, allowed, node_keys_all, what);
+
+  if (_wn_check_in_list (allowed, "duration") &&
+      (m = _wn_check_member (ctx, node, path, "duration", src->type == WN_NODE_TIMER)) != NULL)
+    {
+      g_autofree char *p = _wn_check_path_key (path, "duration");
+
+      if (src->type == WN_NODE_SERVICE &&
+          json_object_has_member (json_node_get_object (node), "worker"))
+        _wn_check_report (ctx, m, p, "a serviceTask with a worker takes no duration "
+                "(its worker's responses set the time)");
+      else
+        _wn_check_duration (ctx, m, p, FALSE, &src->duration);
+    }
+
+  if (src->type == WN_NODE_SCRIPT && (m = _wn_check_member (ctx, node, path, "set", FALSE)) != NULL)
+    {
+      g_autofree char *p = _wn_check_path_key (path, "set");
+
+      parse_set (ctx, m, p, src);
+    }
+
+  if (src->type == WN_NODE_SERVICE && (m = _wn_check_member (ctx, node, path, "worker", FALSE)) != NULL)
+    {
+      g_autofree char *p = _wn_check_path_key (path, "worker");
+
+      src->worker = parse_worker (ctx, m, p);
+    }
+
+  if ((src->type == WN_NODE_END || src->type == WN_NODE_BOUNDARY) &&
+      (m = _wn_check_member (ctx, node, path, "error", src->type == WN_NODE_BOUNDARY)) != NULL)
+    {
+      g_autofree char *p = _wn_check_path_key (path, "error");
+
+      src->error_code = g_strdup (_wn_check_nonempty (ctx, m, p));
+    }
+
+  if (src->type == WN_NODE_BOUNDARY &&
+      (m = _wn_check_member (ctx, node, path, "attachedTo", TRUE)) != NULL)
+    {
+      g_autofree char *p = _wn_check_path_key (path, "attachedTo");
+
+      if (_wn_check_identifier (ctx, m, p) != NULL)
+        src->attached_json = m;
+    }
+
+  if (src->type == WN_NODE_EXCLUSIVE &&
+      (m = _wn_check_member (ctx, node, path, "default", FALSE)) != NULL)
+    {
+      g_autofree char *p = _wn_check_path_key (path, "default");
+
+      if (_wn_check_identifier (ctx, m, p) != NULL)
+        src->default_json = m;
+    }
+}
+
+static int
+find_node_src (GHashTable *node_ids, const char *id)
+{
+  gpointer v = g_hash_table_lookup (node_ids, id);
+
+  return v != NULL ? (int) GPOINTER_TO_UINT (v) - 1 : -1;
+}
+
+static void
+parse_flow (WnCheck    *ctx,
+            JsonNode   *node,
+            FlowSrc    *src,
+            GPtrArray  *nodes,
+            GHashTable *node_ids,
+            GHashTable *ids,
+            gboolean   *unresolved)
+{
+  static const char * const flow_keys[] = { "id", "from", "to", "condition", NULL };
+  const char *path = src->path;
+  JsonNode *m;
+
+  src->from = -1;
+  src->to = -1;
+
+  if (!_wn_check_object (ctx, node, path))
+    {
+      *unresolved = TRUE;
+      return;
+    }
+  _wn_check_keys (ctx, node, path, flow_keys, NULL, NULL);
+
+  if ((m = _wn_check_member (ctx, node, path, "id", TRUE)) != NULL)
+    {
+      g_autofree char *p = _wn_check_path_key (path, "id");
+      const char *id = _wn_check_identifier (ctx, m, p);
+
+      if (id != NULL)
+        {
+          const char *first = g_hash_table_lookup (ids, id);
+
+          if (first != NULL)
+            _wn_check_report (ctx, m, p, "duplicate id \"%s\" (first used at %s)", id, first);
+          else
+            {
+              g_hash_table_insert (ids, (gpointer) id, g_steal_pointer (&p));
+              src->id = id;
+            }
+        }
+    }
+
+  for (guint end = 0; end < 2; end++)
+    {
+      const char *key = end == 0 ? "from" : "to";
+      g_autofree char *p = _wn_check_path_key (path, key);
+      const char *id;
+      int index;
+      const NodeSrc *target;
+
+      m = _wn_check_member (ctx, node, path, key, TRUE);
+      if (m == NULL)
+        {
+          *unresolved = TRUE;
+          continue;
+        }
+      id = _wn_check_identifier (ctx, m, p);
+      if (id == NULL)
+        {
+          *unresolved = TRUE;
+          continue;
+        }
+      index = find_node_src (node_ids, id);
+      if (index < 0)
+        {
+          _wn_check_report (ctx, m, p, "unknown node \"%s\"", id);
+          *unresolved = TRUE;
+          continue;
+        }
+      target = g_ptr_array_index (nodes, index);
+      if (end == 0)
+        {
+          src->from = index;
+          if (target->type == WN_NODE_END)
+            _wn_check_report (ctx, m, p, "an endEvent cannot have outgoing flows (\"%s\" is an endEvent)", id);
+        }
+      else
+        {
+          src->to = index;
+          if (target->type == WN_NODE_START)
+            _wn_check_report (ctx, m, p, "a startEvent cannot have incoming flows (\"%s\" is the startEvent)", id);
+          else if (target->type == WN_NODE_BOUNDARY)
+            _wn_check_report (ctx, m, p, "a boundaryEvent cannot have incoming flows (\"%s\" is a boundaryEvent)", id);
+        }
+    }
+
+  if ((m = _wn_check_member (ctx, node, path, "condition", FALSE)) != NULL)
+    {
+      g_autofree char *p = _wn_check_path_key (path, "condition");
+
+      src->condition_json = m;
+      src->condition = _wn_check_lite (ctx, m, p);
+      if (src->from >= 0 &&
+          ((NodeSrc *) g_ptr_array_index (nodes, src->from))->type != WN_NODE_EXCLUSIVE)
+        _wn_check_report (ctx, m, p, "a condition only applies to a flow leaving an exclusiveGateway");
+    }
+}
+
+static WnProcess *
+build_process (WnCheck    *ctx,
+               JsonNode   *root,
+               const char *id,
+               GPtrArray  *nodes,
+               GPtrArray  *flows)
+{
+  g_autoptr(GError) error = NULL;
+  WnProcess *process = wn_process_new (id);
+
+  for (guint i = 0; i < nodes->len; i++)
+    {
+      NodeSrc *src = g_ptr_array_index (nodes, i);
+      WnNode *node = wn_process_add_node (process, src->id, src->type);
+
+      node->name = g_steal_pointer (&src->name);
+      node->duration = src->duration;
+      node->set = g_steal_pointer (&src->set);
+      node->n_set = src->n_set;
+      src->n_set = 0;
+      node->worker = g_steal_pointer (&src->worker);
+      node->error_code = g_steal_pointer (&src->error_code);
+    }
+  for (guint i = 0; i < flows->len; i++)
+    {
+      FlowSrc *src = g_ptr_array_index (flows, i);
+      const NodeSrc *from = g_ptr_array_index (nodes, src->from);
+      const NodeSrc *to = g_ptr_array_index (nodes, src->to);
+      WnFlow *flow = wn_process_add_flow (process, src->id, from->id, to->id, NULL);
+
+      flow->condition = g_steal_pointer (&src->condition);
+    }
+  for (guint i = 0; i < nodes->len; i++)
+    {
+      NodeSrc *src = g_ptr_array_index (nodes, i);
+
+      if (src->default_json != NULL)
+        wn_process_set_default_flow (process, src->id, json_node_get_string (src->default_json));
+      if (src->attached_json != NULL)
+        wn_process_set_attached_to (process, src->id, json_node_get_string (src->attached_json));
+    }
+
+  if (!wn_process_finish (process, &error))
+    {
+      _wn_check_report (ctx, root, "", "%s", error->message);
+      wn_process_unref (process);
+      return NULL;
+    }
+  return process;
+}
+
+static WnProcess *
+parse_process (WnCheck *ctx, JsonNode *root)
+{
+  g_autoptr(GPtrArray) nodes = g_ptr_array_new_with_free_func (node_src_free);
+  g_autoptr(GPtrArray) flows = g_ptr_array_new_with_free_func (flow_src_free);
+  g_autoptr(GHashTable) ids = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_free);
+  g_autoptr(GHashTable) node_ids = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr(GHashTable) flow_ids = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr(GPtrArray) status_nodes = g_ptr_array_new ();
+  g_autoptr(GPtrArray) status_paths = g_ptr_array_new_with_free_func (g_free);
+  WnStatusRules engine_status = { status_nodes, status_paths };
+  WnEngineConfig engine = { 0 };
+  g_autoptr(WnScenario) scenario = NULL;
+  JsonNode *nodes_json = NULL;
+  JsonNode *m;
+  const char *id = NULL;
+  const char *name = NULL;
+  const char *about = NULL;
+  JsonObject *variables = NULL;
+  gboolean unresolved = FALSE;
+  gboolean nodes_ok = TRUE;
+  int start = -1;
+  guint n_starts = 0;
+  guint n_ends = 0;
+  WnProcess *process;
+
+  if (!JSON_NODE_HOLDS_OBJECT (root))
+    {
+      _wn_check_report (ctx, root, "", "a process must be a JSON object, not %s", _wn_check_type_name (root));
+      return NULL;
+    }
+
+  if ((m = _wn_check_member (ctx, root, "", "format", TRUE)) != NULL)
+    {
+      const char *format = _wn_check_string (ctx, m, "format");
+
+      if (format != NULL && strcmp (format, WN_PROCESS_FORMAT) != 0)
+        {
+          if (strcmp (format, WN_SCENARIO_FORMAT) == 0)
+            _wn_check_report (ctx, m, "format", "must be \"" WN_PROCESS_FORMAT "\" (this is a scenario)");
+          else
+            _wn_check_report (ctx, m, "format", "must be \"" WN_PROCESS_FORMAT "\", not \"%s\"", format);
+          return NULL;
+        }
+    }
+  _wn_check_keys (ctx, root, "", process_keys, NULL, NULL);
+
+  if ((m = _wn_check_member (ctx, root, "", "id", TRUE)) != NULL)
+    id = _wn_check_identifier (ctx, m, "id");
+  if ((m = _wn_check_member (ctx, root, "", "name", FALSE)) != NULL)
+    name = _wn_check_string (ctx, m, "name");
+  if ((m = _wn_check_member (ctx, root, "", "x-about", FALSE)) != NULL && _wn_check_holds_type (m, G_TYPE_STRING))
+    about = json_node_get_string (m);
+  if ((m = _wn_check_member (ctx, root, "", "variables", FALSE)) != NULL && _wn_check_object (ctx, m, "variables"))
+    variables = json_node_get_object (m);
+  if ((m = _wn_check_member (ctx, root, "", "engine", FALSE)) != NULL)
+    _wn_load_engine_block (ctx, m, "engine", &engine, &engine_status);
+
+  if ((nodes_json = _wn_check_member (ctx, root, "", "nodes", TRUE)) != NULL)
+    {
+      JsonArray *array = _wn_check_array (ctx, nodes_json, "nodes");
+
+      if (array == NULL)
+        nodes_json = NULL;
+      for (guint i = 0; array != NULL && i < json_array_get_length (array); i++)
+        {
+          NodeSrc *src = g_new0 (NodeSrc, 1);
+
+          src->json = json_array_get_element (array, i);
+          src->path = _wn_check_path_index ("nodes", i);
+          parse_node (ctx, src->json, src, ids);
+          if (src->id == NULL || !src->type_ok)
+            {
+              nodes_ok = FALSE;
+              node_src_free (src);
+              continue;
+            }
+          g_ptr_array_add (nodes, src);
+          g_hash_table_insert (node_ids, (gpointer) src->id, GUINT_TO_POINTER (nodes->len));
+        }
+    }
+  else
+    {
+      nodes_ok = FALSE;
+    }
+
+  if ((m = _wn_check_member (ctx, root, "", "flows", FALSE)) != NULL)
+    {
+      JsonArray *array = _wn_check_array (ctx, m, "flows");
+
+      for (guint i = 0; array != NULL && i < json_array_get_length (array); i++)
+        {
+          FlowSrc *src = g_new0 (FlowSrc, 1);
+          JsonNode *json = json_array_get_element (array, i);
+
+          src->json = json;
+          src->path = _wn_check_path_index ("flows", i);
+          parse_flow (ctx, json, src, nodes, node_ids, ids, &unresolved);
+          if (src->id == NULL || src->from < 0 || src->to < 0)
+            {
+              unresolved = TRUE;
+              flow_src_free (src);
+              continue;
+            }
+          g_ptr_array_add (flows, src);
+        }
+    }
+
+  /* Start and end events. */
+  for (guint i = 0; i < nodes->len; i++)
+    {
+      NodeSrc *src = g_ptr_array_index (nodes, i);
+
+      if (src->type == WN_NODE_START)
+        {
+          n_starts++;
+          if (start < 0)
+            start = (int) i;
+          else
+            {
+              g_autofree char *p = _wn_check_path_key (src->path, "type");
+              NodeSrc *first = g_ptr_array_index (nodes, start);
+
+              _wn_check_report (ctx, json_object_get_member (json_node_get_object (src->json), "type"), p,
+                      "a second startEvent (the first is %s; exactly one is allowed)", first->path);
+            }
+        }
+      else if (src->type == WN_NODE_END)
+        {
+          n_ends++;
+        }
+    }
+  if (nodes_json != NULL && nodes_ok && n_starts == 0)
+    _wn_check_report (ctx, nodes_json, "nodes", "no startEvent (exactly one is needed)");
+  if (nodes_json != NULL && nodes_ok && n_ends == 0)
+    _wn_check_report (ctx, nodes_json, "nodes", "no endEvent (at least one is needed)");
+
+  /* Boundaries and defaults. */
+  for (guint k = 0; k < flows->len; k++)
+    {
+      FlowSrc *f = g_ptr_array_index (flows, k);
+
+      g_hash_table_insert (flow_ids, (gpointer) f->id, f);
+    }
+  for (guint i = 0; i < nodes->len; i++)
+    {
+      NodeSrc *src = g_ptr_array_index (nodes, i);
+
+      if (src->attached_json != NULL)
+        {
+          g_autofree char *p = _wn_check_path_key (src->path, "attachedTo");
+          const char *host_id = json_node_get_string (src->attached_json);
+          int host = find_node_src (node_ids, host_id);
+
+          if (host < 0)
+            {
+              _wn_check_report (ctx, src->attached_json, p, "unknown node \"%s\"", host_id);
+              unresolved = TRUE;
+            }
+          else
+            {
+              const NodeSrc *h = g_ptr_array_index (nodes, host);
+
+              if (h->type != WN_NODE_TASK && h->type != WN_NODE_SCRIPT && h->type != WN_NODE_SERVICE)
+                {
+                  _wn_check_report (ctx, src->attached_json, p,
+                          "a boundaryEvent attaches to a task, scriptTask or serviceTask "
+                          "(\"%s\" is %s %s)", host_id, _wn_check_article (wn_node_type_to_string (h->type)),
+                          wn_node_type_to_string (h->type));
+                  unresolved = TRUE;
+                }
+            }
+          if (host < 0)
+            src->attached_json = NULL;
+        }
+
+      if (src->default_json != NULL)
+        {
+          g_autofree char *p = _wn_check_path_key (src->path, "default");
+          const char *flow_id = json_node_get_string (src->default_json);
+          FlowSrc *flow = g_hash_table_lookup (flow_ids, flow_id);
+
+          if (flow == NULL)
+            {
+              gboolean is_node = find_node_src (node_ids, flow_id) >= 0;
+
+              if (is_node)
+                _wn_check_report (ctx, src->default_json, p, "must name a flow leaving this gateway, "
+                        "not a node (\"%s\")", flow_id);
+              else if (!g_hash_table_contains (ids, flow_id))
+                _wn_check_report (ctx, src->default_json, p, "unknown flow \"%s\"", flow_id);
+            }
+          else if (flow->from != (int) i)
+            {
+              _wn_check_report (ctx, src->default_json, p, "flow \"%s\" does not leave this gateway "
+                      "(it leaves \"%s\")", flow_id,
+                      ((NodeSrc *) g_ptr_array_index (nodes, flow->from))->id);
+            }
+          else if (flow->condition_json != NULL)
+            {
+              g_autofree char *cp = _wn_check_path_key (flow->path, "condition");
+
+              _wn_check_report (ctx, flow->condition_json, cp, "the default flow of a gateway takes no condition");
+            }
+        }
+    }
+
+  /* Reachability from the start event (boundaries are reached with their task). */
+  if (n_starts == 1 && nodes_ok && !unresolved)
+    {
+      g_autoptr(GPtrArray) next = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
+      g_autofree gboolean *seen = g_new0 (gboolean, nodes->len);
+      g_autofree guint *queue = g_new0 (guint, nodes->len + 1);
+      guint head = 0;
+      guint tail = 0;
+
+      for (guint i = 0; i < nodes->len; i++)
+        g_ptr_array_add (next, g_array_new (FALSE, FALSE, sizeof (guint)));
+      for (guint k = 0; k < flows->len; k++)
+        {
+          const FlowSrc *f = g_ptr_array_index (flows, k);
+          guint to = (guint) f->to;
+
+          g_array_append_val (g_ptr_array_index (next, f->from), to);
+        }
+      for (guint k = 0; k < nodes->len; k++)
+        {
+          const NodeSrc *b = g_ptr_array_index (nodes, k);
+          int host;
+
+          if (b->attached_json == NULL)
+            continue;
+          host = find_node_src (node_ids, json_node_get_string (b->attached_json));
+          if (host >= 0)
+            g_array_append_val (g_ptr_array_index (next, host), k);
+        }
+
+      seen[start] = TRUE;
+      queue[tail++] = (guint) start;
+      while (head < tail)
+        {
+          GArray *out = g_ptr_array_index (next, queue[head++]);
+
+          for (guint k = 0; k < out->len; k++)
+            {
+              guint to = g_array_index (out, guint, k);
+
+              if (!seen[to])
+                {
+                  seen[to] = TRUE;
+                  queue[tail++] = to;
+                }
+            }
+        }
+
+      for (guint i = 0; i < nodes->len; i++)
+        {
+          const NodeSrc *src = g_ptr_array_index (nodes, i);
+
+          if (!seen[i])
+            _wn_check_report (ctx, src->json, src->path, "node \"%s\" is unreachable from the start event", src->id);
+        }
+    }
+
+  /* An engine-wide mapper with status rules needs every task that uses it to take a status. */
+  if (engine_status.nodes->len > 0)
+    {
+      const NodeSrc *offender = NULL;
+
+      for (guint i = 0; i < nodes->len && offender == NULL; i++)
+        {
+          const NodeSrc *src = g_ptr_array_index (nodes, i);
+
+          if (src->worker != NULL && src->worker->policy.mapper == NULL && src->worker->status_var == NULL)
+            offender = src;
+        }
+      for (guint i = 0; offender != NULL && i < engine_status.nodes->len; i++)
+        _wn_check_report (ctx, g_ptr_array_index (engine_status.nodes, i), g_ptr_array_index (engine_status.paths, i),
+                "a status rule, but task \"%s\" uses this mapper and has no worker.status", offender->id);
+    }
+
+  if ((m = _wn_check_member (ctx, root, "", "scenario", FALSE)) != NULL)
+    scenario = _wn_load_scenario_object (ctx, m, "scenario", TRUE);
+
+  if (_wn_check_n_errors (ctx) > 0 || id == NULL)
+    {
+      wn_engine_config_clear (&engine);
+      return NULL;
+    }
+
+  process = build_process (ctx, root, id, nodes, flows);
+  if (process == NULL)
+    {
+      wn_engine_config_clear (&engine);
+      return NULL;
+    }
+  process->name = g_strdup (name);
+  process->about = g_strdup (about);
+  if (variables != NULL)
+    {
+      json_object_unref (process->variables);
+      process->variables = wn_json_object_deep_copy (variables);
+    }
+  process->engine = engine;
+  process->scenario = g_steal_pointer (&scenario);
+  return process;
+}
+
+/* ---- entry points ------------------------------------------------------- */
+
+WnProcess *
+wn_load_process_data (const char  *data,
+                      gssize       length,
+                      const char  *display_name,
+                      GPtrArray  **diagnostics,
+                      GError     **error)
+{
+  WnCheck ctx;
+  WnProcess *process;
+
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  if (!_wn_check_begin (&ctx, data, length, display_name, diagnostics, error))
+    return NULL;
+
+  process = parse_process (&ctx, wn_json_doc_get_root (ctx.doc));
+  if (!_wn_check_end (&ctx, process != NULL, diagnostics, error))
+    {
+      g_clear_pointer (&process, wn_process_unref);
+      return NULL;
+    }
+  process->filename = g_strdup (display_name);
+  if (process->scenario != NULL && process->scenario->filename == NULL)
+    process->scenario->filename = g_strdup (display_name);
+  return process;
+}
+
+WnProcess *
+wn_load_process_file (const char *filename, GPtrArray **diagnostics, GError **error)
+{
+  g_autofree char *contents = NULL;
+  gsize length = 0;
+
+  g_return_val_if_fail (filename != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  contents = _wn_check_read_file (filename, diagnostics, error, &length);
+  if (contents == NULL)
+    return NULL;
+  return wn_load_process_data (contents, (gssize) length, filename, diagnostics, error);
+}

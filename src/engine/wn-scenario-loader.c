@@ -1,0 +1,807 @@
+/* wn-scenario-loader.c — read winnow.scenario/1 documents (wn-loader.h), a
+ * process's embedded scenario, and single responses: workers, their scripted
+ * responses, faults and the operator's saved commands. */
+#include "wn-loader-private.h"
+
+#include "wn-journal.h"
+
+#include <math.h>
+#include <string.h>
+
+typedef enum {
+  RESPONSE_SCRIPTED,     /* a worker's responses[] */
+  RESPONSE_CHOICE,       /* an entry of random[] */
+  RESPONSE_INJECTED,     /* a fault's next, or wn_load_response_data() */
+} ResponseMode;
+
+static const char * const scenario_keys[] = {
+  "format", "seed", "engine", "start", "workers", "faults", NULL
+};
+static const char * const start_keys[] = { "at", "count", "variables", NULL };
+static const char * const worker_config_keys[] = {
+  "id", "topic", "lockDuration", "concurrency", "responses", NULL
+};
+static const char * const fault_keys[] = { "at", "topic", "worker", "next", NULL };
+static const char * const response_keys_all[] = {
+  "attempts", "when", "after", "p",
+  "complete", "fail", "workerError", "crash", "hang", "random", NULL
+};
+static const char * const response_outcomes[] = {
+  "complete", "fail", "workerError", "crash", "hang", "random", NULL
+};
+static const char * const fail_keys[] = { "code", "body", "message", NULL };
+static const char * const worker_error_keys[] = { "bpmnErrorCode", "status", "cause", "message", NULL };
+
+static gboolean
+parse_attempts (WnCheck *ctx, JsonNode *node, const char *path, guint *lo, guint *hi)
+{
+  const char *s = _wn_check_string (ctx, node, path);
+  g_auto(GStrv) parts = NULL;
+  guint64 a = 0;
+  guint64 b = 0;
+  gsize len;
+
+  if (s == NULL)
+    return FALSE;
+  len = strlen (s);
+
+  if (len > 1 && s[len - 1] == '+')
+    {
+      g_autofree char *head = g_strndup (s, len - 1);
+
+      if (g_ascii_string_to_unsigned (head, 10, 1, G_MAXUINT - 1, &a, NULL))
+        {
+          *lo = (guint) a;
+          *hi = G_MAXUINT;
+          return TRUE;
+        }
+    }
+  else if (strchr (s, '-') != NULL)
+    {
+      parts = g_strsplit (s, "-", 2);
+      if (g_ascii_string_to_unsigned (parts[0], 10, 1, G_MAXUINT - 1, &a, NULL) &&
+          g_ascii_string_to_unsigned (parts[1], 10, 1, G_MAXUINT - 1, &b, NULL))
+        {
+          if (b < a)
+            {
+              _wn_check_report (ctx, node, path, "the range \"%s\" is empty", s);
+              return FALSE;
+            }
+          *lo = (guint) a;
+          *hi = (guint) b;
+          return TRUE;
+        }
+    }
+  else if (g_ascii_string_to_unsigned (s, 10, 1, G_MAXUINT - 1, &a, NULL))
+    {
+      *lo = *hi = (guint) a;
+      return TRUE;
+    }
+
+  _wn_check_report (ctx, node, path, "\"%s\" is not an attempt selector (expected \"N\", \"N-M\" or \"N+\", N ≥ 1)", s);
+  return FALSE;
+}
+
+static WnResponse *
+parse_response (WnCheck *ctx, JsonNode *node, const char *path, ResponseMode mode)
+{
+  static const char * const scripted_keys[] = {
+    "attempts", "when", "after", "complete", "fail", "workerError", "crash", "hang", "random", NULL
+  };
+  static const char * const choice_keys[] = {
+    "p", "after", "complete", "fail", "workerError", "crash", "hang", NULL
+  };
+  static const char * const injected_keys[] = {
+    "after", "complete", "fail", "workerError", "crash", "hang", "random", NULL
+  };
+  const char * const *allowed;
+  const char *what;
+  WnResponse *response;
+  const char * const *keys;
+  const char *outcome = NULL;
+  JsonNode *outcome_node = NULL;
+  g_autofree char *outcome_path = NULL;
+  guint n_keys = 0;
+  JsonNode *m;
+  guint before = _wn_check_n_errors (ctx);
+
+  if (!_wn_check_object (ctx, node, path))
+    return NULL;
+
+  switch (mode)
+    {
+    case RESPONSE_CHOICE:
+      allowed = choice_keys;
+      what = "a random choice";
+      break;
+    case RESPONSE_INJECTED:
+      allowed = injected_keys;
+      what = "an injected response";
+      break;
+    case RESPONSE_SCRIPTED:
+    default:
+      allowed = scripted_keys;
+      what = "a worker's response";
+      break;
+    }
+  _wn_check_keys (ctx, node, path, allowed, response_keys_all, what);
+
+  /* The outcome: exactly one. */
+  keys = wn_json_doc_get_keys (ctx->doc, json_node_get_object (node), &n_keys);
+  for (guint i = 0; i < n_keys; i++)
+    {
+      if (!_wn_check_in_list (response_outcomes, keys[i]) || !_wn_check_in_list (allowed, keys[i]))
+        continue;
+      if (outcome == NULL)
+        {
+          outcome = keys[i];
+          outcome_node = json_object_get_member (json_node_get_object (node), keys[i]);
+          outcome_path = _wn_check_path_key (path, keys[i]);
+        }
+      else
+        {
+          g_autofree char *p = _wn_check_path_key (path, keys[i]);
+
+          _wn_check_report (ctx, json_object_get_member (json_node_get_object (node), keys[i]), p,
+                  "a response has exactly one outcome (it already has %s)", outcome);
+        }
+    }
+  if (outcome == NULL)
+    {
+      _wn_check_report (ctx, node, path, mode == RESPONSE_CHOICE
+              ? "a response needs exactly one of complete, fail, workerError, crash or hang"
+              : "a response needs exactly one of complete, fail, workerError, crash, hang or random");
+      return NULL;
+    }
+
+  if (strcmp (outcome, "complete") == 0)
+    {
+      response = wn_response_new (WN_RESPONSE_COMPLETE);
+      response->body = wn_json_node_deep_copy (outcome_node);
+    }
+  else if (strcmp (outcome, "fail") == 0)
+    {
+      response = wn_response_new (WN_RESPONSE_FAIL);
+      if (_wn_check_object (ctx, outcome_node, outcome_path))
+        {
+          _wn_check_keys (ctx, outcome_node, outcome_path, fail_keys, NULL, NULL);
+          if ((m = _wn_check_member (ctx, outcome_node, outcome_path, "code", FALSE)) != NULL)
+            {
+              g_autofree char *p = _wn_check_path_key (outcome_path, "code");
+
+              response->code = _wn_check_code (ctx, m, p);
+            }
+          if ((m = _wn_check_member (ctx, outcome_node, outcome_path, "body", FALSE)) != NULL)
+            response->body = wn_json_node_deep_copy (m);
+          if ((m = _wn_check_member (ctx, outcome_node, outcome_path, "message", FALSE)) != NULL)
+            {
+              g_autofree char *p = _wn_check_path_key (outcome_path, "message");
+
+              response->message = g_strdup (_wn_check_string (ctx, m, p));
+            }
+        }
+    }
+  else if (strcmp (outcome, "workerError") == 0)
+    {
+      response = wn_response_new (WN_RESPONSE_WORKER_ERROR);
+      if (_wn_check_object (ctx, outcome_node, outcome_path))
+        {
+          static const char * const kinds[] = { "bpmnErrorCode", "status", "cause", NULL };
+          const char *kind = NULL;
+
+          _wn_check_keys (ctx, outcome_node, outcome_path, worker_error_keys, NULL, NULL);
+          keys = wn_json_doc_get_keys (ctx->doc, json_node_get_object (outcome_node), &n_keys);
+          for (guint i = 0; i < n_keys; i++)
+            {
+              g_autofree char *p = NULL;
+
+              if (!_wn_check_in_list (kinds, keys[i]))
+                continue;
+              m = json_object_get_member (json_node_get_object (outcome_node), keys[i]);
+              p = _wn_check_path_key (outcome_path, keys[i]);
+              if (kind != NULL)
+                {
+                  _wn_check_report (ctx, m, p, "a workerError has exactly one of bpmnErrorCode, status or cause "
+                          "(it already has %s)", kind);
+                  continue;
+                }
+              kind = keys[i];
+              if (strcmp (kind, "bpmnErrorCode") == 0)
+                response->bpmn_code = g_strdup (_wn_check_nonempty (ctx, m, p));
+              else if (strcmp (kind, "status") == 0)
+                response->status = wn_json_node_deep_copy (m);
+              else
+                response->cause = g_strdup (_wn_check_string (ctx, m, p));
+            }
+          if (kind == NULL)
+            _wn_check_report (ctx, outcome_node, outcome_path,
+                    "a workerError needs exactly one of bpmnErrorCode, status or cause");
+          if ((m = _wn_check_member (ctx, outcome_node, outcome_path, "message", FALSE)) != NULL)
+            {
+              g_autofree char *p = _wn_check_path_key (outcome_path, "message");
+
+              response->message = g_strdup (_wn_check_string (ctx, m, p));
+            }
+        }
+    }
+  else if (strcmp (outcome, "crash") == 0)
+    {
+      response = wn_response_new (WN_RESPONSE_CRASH);
+      _wn_check_true (ctx, outcome_node, outcome_path);
+    }
+  else if (strcmp (outcome, "hang") == 0)
+    {
+      response = wn_response_new (WN_RESPONSE_HANG);
+      if (JSON_NODE_HOLDS_OBJECT (outcome_node))
+        response->body = wn_json_node_deep_copy (outcome_node);
+      else if (!_wn_check_holds_type (outcome_node, G_TYPE_BOOLEAN) || !json_node_get_boolean (outcome_node))
+        _wn_check_report (ctx, outcome_node, outcome_path,
+                "must be true or an object (the body reported late)");
+    }
+  else
+    {
+      JsonArray *array;
+
+      response = wn_response_new (WN_RESPONSE_RANDOM);
+      array = _wn_check_array (ctx, outcome_node, outcome_path);
+      if (array != NULL && json_array_get_length (array) == 0)
+        _wn_check_report (ctx, outcome_node, outcome_path, "must not be empty");
+      if (array != NULL)
+        {
+          guint n = json_array_get_length (array);
+
+          response->choices = g_new0 (WnChoice, n + 1);
+          for (guint i = 0; i < n; i++)
+            {
+              JsonNode *choice = json_array_get_element (array, i);
+              g_autofree char *cp = _wn_check_path_index (outcome_path, i);
+              WnResponse *inner;
+              double p = 0;
+
+              if (!_wn_check_object (ctx, choice, cp))
+                continue;
+              if ((m = _wn_check_member (ctx, choice, cp, "p", TRUE)) != NULL)
+                {
+                  g_autofree char *pp = _wn_check_path_key (cp, "p");
+
+                  if (!_wn_check_holds_number (m))
+                    _wn_check_report (ctx, m, pp, "must be a number > 0, not %s", _wn_check_type_name (m));
+                  else if (!((p = json_node_get_double (m)) > 0) || !isfinite (p))
+                    _wn_check_report (ctx, m, pp, "must be a number > 0");
+                }
+              inner = parse_response (ctx, choice, cp, RESPONSE_CHOICE);
+              if (inner == NULL)
+                continue;
+              response->choices[response->n_choices].p = p;
+              response->choices[response->n_choices].response = inner;
+              response->n_choices++;
+            }
+        }
+      if ((m = _wn_check_member (ctx, node, path, "after", FALSE)) != NULL)
+        {
+          g_autofree char *p = _wn_check_path_key (path, "after");
+
+          _wn_check_report (ctx, m, p, "a random response takes no after (give each choice its own)");
+        }
+    }
+
+  if (mode == RESPONSE_SCRIPTED && (m = _wn_check_member (ctx, node, path, "attempts", FALSE)) != NULL)
+    {
+      g_autofree char *p = _wn_check_path_key (path, "attempts");
+
+      parse_attempts (ctx, m, p, &response->attempts_lo, &response->attempts_hi);
+    }
+  if (mode == RESPONSE_SCRIPTED && (m = _wn_check_member (ctx, node, path, "when", FALSE)) != NULL)
+    {
+      g_autofree char *p = _wn_check_path_key (path, "when");
+
+      response->when = _wn_check_lite (ctx, m, p);
+    }
+  if (response->kind != WN_RESPONSE_RANDOM && (m = _wn_check_member (ctx, node, path, "after", FALSE)) != NULL)
+    {
+      g_autofree char *p = _wn_check_path_key (path, "after");
+
+      _wn_check_duration (ctx, m, p, FALSE, &response->after);
+    }
+
+  if (_wn_check_n_errors (ctx) != before)
+    {
+      wn_response_unref (response);
+      return NULL;
+    }
+  return response;
+}
+
+static void
+parse_worker_config (WnCheck *ctx, JsonNode *node, const char *path, WnScenario *scenario, GHashTable *ids)
+{
+  const char *id = NULL;
+  const char *topic = NULL;
+  gboolean has_lock = FALSE;
+  WnTime lock = 0;
+  guint concurrency = 1;
+  g_autoptr(GPtrArray) responses = g_ptr_array_new_with_free_func ((GDestroyNotify) wn_response_unref);
+  WnWorkerConfig *worker;
+  JsonNode *m;
+
+  if (!_wn_check_object (ctx, node, path))
+    return;
+  _wn_check_keys (ctx, node, path, worker_config_keys, NULL, NULL);
+
+  if ((m = _wn_check_member (ctx, node, path, "id", TRUE)) != NULL)
+    {
+      g_autofree char *p = _wn_check_path_key (path, "id");
+
+      id = _wn_check_identifier (ctx, m, p);
+      if (id != NULL)
+        {
+          const char *first = g_hash_table_lookup (ids, id);
+
+          if (first != NULL)
+            _wn_check_report (ctx, m, p, "duplicate worker id \"%s\" (first used at %s)", id, first);
+          else
+            g_hash_table_insert (ids, (gpointer) id, g_steal_pointer (&p));
+        }
+    }
+  if ((m = _wn_check_member (ctx, node, path, "topic", TRUE)) != NULL)
+    {
+      g_autofree char *p = _wn_check_path_key (path, "topic");
+
+      topic = _wn_check_identifier (ctx, m, p);
+    }
+  if ((m = _wn_check_member (ctx, node, path, "lockDuration", FALSE)) != NULL)
+    {
+      g_autofree char *p = _wn_check_path_key (path, "lockDuration");
+
+      has_lock = _wn_check_duration (ctx, m, p, TRUE, &lock);
+    }
+  if ((m = _wn_check_member (ctx, node, path, "concurrency", FALSE)) != NULL)
+    {
+      g_autofree char *p = _wn_check_path_key (path, "concurrency");
+
+      _wn_check_uint (ctx, m, p, 1, &concurrency);
+    }
+  if ((m = _wn_check_member (ctx, node, path, "responses", TRUE)) != NULL)
+    {
+      g_autofree char *p = _wn_check_path_key (path, "responses");
+      JsonArray *array = _wn_check_array (ctx, m, p);
+
+      if (array != NULL && json_array_get_length (array) == 0)
+        _wn_check_report (ctx, m, p, "must not be empty (a worker needs at least one response)");
+      for (guint i = 0; array != NULL && i < json_array_get_length (array); i++)
+        {
+          g_autofree char *rp = _wn_check_path_index (p, i);
+          WnResponse *r = parse_response (ctx, json_array_get_element (array, i), rp, RESPONSE_SCRIPTED);
+
+          if (r != NULL)
+            g_ptr_array_add (responses, r);
+        }
+    }
+
+  if (id == NULL || topic == NULL)
+    return;
+
+  worker = wn_scenario_add_worker (scenario, id, topic);
+  worker->has_lock_duration = has_lock;
+  worker->lock_duration = lock;
+  worker->concurrency = concurrency;
+  for (guint i = 0; i < responses->len; i++)
+    g_ptr_array_add (worker->responses, wn_response_ref (g_ptr_array_index (responses, i)));
+}
+
+static const char * const command_keys[] = {
+  "after", "at", "op", "variables", "topic", "worker", "next", "trust", "node", "instance", "phase", "action", NULL
+};
+
+/* "x-winnow": { "commands": [...] } — an operator's commands saved with a session,
+ * replayed exactly (docs/decisions.md). */
+static void
+parse_commands (WnCheck *ctx, JsonNode *xw, const char *prefix, WnScenario *scenario)
+{
+  g_autofree char *xp = _wn_check_path_key (prefix, "x-winnow");
+  g_autofree char *cp = _wn_check_path_key (xp, "commands");
+  JsonNode *list;
+  JsonArray *array;
+  guint64 last_after = 0;
+
+  if (!_wn_check_object (ctx, xw, xp))
+    return;
+  list = json_object_get_member (json_node_get_object (xw), "commands");
+  if (list == NULL)
+    return;
+  array = _wn_check_array (ctx, list, cp);
+  for (guint i = 0; array != NULL && i < json_array_get_length (array); i++)
+    {
+      JsonNode *entry = json_array_get_element (array, i);
+      g_autofree char *ep = _wn_check_path_index (cp, i);
+      WnCommand *command;
+      WnCommandKind kind;
+      const char *op;
+      JsonNode *v;
+      WnTime at = 0;
+      gint64 after = 0;
+      gboolean ok = TRUE;
+
+      if (!_wn_check_object (ctx, entry, ep))
+        continue;
+      _wn_check_keys (ctx, entry, ep, command_keys, NULL, NULL);
+      if ((v = _wn_check_member (ctx, entry, ep, "after", TRUE)) != NULL)
+        {
+          g_autofree char *vp = _wn_check_path_key (ep, "after");
+          if (!_wn_check_holds_type (v, G_TYPE_INT64) || (after = json_node_get_int (v)) < 0 || (guint64) after < last_after)
+            {
+              _wn_check_report (ctx, v, vp, "must be a non-negative integer, not smaller than the previous command's");
+              ok = FALSE;
+            }
+          else
+            last_after = (guint64) after;
+        }
+      if ((v = _wn_check_member (ctx, entry, ep, "at", TRUE)) != NULL)
+        {
+          g_autofree char *vp = _wn_check_path_key (ep, "at");
+          ok = _wn_check_duration (ctx, v, vp, FALSE, &at) && ok;
+        }
+      if ((v = _wn_check_member (ctx, entry, ep, "op", TRUE)) == NULL)
+        continue;
+      {
+        g_autofree char *vp = _wn_check_path_key (ep, "op");
+        op = _wn_check_string (ctx, v, vp);
+        if (op == NULL)
+          continue;
+        if (!wn_command_kind_from_string (op, &kind))
+          {
+            _wn_check_report (ctx, v, vp, "unknown command \"%s\"", op);
+            continue;
+          }
+      }
+      command = wn_command_new (kind, (guint64) after, at);
+#define STRING_FIELD(key, field, required)                                      \
+      if ((v = _wn_check_member (ctx, entry, ep, key, required)) != NULL)                 \
+        {                                                                       \
+          g_autofree char *fp = _wn_check_path_key (ep, key);                             \
+          const char *text = _wn_check_nonempty (ctx, v, fp);                      \
+          if (text == NULL)                                                     \
+            ok = FALSE;                                                         \
+          command->field = g_strdup (text);                                     \
+        }                                                                       \
+      else if (required)                                                        \
+        ok = FALSE;
+      switch (kind)
+        {
+        case WN_COMMAND_START:
+          if ((v = _wn_check_member (ctx, entry, ep, "variables", FALSE)) != NULL)
+            {
+              g_autofree char *fp = _wn_check_path_key (ep, "variables");
+              if (_wn_check_object (ctx, v, fp))
+                command->variables = wn_json_object_deep_copy (json_node_get_object (v));
+              else
+                ok = FALSE;
+            }
+          break;
+        case WN_COMMAND_INJECT:
+          if (json_object_has_member (json_node_get_object (entry), "topic"))
+            {
+              STRING_FIELD ("topic", topic, TRUE)
+            }
+          else
+            {
+              STRING_FIELD ("worker", worker, TRUE)
+            }
+          if ((v = _wn_check_member (ctx, entry, ep, "next", TRUE)) != NULL)
+            {
+              g_autofree char *fp = _wn_check_path_key (ep, "next");
+              command->response = parse_response (ctx, v, fp, RESPONSE_INJECTED);
+            }
+          ok = ok && command->response != NULL;
+          break;
+        case WN_COMMAND_TRUST_DEFAULT:
+        case WN_COMMAND_TASK_TRUST:
+          if (kind == WN_COMMAND_TASK_TRUST)
+            {
+              STRING_FIELD ("node", node, TRUE)
+            }
+          if ((v = _wn_check_member (ctx, entry, ep, "trust", TRUE)) != NULL)
+            {
+              g_autofree char *fp = _wn_check_path_key (ep, "trust");
+              const char *text = _wn_check_string (ctx, v, fp);
+              if (kind == WN_COMMAND_TASK_TRUST && g_strcmp0 (text, "inherit") == 0)
+                command->trust = WN_TRUST_UNSET;
+              else if (text == NULL || !wn_trust_from_string (text, &command->trust))
+                {
+                  if (text != NULL)
+                    _wn_check_report (ctx, v, fp, "must be workerTrusted or engineAuthoritative%s",
+                            kind == WN_COMMAND_TASK_TRUST ? " or inherit" : "");
+                  ok = FALSE;
+                }
+            }
+          else
+            ok = FALSE;
+          break;
+        case WN_COMMAND_INCIDENT_RETRY:
+        case WN_COMMAND_INCIDENT_RESOLVE:
+          STRING_FIELD ("instance", instance, TRUE)
+          STRING_FIELD ("node", node, FALSE)
+          break;
+        case WN_COMMAND_CANCEL:
+          STRING_FIELD ("instance", instance, TRUE)
+          break;
+        case WN_COMMAND_CLOCK:
+          if ((v = _wn_check_member (ctx, entry, ep, "phase", TRUE)) != NULL)
+            {
+              g_autofree char *fp = _wn_check_path_key (ep, "phase");
+              const char *text = _wn_check_string (ctx, v, fp);
+              WnEventPhase phase;
+              if (text == NULL || !wn_event_phase_from_string (text, &phase) ||
+                  (phase != WN_PH_PAUSED && phase != WN_PH_RESUMED && phase != WN_PH_STEPPED))
+                {
+                  if (text != NULL)
+                    _wn_check_report (ctx, v, fp, "must be paused, resumed or stepped");
+                  ok = FALSE;
+                }
+              else
+                command->phase = phase;
+            }
+          else
+            ok = FALSE;
+          STRING_FIELD ("action", action, FALSE)
+          break;
+        default:
+          g_assert_not_reached ();
+        }
+#undef STRING_FIELD
+      if (ok)
+        g_ptr_array_add (scenario->commands, command);
+      else
+        wn_command_free (command);
+    }
+}
+
+WnScenario *
+_wn_load_scenario_object (WnCheck *ctx, JsonNode *root, const char *prefix, gboolean embedded)
+{
+  g_autoptr(WnScenario) scenario = NULL;
+  g_autoptr(GHashTable) worker_ids = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_free);
+  JsonNode *m;
+  JsonNode *faults_json = NULL;
+  guint before = _wn_check_n_errors (ctx);
+
+  if (!JSON_NODE_HOLDS_OBJECT (root))
+    {
+      if (embedded)
+        _wn_check_report (ctx, root, prefix, "must be an object, not %s", _wn_check_type_name (root));
+      else
+        _wn_check_report (ctx, root, prefix, "a scenario must be a JSON object, not %s", _wn_check_type_name (root));
+      return NULL;
+    }
+
+  if ((m = _wn_check_member (ctx, root, prefix, "format", !embedded)) != NULL)
+    {
+      g_autofree char *p = _wn_check_path_key (prefix, "format");
+      const char *format = _wn_check_string (ctx, m, p);
+
+      if (format != NULL && strcmp (format, WN_SCENARIO_FORMAT) != 0)
+        {
+          if (strcmp (format, WN_PROCESS_FORMAT) == 0)
+            _wn_check_report (ctx, m, p, "must be \"" WN_SCENARIO_FORMAT "\" (this is a process)");
+          else
+            _wn_check_report (ctx, m, p, "must be \"" WN_SCENARIO_FORMAT "\", not \"%s\"", format);
+          return NULL;
+        }
+    }
+  _wn_check_keys (ctx, root, prefix, scenario_keys, NULL, NULL);
+
+  scenario = wn_scenario_new ();
+
+  if ((m = _wn_check_member (ctx, root, prefix, "seed", FALSE)) != NULL)
+    {
+      g_autofree char *p = _wn_check_path_key (prefix, "seed");
+
+      if (_wn_check_holds_type (m, G_TYPE_INT64) && json_node_get_int (m) >= 0)
+        {
+          scenario->has_seed = TRUE;
+          scenario->seed = (guint64) json_node_get_int (m);
+        }
+      else
+        {
+          _wn_check_report (ctx, m, p, "must be a non-negative integer");
+        }
+    }
+  if ((m = _wn_check_member (ctx, root, prefix, "engine", FALSE)) != NULL)
+    {
+      g_autofree char *p = _wn_check_path_key (prefix, "engine");
+
+      _wn_load_engine_block (ctx, m, p, &scenario->engine, NULL);
+    }
+  if ((m = _wn_check_member (ctx, root, prefix, "start", FALSE)) != NULL)
+    {
+      g_autofree char *p = _wn_check_path_key (prefix, "start");
+      JsonArray *array = _wn_check_array (ctx, m, p);
+
+      scenario->has_start = TRUE;
+      for (guint i = 0; array != NULL && i < json_array_get_length (array); i++)
+        {
+          JsonNode *entry = json_array_get_element (array, i);
+          g_autofree char *ep = _wn_check_path_index (p, i);
+          WnTime at = 0;
+          guint count = 1;
+          JsonObject *variables = NULL;
+          JsonNode *v;
+
+          if (!_wn_check_object (ctx, entry, ep))
+            continue;
+          _wn_check_keys (ctx, entry, ep, start_keys, NULL, NULL);
+          if ((v = _wn_check_member (ctx, entry, ep, "at", FALSE)) != NULL)
+            {
+              g_autofree char *vp = _wn_check_path_key (ep, "at");
+
+              _wn_check_duration (ctx, v, vp, FALSE, &at);
+            }
+          if ((v = _wn_check_member (ctx, entry, ep, "count", FALSE)) != NULL)
+            {
+              g_autofree char *vp = _wn_check_path_key (ep, "count");
+
+              _wn_check_uint (ctx, v, vp, 1, &count);
+            }
+          if ((v = _wn_check_member (ctx, entry, ep, "variables", FALSE)) != NULL)
+            {
+              g_autofree char *vp = _wn_check_path_key (ep, "variables");
+
+              if (_wn_check_object (ctx, v, vp))
+                variables = wn_json_object_deep_copy (json_node_get_object (v));
+            }
+          wn_scenario_add_start (scenario, at, count, variables);
+          g_clear_pointer (&variables, json_object_unref);
+        }
+    }
+  if ((m = _wn_check_member (ctx, root, prefix, "workers", FALSE)) != NULL)
+    {
+      g_autofree char *p = _wn_check_path_key (prefix, "workers");
+      JsonArray *array = _wn_check_array (ctx, m, p);
+
+      for (guint i = 0; array != NULL && i < json_array_get_length (array); i++)
+        {
+          g_autofree char *wp = _wn_check_path_index (p, i);
+
+          parse_worker_config (ctx, json_array_get_element (array, i), wp, scenario, worker_ids);
+        }
+    }
+  if ((faults_json = _wn_check_member (ctx, root, prefix, "faults", FALSE)) != NULL)
+    {
+      g_autofree char *p = _wn_check_path_key (prefix, "faults");
+      JsonArray *array = _wn_check_array (ctx, faults_json, p);
+
+      for (guint i = 0; array != NULL && i < json_array_get_length (array); i++)
+        {
+          JsonNode *entry = json_array_get_element (array, i);
+          g_autofree char *fp = _wn_check_path_index (p, i);
+          g_autoptr(WnResponse) next = NULL;
+          const char *topic = NULL;
+          const char *worker = NULL;
+          JsonNode *topic_json;
+          JsonNode *worker_json;
+          WnTime at = 0;
+          JsonNode *v;
+
+          if (!_wn_check_object (ctx, entry, fp))
+            continue;
+          _wn_check_keys (ctx, entry, fp, fault_keys, NULL, NULL);
+          if ((v = _wn_check_member (ctx, entry, fp, "at", FALSE)) != NULL)
+            {
+              g_autofree char *vp = _wn_check_path_key (fp, "at");
+
+              _wn_check_duration (ctx, v, vp, FALSE, &at);
+            }
+          topic_json = _wn_check_member (ctx, entry, fp, "topic", FALSE);
+          worker_json = _wn_check_member (ctx, entry, fp, "worker", FALSE);
+          if (topic_json != NULL && worker_json != NULL)
+            {
+              g_autofree char *vp = _wn_check_path_key (fp, "worker");
+
+              _wn_check_report (ctx, worker_json, vp, "a fault names a topic or a worker, not both");
+            }
+          else if (topic_json != NULL)
+            {
+              g_autofree char *vp = _wn_check_path_key (fp, "topic");
+
+              topic = _wn_check_identifier (ctx, topic_json, vp);
+            }
+          else if (worker_json != NULL)
+            {
+              g_autofree char *vp = _wn_check_path_key (fp, "worker");
+
+              worker = _wn_check_identifier (ctx, worker_json, vp);
+              if (worker != NULL && !g_hash_table_contains (worker_ids, worker))
+                {
+                  _wn_check_report (ctx, worker_json, vp, "unknown worker \"%s\"", worker);
+                  worker = NULL;
+                }
+            }
+          else
+            {
+              _wn_check_report (ctx, entry, fp, "a fault needs a \"topic\" or a \"worker\"");
+            }
+          if ((v = _wn_check_member (ctx, entry, fp, "next", TRUE)) != NULL)
+            {
+              g_autofree char *vp = _wn_check_path_key (fp, "next");
+
+              next = parse_response (ctx, v, vp, RESPONSE_INJECTED);
+            }
+          if (next != NULL && (topic != NULL || worker != NULL))
+            wn_scenario_add_fault (scenario, at, topic, worker, next);
+        }
+    }
+  if (json_object_has_member (json_node_get_object (root), "x-winnow"))
+    parse_commands (ctx, json_object_get_member (json_node_get_object (root), "x-winnow"), prefix, scenario);
+
+  if (_wn_check_n_errors (ctx) != before)
+    return NULL;
+  scenario->source = json_node_copy (root);
+  return g_steal_pointer (&scenario);
+}
+
+
+/* ---- entry points ------------------------------------------------------- */
+
+WnScenario *
+wn_load_scenario_data (const char  *data,
+                       gssize       length,
+                       const char  *display_name,
+                       GPtrArray  **diagnostics,
+                       GError     **error)
+{
+  WnCheck ctx;
+  WnScenario *scenario;
+
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  if (!_wn_check_begin (&ctx, data, length, display_name, diagnostics, error))
+    return NULL;
+
+  scenario = _wn_load_scenario_object (&ctx, wn_json_doc_get_root (ctx.doc), "", FALSE);
+  if (!_wn_check_end (&ctx, scenario != NULL, diagnostics, error))
+    {
+      g_clear_pointer (&scenario, wn_scenario_unref);
+      return NULL;
+    }
+  scenario->filename = g_strdup (display_name);
+  return scenario;
+}
+
+WnScenario *
+wn_load_scenario_file (const char *filename, GPtrArray **diagnostics, GError **error)
+{
+  g_autofree char *contents = NULL;
+  gsize length = 0;
+
+  g_return_val_if_fail (filename != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  contents = _wn_check_read_file (filename, diagnostics, error, &length);
+  if (contents == NULL)
+    return NULL;
+  return wn_load_scenario_data (contents, (gssize) length, filename, diagnostics, error);
+}
+
+WnResponse *
+wn_load_response_data (const char  *data,
+                       gssize       length,
+                       const char  *display_name,
+                       GPtrArray  **diagnostics,
+                       GError     **error)
+{
+  WnCheck ctx;
+  WnResponse *response;
+
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  if (!_wn_check_begin (&ctx, data, length, display_name, diagnostics, error))
+    return NULL;
+
+  response = parse_response (&ctx, wn_json_doc_get_root (ctx.doc), "", RESPONSE_INJECTED);
+  if (!_wn_check_end (&ctx, response != NULL, diagnostics, error))
+    {
+      g_clear_pointer (&response, wn_response_unref);
+      return NULL;
+    }
+  return response;
+}
