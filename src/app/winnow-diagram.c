@@ -19,9 +19,7 @@
 #include <glib/gi18n.h>
 #include <math.h>
 
-#include "wn-duration.h"
-#include "wn-policy.h"
-#include "wn-retry-policy.h"
+#include "winnow.h"
 
 #define MARGIN          32.0
 #define TASK_W         140.0

@@ -3,7 +3,7 @@
 
 #include <gtk/gtk.h>
 
-#include "wn-process.h"
+#include "winnow.h"
 
 G_BEGIN_DECLS
 

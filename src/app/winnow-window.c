@@ -8,7 +8,6 @@
 #include "winnow-window-private.h"
 #include "winnow-panel-util.h"
 #include "winnow-incidents-page.h"
-#include "wn-json.h"
 #include "winnow-event-row.h"
 #include "winnow-instance-row.h"
 #include "winnow-job-row.h"
@@ -2741,27 +2740,26 @@ static JsonNode *
 parse_json (const char  *text,
             char       **message)
 {
-  g_autoptr(GError) error = NULL;
-  WnJsonPos pos = { 0, 0, 0 };
-  WnJsonDoc *doc;
-  JsonNode *copy;
+  g_autoptr(GPtrArray) diagnostics = NULL;
+  const WnDiagnostic *problem;
+  JsonNode *value;
 
   if (text == NULL || *text == '\0')
     {
       *message = g_strdup (_("Not valid JSON: the text is empty"));
       return NULL;
     }
-  doc = wn_json_doc_parse (text, -1, &pos, &error);
-  if (doc == NULL)
+  value = wn_load_json_data (text, -1, NULL, &diagnostics, NULL);
+  if (value == NULL)
     {
+      problem = diagnostics != NULL && diagnostics->len > 0 ? g_ptr_array_index (diagnostics, 0) : NULL;
       /* Translators: "Not valid JSON (line 1, column 2): expected a string" */
-      *message = g_strdup_printf (_("Not valid JSON (line %u, column %u): %s"), pos.line, pos.column,
-                                  error ? error->message : "?");
+      *message = g_strdup_printf (_("Not valid JSON (line %u, column %u): %s"),
+                                  problem ? problem->line : 0, problem ? problem->column : 0,
+                                  problem ? problem->message : "?");
       return NULL;
     }
-  copy = wn_json_node_deep_copy (wn_json_doc_get_root (doc));
-  wn_json_doc_free (doc);
-  return copy;
+  return value;
 }
 
 static void

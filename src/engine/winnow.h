@@ -1,6 +1,8 @@
 /* winnow.h — the engine's public API, for the runner, the app and the tests. */
 #pragma once
 
+#define WINNOW_INSIDE
+
 #include "wn-types.h"
 #include "wn-scheduler.h"
 #include "wn-journal.h"
@@ -16,3 +18,5 @@
 #include "wn-scenario.h"
 #include "wn-loader.h"
 #include "wn-engine.h"
+
+#undef WINNOW_INSIDE

@@ -8,7 +8,7 @@
 #include "wn-loader-private.h"
 
 #include "wn-duration.h"
-#include "wn-engine-private.h"
+#include "wn-decimal-private.h"
 
 #include <math.h>
 #include <string.h>
@@ -632,4 +632,27 @@ wn_diagnostic_format (const WnDiagnostic *d)
   if (d->path == NULL || *d->path == '\0')
     return g_strdup_printf ("%s:%u:%u: %s", d->file, d->line, d->column, d->message);
   return g_strdup_printf ("%s:%u:%u: %s: %s", d->file, d->line, d->column, d->path, d->message);
+}
+
+JsonNode *
+wn_load_json_data (const char  *data,
+                   gssize       length,
+                   const char  *display_name,
+                   GPtrArray  **diagnostics,
+                   GError     **error)
+{
+  WnCheck ctx;
+  JsonNode *value;
+
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  if (!_wn_check_begin (&ctx, data, length, display_name, diagnostics, error))
+    return NULL;
+  value = wn_json_node_deep_copy (wn_json_doc_get_root (ctx.doc));
+  if (!_wn_check_end (&ctx, TRUE, diagnostics, error))
+    {
+      g_clear_pointer (&value, json_node_unref);
+      return NULL;
+    }
+  return value;
 }

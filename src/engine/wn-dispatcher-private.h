@@ -1,6 +1,10 @@
 /* wn-dispatcher-private.h — what the simulated workers use beyond the public API. */
 #pragma once
 
+#ifndef WINNOW_COMPILATION
+# error "wn-dispatcher-private.h is internal to the engine: include winnow.h"
+#endif
+
 #include "wn-dispatcher.h"
 
 G_BEGIN_DECLS

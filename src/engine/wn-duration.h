@@ -1,6 +1,10 @@
 /* wn-duration.h — durations: Go style ("1m30s"), ISO-8601 ("PT1M30S") or milliseconds. */
 #pragma once
 
+#if !defined (WINNOW_INSIDE) && !defined (WINNOW_COMPILATION)
+# error "Only winnow.h can be included directly"
+#endif
+
 #include <glib.h>
 #include <json-glib/json-glib.h>
 #include "wn-types.h"

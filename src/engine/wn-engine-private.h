@@ -1,10 +1,14 @@
-/* wn-engine-private.h — what wn-engine.c, wn-instance.c and wn-worker.c share,
- * and the decimal writer the journal and the loader use too. */
+/* wn-engine-private.h — what wn-engine.c, wn-instance.c and wn-worker.c share. */
 #pragma once
+
+#ifndef WINNOW_COMPILATION
+# error "wn-engine-private.h is internal to the engine: include winnow.h"
+#endif
 
 #include "wn-engine.h"
 #include "wn-rng.h"
 #include "wn-pool.h"
+#include "wn-decimal-private.h"
 
 G_BEGIN_DECLS
 
@@ -16,25 +20,6 @@ typedef struct _WnSimWorker WnSimWorker;
 #define WN_INSTANCE_ID_SIZE 12
 /* Room for the longest track or job id, "i4294967295/j4294967295". */
 #define WN_ID_SIZE 32
-
-/* Room for a guint64 in decimal (20 digits), as _wn_format_decimal() writes it. */
-#define WN_DECIMAL_SIZE 24
-
-/* Writes `n` in decimal at the start of `out`, without a terminator, and
- * returns the number of digits. Ids and the journal's numbers are written for
- * every event, so they skip printf. */
-static inline gsize
-_wn_format_decimal (char    out[WN_DECIMAL_SIZE],
-                    guint64 n)
-{
-  gsize len = 1;
-
-  for (guint64 rest = n / 10; rest > 0; rest /= 10)
-    len++;
-  for (char *p = out + len; p > out; n /= 10)
-    *--p = (char) ('0' + n % 10);
-  return len;
-}
 
 /* A track's and a job's id are not stored: they are "<instance>/t<number>" and
  * "<instance>/j<number>", written out only when someone looks (the journal, a

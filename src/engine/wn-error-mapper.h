@@ -1,6 +1,10 @@
 /* wn-error-mapper.h — classify a raw fault {code, body} (semantics §6.1). */
 #pragma once
 
+#if !defined (WINNOW_INSIDE) && !defined (WINNOW_COMPILATION)
+# error "Only winnow.h can be included directly"
+#endif
+
 #include <glib.h>
 #include <json-glib/json-glib.h>
 #include "wn-lite.h"

@@ -5,7 +5,7 @@
 
 #include "wn-journal.h"
 #include "wn-duration.h"
-#include "wn-engine-private.h"
+#include "wn-decimal-private.h"
 
 static const char *kind_names[WN_EV_N_KINDS] = {
   "instance", "node", "job", "fault", "incident", "gateway", "inject", "clock",

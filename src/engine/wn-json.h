@@ -11,6 +11,10 @@
  */
 #pragma once
 
+#ifndef WINNOW_COMPILATION
+# error "wn-json.h is internal to the engine: include winnow.h"
+#endif
+
 #include <glib.h>
 #include <json-glib/json-glib.h>
 

@@ -8,6 +8,10 @@
  * pass finds every problem. */
 #pragma once
 
+#ifndef WINNOW_COMPILATION
+# error "wn-loader-private.h is internal to the engine: include winnow.h"
+#endif
+
 #include "wn-loader.h"
 #include "wn-json.h"
 

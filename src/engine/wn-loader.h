@@ -3,7 +3,12 @@
  * wn-scenario-loader.c; they share a checker (wn-loader-private.h). */
 #pragma once
 
+#if !defined (WINNOW_INSIDE) && !defined (WINNOW_COMPILATION)
+# error "Only winnow.h can be included directly"
+#endif
+
 #include <glib.h>
+#include <json-glib/json-glib.h>
 #include "wn-process.h"
 #include "wn-scenario.h"
 
@@ -40,6 +45,12 @@ WnProcess  *wn_load_process_data  (const char *data, gssize length, const char *
                                    GPtrArray **diagnostics, GError **error);
 WnScenario *wn_load_scenario_file (const char *filename, GPtrArray **diagnostics, GError **error);
 WnScenario *wn_load_scenario_data (const char *data, gssize length, const char *display_name,
+                                   GPtrArray **diagnostics, GError **error);
+/* Parse one JSON value as strictly as the loader reads files (UTF-8, no
+ * comments, no trailing commas, no duplicate keys). On failure: NULL, a
+ * WN_LOAD_ERROR_SYNTAX error, and *diagnostics (when given) holds the one
+ * problem with its line and column. The value is the caller's. */
+JsonNode   *wn_load_json_data     (const char *data, gssize length, const char *display_name,
                                    GPtrArray **diagnostics, GError **error);
 /* Parse a single response object (the UI's fault-injection editor). */
 WnResponse *wn_load_response_data (const char *data, gssize length, const char *display_name,

@@ -1,6 +1,10 @@
 /* wn-output-mapping.h — shape a completion body into variables (semantics §6.2). */
 #pragma once
 
+#if !defined (WINNOW_INSIDE) && !defined (WINNOW_COMPILATION)
+# error "Only winnow.h can be included directly"
+#endif
+
 #include <glib.h>
 #include <json-glib/json-glib.h>
 #include "wn-lite.h"

@@ -1,6 +1,10 @@
 /* wn-policy.h — trust modes and the resolved policy bundle (semantics §4, SRD-039 §3). */
 #pragma once
 
+#if !defined (WINNOW_INSIDE) && !defined (WINNOW_COMPILATION)
+# error "Only winnow.h can be included directly"
+#endif
+
 #include <glib.h>
 #include "wn-types.h"
 #include "wn-retry-policy.h"

@@ -18,6 +18,10 @@
  */
 #pragma once
 
+#ifndef WINNOW_COMPILATION
+# error "wn-pool.h is internal to the engine: include winnow.h"
+#endif
+
 #include <glib.h>
 
 G_BEGIN_DECLS

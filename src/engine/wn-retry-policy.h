@@ -1,6 +1,10 @@
 /* wn-retry-policy.h — none / fixed / exponential retry policies (SRD-038 §3.1, semantics §6.3). */
 #pragma once
 
+#if !defined (WINNOW_INSIDE) && !defined (WINNOW_COMPILATION)
+# error "Only winnow.h can be included directly"
+#endif
+
 #include <glib.h>
 #include <json-glib/json-glib.h>
 #include "wn-types.h"

@@ -1,6 +1,10 @@
 /* wn-rng.h — the run's seeded PRNG (xoshiro256**, seeded by splitmix64). */
 #pragma once
 
+#if !defined (WINNOW_INSIDE) && !defined (WINNOW_COMPILATION)
+# error "Only winnow.h can be included directly"
+#endif
+
 #include <glib.h>
 
 G_BEGIN_DECLS

@@ -1,6 +1,10 @@
 /* wn-types.h — small types shared by every engine module. */
 #pragma once
 
+#if !defined (WINNOW_INSIDE) && !defined (WINNOW_COMPILATION)
+# error "Only winnow.h can be included directly"
+#endif
+
 #include <glib.h>
 
 G_BEGIN_DECLS

@@ -329,6 +329,47 @@ test_json_bom_and_copy (void)
   g_assert_cmpstr (text, ==, "{\"a\":[1,{\"b\":\"c\"}]}");
 }
 
+/* wn_load_json_data(): one value, as strictly as a file, with the place of a problem. */
+static void
+test_json_data (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) diags = NULL;
+  g_autoptr(JsonNode) value = NULL;
+  g_autofree char *text = NULL;
+  const WnDiagnostic *d;
+
+  value = wn_load_json_data ("[1, {\"b\": \"c\"}]", -1, NULL, &diags, &error);
+  g_assert_no_error (error);
+  g_assert_null (diags);
+  text = json_to_string (value, FALSE);
+  g_assert_cmpstr (text, ==, "[1,{\"b\":\"c\"}]");
+  g_clear_pointer (&value, json_node_unref);
+
+  value = wn_load_json_data ("\"DECLINED\"", -1, "status", NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (json_node_get_string (value), ==, "DECLINED");
+  g_clear_pointer (&value, json_node_unref);
+
+  value = wn_load_json_data ("{\"a\": 1,\n \"a\": 2}", -1, "body", &diags, &error);
+  g_assert_null (value);
+  g_assert_error (error, WN_LOAD_ERROR, WN_LOAD_ERROR_SYNTAX);
+  g_assert_nonnull (diags);
+  g_assert_cmpuint (diags->len, ==, 1);
+  d = g_ptr_array_index (diags, 0);
+  g_assert_cmpuint (d->line, ==, 2);
+  g_assert_cmpuint (d->column, ==, 2);
+  g_assert_cmpstr (d->file, ==, "body");
+  g_assert_cmpstr (error->message, ==, "body:2:2: duplicate key \"a\" (first at 1:2)");
+  g_clear_error (&error);
+  g_clear_pointer (&diags, g_ptr_array_unref);
+
+  value = wn_load_json_data ("[1,]", -1, NULL, &diags, &error);
+  g_assert_null (value);
+  g_assert_error (error, WN_LOAD_ERROR, WN_LOAD_ERROR_SYNTAX);
+  g_assert_cmpuint (((WnDiagnostic *) g_ptr_array_index (diags, 0))->column, ==, 4);
+}
+
 /* ---- the shared examples -------------------------------------------------- */
 
 static void
@@ -1510,6 +1551,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/engine/Loader/json-positions", test_json_positions);
   g_test_add_func ("/engine/Loader/json-errors", test_json_errors);
   g_test_add_func ("/engine/Loader/json-bom-and-copy", test_json_bom_and_copy);
+  g_test_add_func ("/engine/Loader/json-data", test_json_data);
   g_test_add_func ("/engine/Loader/examples", test_examples);
   g_test_add_func ("/engine/Loader/embedded-scenario", test_embedded_scenario);
   g_test_add_func ("/engine/Loader/io-error", test_io_error);
