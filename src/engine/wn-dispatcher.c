@@ -43,6 +43,8 @@ struct _Job {
   gpointer    owner;
   guint       attempt;
   guint       executions;
+  guint       lost;           /* executions cut off by a lapsed lock (see WnJobInfo) */
+  guint       lock_executions; /* `executions` when the current (or last) lock was taken */
   WnTime      enqueued_at;
   WnTime      not_before;
   WnTime      first_lock;
@@ -606,6 +608,7 @@ job_fill_info (const Job *job,
   info->state = job_state (job, now);
   info->attempt = job->attempt;
   info->executions = job->executions;
+  info->lost = job->lost;
   info->enqueued_at = job->enqueued_at;
   info->not_before = job->not_before;
   info->worker = job->worker;
@@ -1097,6 +1100,10 @@ wn_dispatcher_fetch (WnDispatcher      *self,
       if (job == NULL)
         continue;
 
+      /* a takeover: the execution the lapsed lock was running never reported,
+       * so it is no failure the retry policy may count (semantics §2) */
+      if (job->lapsed && job->executions > job->lock_executions)
+        job->lost++;
       if (job->lapsed)
         self->counters.reclaims++;
       if (job->lapsed && journal_on (self))
@@ -1114,6 +1121,7 @@ wn_dispatcher_fetch (WnDispatcher      *self,
       job->first_lock = now;
       job->deadline = now + lock_duration;
       job->not_before = 0;
+      job->lock_executions = job->executions;
       job_place (self, job, WHERE_LOCKED);
       self->recent = job;
 

@@ -98,6 +98,8 @@ typedef struct {
   WnJobState  state;
   guint       attempt;        /* retried technical failures (dispatcher re-arms) */
   guint       executions;     /* worker function calls so far */
+  guint       lost;           /* of them, cut off by a lapsed lock that was taken over: they
+                               * never reported, so they are no attempts (semantics §2) */
   WnTime      enqueued_at;
   WnTime      not_before;     /* 0 = no gate */
   const char *worker;         /* lock holder or NULL */

@@ -32,7 +32,8 @@ typedef struct {
   JsonNode    *input;
   WnPolicy    *policy;
   WnTime       deadline;
-  guint        execution;
+  guint        execution;      /* the job's execution number (what responses select on) */
+  guint        lost;           /* the job's executions lost to takeovers before this lock */
   WnResponse  *response;
 } Slot;
 
@@ -91,6 +92,7 @@ slot_drop_job (Slot *slot)
   g_clear_pointer (&slot->policy, wn_policy_unref);
   g_clear_pointer (&slot->response, wn_response_unref);
   slot->execution = 0;
+  slot->lost = 0;
 }
 
 static void
@@ -241,6 +243,9 @@ trusted_technical (Slot       *slot,
   g_autofree char *text = fault_text (code, message);
   WnTime now = wn_scheduler_now (engine->scheduler);
   WnTime backoff = 0;
+  /* the policy's n counts the executions that failed, as the dispatcher's does for
+   * an EngineAuthoritative job: one cut off by a lapsed lock is no attempt */
+  guint n = slot->execution - slot->lost;
 
   /* the error mapper as a fallback for a raw fault */
   wn_error_mapper_classify (slot->policy->mapper, code, body, &c);
@@ -274,7 +279,7 @@ trusted_technical (Slot       *slot,
       report_finished (slot);
       return;
     }
-  if (wn_retry_policy_retry (&slot->policy->retry, slot->execution, &engine->rng, &backoff) &&
+  if (wn_retry_policy_retry (&slot->policy->retry, n, &engine->rng, &backoff) &&
       now + backoff < slot->deadline)
     {
       WnEvent ev = WN_EVENT_INIT (WN_EV_JOB, WN_PH_WORKER_RETRY_SCHEDULED);
@@ -483,6 +488,7 @@ slot_fetch (Slot *slot)
   slot->input = info.input ? json_node_ref (info.input) : NULL;
   slot->policy = info.policy ? wn_policy_ref (info.policy) : wn_policy_resolve (NULL, NULL);
   slot->deadline = info.deadline;
+  slot->lost = info.lost;
   execute (slot);
 }
 

@@ -670,6 +670,50 @@ test_trusted_fallback_mapper (void)
   g_assert_cmpstr (end_of (run, "i1"), ==, "caught");
 }
 
+/* semantics §2: a takeover is no attempt, in either trust mode. One worker with
+ * two slots: the slot running an execution that crashes dies, and the other one
+ * takes the job over when the lock expires. Trust decides where the policy runs,
+ * not what it decides (SRD-039), so both modes give the same outcome. */
+static void
+test_takeover_not_an_attempt (void)
+{
+  const char *trusts[] = { "workerTrusted", "engineAuthoritative" };
+  /* responses by execution: crash, fail, complete — the failure is the first
+   * attempt, so fixed(2) retries it; fail, crash, fail — the second failure is
+   * the second attempt, so fixed(2) is exhausted */
+  const struct {
+    const char *responses;
+    const char *end;
+    guint       retries;
+  } cases[] = {
+    { "{ \"attempts\": \"1\", \"crash\": true }, { \"attempts\": \"2\", \"fail\": { \"code\": \"503\" } },"
+      "{ \"complete\": {} }", "done", 1 },
+    { "{ \"attempts\": \"1\", \"fail\": { \"code\": \"503\" } }, { \"attempts\": \"2\", \"crash\": true },"
+      "{ \"attempts\": \"3\", \"fail\": { \"code\": \"503\" } }, { \"complete\": {} }", "(terminated)", 1 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    for (guint j = 0; j < G_N_ELEMENTS (trusts); j++)
+      {
+        g_autofree char *engine = g_strdup_printf ("{ \"trust\": \"%s\" }", trusts[j]);
+        g_autofree char *scenario = g_strdup_printf (
+          "{ \"format\": \"winnow.scenario/1\", \"workers\": [ { \"id\": \"w\", \"topic\": \"t\","
+          "  \"lockDuration\": \"5s\", \"concurrency\": 2, \"responses\": [ %s ] } ] }", cases[i].responses);
+        g_autoptr(WnTestRun) run = one_task (engine,
+          "{ \"topic\": \"t\", \"retry\": { \"policy\": \"fixed\", \"maxAttempts\": 2, \"delay\": \"100ms\" } }",
+          scenario, NULL);
+        WnRunStats stats;
+
+        g_test_message ("case %u, %s", i, trusts[j]);
+        wn_test_run_until (run, WN_TIME_NEVER);
+        g_assert_cmpuint (wn_test_count (run, WN_EV_JOB, WN_PH_LOCK_RECLAIMED, NULL), ==, 1);
+        g_assert_cmpstr (end_of (run, "i1"), ==, cases[i].end);
+        wn_engine_get_stats (run->engine, &stats);
+        g_assert_cmpuint (stats.retries, ==, cases[i].retries);
+        g_assert_cmpuint (stats.exhausted, ==, cases[i].end[0] == '(' ? 1 : 0);
+      }
+}
+
 static void
 test_trusted_stale_worker (void)
 {
@@ -1002,6 +1046,7 @@ main (int argc, char **argv)
   g_test_add_func ("/engine/WorkerTrusted/fallback-mapper", test_trusted_fallback_mapper);
   g_test_add_func ("/engine/WorkerTrusted/self-classification-by-trust", test_self_classification_by_trust);
   g_test_add_func ("/engine/WorkerTrusted/stale-worker", test_trusted_stale_worker);
+  g_test_add_func ("/engine/WorkerTrusted/takeover-not-an-attempt", test_takeover_not_an_attempt);
   g_test_add_func ("/engine/EngineAuthoritative/default-exhausts", test_authoritative_default_exhausts);
   g_test_add_func ("/engine/PolicyResolution/levels", test_policy_resolution);
   g_test_add_func ("/engine/PolicyResolution/kept-after-change", test_policy_kept_after_change);
