@@ -130,7 +130,7 @@ wn_error_mapper_classify (const WnErrorMapper *mapper,
   g_autoptr(JsonNode) code_node = NULL;
   g_autoptr(JsonNode) null_body = NULL;
   WnLiteRoot roots[2];
-  WnLiteScope scope = { roots, G_N_ELEMENTS (roots), NULL };
+  WnLiteScope scope = { roots, 0, NULL };
   guint i;
 
   g_return_if_fail (result != NULL);
@@ -158,24 +158,22 @@ wn_error_mapper_classify (const WnErrorMapper *mapper,
           WnLiteValue value;
           gboolean matched;
 
-          /* The scope is built on the first clause that needs it. */
-          if (code_node == NULL)
+          /* The scope is built on the first clause that needs it. A fault
+           * without a code binds no `code`, so has('code') is false and reading
+           * it is a missing variable, not a nil to compare. */
+          if (scope.n_roots == 0)
             {
               if (code != NULL)
                 {
                   code_node = json_node_new (JSON_NODE_VALUE);
                   json_node_set_string (code_node, code);
-                }
-              else
-                {
-                  code_node = json_node_new (JSON_NODE_NULL);
+                  roots[scope.n_roots].name = "code";
+                  roots[scope.n_roots++].node = code_node;
                 }
               if (body == NULL)
                 null_body = json_node_new (JSON_NODE_NULL);
-              roots[0].name = "code";
-              roots[0].node = code_node;
-              roots[1].name = "body";
-              roots[1].node = body != NULL ? body : null_body;
+              roots[scope.n_roots].name = "body";
+              roots[scope.n_roots++].node = body != NULL ? body : null_body;
             }
 
           if (!wn_lite_eval (rule->when, &scope, &value, &error))

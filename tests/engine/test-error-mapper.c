@@ -226,18 +226,46 @@ test_clause_reads_code (void)
   classify (mapper, "5000", NULL, &c);
   assert_technical (&c, -1);
 
-  /* Without a code, `code` reads as nil … */
-  classify (nil_mapper, NULL, NULL, &c);
-  g_assert_cmpint (c.kind, ==, WN_CLASS_STATUS);
-  g_assert_cmpint (c.rule, ==, 0);
-  wn_classification_clear (&c);
-
-  /* … and comparing a string code with nil is a cross-kind comparison: an
+  /* Comparing a string code with nil is a cross-kind comparison: an
    * evaluation error, so the classification is technical with the message. */
   classify (nil_mapper, "500", NULL, &c);
   g_assert_cmpint (c.kind, ==, WN_CLASS_TECHNICAL);
   g_assert_cmpint (c.rule, ==, 0);
   g_assert_nonnull (c.mapper_error);
+  wn_classification_clear (&c);
+}
+
+/* A fault without a code binds no `code`: has('code') is false, so the guard
+ * the user guide recommends works, and an unguarded read is a missing variable. */
+static void
+test_fault_without_code (void)
+{
+  WnErrorRule rules[] = {
+    bpmn_rule (NULL, "has('code') and code == '503'", "Unavailable", NULL),
+    status_rule (NULL, "not has(\"code\")", "\"NO_CODE\""),
+  };
+  WnErrorRule unguarded_rules[] = {
+    status_rule (NULL, "code == nil", "\"NO_CODE\""),
+  };
+  g_autoptr(WnErrorMapper) mapper = mapper_new (rules, G_N_ELEMENTS (rules));
+  g_autoptr(WnErrorMapper) unguarded = mapper_new (unguarded_rules, G_N_ELEMENTS (unguarded_rules));
+  WnClassification c;
+
+  classify (mapper, NULL, "{\"error\": \"down\"}", &c);
+  g_assert_null (c.mapper_error);
+  g_assert_cmpint (c.kind, ==, WN_CLASS_STATUS);
+  g_assert_cmpint (c.rule, ==, 1);
+  wn_classification_clear (&c);
+
+  classify (mapper, "503", NULL, &c);
+  g_assert_cmpint (c.kind, ==, WN_CLASS_BPMN_ERROR);
+  g_assert_cmpint (c.rule, ==, 0);
+  wn_classification_clear (&c);
+
+  classify (unguarded, NULL, NULL, &c);
+  g_assert_cmpint (c.kind, ==, WN_CLASS_TECHNICAL);
+  g_assert_cmpint (c.rule, ==, 0);
+  g_assert_cmpstr (c.mapper_error, ==, "at 0: unknown variable 'code'");
   wn_classification_clear (&c);
 }
 
@@ -544,6 +572,7 @@ main (int   argc,
   g_test_add_func ("/engine/ErrorMapper/bpmn-error-without-message", test_bpmn_error_without_message);
   g_test_add_func ("/engine/ErrorMapper/body-clause-status", test_body_clause_status);
   g_test_add_func ("/engine/ErrorMapper/clause-reads-code", test_clause_reads_code);
+  g_test_add_func ("/engine/ErrorMapper/fault-without-code", test_fault_without_code);
   g_test_add_func ("/engine/ErrorMapper/no-match-technical", test_no_match_technical);
   g_test_add_func ("/engine/ErrorMapper/false-clause-falls-through", test_false_clause_falls_through);
   g_test_add_func ("/engine/ErrorMapper/non-boolean-clause", test_non_boolean_clause);
