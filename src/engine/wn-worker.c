@@ -66,6 +66,18 @@ empty_body (WnSimWorker *worker)
   return worker->empty_body;
 }
 
+/* What a completing response reports: its body, and for `"hang": true` (no
+ * body of its own) or an implicit worker {} — so a hang goes through the output
+ * mapping like every other completion. */
+static JsonNode *
+completion_body (Slot       *slot,
+                 WnResponse *r)
+{
+  if (r == NULL || (r->kind == WN_RESPONSE_HANG && r->body == NULL))
+    return empty_body (slot->worker);
+  return r->body;
+}
+
 /* Copy the job's id into the slot's buffer: a slot runs job after job, and
  * keeping the buffer spares an allocation per job. (The output variable is not
  * needed: a direct completion goes under the task's, which the engine knows.) */
@@ -323,7 +335,7 @@ finish_trusted (Slot       *slot,
     case WN_RESPONSE_COMPLETE:
     case WN_RESPONSE_HANG:
       {
-        JsonNode *body = r != NULL ? r->body : empty_body (slot->worker);
+        JsonNode *body = completion_body (slot, r);
 
         if (body != NULL && slot->policy->mapping != NULL)
           {
@@ -388,7 +400,7 @@ finish_authoritative (Slot       *slot,
     {
     case WN_RESPONSE_COMPLETE:
     case WN_RESPONSE_HANG:
-      wn_dispatcher_complete (d, slot->job, worker, r != NULL ? r->body : empty_body (slot->worker), NULL);
+      wn_dispatcher_complete (d, slot->job, worker, completion_body (slot, r), NULL);
       break;
 
     case WN_RESPONSE_FAIL:

@@ -714,6 +714,50 @@ test_takeover_not_an_attempt (void)
       }
 }
 
+/* a worker on topic t with one response, after 10ms */
+#define ONE_RESPONSE_FMT \
+  "{ \"format\": \"winnow.scenario/1\", \"workers\": [ { \"id\": \"w\", \"topic\": \"t\"," \
+  "  \"responses\": [ { \"after\": \"10ms\", %s } ] } ] }"
+
+/* `"hang": true` reports {} when it reports in time: the same output mapping as
+ * `"complete": {}`, in both trust modes — a required path missing fails the task
+ * the same way; with no mapping {} goes under the output variable. */
+static void
+test_hang_maps_like_complete (void)
+{
+  const char *trusts[] = { "workerTrusted", "engineAuthoritative" };
+  const char *mapped =
+    "{ \"topic\": \"t\", \"outputMapping\": [ { \"path\": \"body.id\", \"var\": \"id\", \"required\": true } ] }";
+
+  for (guint i = 0; i < G_N_ELEMENTS (trusts); i++)
+    {
+      g_autofree char *engine = g_strdup_printf ("{ \"trust\": \"%s\" }", trusts[i]);
+      g_autofree char *hang = g_strdup_printf (ONE_RESPONSE_FMT, "\"hang\": true");
+      g_autofree char *complete = g_strdup_printf (ONE_RESPONSE_FMT, "\"complete\": {}");
+      g_autoptr(WnTestRun) hung = one_task (engine, mapped, hang, NULL);
+      g_autoptr(WnTestRun) completed = one_task (engine, mapped, complete, NULL);
+      g_autoptr(WnTestRun) direct = one_task (engine, "{ \"topic\": \"t\" }", hang, NULL);
+      const WnEvent *hung_failed, *completed_failed;
+      g_autofree char *value = NULL;
+
+      g_test_message ("%s", trusts[i]);
+      wn_test_run_until (hung, WN_TIME_NEVER);
+      wn_test_run_until (completed, WN_TIME_NEVER);
+      g_assert_cmpstr (end_of (hung, "i1"), ==, "(terminated)");
+      hung_failed = wn_test_find (hung, WN_EV_NODE, WN_PH_FAILED, "task", 0);
+      completed_failed = wn_test_find (completed, WN_EV_NODE, WN_PH_FAILED, "task", 0);
+      g_assert_nonnull (hung_failed);
+      g_assert_nonnull (completed_failed);
+      g_assert_cmpstr (hung_failed->error, ==, completed_failed->error);
+      g_assert_nonnull (strstr (hung_failed->error, "body.id"));
+
+      wn_test_run_until (direct, WN_TIME_NEVER);
+      g_assert_cmpstr (end_of (direct, "i1"), ==, "done");
+      value = wn_test_variable (direct, "i1", "task");
+      g_assert_cmpstr (value, ==, "{}");
+    }
+}
+
 static void
 test_trusted_stale_worker (void)
 {
@@ -1047,6 +1091,7 @@ main (int argc, char **argv)
   g_test_add_func ("/engine/WorkerTrusted/self-classification-by-trust", test_self_classification_by_trust);
   g_test_add_func ("/engine/WorkerTrusted/stale-worker", test_trusted_stale_worker);
   g_test_add_func ("/engine/WorkerTrusted/takeover-not-an-attempt", test_takeover_not_an_attempt);
+  g_test_add_func ("/engine/Instances/hang-maps-like-complete", test_hang_maps_like_complete);
   g_test_add_func ("/engine/EngineAuthoritative/default-exhausts", test_authoritative_default_exhausts);
   g_test_add_func ("/engine/PolicyResolution/levels", test_policy_resolution);
   g_test_add_func ("/engine/PolicyResolution/kept-after-change", test_policy_kept_after_change);
