@@ -443,7 +443,9 @@ main (int argc, char **argv)
       if (reason == WN_STOP_REQUESTED)
         g_printerr (_("winnow-run: stopped at a breakpoint at %s with %u instances active\n"), now, stats.active);
       else if (reason == WN_STOP_LIMIT)
-        g_printerr (_("winnow-run: stopped at the time limit %s with %u instances active\n"), now, stats.active);
+        g_printerr (ngettext ("winnow-run: stopped at the time limit %s with %u instance active\n",
+                              "winnow-run: stopped at the time limit %s with %u instances active\n",
+                              stats.active), now, stats.active);
       else
         g_printerr (_("winnow-run: nothing can progress at %s; still waiting:\n"), now);
       for (guint i = 0; i < waiting->len; i++)

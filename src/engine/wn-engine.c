@@ -448,8 +448,15 @@ WnStopReason
 wn_engine_run (WnEngine *self,
                WnTime    limit)
 {
+  WnStopReason reason;
+
   wn_engine_clear_hit (self);
-  return wn_scheduler_run_until (self->scheduler, limit);
+  reason = wn_scheduler_run_until (self->scheduler, limit);
+  /* stopped at the limit: nothing was due before it, so the virtual time has
+   * passed up to it (a long job still running), as after a step by Δ */
+  if (reason == WN_STOP_LIMIT)
+    reason = wn_scheduler_step_by (self->scheduler, limit - wn_scheduler_now (self->scheduler));
+  return reason;
 }
 
 /* ---- commands ---- */

@@ -63,7 +63,9 @@ guint64       wn_engine_get_seed         (WnEngine *engine);
 WnTime        wn_engine_now              (WnEngine *engine);
 const char * const *wn_engine_get_implicit_topics (WnEngine *engine);
 
-/* Fast-forward until quiescent, until `limit`, or until a breakpoint. */
+/* Fast-forward until quiescent, until `limit`, or until a breakpoint. Stopped at
+ * the limit (WN_STOP_LIMIT), the clock stands at `limit`; otherwise at the last
+ * instant run. */
 WnStopReason  wn_engine_run              (WnEngine *engine, WnTime limit);
 
 /* Start an instance now with `variables` merged over the process's. Returns its id

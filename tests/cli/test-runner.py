@@ -173,6 +173,18 @@ def until_stops_active():
 
 
 @case
+def until_reports_the_limit():
+    # a job still running at the limit: the run stopped at the limit, not at T+0
+    with tempfile.TemporaryDirectory() as tmp:
+        long_job = write(tmp, "long.process.json", LONG_JOB_PROCESS)
+        code, out, err = run(long_job, "--until", "10m", "--summary", "json", "-q")
+        s = summary(out)
+        check(code == 3 and s["active"] == 1, (code, s))
+        check(s["virtual_time_us"] == 600_000_000, s)
+        check("stopped at the time limit T+10:00.000 with 1 instance active" in err, err)
+
+
+@case
 def break_stops_headless():
     code, out, err = run(example("order-fulfilment-authoritative.process.json"), "-q",
                          "--break", "job.retriesExhausted@authorize-payment", "--summary", "json")
@@ -211,6 +223,18 @@ def usage_errors():
                  []):
         code, out, err = run(*args)
         check(code == 2 and out == "" and err != "", (args, code, out, err))
+
+
+# one task on topic t whose worker takes an hour
+LONG_JOB_PROCESS = """{
+  "format": "winnow.process/1", "id": "long", "engine": { "maxLock": "2h" },
+  "nodes": [ { "id": "start", "type": "startEvent" },
+             { "id": "task", "type": "serviceTask", "worker": { "topic": "t" } },
+             { "id": "done", "type": "endEvent" } ],
+  "flows": [ { "id": "f1", "from": "start", "to": "task" }, { "id": "f2", "from": "task", "to": "done" } ],
+  "scenario": { "workers": [ { "id": "w", "topic": "t", "responses": [ { "after": "1h", "complete": {} } ] } ] }
+}
+"""
 
 
 def write(tmp, name, text):

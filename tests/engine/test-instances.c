@@ -581,6 +581,22 @@ test_end_counts (void)
   g_assert_cmpuint (total, ==, 2);
 }
 
+/* A run stopped at its limit stands at the limit, even when nothing happened
+ * since the last event (a long job still running); a quiescent one at its end. */
+static void
+test_run_limit_moves_clock (void)
+{
+  g_autoptr(WnTestRun) run = one_task ("{ \"maxLock\": \"2h\" }", "{ \"topic\": \"t\" }",
+    "{ \"format\": \"winnow.scenario/1\", \"workers\": [ { \"id\": \"w\", \"topic\": \"t\","
+    "  \"responses\": [ { \"after\": \"1h\", \"complete\": {} } ] } ] }", NULL);
+
+  g_assert_cmpint (wn_engine_run (run->engine, S (600)), ==, WN_STOP_LIMIT);
+  g_assert_cmpint (wn_engine_now (run->engine), ==, S (600));
+  g_assert_cmpint (wn_engine_run (run->engine, S (7200)), ==, WN_STOP_QUIESCENT);
+  g_assert_cmpint (wn_engine_now (run->engine), ==, S (3600));
+  g_assert_cmpstr (end_of (run, "i1"), ==, "done");
+}
+
 static void
 test_parallel_join_waits (void)
 {
@@ -1085,6 +1101,7 @@ main (int argc, char **argv)
   g_test_add_func ("/engine/Instances/gateways-and-timers", test_gateways_and_timers);
   g_test_add_func ("/engine/Instances/parallel-join", test_parallel_join_waits);
   g_test_add_func ("/engine/Instances/end-counts", test_end_counts);
+  g_test_add_func ("/engine/Instances/run-limit-moves-clock", test_run_limit_moves_clock);
   g_test_add_func ("/engine/WorkerTrusted/retries-in-process", test_trusted_retries_in_process);
   g_test_add_func ("/engine/WorkerTrusted/no-retry-and-short-lock", test_trusted_no_retry_and_short_lock);
   g_test_add_func ("/engine/WorkerTrusted/fallback-mapper", test_trusted_fallback_mapper);
