@@ -20,7 +20,7 @@ typedef struct {
   char     *scenario;
   gint64    seed;
   gboolean  has_seed;
-  int       instances;
+  guint     instances;
   char     *until;
   char     *trust;
   char     *on_exhausted;
@@ -73,6 +73,17 @@ sink_cb (const WnEvent *event,
   fwrite (sink->line->str, 1, sink->line->len, sink->out);
 }
 
+/* A whole number in decimal digits only, as the help says: no sign, no
+ * leading space, no octal "010" or hex "0x10" (GLib's own int options take those). */
+static gboolean
+parse_decimal (const char *value,
+               guint64     min,
+               guint64     max,
+               guint64    *out)
+{
+  return g_ascii_string_to_unsigned (value, 10, min, max, out, NULL);
+}
+
 static gboolean
 parse_seed_cb (const char  *name,
                const char  *value,
@@ -82,7 +93,7 @@ parse_seed_cb (const char  *name,
   Options *options = data;
   guint64 seed;
 
-  if (!g_ascii_string_to_unsigned (value, 10, 0, G_MAXUINT64, &seed, NULL))
+  if (!parse_decimal (value, 0, G_MAXUINT64, &seed))
     {
       g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
                    _("--seed takes a non-negative whole number, not “%s”"), value);
@@ -90,6 +101,27 @@ parse_seed_cb (const char  *name,
     }
   options->seed = (gint64) seed;
   options->has_seed = TRUE;
+  return TRUE;
+}
+
+/* -n 0 is refused rather than read as "not given" (and so silently running the
+ * scenario's own instances), as the app refuses it. */
+static gboolean
+parse_instances_cb (const char  *name,
+                    const char  *value,
+                    gpointer     data,
+                    GError     **error)
+{
+  Options *options = data;
+  guint64 instances;
+
+  if (!parse_decimal (value, 1, G_MAXINT, &instances))
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                   _("--instances takes a whole number from 1 to %d, not “%s”"), G_MAXINT, value);
+      return FALSE;
+    }
+  options->instances = (guint) instances;
   return TRUE;
 }
 
@@ -259,7 +291,7 @@ parse_options (int       *argc,
   GOptionEntry entries[] = {
     { "scenario", 's', 0, G_OPTION_ARG_FILENAME, &o->scenario, N_("Scenario (replaces one embedded in the process)"), N_("FILE") },
     { "seed", 0, 0, G_OPTION_ARG_CALLBACK, parse_seed_cb, N_("PRNG seed (overrides the scenario’s)"), N_("N") },
-    { "instances", 'n', 0, G_OPTION_ARG_INT, &o->instances, N_("Start N instances at t = 0 (overrides “start”)"), N_("N") },
+    { "instances", 'n', 0, G_OPTION_ARG_CALLBACK, parse_instances_cb, N_("Start N instances at t = 0, N ≥ 1 (overrides “start”)"), N_("N") },
     { "until", 0, 0, G_OPTION_ARG_STRING, &o->until, N_("Stop at this virtual time"), N_("DURATION") },
     { "trust", 0, 0, G_OPTION_ARG_STRING, &o->trust, N_("Engine-wide trust: workerTrusted | engineAuthoritative"), N_("MODE") },
     { "on-exhausted", 0, 0, G_OPTION_ARG_STRING, &o->on_exhausted, N_("fail | incident"), N_("MODE") },
@@ -349,12 +381,6 @@ main (int argc, char **argv)
       g_printerr ("winnow-run: --until: %s\n", error->message);
       return EXIT_INPUT;
     }
-  if (o.instances < 0)
-    {
-      g_printerr ("winnow-run: %s\n", _("--instances takes a positive number"));
-      return EXIT_INPUT;
-    }
-
   process = wn_load_process_file (o.files[0], &diagnostics, &error);
   if (process == NULL)
     {
@@ -395,7 +421,7 @@ main (int argc, char **argv)
 
   options.has_seed = o.has_seed;
   options.seed = (guint64) o.seed;
-  options.instances = (guint) o.instances;
+  options.instances = o.instances;
   engine = wn_engine_new (process, scenario, &options);
 
   for (const char * const *t = wn_engine_get_implicit_topics (engine); *t != NULL; t++)

@@ -237,6 +237,31 @@ LONG_JOB_PROCESS = """{
 """
 
 
+@case
+def numbers_are_decimal():
+    # -n and --seed read decimal digits only: "010" is ten, not eight; "0x10" is refused
+    process = example("crashed-worker.process.json")
+    code, out, err = run(process, "-n", "010", "-q", "--summary", "json")
+    check(code == 0 and summary(out)["instances"] == 10, (code, out, err))
+    for args in (["-n", "0x10"], ["-n", "+3"], ["-n", "1e2"], ["--seed", "0x10"], ["--seed", "-1"]):
+        code, out, err = run(process, *args, "-q")
+        check(code == 2 and out == "" and args[1] in err, (args, code, out, err))
+    _, ten, _ = run(process, "--seed", "10", "--jsonl")
+    _, zero_ten, _ = run(process, "--seed", "010", "--jsonl")
+    check(ten == zero_ten, "--seed 010 is not --seed 10")
+
+
+@case
+def zero_instances_refused():
+    # -n 0 was ignored (the scenario's instances ran); it is refused like -n -1
+    for n in ("0", "-1", "2147483648"):
+        code, out, err = run(example("crashed-worker.process.json"), "-n", n, "-q")
+        check(code == 2 and out == "", (n, code, out, err))
+        check("--instances takes a whole number from 1 to 2147483647" in err and f"“{n}”" in err, err)
+    code, out, err = run("--help")
+    check("N ≥ 1" in out, out)
+
+
 def write(tmp, name, text):
     path = os.path.join(tmp, name)
     with open(path, "w") as f:
