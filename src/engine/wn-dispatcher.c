@@ -1119,7 +1119,8 @@ wn_dispatcher_fetch (WnDispatcher      *self,
       job->lapsed = FALSE;
       job->worker = intern_worker (self, worker);
       job->first_lock = now;
-      job->deadline = now + lock_duration;
+      /* a lock past the end of virtual time lasts to its end */
+      wn_time_add (now, lock_duration, &job->deadline);
       job->not_before = 0;
       job->lock_executions = job->executions;
       job_place (self, job, WHERE_LOCKED);
@@ -1259,7 +1260,7 @@ wn_dispatcher_extend_lock (WnDispatcher *self,
                            GError      **error)
 {
   Job *job;
-  WnTime now;
+  WnTime now, deadline, limit;
 
   g_return_val_if_fail (self != NULL, FALSE);
   g_return_val_if_fail (new_duration >= 0, FALSE);
@@ -1270,14 +1271,17 @@ wn_dispatcher_extend_lock (WnDispatcher *self,
     return FALSE;
 
   now = now_of (self);
-  if (now + new_duration > job->first_lock + self->max_lock)
+  /* both saturate at the end of virtual time */
+  wn_time_add (job->first_lock, self->max_lock, &limit);
+  wn_time_add (now, new_duration, &deadline);
+  if (deadline > limit)
     {
       reject (self, job, id, worker, WN_DISPATCHER_ERROR_MAX_LOCK,
               "lock cannot be extended past its first lock plus the max lock", error);
       return FALSE;
     }
 
-  job->deadline = now + new_duration;
+  job->deadline = deadline;
   wn_heap_update (&job->topic->locked, job);
   topic_changed (self, job->topic);
 
@@ -1381,6 +1385,8 @@ wn_dispatcher_fail (WnDispatcher *self,
   Job *job;
   WnOutcome *outcome;
   WnTime backoff = 0;
+  WnTime not_before = 0;
+  gboolean retry, past_end;
   guint n;
 
   g_return_val_if_fail (self != NULL, FALSE);
@@ -1468,16 +1474,18 @@ wn_dispatcher_fail (WnDispatcher *self,
   wn_classification_clear (&classification);
 
   n = job->attempt + 1;
-  if (wn_retry_policy_retry (&job->policy->retry, n, self->rng, &backoff))
+  retry = wn_retry_policy_retry (&job->policy->retry, n, self->rng, &backoff);
+  /* a gate past the end of virtual time would never open */
+  past_end = retry && !wn_time_add (now_of (self), backoff, &not_before);
+  if (retry && !past_end)
     {
       const char *holder = job->worker;
-      WnTime now = now_of (self);
 
       job->attempt = n;
       job->worker = NULL;
       job->first_lock = -1;
       job->deadline = -1;
-      job->not_before = now + backoff;
+      job->not_before = not_before;
       job_place (self, job, WHERE_GATED);
       self->counters.retries++;
 
@@ -1502,7 +1510,10 @@ wn_dispatcher_fail (WnDispatcher *self,
 
   /* Exhausted: a terminal fault naming the topic, the attempts and the last error. */
   {
-    g_autofree char *text = fault_describe (code, message, body);
+    g_autofree char *last = fault_describe (code, message, body);
+    g_autofree char *text = past_end
+      ? g_strdup_printf ("%s (the next retry would be due past the end of virtual time)", last)
+      : g_steal_pointer (&last);
     guint attempts = MAX (job->executions, n);
 
     self->counters.exhausted++;

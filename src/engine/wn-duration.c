@@ -14,7 +14,9 @@
  *    that is not written as zero is WN_DURATION_ERROR_NEGATIVE (also for a
  *    negative one too long to represent). No surrounding whitespace.
  *  - Sub-microsecond parts are rounded to the nearest microsecond (halves up).
- *  - Anything beyond G_MAXINT64 µs is WN_DURATION_ERROR_OVERFLOW.
+ *  - Anything beyond WN_TIME_MAX (2^63 − 2 µs) is WN_DURATION_ERROR_OVERFLOW,
+ *    with the longest allowed in the message: 2^63 − 1 µs is WN_TIME_NEVER,
+ *    and a timer that long would never fire.
  *
  * Formatting (wn_duration_format) is exact and parses back to the same value:
  *  - 0 → "0s"; below 1ms: "10us"; below 1s: "300ms" or "1.5ms";
@@ -50,10 +52,20 @@ accum_add_us (Accum  *acc,
 {
   if (acc->overflow)
     return;
-  if (us > (guint64) G_MAXINT64 - acc->us)
+  if (us > (guint64) WN_TIME_MAX - acc->us)
     acc->overflow = TRUE;
   else
     acc->us += us;
+}
+
+static void
+set_too_long (GError    **error,
+              const char *what)
+{
+  g_autofree char *longest = wn_duration_format (WN_TIME_MAX);
+
+  g_set_error (error, WN_DURATION_ERROR, WN_DURATION_ERROR_OVERFLOW,
+               "duration %s is too long: the longest is %s (2^63 − 2 µs)", what, longest);
 }
 
 static void
@@ -369,8 +381,9 @@ wn_duration_parse (const char *text,
 
   if (!accum_finish (&acc, &us))
     {
-      g_set_error (error, WN_DURATION_ERROR, WN_DURATION_ERROR_OVERFLOW,
-                   "duration “%s” is too long", text);
+      g_autofree char *what = g_strdup_printf ("“%s”", text);
+
+      set_too_long (error, what);
       return FALSE;
     }
 
@@ -410,10 +423,11 @@ wn_duration_from_json (JsonNode *node,
                        "duration %" G_GINT64_FORMAT "ms is negative", ms);
           return FALSE;
         }
-      if (ms > G_MAXINT64 / WN_USEC_PER_MSEC)
+      if (ms > WN_TIME_MAX / WN_USEC_PER_MSEC)
         {
-          g_set_error (error, WN_DURATION_ERROR, WN_DURATION_ERROR_OVERFLOW,
-                       "duration %" G_GINT64_FORMAT "ms is too long", ms);
+          g_autofree char *what = g_strdup_printf ("%" G_GINT64_FORMAT "ms", ms);
+
+          set_too_long (error, what);
           return FALSE;
         }
       if (out != NULL)
@@ -439,11 +453,13 @@ wn_duration_from_json (JsonNode *node,
           return FALSE;
         }
       us = round (ms * 1000.0);
-      /* 2^63 is the first double that does not fit. */
+      /* 2^63 is the first double that does not fit; the one below it,
+       * 2^63 − 1024, is within WN_TIME_MAX. */
       if (us >= 9223372036854775808.0)
         {
-          g_set_error (error, WN_DURATION_ERROR, WN_DURATION_ERROR_OVERFLOW,
-                       "duration %gms is too long", ms);
+          g_autofree char *what = g_strdup_printf ("%gms", ms);
+
+          set_too_long (error, what);
           return FALSE;
         }
       if (out != NULL)

@@ -10,6 +10,7 @@
 
 #include "wn-engine-private.h"
 #include "wn-dispatcher-private.h"
+#include "wn-duration.h"
 
 /* A track that passes more nodes than this without virtual time moving is in a
  * loop that can never progress. */
@@ -526,6 +527,16 @@ wait_then_continue (WnTrack *track,
   WnEngine *engine = track->instance->engine;
 
   track->timer = wn_scheduler_after (engine->scheduler, duration, timer_cb, track);
+  if (track->timer == 0)
+    {
+      g_autofree char *text = wn_duration_format (duration);
+      g_autofree char *now = wn_time_format_clock (wn_scheduler_now (engine->scheduler));
+      g_autofree char *message =
+        g_strdup_printf ("%s: a wait of %s from %s would end past the end of virtual time (2^63 µs)",
+                         node_of (track)->id, text, now);
+
+      track_fail (track, message);
+    }
 }
 
 static void

@@ -509,11 +509,13 @@ wn_scheduler_after (WnScheduler  *self,
                     WnActionFunc  func,
                     gpointer      data)
 {
+  WnTime when;
+
   g_return_val_if_fail (delay >= 0, 0);
 
-  if (delay > WN_TIME_NEVER - self->now)
-    delay = WN_TIME_NEVER - self->now;
-  return wn_scheduler_at (self, self->now + delay, func, data);
+  if (!wn_time_add (self->now, delay, &when))
+    return 0;
+  return wn_scheduler_at (self, when, func, data);
 }
 
 gboolean

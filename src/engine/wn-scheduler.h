@@ -47,6 +47,9 @@ WnTime       wn_scheduler_now            (const WnScheduler *scheduler);
 WnTimerId    wn_scheduler_post           (WnScheduler *scheduler, WnActionFunc func, gpointer data);
 /* Run `func` at virtual time `when` (≤ now means: now, after what is already due). */
 WnTimerId    wn_scheduler_at             (WnScheduler *scheduler, WnTime when, WnActionFunc func, gpointer data);
+/* Run `func` `delay` from now. 0 (and nothing scheduled) when that is past
+ * WN_TIME_MAX, the end of virtual time: the caller fails what would wait, with
+ * a message, rather than wait for ever. */
 WnTimerId    wn_scheduler_after          (WnScheduler *scheduler, WnTime delay, WnActionFunc func, gpointer data);
 /* TRUE when the action was pending and will now never run. Stale ids are safe. */
 gboolean     wn_scheduler_cancel         (WnScheduler *scheduler, WnTimerId id);

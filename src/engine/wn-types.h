@@ -13,8 +13,27 @@ G_BEGIN_DECLS
 typedef gint64 WnTime;
 
 #define WN_TIME_NEVER G_MAXINT64
+/* The last instant of virtual time: WN_TIME_NEVER stands for "never", so
+ * nothing can be due at it. The longest duration a file may give, too. */
+#define WN_TIME_MAX (WN_TIME_NEVER - 1)
 #define WN_USEC_PER_MSEC ((WnTime) 1000)
 #define WN_USEC_PER_SEC  ((WnTime) 1000000)
+
+/* t + d (d ≥ 0) in *sum; FALSE when that is past WN_TIME_MAX (the sum is
+ * then WN_TIME_MAX: a lock or gate that far away lasts to the end of time). */
+static inline gboolean
+wn_time_add (WnTime  t,
+             WnTime  d,
+             WnTime *sum)
+{
+  if (d > WN_TIME_MAX - t)
+    {
+      *sum = WN_TIME_MAX;
+      return FALSE;
+    }
+  *sum = t + d;
+  return TRUE;
+}
 
 /* Trust mode of a worker-dispatched task (SRD-039). UNSET is the resolution
  * sentinel: "not configured at this level". */

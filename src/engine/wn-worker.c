@@ -12,6 +12,7 @@
 
 #include "wn-engine-private.h"
 #include "wn-dispatcher-private.h"
+#include "wn-duration.h"
 
 typedef enum {
   SLOT_IDLE,
@@ -292,7 +293,7 @@ trusted_technical (Slot       *slot,
       return;
     }
   if (wn_retry_policy_retry (&slot->policy->retry, n, &engine->rng, &backoff) &&
-      now + backoff < slot->deadline)
+      backoff < slot->deadline - now)
     {
       WnEvent ev = WN_EVENT_INIT (WN_EV_JOB, WN_PH_WORKER_RETRY_SCHEDULED);
 
@@ -436,6 +437,27 @@ finish_cb (gpointer data)
     finish_authoritative (slot, r);
 }
 
+/* An execution whose `after` would end past the end of virtual time cannot
+ * finish: the worker reports it as a technical failure saying so, which its
+ * trust mode retries or exhausts like any other, rather than wait for ever. */
+static void
+overrun_end_of_time (Slot *slot)
+{
+  WnEngine *engine = slot->worker->engine;
+  g_autofree char *after = wn_duration_format (slot->response->after);
+  g_autofree char *now = wn_time_format_clock (wn_scheduler_now (engine->scheduler));
+  g_autofree char *message =
+    g_strdup_printf ("an execution of %s from %s would end past the end of virtual time (2^63 µs)", after, now);
+
+  if (slot->policy->trust == WN_TRUST_WORKER_TRUSTED)
+    trusted_technical (slot, NULL, NULL, message);
+  else
+    {
+      wn_dispatcher_fail (engine->dispatcher, slot->job, slot->worker->id, NULL, NULL, message, NULL);
+      report_finished (slot);
+    }
+}
+
 /* One call of the worker function. */
 static void
 execute (Slot *slot)
@@ -467,6 +489,8 @@ execute (Slot *slot)
   slot->timer = wn_scheduler_after (engine->scheduler,
                                     slot->response ? slot->response->after : 0,
                                     finish_cb, slot);
+  if (slot->timer == 0)
+    overrun_end_of_time (slot);
 }
 
 static void

@@ -252,6 +252,22 @@ def numbers_are_decimal():
 
 
 @case
+def longest_duration_refused():
+    # 2^63 - 1 us is the engine's "never": a timer that long never fired and the
+    # run ended stuck; it is refused at load with the allowed range
+    with tempfile.TemporaryDirectory() as tmp:
+        process = write(tmp, "timer.process.json", TIMER_PROCESS.replace("DURATION", "9223372036854775807us"))
+        code, out, err = run(process, "-q")
+        check(code == 2 and out == "", (code, out, err))
+        check(err.startswith(process + ":4:") and "nodes[1].duration: duration “9223372036854775807us” is too long: "
+              "the longest is 2562047788h00m54.775806s (2^63 − 2 µs)" in err, err)
+        # the longest allowed fires, at the end of virtual time
+        process = write(tmp, "timer.process.json", TIMER_PROCESS.replace("DURATION", "9223372036854775806us"))
+        code, out, err = run(process, "-q", "--summary", "json")
+        check(code == 0 and summary(out)["virtual_time_us"] == 9223372036854775806, (code, out, err))
+
+
+@case
 def zero_instances_refused():
     # -n 0 was ignored (the scenario's instances ran); it is refused like -n -1
     for n in ("0", "-1", "2147483648"):
@@ -260,6 +276,17 @@ def zero_instances_refused():
         check("--instances takes a whole number from 1 to 2147483647" in err and f"“{n}”" in err, err)
     code, out, err = run("--help")
     check("N ≥ 1" in out, out)
+
+
+# start -> a timer of DURATION -> end
+TIMER_PROCESS = """{
+  "format": "winnow.process/1", "id": "timer",
+  "nodes": [ { "id": "start", "type": "startEvent" },
+             { "id": "wait", "type": "timerEvent", "duration": "DURATION" },
+             { "id": "done", "type": "endEvent" } ],
+  "flows": [ { "id": "f1", "from": "start", "to": "wait" }, { "id": "f2", "from": "wait", "to": "done" } ]
+}
+"""
 
 
 def write(tmp, name, text):

@@ -1,5 +1,6 @@
 /* Durations: parsing (Go style, ISO-8601, milliseconds), errors, formatting. */
 #include "wn-test-util.h"
+#include <string.h>
 
 #define MS(x)  ((WnTime) (x) * WN_USEC_PER_MSEC)
 #define SEC(x) ((WnTime) (x) * WN_USEC_PER_SEC)
@@ -75,9 +76,10 @@ test_parse_go (void)
     { "400ns", 0 },
     { "+2s", SEC (2) },
     { "-0s", 0 },
-    { "9223372036854775807us", G_MAXINT64 },
+    /* the longest: 2^63 − 1 µs is WN_TIME_NEVER, which never fires */
+    { "9223372036854775806us", WN_TIME_MAX },
     { "2562047788h", (WnTime) 2562047788 * 3600 * WN_USEC_PER_SEC },
-    { "2562047788h54.775807s", G_MAXINT64 },
+    { "2562047788h54.775806s", WN_TIME_MAX },
   };
 
   check_parse_table (cases, G_N_ELEMENTS (cases));
@@ -150,8 +152,10 @@ static void
 test_parse_overflow (void)
 {
   static const char * const texts[] = {
+    "9223372036854775807us",         /* WN_TIME_NEVER: a timer that never fires */
+    "2562047788h54.775807s",
     "9223372036854775808us",
-    "9223372036854775807us1us",
+    "9223372036854775806us1us",
     "2562047789h",
     "99999999999999999999999s",
     "18446744073709551616ns",
@@ -163,6 +167,25 @@ test_parse_overflow (void)
   };
 
   check_parse_errors (texts, WN_DURATION_ERROR_OVERFLOW);
+}
+
+/* The refusal names the allowed range. */
+static void
+test_parse_overflow_message (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) ms = json_node_new (JSON_NODE_VALUE);
+  WnTime us;
+
+  g_assert_false (wn_duration_parse ("9223372036854775807us", &us, &error));
+  g_assert_error (error, WN_DURATION_ERROR, WN_DURATION_ERROR_OVERFLOW);
+  g_assert_cmpstr (error->message, ==,
+                   "duration “9223372036854775807us” is too long: the longest is 2562047788h00m54.775806s (2^63 − 2 µs)");
+  g_clear_error (&error);
+  json_node_set_int (ms, G_GINT64_CONSTANT (9223372036854776));
+  g_assert_false (wn_duration_from_json (ms, &us, &error));
+  g_assert_error (error, WN_DURATION_ERROR, WN_DURATION_ERROR_OVERFLOW);
+  g_assert_nonnull (strstr (error->message, "the longest is 2562047788h00m54.775806s"));
 }
 
 static void
@@ -297,7 +320,7 @@ test_format_round_trip (void)
     0, 1, 999, 1000, 1001, 123456, 999999, 1000000, 1234567, 59999999,
     60000000, 61000001, 3599999999, G_GINT64_CONSTANT (3600000000),
     G_GINT64_CONSTANT (3600000001), G_GINT64_CONSTANT (86400000000),
-    G_GINT64_CONSTANT (123456789012345), G_MAXINT64,
+    G_GINT64_CONSTANT (123456789012345), WN_TIME_MAX,
   };
   guint i;
 
@@ -360,6 +383,7 @@ main (int   argc,
   g_test_add_func ("/engine/Duration/parse-malformed", test_parse_malformed);
   g_test_add_func ("/engine/Duration/parse-negative", test_parse_negative);
   g_test_add_func ("/engine/Duration/parse-overflow", test_parse_overflow);
+  g_test_add_func ("/engine/Duration/parse-overflow-message", test_parse_overflow_message);
   g_test_add_func ("/engine/Duration/parse-out-optional", test_parse_out_optional);
   g_test_add_func ("/engine/Duration/from-json", test_from_json);
   g_test_add_func ("/engine/Duration/format", test_format);

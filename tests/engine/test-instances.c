@@ -597,6 +597,59 @@ test_run_limit_moves_clock (void)
   g_assert_cmpstr (end_of (run, "i1"), ==, "done");
 }
 
+/* The longest duration a file may give, 2^63 − 2 µs, fires (it used to be
+ * WN_TIME_NEVER, which never did); a wait or an execution that would end past
+ * the end of virtual time fails with a message saying so instead of leaving
+ * the run stuck. */
+#define TIMER_PROCESS_FMT \
+  "{ \"format\": \"winnow.process/1\", \"id\": \"p\"," \
+  "  \"nodes\": [ { \"id\": \"start\", \"type\": \"startEvent\" }," \
+  "    { \"id\": \"wait\", \"type\": \"timerEvent\", \"duration\": \"%s\" }," \
+  "    { \"id\": \"done\", \"type\": \"endEvent\" } ]," \
+  "  \"flows\": [ { \"id\": \"f1\", \"from\": \"start\", \"to\": \"wait\" }," \
+  "    { \"id\": \"f2\", \"from\": \"wait\", \"to\": \"done\" } ] }"
+#define START_AT_1S "{ \"format\": \"winnow.scenario/1\", \"start\": [ { \"at\": \"1s\" } ] }"
+
+static void
+test_end_of_virtual_time (void)
+{
+  const char *trusts[] = { "workerTrusted", "engineAuthoritative" };
+  g_autofree char *longest = g_strdup_printf (TIMER_PROCESS_FMT, "9223372036854775806us");
+  g_autoptr(WnTestRun) at_zero = wn_test_run_new (longest, NULL, NULL);
+  g_autoptr(WnTestRun) late = wn_test_run_new (longest, START_AT_1S, NULL);
+  const WnEvent *failed;
+
+  g_assert_cmpint (wn_test_run_until (at_zero, WN_TIME_NEVER), ==, WN_STOP_QUIESCENT);
+  g_assert_cmpstr (end_of (at_zero, "i1"), ==, "done");
+  g_assert_cmpint (wn_engine_now (at_zero->engine), ==, WN_TIME_MAX);
+
+  g_assert_cmpint (wn_test_run_until (late, WN_TIME_NEVER), ==, WN_STOP_QUIESCENT);
+  g_assert_cmpstr (end_of (late, "i1"), ==, "(terminated)");
+  failed = wn_test_find (late, WN_EV_NODE, WN_PH_FAILED, "wait", 0);
+  g_assert_nonnull (failed);
+  g_assert_cmpstr (failed->error, ==,
+                   "wait: a wait of 2562047788h00m54.775806s from T+00:01.000 would end past the end of virtual time (2^63 µs)");
+
+  /* a worker's execution: a technical failure, which the policy cannot retry
+   * (the next execution would not fit either) */
+  for (guint i = 0; i < G_N_ELEMENTS (trusts); i++)
+    {
+      g_autofree char *engine = g_strdup_printf ("{ \"trust\": \"%s\" }", trusts[i]);
+      g_autoptr(WnTestRun) run = one_task (engine, "{ \"topic\": \"t\", \"retry\": { \"policy\": \"none\" } }",
+        "{ \"format\": \"winnow.scenario/1\", \"start\": [ { \"at\": \"1s\" } ], \"workers\": [ { \"id\": \"w\","
+        "  \"topic\": \"t\", \"responses\": [ { \"after\": \"9223372036854775806us\", \"complete\": {} } ] } ] }", NULL);
+      const WnEvent *fault;
+
+      g_test_message ("%s", trusts[i]);
+      g_assert_cmpint (wn_test_run_until (run, WN_TIME_NEVER), ==, WN_STOP_QUIESCENT);
+      g_assert_cmpstr (end_of (run, "i1"), ==, "(terminated)");
+      fault = wn_test_find (run, WN_EV_JOB, WN_PH_FAULT, NULL, 0);
+      g_assert_nonnull (fault);
+      g_assert_nonnull (strstr (fault->error, "an execution of 2562047788h00m54.775806s from T+00:01.000 "
+                                              "would end past the end of virtual time"));
+    }
+}
+
 static void
 test_parallel_join_waits (void)
 {
@@ -1102,6 +1155,7 @@ main (int argc, char **argv)
   g_test_add_func ("/engine/Instances/parallel-join", test_parallel_join_waits);
   g_test_add_func ("/engine/Instances/end-counts", test_end_counts);
   g_test_add_func ("/engine/Instances/run-limit-moves-clock", test_run_limit_moves_clock);
+  g_test_add_func ("/engine/Instances/end-of-virtual-time", test_end_of_virtual_time);
   g_test_add_func ("/engine/WorkerTrusted/retries-in-process", test_trusted_retries_in_process);
   g_test_add_func ("/engine/WorkerTrusted/no-retry-and-short-lock", test_trusted_no_retry_and_short_lock);
   g_test_add_func ("/engine/WorkerTrusted/fallback-mapper", test_trusted_fallback_mapper);
