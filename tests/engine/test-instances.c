@@ -648,6 +648,22 @@ test_end_of_virtual_time (void)
       g_assert_nonnull (strstr (fault->error, "an execution of 2562047788h00m54.775806s from T+00:01.000 "
                                               "would end past the end of virtual time"));
     }
+
+  /* an EngineAuthoritative gate past the end would never open: exhausted, saying why */
+  {
+    g_autoptr(WnTestRun) run = one_task ("{ \"trust\": \"engineAuthoritative\" }",
+      "{ \"topic\": \"t\", \"retry\": { \"policy\": \"fixed\", \"maxAttempts\": 3, \"delay\": \"9223372036854775806us\" } }",
+      "{ \"format\": \"winnow.scenario/1\", \"start\": [ { \"at\": \"1s\" } ], \"workers\": [ { \"id\": \"w\","
+      "  \"topic\": \"t\", \"responses\": [ { \"fail\": { \"code\": \"503\" } } ] } ] }", NULL);
+    const WnEvent *exhausted;
+
+    g_assert_cmpint (wn_test_run_until (run, WN_TIME_NEVER), ==, WN_STOP_QUIESCENT);
+    g_assert_cmpstr (end_of (run, "i1"), ==, "(terminated)");
+    g_assert_cmpuint (wn_test_count (run, WN_EV_JOB, WN_PH_RETRY_SCHEDULED, NULL), ==, 0);
+    exhausted = wn_test_find (run, WN_EV_JOB, WN_PH_RETRIES_EXHAUSTED, NULL, 0);
+    g_assert_nonnull (exhausted);
+    g_assert_cmpstr (exhausted->error, ==, "503 (the next retry would be due past the end of virtual time)");
+  }
 }
 
 static void
