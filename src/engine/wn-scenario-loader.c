@@ -249,6 +249,7 @@ parse_response (WnCheck *ctx, JsonNode *node, const char *path, ResponseMode mod
       if (array != NULL)
         {
           guint n = json_array_get_length (array);
+          double sum = 0;
 
           response->choices = g_new0 (WnChoice, n + 1);
           for (guint i = 0; i < n; i++)
@@ -275,7 +276,13 @@ parse_response (WnCheck *ctx, JsonNode *node, const char *path, ResponseMode mod
               response->choices[response->n_choices].p = p;
               response->choices[response->n_choices].response = inner;
               response->n_choices++;
+              sum += p;
             }
+          /* each weight is finite, but their sum may not be (1e308 + 1e308):
+           * then every draw would take the last entry */
+          if (!isfinite (sum))
+            _wn_check_report (ctx, outcome_node, outcome_path,
+                              "the weights p add up to more than %g: give smaller ones", G_MAXDOUBLE);
         }
       if ((m = _wn_check_member (ctx, node, path, "after", FALSE)) != NULL)
         {

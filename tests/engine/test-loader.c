@@ -1341,6 +1341,26 @@ test_scenario_errors (void)
     "t.json:19:42: faults[2].next.when: key \"when\" does not apply to an injected response");
 }
 
+/* Weights: each finite and > 0, and their sum finite — 1e308 + 1e308 is
+ * infinite, and every draw then took the last entry. */
+static void
+test_random_weights (void)
+{
+  g_autofree char *errors = scenario_errors (
+    "{`format`: `winnow.scenario/1`, `workers`: [{`id`: `w`, `topic`: `t`, `responses`: [\n"
+    "  {`random`: [{`p`: 1e308, `complete`: 1}, {`p`: 1e308, `complete`: 2}]},\n"
+    "  {`random`: [{`p`: -1, `complete`: 1}, {`p`: `1`, `complete`: 2}]}]}]}");
+  g_autoptr(WnScenario) fine = scenario_ok (
+    "{`format`: `winnow.scenario/1`, `workers`: [{`id`: `w`, `topic`: `t`, `responses`: [\n"
+    "  {`random`: [{`p`: 1e308, `complete`: 1}, {`p`: 7e307, `complete`: 2}]}]}]}");
+
+  g_assert_cmpstr (errors, ==,
+    "t.json:2:14: workers[0].responses[0].random: the weights p add up to more than 1.79769e+308: give smaller ones\n"
+    "t.json:3:21: workers[0].responses[1].random[0].p: must be a number > 0\n"
+    "t.json:3:47: workers[0].responses[1].random[1].p: must be a number > 0, not a string");
+  g_assert_nonnull (fine);
+}
+
 static void
 test_load_response (void)
 {
@@ -1580,6 +1600,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/engine/Loader/scenario-responses", test_scenario_responses);
   g_test_add_func ("/engine/Loader/scenario-defaults", test_scenario_defaults);
   g_test_add_func ("/engine/Loader/scenario-errors", test_scenario_errors);
+  g_test_add_func ("/engine/Loader/random-weights", test_random_weights);
   g_test_add_func ("/engine/Loader/load-response", test_load_response);
   g_test_add_func ("/engine/Loader/response-matches", test_response_matches);
   g_test_add_func ("/engine/Loader/response-describe", test_response_describe);
