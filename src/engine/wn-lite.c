@@ -213,6 +213,26 @@ set_eval_error (GError      **error,
   g_set_error (error, WN_LITE_ERROR, code, "at %u: %s", offset, message);
 }
 
+/* Characters of a token a message quotes: a long one (a 300 KB string literal)
+ * is quoted from its start, where the offset points, up to this many. */
+#define EXCERPT_CHARS 40
+
+/* `len` bytes of (UTF-8) `text` as a message quotes them: whole when short,
+ * else the first EXCERPT_CHARS characters and "…". */
+static char *
+excerpt (const char *text,
+         gsize       len)
+{
+  const char *end = text + len;
+  const char *p = text;
+
+  for (guint n = 0; p < end && n < EXCERPT_CHARS; n++)
+    p = g_utf8_next_char (p);
+  if (p >= end)
+    return g_strndup (text, len);
+  return g_strdup_printf ("%.*s…", (int) (p - text), text);
+}
+
 /* "end of input" or the (UTF-8) character at `pos`, quoted. */
 static char *
 describe_char (const char *src,
@@ -451,10 +471,13 @@ scan_path (const char *src,
                   index = index * 10 + (guint64) (src[j] - '0');
                   if (index > G_MAXUINT)
                     {
+                      g_autofree char *digits = NULL;
+
                       while (g_ascii_isdigit (src[j]))
                         j++;
-                      fault_set (fault, i + 1, "expected an index up to %u but found '%.*s'",
-                                 G_MAXUINT, (int) (j - i - 1), src + i + 1);
+                      digits = excerpt (src + i + 1, j - i - 1);
+                      fault_set (fault, i + 1, "expected an index up to %u but found '%s'",
+                                 G_MAXUINT, digits);
                       return FALSE;
                     }
                   j++;
@@ -712,19 +735,18 @@ static char *
 describe_token (const Parser *p,
                 const Token  *tok)
 {
-  int len = (int) (tok->end - tok->start);
-  const char *text = p->src + tok->start;
+  g_autofree char *text = excerpt (p->src + tok->start, tok->end - tok->start);
 
   switch (tok->kind)
     {
     case TOK_END:
       return g_strdup ("end of input");
     case TOK_NUMBER:
-      return g_strdup_printf ("number %.*s", len, text);
+      return g_strdup_printf ("number %s", text);
     case TOK_STRING:
-      return g_strdup_printf ("string %.*s", len, text);
+      return g_strdup_printf ("string %s", text);
     case TOK_PATH:
-      return g_strdup_printf ("name '%.*s'", len, text);
+      return g_strdup_printf ("name '%s'", text);
     case TOK_CALL:
     case TOK_TRUE:
     case TOK_FALSE:
@@ -747,7 +769,7 @@ describe_token (const Parser *p,
     case TOK_GT:
     case TOK_GE:
     default:
-      return g_strdup_printf ("'%.*s'", len, text);
+      return g_strdup_printf ("'%s'", text);
     }
 }
 
@@ -804,9 +826,12 @@ emit (Parser *p,
     node->depth = MAX (node->depth, node_at (p, node->lhs)->depth + 1);
   if (n_operands >= 2)
     node->depth = MAX (node->depth, node_at (p, node->rhs)->depth + 1);
+  /* enter() bounds the nesting the text writes (parentheses, not, unary -);
+   * what grows the tree past it here is a chain of operators, as in a flat
+   * 1 + 1 + … + 1, which nests nothing as written */
   if (node->depth > MAX_DEPTH)
     {
-      fault_set (&p->fault, node->offset, "expression nested too deeply (more than %d levels)",
+      fault_set (&p->fault, node->offset, "expression too long: more than %d operators in one chain",
                  MAX_DEPTH);
       return FALSE;
     }
@@ -942,8 +967,9 @@ parse_call (Parser *p,
     op = OP_TIME;
   else
     {
-      fault_set (&p->fault, call_offset, "expected has, len or time but found unknown function '%.*s'",
-                 (int) name_len, name);
+      g_autofree char *text = excerpt (name, name_len);
+
+      fault_set (&p->fault, call_offset, "expected has, len or time but found unknown function '%s'", text);
       return FALSE;
     }
 
@@ -1502,26 +1528,28 @@ eval_path (const WnLite      *lite,
 
   if (failed_at < 0)
     {
-      set_eval_error (error, WN_LITE_ERROR_MISSING, node->offset,
-                      "unknown variable '%s'", path->head);
+      g_autofree char *head = excerpt (path->head, strlen (path->head));
+
+      set_eval_error (error, WN_LITE_ERROR_MISSING, node->offset, "unknown variable '%s'", head);
     }
   else
     {
       const WnPathStep *step = &path->steps[failed_at];
+      g_autofree char *text = excerpt (lite->source + node->offset, node->aux);
+      g_autofree char *key = step->kind == WN_PATH_KEY ? excerpt (step->key, strlen (step->key)) : NULL;
       g_autofree char *why = NULL;
 
       if (step->kind == WN_PATH_KEY && JSON_NODE_HOLDS_OBJECT (parent))
-        why = g_strdup_printf ("no key '%s'", step->key);
+        why = g_strdup_printf ("no key '%s'", key);
       else if (step->kind == WN_PATH_INDEX && JSON_NODE_HOLDS_ARRAY (parent))
         why = g_strdup_printf ("no index %u in an array of %u",
                                step->index, json_array_get_length (json_node_get_array (parent)));
       else if (step->kind == WN_PATH_KEY)
-        why = g_strdup_printf ("cannot read key '%s' of %s", step->key, json_kind_name (parent));
+        why = g_strdup_printf ("cannot read key '%s' of %s", key, json_kind_name (parent));
       else
         why = g_strdup_printf ("cannot read index %u of %s", step->index, json_kind_name (parent));
 
-      set_eval_error (error, WN_LITE_ERROR_MISSING, node->offset,
-                      "dead path '%.*s': %s", (int) node->aux, lite->source + node->offset, why);
+      set_eval_error (error, WN_LITE_ERROR_MISSING, node->offset, "dead path '%s': %s", text, why);
     }
   return FALSE;
 }
@@ -1741,9 +1769,11 @@ eval_builtin (const WnLite      *lite,
         }
       else if (strlen (arg.str) != arg.len || !parse_time_string (arg.str, &out->time_us))
         {
+          g_autofree char *text = excerpt (arg.str, strlen (arg.str));
+
           out->kind = WN_LITE_NIL;
           set_eval_error (error, WN_LITE_ERROR_VALUE, node->aux,
-                          "expected an RFC 3339 time for time() but found '%s'", arg.str);
+                          "expected an RFC 3339 time for time() but found '%s'", text);
           ok = FALSE;
         }
     }

@@ -1513,9 +1513,58 @@ test_nesting (void)
   for (i = 0; i < 10000; i++)
     g_string_append (deep, " + 1");
   msg = compile_error (deep->str, 1022);
-  g_assert_nonnull (strstr (msg, "nested too deeply"));
+  g_assert_cmpstr (msg, ==, "at 1022: expression too long: more than 256 operators in one chain");
+  g_clear_pointer (&msg, g_free);
+
+  /* a flat chain of 300 terms nests nothing: its message does not say so */
+  g_string_truncate (deep, 0);
+  g_string_append (deep, "1");
+  for (i = 1; i < 300; i++)
+    g_string_append (deep, "+1");
+  msg = compile_error (deep->str, 511);
+  g_assert_null (strstr (msg, "nested"));
+  g_assert_nonnull (strstr (msg, "more than 256 operators in one chain"));
 
   g_string_free (deep, TRUE);
+}
+
+/* A message about a huge expression quotes a window from the offset, not the
+ * whole token: a 300 KB string literal or path is not repeated. */
+static void
+test_long_token_excerpt (void)
+{
+  g_autofree char *long_string = g_strnfill (300000, 'a');
+  g_autofree char *literal = g_strdup_printf ("1 '%s'", long_string);
+  g_autofree char *path = g_strdup_printf ("order.%s == 1", long_string);
+  g_autofree char *head = g_strdup_printf ("%s == 1", long_string);
+  g_autofree char *forty = g_strnfill (40, 'a');
+  g_autofree char *expected = NULL;
+  g_autofree char *msg = NULL;
+  Context ctx;
+
+  msg = compile_error (literal, 2);
+  /* forty characters: the quote and 39 of the letters */
+  expected = g_strdup_printf ("at 2: expected an operator or end of input but found string '%.39s…", forty);
+  g_assert_cmpstr (msg, ==, expected);
+  g_clear_pointer (&msg, g_free);
+  g_clear_pointer (&expected, g_free);
+
+  context_init (&ctx);
+  msg = eval_error (&ctx, path, WN_LITE_ERROR_MISSING, 0);
+  expected = g_strdup_printf ("at 0: dead path 'order.%.34s…': no key '%s…'", long_string, forty);
+  g_assert_cmpstr (msg, ==, expected);
+  g_clear_pointer (&msg, g_free);
+  g_clear_pointer (&expected, g_free);
+
+  msg = eval_error (&ctx, head, WN_LITE_ERROR_MISSING, 0);
+  expected = g_strdup_printf ("at 0: unknown variable '%s…'", forty);
+  g_assert_cmpstr (msg, ==, expected);
+  context_clear (&ctx);
+
+  /* short tokens are quoted whole, as before */
+  g_clear_pointer (&msg, g_free);
+  msg = compile_error ("1 'abc'", 2);
+  g_assert_cmpstr (msg, ==, "at 2: expected an operator or end of input but found string 'abc'");
 }
 
 /* Structural paths */
@@ -1728,6 +1777,7 @@ main (int   argc,
   g_test_add_func ("/engine/Lite/repeat", test_repeat);
   g_test_add_func ("/engine/Lite/no-allocation", test_no_allocation);
   g_test_add_func ("/engine/Lite/nesting", test_nesting);
+  g_test_add_func ("/engine/Lite/long-token-excerpt", test_long_token_excerpt);
   g_test_add_func ("/engine/Path/parse", test_path_parse);
   g_test_add_func ("/engine/Path/parse-errors", test_path_parse_errors);
   g_test_add_func ("/engine/Path/lookup", test_path_lookup);
