@@ -93,10 +93,12 @@ parse_seed_cb (const char  *name,
   Options *options = data;
   guint64 seed;
 
-  if (!parse_decimal (value, 0, G_MAXUINT64, &seed))
+  /* the range a scenario's seed has (a JSON integer), so a run's seed can be
+   * written to a saved session and read back */
+  if (!parse_decimal (value, 0, G_MAXINT64, &seed))
     {
       g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                   _("--seed takes a non-negative whole number, not “%s”"), value);
+                   _("--seed takes a whole number from 0 to 9223372036854775807, not “%s”"), value);
       return FALSE;
     }
   options->seed = (gint64) seed;

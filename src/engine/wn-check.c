@@ -348,8 +348,20 @@ _wn_check_uint (WnCheck *ctx, JsonNode *node, const char *path, guint min, guint
 
   if (!_wn_check_holds_type (node, G_TYPE_INT64))
     {
-      _wn_check_report (ctx, node, path, "must be an integer ≥ %u, not %s", min,
-              _wn_check_holds_number (node) ? "a fraction" : _wn_check_type_name (node));
+      /* a double node may still be a whole number: one too large for an
+       * int node (2^64), or one written with an exponent or a point (4e0) */
+      double d = _wn_check_holds_number (node) ? json_node_get_double (node) : 0.5;
+
+      if (d != floor (d))
+        _wn_check_report (ctx, node, path, "must be an integer ≥ %u, not %s", min,
+                          _wn_check_holds_number (node) ? "a fraction" : _wn_check_type_name (node));
+      else if (d < min)
+        _wn_check_report (ctx, node, path, "must be ≥ %u", min);
+      else if (d > G_MAXUINT)
+        _wn_check_report (ctx, node, path, "must be at most %u", G_MAXUINT);
+      else
+        _wn_check_report (ctx, node, path,
+                          "must be an integer ≥ %u written in digits, without a point or an exponent", min);
       return FALSE;
     }
   v = json_node_get_int (node);

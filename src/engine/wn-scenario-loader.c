@@ -610,7 +610,8 @@ _wn_load_scenario_object (WnCheck *ctx, JsonNode *root, const char *prefix, gboo
         }
       else
         {
-          _wn_check_report (ctx, m, p, "must be a non-negative integer");
+          /* the range winnow-run's --seed takes, and a saved session writes back */
+          _wn_check_report (ctx, m, p, "must be a whole number from 0 to %" G_GINT64_FORMAT, G_MAXINT64);
         }
     }
   if ((m = _wn_check_member (ctx, root, prefix, "engine", FALSE)) != NULL)

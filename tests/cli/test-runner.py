@@ -268,6 +268,23 @@ def longest_duration_refused():
 
 
 @case
+def seed_range_agrees():
+    # --seed and a scenario's seed take the same range, 0 to 2^63 - 1 (a JSON
+    # integer, which a saved session writes back)
+    process = example("crashed-worker.process.json")
+    code, out, err = run(process, "--seed", "9223372036854775807", "-q")
+    check(code == 0, (code, err))
+    code, out, err = run(process, "--seed", "9223372036854775808", "-q")
+    check(code == 2 and "--seed takes a whole number from 0 to 9223372036854775807" in err, (code, err))
+    with tempfile.TemporaryDirectory() as tmp:
+        for seed, expect in (("9223372036854775807", 0), ("9223372036854775808", 2)):
+            scenario = write(tmp, "seed.scenario.json", '{ "format": "winnow.scenario/1", "seed": %s }\n' % seed)
+            code, out, err = run(process, "--scenario", scenario, "-q")
+            check(code == expect, (seed, code, err))
+        check(err.startswith(scenario + ":1:42: seed: must be a whole number from 0 to 9223372036854775807"), err)
+
+
+@case
 def zero_instances_refused():
     # -n 0 was ignored (the scenario's instances ran); it is refused like -n -1
     for n in ("0", "-1", "2147483648"):

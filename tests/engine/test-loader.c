@@ -559,7 +559,7 @@ test_embedded_scenario (void)
     "`flows`: [{`id`: `f`, `from`: `s`, `to`: `e`}],\n"
     "`scenario`: {`seed`: -1, `workers`: [{`id`: `w`, `topic`: `t`, `responses`: [{`crash`: false}]}]}}");
   g_assert_cmpstr (errors, ==,
-    "t.json:4:22: scenario.seed: must be a non-negative integer\n"
+    "t.json:4:22: scenario.seed: must be a whole number from 0 to 9223372036854775807\n"
     "t.json:4:88: scenario.workers[0].responses[0].crash: must be true");
 }
 
@@ -965,6 +965,40 @@ test_retry_errors (void)
     "t.json:7:113: nodes[3].worker.retry.maxAttempts: must be an integer ≥ 1, not a fraction");
 }
 
+/* Whole numbers the tree holds as doubles are not "a fraction": 4e0 is a
+ * whole number written with an exponent, 2^64 one too large. */
+static void
+test_whole_number_messages (void)
+{
+  g_autofree char *errors = scenario_errors (
+    "{`format`: `winnow.scenario/1`, `seed`: 9223372036854775808, `workers`: [\n"
+    "  {`id`: `a`, `topic`: `a`, `concurrency`: 4e0, `responses`: [{`complete`: 1}]},\n"
+    "  {`id`: `b`, `topic`: `b`, `concurrency`: 18446744073709551616, `responses`: [{`complete`: 1}]},\n"
+    "  {`id`: `c`, `topic`: `c`, `concurrency`: 2.0, `responses`: [{`complete`: 1}]},\n"
+    "  {`id`: `d`, `topic`: `d`, `concurrency`: -1e2, `responses`: [{`complete`: 1}]},\n"
+    "  {`id`: `e`, `topic`: `e`, `concurrency`: 2.5, `responses`: [{`complete`: 1}]}]}");
+  g_autofree char *retry = process_errors (HEAD
+    "`nodes`: [{`id`: `s`, `type`: `startEvent`},\n"
+    "  {`id`: `a`, `type`: `serviceTask`, `worker`: {`topic`: `a`, `retry`: {`policy`: `fixed`, `maxAttempts`: 4e0, `delay`: 1}}},\n"
+    "  {`id`: `b`, `type`: `serviceTask`, `worker`: {`topic`: `b`, `retry`: {`policy`: `fixed`, `maxAttempts`: 18446744073709551616, `delay`: 1}}},\n"
+    "  {`id`: `e`, `type`: `endEvent`}],\n"
+    "`flows`: [{`id`: `f1`, `from`: `s`, `to`: `a`}, {`id`: `f2`, `from`: `a`, `to`: `b`}, {`id`: `f3`, `from`: `b`, `to`: `e`}]}");
+  g_autoptr(WnScenario) largest_seed = scenario_ok ("{`format`: `winnow.scenario/1`, `seed`: 9223372036854775807}");
+
+  g_assert_cmpstr (errors, ==,
+    "t.json:1:41: seed: must be a whole number from 0 to 9223372036854775807\n"
+    "t.json:2:44: workers[0].concurrency: must be an integer ≥ 1 written in digits, without a point or an exponent\n"
+    "t.json:3:44: workers[1].concurrency: must be at most 4294967295\n"
+    "t.json:4:44: workers[2].concurrency: must be an integer ≥ 1 written in digits, without a point or an exponent\n"
+    "t.json:5:44: workers[3].concurrency: must be ≥ 1\n"
+    "t.json:6:44: workers[4].concurrency: must be an integer ≥ 1, not a fraction");
+  g_assert_cmpstr (retry, ==,
+    "t.json:3:107: nodes[1].worker.retry.maxAttempts: must be an integer ≥ 1 written in digits, without a point or an exponent\n"
+    "t.json:4:107: nodes[2].worker.retry.maxAttempts: must be at most 4294967295");
+  g_assert_true (largest_seed->has_seed);
+  g_assert_cmpuint (largest_seed->seed, ==, G_MAXINT64);
+}
+
 static void
 test_error_mapper (void)
 {
@@ -1304,7 +1338,7 @@ test_scenario_errors (void)
     "            {`worker`: `ghost`, `next`: {`when`: `true`, `crash`: true}}]}");
 
   g_assert_cmpstr (errors, ==,
-    "t.json:1:41: seed: must be a non-negative integer\n"
+    "t.json:1:41: seed: must be a whole number from 0 to 9223372036854775807\n"
     "t.json:1:46: extra: unknown key \"extra\"\n"
     "t.json:2:19: start[0].at: duration “-1s” is negative\n"
     "t.json:2:35: start[0].count: must be ≥ 1\n"
@@ -1590,6 +1624,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/engine/Loader/worker-errors", test_worker_errors);
   g_test_add_func ("/engine/Loader/retry-policies", test_retry_policies);
   g_test_add_func ("/engine/Loader/retry-errors", test_retry_errors);
+  g_test_add_func ("/engine/Loader/whole-number-messages", test_whole_number_messages);
   g_test_add_func ("/engine/Loader/error-mapper", test_error_mapper);
   g_test_add_func ("/engine/Loader/error-mapper-errors", test_error_mapper_errors);
   g_test_add_func ("/engine/Loader/output-mapping-conflicts", test_output_mapping_conflicts);
