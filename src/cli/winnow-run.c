@@ -73,17 +73,32 @@ sink_cb (const WnEvent *event,
   fwrite (sink->line->str, 1, sink->line->len, sink->out);
 }
 
-/* A whole number in decimal digits only, as the help says: no sign, no
- * leading space, no octal "010" or hex "0x10" (GLib's own int options take those). */
+/* A whole number from min to max in decimal digits only, as the help says: no
+ * sign, no leading space, no octal "010" or hex "0x10" (GLib's own int options
+ * take those). */
 static gboolean
-parse_decimal (const char *value,
-               guint64     min,
-               guint64     max,
-               guint64    *out)
+parse_decimal (const char  *option,
+               const char  *value,
+               guint64      min,
+               guint64      max,
+               guint64     *out,
+               GError     **error)
 {
-  return g_ascii_string_to_unsigned (value, 10, min, max, out, NULL);
+  g_autofree char *lo = NULL;
+  g_autofree char *hi = NULL;
+
+  if (g_ascii_string_to_unsigned (value, 10, min, max, out, NULL))
+    return TRUE;
+  lo = g_strdup_printf ("%" G_GUINT64_FORMAT, min);
+  hi = g_strdup_printf ("%" G_GUINT64_FORMAT, max);
+  /* Translators: "--seed takes a whole number from 0 to 9223372036854775807, not “0x10”" */
+  g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+               _("%s takes a whole number from %s to %s, not “%s”"), option, lo, hi, value);
+  return FALSE;
 }
 
+/* The range a scenario's seed has (a JSON integer), so a run's seed can be
+ * written to a saved session and read back. */
 static gboolean
 parse_seed_cb (const char  *name,
                const char  *value,
@@ -93,14 +108,8 @@ parse_seed_cb (const char  *name,
   Options *options = data;
   guint64 seed;
 
-  /* the range a scenario's seed has (a JSON integer), so a run's seed can be
-   * written to a saved session and read back */
-  if (!parse_decimal (value, 0, G_MAXINT64, &seed))
-    {
-      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                   _("--seed takes a whole number from 0 to 9223372036854775807, not “%s”"), value);
-      return FALSE;
-    }
+  if (!parse_decimal ("--seed", value, 0, G_MAXINT64, &seed, error))
+    return FALSE;
   options->seed = (gint64) seed;
   options->has_seed = TRUE;
   return TRUE;
@@ -117,12 +126,8 @@ parse_instances_cb (const char  *name,
   Options *options = data;
   guint64 instances;
 
-  if (!parse_decimal (value, 1, G_MAXINT, &instances))
-    {
-      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                   _("--instances takes a whole number from 1 to %d, not “%s”"), G_MAXINT, value);
-      return FALSE;
-    }
+  if (!parse_decimal ("--instances", value, 1, G_MAXINT, &instances, error))
+    return FALSE;
   options->instances = (guint) instances;
   return TRUE;
 }
