@@ -45,6 +45,8 @@ struct _Job {
   guint       executions;
   guint       lost;           /* executions cut off by a lapsed lock (see WnJobInfo) */
   guint       lock_executions; /* `executions` when the current (or last) lock was taken */
+  guint       instant_base;   /* `executions` when virtual time last moved on for it */
+  WnTime      instant_at;     /* ... and that instant */
   WnTime      enqueued_at;
   WnTime      not_before;
   WnTime      first_lock;
@@ -1223,6 +1225,25 @@ wn_dispatcher_cancel_wait (WnDispatcher *self,
   g_free (waiter);
 }
 
+/* A job that keeps executing at one instant: end it with a terminal fault, the
+ * way a track that loops without virtual time passing fails. */
+static void
+loop_fault (WnDispatcher *self,
+            Job          *job,
+            GError      **error)
+{
+  WnOutcome *outcome = outcome_new (job, WN_OUTCOME_FAULT);
+
+  outcome->message = g_strdup_printf ("job %s (topic %s, node %s) executed %u times "
+                                      "without virtual time passing",
+                                      job->key.id, job->topic->name,
+                                      job->node != NULL ? job->node : "?",
+                                      (guint) WN_LOOP_MAX_EXECUTIONS);
+  journal_fault (self, job, job->worker, NULL, outcome->message);
+  g_set_error_literal (error, WN_DISPATCHER_ERROR, WN_DISPATCHER_ERROR_LOOPS, outcome->message);
+  finish (self, job, outcome);
+}
+
 guint
 wn_dispatcher_begin_execution (WnDispatcher *self,
                                const char   *id,
@@ -1237,6 +1258,17 @@ wn_dispatcher_begin_execution (WnDispatcher *self,
   job = held_job (self, id, worker, error);
   if (job == NULL)
     return 0;
+
+  if (job->instant_at != now_of (self))
+    {
+      job->instant_at = now_of (self);
+      job->instant_base = job->executions;
+    }
+  else if (job->executions - job->instant_base >= WN_LOOP_MAX_EXECUTIONS)
+    {
+      loop_fault (self, job, error);
+      return 0;
+    }
 
   job->executions++;
   self->counters.executions++;

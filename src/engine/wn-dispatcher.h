@@ -37,7 +37,12 @@ typedef enum {
   WN_DISPATCHER_ERROR_MAX_LOCK,         /* extend-lock past first_lock + max_lock */
   WN_DISPATCHER_ERROR_NOT_TRUSTED,      /* a verdict report on an EngineAuthoritative job */
   WN_DISPATCHER_ERROR_TRUSTED,          /* a raw-only operation on a WorkerTrusted job */
+  WN_DISPATCHER_ERROR_LOOPS,            /* WN_LOOP_MAX_EXECUTIONS at one virtual instant */
 } WnDispatcherError;
+
+/* A job executed this many times without virtual time passing (a zero-delay
+ * retry loop) ends in a terminal fault rather than running forever. */
+#define WN_LOOP_MAX_EXECUTIONS 10000
 
 typedef enum {
   WN_JOB_AVAILABLE,
@@ -134,7 +139,10 @@ guint         wn_dispatcher_wait       (WnDispatcher *dispatcher, const char *co
 void          wn_dispatcher_cancel_wait (WnDispatcher *dispatcher, guint wait_id);
 
 /* The worker calls the job's function: counts the execution and journals
- * job.executing; returns the 1-based execution number. Requires the lock. */
+ * job.executing; returns the 1-based execution number. Requires the lock.
+ * The execution after WN_LOOP_MAX_EXECUTIONS of them at one virtual instant is
+ * refused (WN_DISPATCHER_ERROR_LOOPS): the job ends in a terminal fault that
+ * names it, its topic and its node, and 0 is returned. */
 guint         wn_dispatcher_begin_execution (WnDispatcher *dispatcher, const char *job, const char *worker,
                                              GError **error);
 

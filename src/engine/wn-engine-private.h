@@ -32,6 +32,8 @@ struct _WnTrack
   WnTrackState  state;
   guint         job;            /* while parked: the number of its job, "j<job>"; 0 = none */
   WnTime        since;
+  WnTime        loop_at;        /* the instant loop_steps counts nodes in */
+  guint         loop_steps;     /* nodes entered at loop_at, across parks and forks */
   WnTimerId     timer;          /* while waiting on virtual time */
   char         *error;          /* incident / failure */
 };

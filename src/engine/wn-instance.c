@@ -13,7 +13,9 @@
 #include "wn-duration.h"
 
 /* A track that passes more nodes than this without virtual time moving is in a
- * loop that can never progress. */
+ * loop that can never progress. The count runs across the track's parks (a
+ * cycle through a job or timer that takes no time) and into the tracks its
+ * forks make; an incident starts it again for the operator's retry or resolve. */
 #define MAX_STEPS_PER_INSTANT 100000
 
 static void track_run (WnTrack *track, int flow);
@@ -163,6 +165,8 @@ set_state (WnTrack      *track,
 {
   track->state = state;
   track->since = wn_scheduler_now (track->instance->engine->scheduler);
+  if (state == WN_TRACK_INCIDENT)
+    track->loop_steps = 0;
 }
 
 /* A track made by a fork (the first one lives in the instance). */
@@ -698,6 +702,8 @@ leave_along (WnTrack *track,
       guint f = g_array_index (flows, guint, i);
       WnTrack *branch = track_new (instance, process->flows[f].to);
 
+      branch->loop_at = track->loop_at;
+      branch->loop_steps = track->loop_steps;
       wn_scheduler_post (instance->engine->scheduler, fork_cb, branch);
     }
   return g_array_index (flows, guint, 0);
@@ -713,7 +719,7 @@ track_run (WnTrack *track,
   WnEngine *engine = instance->engine;
   const WnProcess *process = engine->process;
   gboolean entering = flow >= 0;
-  guint steps = 0;
+  WnTime now = wn_scheduler_now (engine->scheduler);
 
   if (flow == -2)
     {
@@ -729,11 +735,16 @@ track_run (WnTrack *track,
       entering = TRUE;
     }
 
+  if (track->loop_at != now)
+    {
+      track->loop_at = now;
+      track->loop_steps = 0;
+    }
   while (entering && track->state == WN_TRACK_ACTIVE && instance->state == WN_INSTANCE_ACTIVE)
     {
       const WnNode *node;
 
-      if (++steps > MAX_STEPS_PER_INSTANT)
+      if (++track->loop_steps > MAX_STEPS_PER_INSTANT)
         {
           track_fail (track, "the track loops without virtual time passing");
           return;

@@ -68,7 +68,10 @@ WnStopReason wn_scheduler_run_until      (WnScheduler *scheduler, WnTime limit);
 /* Like run_until, but runs at most `budget` actions. */
 WnStopReason wn_scheduler_run_budget     (WnScheduler *scheduler, WnTime limit, guint budget);
 /* Step to the next event: run what is due now, or else jump to the earliest
- * timer and run everything due at that instant. Returns FALSE when nothing was pending. */
+ * timer and run everything due at that instant. Returns FALSE when nothing was pending.
+ * To step in slices instead (an instant can hold many actions), take
+ * t = wn_scheduler_get_next_time() and call wn_scheduler_run_budget (t, n) until
+ * it returns something other than WN_STOP_BUDGET. */
 gboolean     wn_scheduler_step_next      (WnScheduler *scheduler);
 /* Advance by `delta`, running every action due in between in order; the clock
  * ends at now + delta. */

@@ -18,11 +18,11 @@ WRAPPER_ERROR = 97
 results = []
 
 
-def run(*args, env=None):
+def run(*args, env=None, timeout=600):
     full_env = dict(os.environ)
     full_env.update(env or {})
     p = subprocess.run([*WRAPPER, RUNNER, *args], capture_output=True, text=True, env=full_env,
-                       timeout=600 * (20 if WRAPPER else 1))
+                       timeout=timeout * (20 if WRAPPER else 1))
     if WRAPPER and p.returncode == WRAPPER_ERROR:
         raise AssertionError(f"memcheck reported errors for winnow-run {' '.join(args)}:\n{p.stderr[-4000:]}")
     if WRAPPER:
@@ -341,6 +341,30 @@ def input_errors_have_locations():
         scenario = write(tmp, "bad.scenario.json", '{ "format": "winnow.scenario/1",\n  "seed": -1 }\n')
         code, out, err = run(example("crashed-worker.process.json"), "--scenario", scenario)
         check(code == 2 and err.startswith(scenario + ":2:") and "seed" in err, err)
+
+
+@case
+def zero_time_retry_loop_stops():
+    # always failing, retried at once 4294967295 times: before the fix this ran at
+    # t = 0 forever, --until or not; the timeout makes that fail quickly
+    with tempfile.TemporaryDirectory() as tmp:
+        process = write(tmp, "loop.process.json", """{
+  "format": "winnow.process/1", "id": "loop",
+  "nodes": [
+    { "id": "start", "type": "startEvent" },
+    { "id": "call", "type": "serviceTask",
+      "worker": { "topic": "svc", "retry": { "policy": "fixed", "maxAttempts": 4294967295, "delay": 0 } } },
+    { "id": "done", "type": "endEvent" } ],
+  "flows": [ { "id": "f1", "from": "start", "to": "call" }, { "id": "f2", "from": "call", "to": "done" } ],
+  "scenario": { "workers": [ { "id": "w", "topic": "svc", "responses": [ { "fail": { "code": "500" } } ] } ] }
+}
+""")
+        for trust in ("workerTrusted", "engineAuthoritative"):
+            code, out, err = run(process, "--trust", trust, "--until", "1s", "--summary", "json", timeout=60)
+            s = summary(out)
+            check(code == 1 and s["terminated"] == 1 and s["executions"] == 10000, (trust, code, s, err))
+            check("job i1/j1 (topic svc, node call) executed 10000 times without virtual time passing" in out,
+                  out[-2000:])
 
 
 @case

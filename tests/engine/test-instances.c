@@ -1152,6 +1152,108 @@ test_breakpoint_phases (void)
   g_assert_false (wn_event_phase_belongs (WN_EV_N_KINDS, WN_PH_CREATED));
 }
 
+/* Run with a bound on the number of actions, so that a loop the engine failed to
+ * stop fails the test quickly instead of taking the machine. */
+static void
+run_bounded (WnTestRun *run)
+{
+  WnScheduler *scheduler = wn_engine_get_scheduler (run->engine);
+
+  g_assert_cmpint (wn_scheduler_run_budget (scheduler, WN_TIME_NEVER, 2000000), ==, WN_STOP_QUIESCENT);
+  wn_test_check_invariants (run);
+}
+
+#define ALWAYS_FAILS \
+  "{ \"format\": \"winnow.scenario/1\", \"workers\": [ { \"id\": \"w\", \"topic\": \"t\"," \
+  "  \"responses\": [ { \"fail\": { \"code\": \"500\" } } ] } ] }"
+
+/* maxAttempts 4294967295 with no delay: each execution fails and is retried at
+ * once, in both trust modes; the job ends after WN_LOOP_MAX_EXECUTIONS at t = 0
+ * with a fault naming it, its topic and its node, through the failure path. */
+static void
+test_zero_time_retry_loop (void)
+{
+  static const char *const trusts[] = { "workerTrusted", "engineAuthoritative" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (trusts); i++)
+    {
+      g_autofree char *worker = g_strdup_printf (
+        "{ \"topic\": \"t\", \"trust\": \"%s\","
+        "  \"retry\": { \"policy\": \"fixed\", \"maxAttempts\": 4294967295, \"delay\": 0 } }", trusts[i]);
+      g_autoptr(WnTestRun) run = one_task (NULL, worker, ALWAYS_FAILS, NULL);
+      const WnEvent *fault;
+
+      run_bounded (run);
+      g_assert_cmpuint (wn_test_count (run, WN_EV_JOB, WN_PH_EXECUTING, NULL), ==, WN_LOOP_MAX_EXECUTIONS);
+      fault = wn_test_find (run, WN_EV_JOB, WN_PH_FAULT, NULL, 0);
+      g_assert_nonnull (fault);
+      g_assert_cmpint (fault->t_us, ==, 0);
+      g_assert_cmpstr (fault->error, ==,
+                       "job i1/j1 (topic t, node task) executed 10000 times without virtual time passing");
+      g_assert_cmpuint (wn_test_count (run, WN_EV_NODE, WN_PH_FAILED, "task"), ==, 1);
+      g_assert_cmpstr (end_of (run, "i1"), ==, "(terminated)");
+    }
+}
+
+/* The budget is per instant: a retry loop whose executions take time is not one. */
+static void
+test_retry_loop_with_time_runs_on (void)
+{
+  g_autoptr(WnTestRun) run = one_task (NULL,
+    "{ \"topic\": \"t\", \"trust\": \"engineAuthoritative\","
+    "  \"retry\": { \"policy\": \"fixed\", \"maxAttempts\": 4294967295, \"delay\": \"1ms\" } }",
+    ALWAYS_FAILS, NULL);
+
+  g_assert_cmpint (wn_test_run_until (run, S (20)), ==, WN_STOP_LIMIT);
+  g_assert_cmpuint (wn_test_count (run, WN_EV_JOB, WN_PH_EXECUTING, NULL), >, WN_LOOP_MAX_EXECUTIONS);
+  g_assert_cmpuint (wn_test_count (run, WN_EV_JOB, WN_PH_FAULT, NULL), ==, 0);
+}
+
+/* A cycle through a task whose (implicit) worker completes at once: each pass is
+ * a new job, so the track's count of nodes runs across its parks. With
+ * onExhausted incident the loop holds an incident, and the operator's retry gets
+ * a fresh count. */
+#define ZERO_TIME_CYCLE \
+  "{ \"format\": \"winnow.process/1\", \"id\": \"cycle\", \"engine\": { \"onExhausted\": \"%s\" }," \
+  "  \"nodes\": [" \
+  "    { \"id\": \"start\", \"type\": \"startEvent\" }," \
+  "    { \"id\": \"call\", \"type\": \"serviceTask\", \"worker\": { \"topic\": \"svc\" } }," \
+  "    { \"id\": \"again\", \"type\": \"exclusiveGateway\", \"default\": \"f4\" }," \
+  "    { \"id\": \"done\", \"type\": \"endEvent\" } ]," \
+  "  \"flows\": [ { \"id\": \"f1\", \"from\": \"start\", \"to\": \"call\" }," \
+  "    { \"id\": \"f2\", \"from\": \"call\", \"to\": \"again\" }," \
+  "    { \"id\": \"f3\", \"from\": \"again\", \"to\": \"done\", \"condition\": \"false\" }," \
+  "    { \"id\": \"f4\", \"from\": \"again\", \"to\": \"call\" } ] }"
+
+static void
+test_zero_time_cycle_through_jobs (void)
+{
+  g_autofree char *failing = g_strdup_printf (ZERO_TIME_CYCLE, "fail");
+  g_autofree char *holding = g_strdup_printf (ZERO_TIME_CYCLE, "incident");
+  g_autoptr(WnTestRun) fail = wn_test_run_new (failing, NULL, NULL);
+  g_autoptr(WnTestRun) incident = wn_test_run_new (holding, NULL, NULL);
+  g_autoptr(GError) error = NULL;
+  const WnEvent *failed;
+
+  run_bounded (fail);
+  failed = wn_test_find (fail, WN_EV_NODE, WN_PH_FAILED, NULL, 0);
+  g_assert_nonnull (failed);
+  g_assert_cmpstr (failed->error, ==, "the track loops without virtual time passing");
+  g_assert_cmpint (failed->t_us, ==, 0);
+  g_assert_cmpstr (end_of (fail, "i1"), ==, "(terminated)");
+
+  run_bounded (incident);
+  g_assert_cmpuint (wn_test_count (incident, WN_EV_INCIDENT, WN_PH_RAISED, NULL), ==, 1);
+  g_assert_cmpstr (end_of (incident, "i1"), ==, "(active)");
+  g_assert_true (wn_engine_incident_retry (incident->engine, "i1", NULL, &error));
+  g_assert_no_error (error);
+  run_bounded (incident);
+  /* a fresh count: as many passes again before the second incident */
+  g_assert_cmpuint (wn_test_count (incident, WN_EV_INCIDENT, WN_PH_RAISED, NULL), ==, 2);
+  g_assert_cmpuint (wn_test_count (incident, WN_EV_JOB, WN_PH_ENQUEUED, NULL), >,
+                    wn_test_count (fail, WN_EV_JOB, WN_PH_ENQUEUED, NULL) + 1000);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1172,6 +1274,9 @@ main (int argc, char **argv)
   g_test_add_func ("/engine/Instances/end-counts", test_end_counts);
   g_test_add_func ("/engine/Instances/run-limit-moves-clock", test_run_limit_moves_clock);
   g_test_add_func ("/engine/Instances/end-of-virtual-time", test_end_of_virtual_time);
+  g_test_add_func ("/engine/Instances/zero-time-retry-loop", test_zero_time_retry_loop);
+  g_test_add_func ("/engine/Instances/retry-loop-with-time", test_retry_loop_with_time_runs_on);
+  g_test_add_func ("/engine/Instances/zero-time-cycle-through-jobs", test_zero_time_cycle_through_jobs);
   g_test_add_func ("/engine/WorkerTrusted/retries-in-process", test_trusted_retries_in_process);
   g_test_add_func ("/engine/WorkerTrusted/no-retry-and-short-lock", test_trusted_no_retry_and_short_lock);
   g_test_add_func ("/engine/WorkerTrusted/fallback-mapper", test_trusted_fallback_mapper);
