@@ -54,6 +54,8 @@ struct _WnInstance
    * last act is to commit one output never builds an object of its own. */
   JsonObject      *variables;
   gboolean         variables_shared;
+  gboolean         var_bytes_counted;  /* since its first script: var_bytes is kept */
+  gsize            var_bytes;          /* wn_json_node_size() of the variables, keys included */
   const char      *pending_name;   /* borrowed from the process; NULL = nothing pending */
   JsonNode        *pending_value;
   WnTrack          track;       /* the first track; most instances never fork */

@@ -11,12 +11,18 @@
 #include "wn-engine-private.h"
 #include "wn-dispatcher-private.h"
 #include "wn-duration.h"
+#include "wn-json.h"
 
 /* A track that passes more nodes than this without virtual time moving is in a
  * loop that can never progress. The count runs across the track's parks (a
  * cycle through a job or timer that takes no time) and into the tracks its
  * forks make; an incident starts it again for the operator's retry or resolve. */
 #define MAX_STEPS_PER_INSTANT 100000
+
+/* What a script may make an instance's variables hold in all, in bytes as
+ * wn_json_node_size() counts them: scripts are the only thing that can grow
+ * them without bound (a string doubled each pass). */
+#define MAX_VARIABLE_BYTES (16 * 1024 * 1024)
 
 static void track_run (WnTrack *track, int flow);
 static void track_fail (WnTrack *track, const char *error);
@@ -334,11 +340,20 @@ share_variables (WnInstance *instance)
 /* Write one variable, taking an object of its own first if the variables are
  * shared. Callers go through set_variable(), which applies a pending write
  * before this one. */
+static gsize
+member_size (const char *name,
+             JsonNode   *value)
+{
+  return strlen (name) + wn_json_node_size (value);
+}
+
 static void
 set_member (WnInstance *instance,
             const char *name,
             JsonNode   *value)
 {
+  JsonNode *old;
+
   if (instance->variables_shared)
     {
       JsonObject *own = json_object_new ();
@@ -353,10 +368,13 @@ set_member (WnInstance *instance,
       instance->variables = own;
       instance->variables_shared = FALSE;
     }
+  old = json_object_get_member (instance->variables, name);
   /* json-glib ignores setting a member to the very node it holds, and would
    * keep the reference taken here (a raw output committed twice: one body) */
-  if (json_object_get_member (instance->variables, name) == value)
+  if (old == value)
     return;
+  if (instance->var_bytes_counted)
+    instance->var_bytes += member_size (name, value) - (old != NULL ? member_size (name, old) : 0);
   json_object_set_member (instance->variables, name, json_node_ref (value));
 }
 
@@ -592,6 +610,41 @@ park (WnTrack      *track,
   }
 }
 
+/* Whether the variables stay within MAX_VARIABLE_BYTES with `name` set to
+ * `value`. The count starts at an instance's first script and is then kept by
+ * every write (set_member), so each check costs the size of the values it
+ * compares, never a walk over all the variables again. */
+static gboolean
+variables_fit (WnInstance *instance,
+               const char *name,
+               JsonNode   *value,
+               GError    **error)
+{
+  JsonObject *variables = instance_variables (instance);
+  JsonNode *old = json_object_get_member (variables, name);
+  gsize total;
+
+  if (!instance->var_bytes_counted)
+    {
+      JsonObjectIter iter;
+      const char *member;
+      JsonNode *node;
+
+      instance->var_bytes = 0;
+      json_object_iter_init (&iter, variables);
+      while (json_object_iter_next (&iter, &member, &node))
+        instance->var_bytes += member_size (member, node);
+      instance->var_bytes_counted = TRUE;
+    }
+  total = instance->var_bytes - (old != NULL ? member_size (name, old) : 0) + member_size (name, value);
+  if (total <= MAX_VARIABLE_BYTES)
+    return TRUE;
+  g_set_error (error, WN_LITE_ERROR, WN_LITE_ERROR_LIMIT,
+               "the variables would hold %" G_GSIZE_FORMAT " bytes, over the limit of %d per instance",
+               total, MAX_VARIABLE_BYTES);
+  return FALSE;
+}
+
 static gboolean
 run_script (WnTrack      *track,
             const WnNode *node)
@@ -604,7 +657,7 @@ run_script (WnTrack      *track,
       g_autoptr(GError) error = NULL;
       g_autoptr(JsonNode) value = wn_lite_eval_json (node->set[i].expr, &scope, &error);
 
-      if (value == NULL)
+      if (value == NULL || !variables_fit (instance, node->set[i].var, value, &error))
         {
           g_autofree char *message = g_strdup_printf ("script %s: %s: %s", node->id, node->set[i].var, error->message);
           track_fail (track, message);

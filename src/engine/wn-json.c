@@ -1072,3 +1072,43 @@ wn_json_node_deep_copy (JsonNode *node)
 
   return copy;
 }
+
+gsize
+wn_json_node_size (JsonNode *node)
+{
+  gsize size = 0;
+
+  switch (json_node_get_node_type (node))
+    {
+    case JSON_NODE_OBJECT:
+      {
+        JsonObjectIter iter;
+        const char *name;
+        JsonNode *member;
+
+        json_object_iter_init (&iter, json_node_get_object (node));
+        while (json_object_iter_next (&iter, &name, &member))
+          size += strlen (name) + wn_json_node_size (member);
+        return size;
+      }
+
+    case JSON_NODE_ARRAY:
+      {
+        JsonArray *array = json_node_get_array (node);
+        guint n = json_array_get_length (array);
+
+        for (guint i = 0; i < n; i++)
+          size += wn_json_node_size (json_array_get_element (array, i));
+        return size;
+      }
+
+    case JSON_NODE_VALUE:
+      if (json_node_get_value_type (node) == G_TYPE_STRING)
+        return strlen (json_node_get_string (node));
+      return 8;
+
+    case JSON_NODE_NULL:
+    default:
+      return 8;
+    }
+}

@@ -79,4 +79,9 @@ gboolean    wn_json_doc_get_string_pos (const WnJsonDoc *doc,
 JsonNode   *wn_json_node_deep_copy   (JsonNode *node);
 JsonObject *wn_json_object_deep_copy (JsonObject *object);
 
+/* The bytes `node` holds, as a measure for limits: a string's length, 8 for any
+ * other scalar, an object's keys and members, an array's elements. A subtree
+ * shared twice counts twice, as it is written out twice. */
+gsize       wn_json_node_size        (JsonNode *node);
+
 G_END_DECLS

@@ -1670,7 +1670,16 @@ eval_arith (const Node        *node,
 {
   if (node->op == OP_ADD && a->kind == WN_LITE_STRING && b->kind == WN_LITE_STRING)
     {
-      char *joined = g_malloc (a->len + b->len + 1);
+      char *joined;
+
+      if (a->len + b->len > WN_LITE_MAX_STRING)
+        {
+          set_eval_error (error, WN_LITE_ERROR_LIMIT, node->offset,
+                          "'+' would make a string of %" G_GSIZE_FORMAT " bytes, over the limit of %d",
+                          a->len + b->len, WN_LITE_MAX_STRING);
+          return FALSE;
+        }
+      joined = g_malloc (a->len + b->len + 1);
 
       memcpy (joined, a->str, a->len);
       memcpy (joined + a->len, b->str, b->len);

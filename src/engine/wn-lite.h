@@ -25,7 +25,12 @@ typedef enum {
   WN_LITE_ERROR_DIVISION,      /* division or remainder by zero */
   WN_LITE_ERROR_NIL,           /* the whole expression yielded nil */
   WN_LITE_ERROR_VALUE,         /* a bad argument value, e.g. time("not a time") */
+  WN_LITE_ERROR_LIMIT,         /* a value over a size limit, e.g. WN_LITE_MAX_STRING */
 } WnLiteError;
+
+/* The longest string `+` may build, in bytes. Lite builds no arrays or objects:
+ * those are read from data, whose size the files bound. */
+#define WN_LITE_MAX_STRING (1024 * 1024)
 
 typedef enum {
   WN_LITE_NIL,

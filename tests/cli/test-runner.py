@@ -2,6 +2,7 @@
 """winnow-run through the built binary: examples, determinism, errors, options (TAP)."""
 import json
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -18,11 +19,18 @@ WRAPPER_ERROR = 97
 results = []
 
 
-def run(*args, env=None, timeout=600):
+def run(*args, env=None, timeout=600, memory=None):
+    """memory: a cap on the address space in bytes (not under memcheck), so that a
+    run that would take the machine fails quickly instead."""
     full_env = dict(os.environ)
     full_env.update(env or {})
+
+    def cap():
+        resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+
     p = subprocess.run([*WRAPPER, RUNNER, *args], capture_output=True, text=True, env=full_env,
-                       timeout=timeout * (20 if WRAPPER else 1))
+                       timeout=timeout * (20 if WRAPPER else 1),
+                       preexec_fn=cap if memory and not WRAPPER else None)
     if WRAPPER and p.returncode == WRAPPER_ERROR:
         raise AssertionError(f"memcheck reported errors for winnow-run {' '.join(args)}:\n{p.stderr[-4000:]}")
     if WRAPPER:
@@ -365,6 +373,30 @@ def zero_time_retry_loop_stops():
             check(code == 1 and s["terminated"] == 1 and s["executions"] == 10000, (trust, code, s, err))
             check("job i1/j1 (topic svc, node call) executed 10000 times without virtual time passing" in out,
                   out[-2000:])
+
+
+@case
+def doubling_string_stops():
+    # a string doubled each virtual second: before the fix it grew until the
+    # allocation failed (here at the 1 GiB cap, an abort); now lite refuses it
+    with tempfile.TemporaryDirectory() as tmp:
+        process = write(tmp, "grow.process.json", """{
+  "format": "winnow.process/1", "id": "grow", "variables": { "s": "x" },
+  "nodes": [
+    { "id": "start", "type": "startEvent" },
+    { "id": "twice", "type": "scriptTask", "set": { "s": "s + s" } },
+    { "id": "tick", "type": "timerEvent", "duration": "1s" },
+    { "id": "end", "type": "endEvent" } ],
+  "flows": [ { "id": "f1", "from": "start", "to": "twice" }, { "id": "f2", "from": "twice", "to": "tick" },
+             { "id": "f3", "from": "tick", "to": "twice" }, { "id": "f4", "from": "tick", "to": "end" } ]
+}
+""")
+        code, out, err = run(process, "--summary", "json", timeout=60, memory=1 << 30)
+        check(code == 1, (code, err[-1000:]))
+        s = summary(out)
+        check(s["terminated"] == 1 and s["virtual_time_us"] == 20000000, (code, s, err))
+        check("script twice: s: at 2: '+' would make a string of 2097152 bytes, over the limit of 1048576" in out,
+              out[-2000:])
 
 
 @case

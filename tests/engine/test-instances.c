@@ -1254,6 +1254,44 @@ test_zero_time_cycle_through_jobs (void)
                     wn_test_count (fail, WN_EV_JOB, WN_PH_ENQUEUED, NULL) + 1000);
 }
 
+/* A string doubled up to lite's limit, then copied into one variable after
+ * another: the instance's variables may hold 16 MiB in all, and the script that
+ * would pass that fails with a message naming the limit. */
+static void
+test_variable_bytes_limit (void)
+{
+  GString *sets = g_string_new ("");
+  g_autofree char *process = NULL;
+  g_autoptr(WnTestRun) run = NULL;
+  const WnEvent *failed;
+
+  for (guint i = 1; i <= 20; i++)
+    g_string_append_printf (sets, "%s\"a%u\": \"s\"", i > 1 ? ", " : "", i);
+  process = g_strdup_printf (
+    "{ \"format\": \"winnow.process/1\", \"id\": \"copies\", \"variables\": { \"s\": \"x\" },"
+    "  \"nodes\": ["
+    "    { \"id\": \"start\", \"type\": \"startEvent\" },"
+    "    { \"id\": \"grow\", \"type\": \"scriptTask\", \"set\": { \"s\": \"s + s\" } },"
+    "    { \"id\": \"big\", \"type\": \"exclusiveGateway\", \"default\": \"f3\" },"
+    "    { \"id\": \"copy\", \"type\": \"scriptTask\", \"set\": { %s } },"
+    "    { \"id\": \"end\", \"type\": \"endEvent\" } ],"
+    "  \"flows\": [ { \"id\": \"f1\", \"from\": \"start\", \"to\": \"grow\" },"
+    "    { \"id\": \"f2\", \"from\": \"grow\", \"to\": \"big\" },"
+    "    { \"id\": \"f3\", \"from\": \"big\", \"to\": \"grow\" },"
+    "    { \"id\": \"f4\", \"from\": \"big\", \"to\": \"copy\", \"condition\": \"len(s) >= 1048576\" },"
+    "    { \"id\": \"f5\", \"from\": \"copy\", \"to\": \"end\" } ] }", sets->str);
+  g_string_free (sets, TRUE);
+  run = wn_test_run_new (process, NULL, NULL);
+
+  wn_test_run_until (run, WN_TIME_NEVER);
+  failed = wn_test_find (run, WN_EV_NODE, WN_PH_FAILED, "copy", 0);
+  g_assert_nonnull (failed);
+  /* s and a1…a14 hold 15 MiB, and a15 one more: 16 MiB and 37 bytes of names */
+  g_assert_cmpstr (failed->error, ==,
+                   "script copy: a15: the variables would hold 16777253 bytes, over the limit of 16777216 per instance");
+  g_assert_cmpstr (end_of (run, "i1"), ==, "(terminated)");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1277,6 +1315,7 @@ main (int argc, char **argv)
   g_test_add_func ("/engine/Instances/zero-time-retry-loop", test_zero_time_retry_loop);
   g_test_add_func ("/engine/Instances/retry-loop-with-time", test_retry_loop_with_time_runs_on);
   g_test_add_func ("/engine/Instances/zero-time-cycle-through-jobs", test_zero_time_cycle_through_jobs);
+  g_test_add_func ("/engine/Instances/variable-bytes-limit", test_variable_bytes_limit);
   g_test_add_func ("/engine/WorkerTrusted/retries-in-process", test_trusted_retries_in_process);
   g_test_add_func ("/engine/WorkerTrusted/no-retry-and-short-lock", test_trusted_no_retry_and_short_lock);
   g_test_add_func ("/engine/WorkerTrusted/fallback-mapper", test_trusted_fallback_mapper);

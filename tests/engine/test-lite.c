@@ -1747,6 +1747,39 @@ test_path_lookup (void)
   }
 }
 
+/* `+` builds strings up to WN_LITE_MAX_STRING bytes and refuses longer ones, so a
+ * string doubled each pass cannot take the machine. */
+static void
+test_string_limit (void)
+{
+  g_autoptr(WnLite) join = compile_ok ("s + t");
+  g_autoptr(JsonNode) s = json_node_new (JSON_NODE_VALUE);
+  g_autoptr(JsonNode) t = json_node_new (JSON_NODE_VALUE);
+  g_autofree char *half = g_strnfill (WN_LITE_MAX_STRING / 2, 'x');
+  WnLiteRoot roots[] = { { "s", s }, { "t", t } };
+  WnLiteScope scope = { roots, G_N_ELEMENTS (roots), NULL };
+  g_autoptr(GError) error = NULL;
+  WnLiteValue value;
+
+  json_node_set_string (s, half);
+  json_node_set_string (t, half);
+  g_assert_true (wn_lite_eval (join, &scope, &value, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (value.len, ==, WN_LITE_MAX_STRING);
+  wn_lite_value_clear (&value);
+
+  {
+    g_autofree char *full = g_strnfill (WN_LITE_MAX_STRING, 'x');
+
+    json_node_set_string (s, full);
+    json_node_set_string (t, "y");
+  }
+  g_assert_false (wn_lite_eval (join, &scope, &value, &error));
+  g_assert_error (error, WN_LITE_ERROR, WN_LITE_ERROR_LIMIT);
+  g_assert_cmpstr (error->message, ==, "at 2: '+' would make a string of 1048577 bytes, over the limit of 1048576");
+  g_assert_cmpint (value.kind, ==, WN_LITE_NIL);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1778,6 +1811,7 @@ main (int   argc,
   g_test_add_func ("/engine/Lite/no-allocation", test_no_allocation);
   g_test_add_func ("/engine/Lite/nesting", test_nesting);
   g_test_add_func ("/engine/Lite/long-token-excerpt", test_long_token_excerpt);
+  g_test_add_func ("/engine/Lite/string-limit", test_string_limit);
   g_test_add_func ("/engine/Path/parse", test_path_parse);
   g_test_add_func ("/engine/Path/parse-errors", test_path_parse_errors);
   g_test_add_func ("/engine/Path/lookup", test_path_lookup);
