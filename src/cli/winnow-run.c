@@ -126,7 +126,7 @@ parse_instances_cb (const char  *name,
   Options *options = data;
   guint64 instances;
 
-  if (!parse_decimal ("--instances", value, 1, G_MAXINT, &instances, error))
+  if (!parse_decimal ("--instances", value, 1, WN_MAX_INSTANCES, &instances, error))
     return FALSE;
   options->instances = (guint) instances;
   return TRUE;
@@ -464,16 +464,22 @@ main (int argc, char **argv)
     }
 
   reason = wn_engine_run (engine, until);
-  if (reason == WN_STOP_REQUESTED)
+  if (wn_engine_get_failure (engine) != NULL)
+    g_printerr ("winnow-run: %s\n", wn_engine_get_failure (engine));
+  else if (reason == WN_STOP_REQUESTED)
     print_break_state (engine);
   wn_engine_get_stats (engine, &stats);
 
   if (stats.active > stats.incidents)
     {
       g_autofree char *now = wn_time_format_clock (wn_engine_now (engine));
-      g_autoptr(GPtrArray) waiting = wn_engine_describe_waiting (engine);
+      /* out of memory: no line per waiting instance */
+      g_autoptr(GPtrArray) waiting = wn_engine_get_failure (engine) != NULL
+                                     ? g_ptr_array_new () : wn_engine_describe_waiting (engine);
 
-      if (reason == WN_STOP_REQUESTED)
+      if (wn_engine_get_failure (engine) != NULL)
+        g_printerr (_("winnow-run: stopped at %s with %u instances active\n"), now, stats.active);
+      else if (reason == WN_STOP_REQUESTED)
         g_printerr (_("winnow-run: stopped at a breakpoint at %s with %u instances active\n"), now, stats.active);
       else if (reason == WN_STOP_LIMIT)
         g_printerr (ngettext ("winnow-run: stopped at the time limit %s with %u instance active\n",

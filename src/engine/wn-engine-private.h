@@ -109,6 +109,7 @@ struct _WnEngine
   guint64         worker_retries;
   guint64         worker_exhausted;
   guint64         executions;
+  char           *failure;       /* why the engine stopped the run itself, NULL = it did not */
   char            lookup_job_id[WN_ID_SIZE];  /* wn_engine_lookup_track()'s job id */
 };
 

@@ -6,6 +6,7 @@
 #include "wn-engine-private.h"
 #include "wn-duration.h"
 #include "wn-json.h"
+#include "wn-memory.h"
 
 G_DEFINE_QUARK (wn-engine-error-quark, wn_engine_error)
 
@@ -208,11 +209,39 @@ scheduled_action_free (gpointer data)
   g_free (action);
 }
 
+/* Instances between two looks at the memory left. */
+#define MEMORY_CHECK_EVERY 4096
+
+/* Whether memory is there for the next instances: what the engine's arrays and
+ * GLib's tables will ask for when they next double (some tens of bytes per
+ * instance), with room to spare. Running short stops the run with a message
+ * instead of an abort inside GLib at the next allocation. */
+static gboolean
+room_for_instances (WnEngine *self)
+{
+  guint n = self->instances->len;
+
+  if (n == 0 || n % MEMORY_CHECK_EVERY != 0)
+    return TRUE;
+  return wn_memory_has_room ((gsize) 64 * 1024 * 1024 + (gsize) n * 64);
+}
+
 static void
 scheduled_action_cb (gpointer data)
 {
   ScheduledAction *action = data;
 
+  if (action->count > 0 && !room_for_instances (action->engine))
+    {
+      WnEngine *self = action->engine;
+
+      g_free (self->failure);
+      self->failure = g_strdup_printf ("not enough memory for more than %u instances: "
+                                       "%u of the %u of this start were started",
+                                       self->instances->len, action->started, action->count);
+      wn_scheduler_request_stop (self->scheduler);
+      return;
+    }
   action->engine->internal = TRUE;
   if (action->count > 0)
     {
@@ -377,6 +406,7 @@ wn_engine_free (WnEngine *self)
   g_hash_table_unref (self->topic_injections);
   g_ptr_array_unref (self->implicit_topics);
   g_free (self->end_counts);
+  g_free (self->failure);
   g_array_unref (self->completion_times);
   g_ptr_array_unref (self->scheduled);
   g_clear_pointer (&self->defaults_input, json_node_unref);
@@ -457,6 +487,12 @@ wn_engine_run (WnEngine *self,
   if (reason == WN_STOP_LIMIT)
     reason = wn_scheduler_step_by (self->scheduler, limit - wn_scheduler_now (self->scheduler));
   return reason;
+}
+
+const char *
+wn_engine_get_failure (WnEngine *self)
+{
+  return self->failure;
 }
 
 /* ---- commands ---- */

@@ -67,6 +67,10 @@ const char * const *wn_engine_get_implicit_topics (WnEngine *engine);
  * the limit (WN_STOP_LIMIT), the clock stands at `limit`; otherwise at the last
  * instant run. */
 WnStopReason  wn_engine_run              (WnEngine *engine, WnTime limit);
+/* Why the engine stopped the run on its own (as wn_scheduler_request_stop() does),
+ * e.g. memory ran short for the instances a start asked for; NULL when it did
+ * not. The run can go on, but the start it refused never resumes. */
+const char   *wn_engine_get_failure      (WnEngine *engine);
 
 /* Start an instance now with `variables` merged over the process's. Returns its id
  * ("i4"), owned by the engine. */

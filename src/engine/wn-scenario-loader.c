@@ -366,7 +366,8 @@ parse_worker_config (WnCheck *ctx, JsonNode *node, const char *path, WnScenario 
     {
       g_autofree char *p = _wn_check_path_key (path, "concurrency");
 
-      _wn_check_uint (ctx, m, p, 1, &concurrency);
+      if (_wn_check_uint (ctx, m, p, 1, &concurrency) && concurrency > WN_MAX_CONCURRENCY)
+        _wn_check_report (ctx, m, p, "must be at most %u", (guint) WN_MAX_CONCURRENCY);
     }
   if ((m = _wn_check_member (ctx, node, path, "responses", TRUE)) != NULL)
     {
@@ -624,6 +625,7 @@ _wn_load_scenario_object (WnCheck *ctx, JsonNode *root, const char *prefix, gboo
     {
       g_autofree char *p = _wn_check_path_key (prefix, "start");
       JsonArray *array = _wn_check_array (ctx, m, p);
+      guint total = 0;  /* the instances of the entries so far, up to WN_MAX_INSTANCES */
 
       scenario->has_start = TRUE;
       for (guint i = 0; array != NULL && i < json_array_get_length (array); i++)
@@ -648,8 +650,12 @@ _wn_load_scenario_object (WnCheck *ctx, JsonNode *root, const char *prefix, gboo
             {
               g_autofree char *vp = _wn_check_path_key (ep, "count");
 
-              _wn_check_uint (ctx, v, vp, 1, &count);
+              if (_wn_check_uint (ctx, v, vp, 1, &count) && count > WN_MAX_INSTANCES - total)
+                _wn_check_report (ctx, v, vp, "would start %" G_GUINT64_FORMAT " instances in all, "
+                                  "more than the %u a run can hold",
+                                  (guint64) total + count, (guint) WN_MAX_INSTANCES);
             }
+          total += MIN (count, WN_MAX_INSTANCES - total);
           if ((v = _wn_check_member (ctx, entry, ep, "variables", FALSE)) != NULL)
             {
               g_autofree char *vp = _wn_check_path_key (ep, "variables");

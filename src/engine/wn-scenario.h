@@ -24,6 +24,13 @@ typedef enum {
 
 typedef struct _WnResponse WnResponse;
 
+/* The most a run can hold: instances started by one scenario's `start` entries
+ * together (or `--instances`), and execution slots of one worker (`concurrency`).
+ * Every slot fetches at t = 0 and every waiting slot is woken by each new job of
+ * its topic, so slots cost memory and time whether or not jobs come. */
+#define WN_MAX_INSTANCES   10000000
+#define WN_MAX_CONCURRENCY 10000
+
 typedef struct {
   double      p;
   WnResponse *response;

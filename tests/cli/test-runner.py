@@ -295,10 +295,10 @@ def seed_range_agrees():
 @case
 def zero_instances_refused():
     # -n 0 was ignored (the scenario's instances ran); it is refused like -n -1
-    for n in ("0", "-1", "2147483648"):
+    for n in ("0", "-1", "10000001"):
         code, out, err = run(example("crashed-worker.process.json"), "-n", n, "-q")
         check(code == 2 and out == "", (n, code, out, err))
-        check("--instances takes a whole number from 1 to 2147483647" in err and f"“{n}”" in err, err)
+        check("--instances takes a whole number from 1 to 10000000" in err and f"“{n}”" in err, err)
     code, out, err = run("--help")
     check("N ≥ 1" in out, out)
 
@@ -397,6 +397,43 @@ def doubling_string_stops():
         check(s["terminated"] == 1 and s["virtual_time_us"] == 20000000, (code, s, err))
         check("script twice: s: at 2: '+' would make a string of 2097152 bytes, over the limit of 1048576" in out,
               out[-2000:])
+
+
+@case
+def sizes_a_run_cannot_hold():
+    # each aborted in GLib before: concurrency 4294967295 at once (378 GB), a start
+    # count of 4294967295 and -n 100000000 when memory ran out
+    with tempfile.TemporaryDirectory() as tmp:
+        flaky = json.load(open(example("flaky-service.process.json")))
+        flaky["scenario"]["workers"][0]["concurrency"] = 4294967295
+        wide = write(tmp, "wide.process.json", json.dumps(flaky, indent=1))
+        flaky["scenario"]["workers"][0]["concurrency"] = 50
+        flaky["scenario"]["start"] = [{"count": 4294967295}]
+        many = write(tmp, "many.process.json", json.dumps(flaky, indent=1))
+        for args, message in (([wide], ": scenario.workers[0].concurrency: must be at most 10000"),
+                              ([many], ": scenario.start[0].count: would start 4294967295 instances in all, "
+                                       "more than the 10000000 a run can hold"),
+                              ([example("flaky-service.process.json"), "-n", "100000000"],
+                               "--instances takes a whole number from 1 to 10000000, not “100000000”")):
+            code, out, err = run(*args, "-q", timeout=60, memory=1 << 30)
+            check(code == 2 and out == "" and message in err, (args, code, err[-1000:]))
+        check(err.count("\n") == 1, err)
+
+
+@case
+def out_of_memory_stops_with_a_summary():
+    if WRAPPER:
+        return "skip ten million instances under memcheck"
+    # within the limits, but more than the 512 MiB this run may have: it stops
+    # starting instances, says why and prints the summary (exit 3) instead of
+    # aborting inside GLib
+    code, out, err = run(os.path.join(SRC, "bench", "data", "instant.process.json"), "-n", "10000000",
+                         "-q", "--summary", "json", timeout=120, memory=512 << 20)
+    check(code == 3, (code, err[-1000:]))
+    check("winnow-run: not enough memory for more than " in err and " of the 10000000 of this start were started"
+          in err, err[-1000:])
+    s = summary(out)
+    check(0 < s["instances"] < 10000000 and s["active"] <= s["instances"], s)
 
 
 @case

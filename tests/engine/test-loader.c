@@ -1596,6 +1596,32 @@ test_node_types_and_config (void)
   g_assert_false (base.has_max_lock);
 }
 
+/* Sizes a run cannot hold are refused where they are written: a worker's
+ * `concurrency` (its documented maximum was once 4294967295, which aborted
+ * allocating 378 GB) and the instances of all `start` entries together. */
+static void
+test_scenario_size_limits (void)
+{
+  g_autofree char *errors = scenario_errors (
+    "{`format`: `winnow.scenario/1`, `start`: [{`count`: 4294967295}],\n"
+    " `workers`: [{`id`: `w`, `topic`: `t`, `concurrency`: 4294967295, `responses`: [{`complete`: 1}]},\n"
+    "             {`id`: `v`, `topic`: `t`, `concurrency`: 10001, `responses`: [{`complete`: 1}]}]}");
+  g_autofree char *sum = scenario_errors (
+    "{`format`: `winnow.scenario/1`, `start`: [{`count`: 6000000}, {`count`: 4000001}]}");
+  g_autoptr(WnScenario) most = scenario_ok (
+    "{`format`: `winnow.scenario/1`, `start`: [{`count`: 6000000}, {`count`: 4000000}],\n"
+    " `workers`: [{`id`: `w`, `topic`: `t`, `concurrency`: 10000, `responses`: [{`complete`: 1}]}]}");
+
+  g_assert_cmpstr (errors, ==,
+    "t.json:1:53: start[0].count: would start 4294967295 instances in all, more than the 10000000 a run can hold\n"
+    "t.json:2:55: workers[0].concurrency: must be at most 10000\n"
+    "t.json:3:55: workers[1].concurrency: must be at most 10000");
+  g_assert_cmpstr (sum, ==,
+    "t.json:1:73: start[1].count: would start 10000001 instances in all, more than the 10000000 a run can hold");
+  g_assert_cmpuint (g_array_index (most->start, WnStartSpec, 1).count, ==, 4000000);
+  g_assert_cmpuint (((WnWorkerConfig *) g_ptr_array_index (most->workers, 0))->concurrency, ==, 10000);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -1640,6 +1666,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/engine/Loader/response-matches", test_response_matches);
   g_test_add_func ("/engine/Loader/response-describe", test_response_describe);
   g_test_add_func ("/engine/Loader/builder", test_builder);
+  g_test_add_func ("/engine/Loader/scenario-size-limits", test_scenario_size_limits);
   g_test_add_func ("/engine/Loader/builder-errors", test_builder_errors);
   g_test_add_func ("/engine/Loader/node-types-and-config", test_node_types_and_config);
 
