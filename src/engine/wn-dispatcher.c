@@ -32,6 +32,7 @@ struct _Job {
   guint       heap_pos;       /* in the heap `where` names (not for WHERE_FRESH) */
   JobWhere    where;
   gboolean    lapsed;         /* available again after its lock expired; `worker` is the previous holder */
+  guint       instant_base;   /* `executions` when virtual time last moved on for it */
   guint64     seq;            /* enqueue order */
   Topic      *topic;
   JobKey      key;            /* key.id and the strings below live in the same block as the job */
@@ -45,8 +46,7 @@ struct _Job {
   guint       executions;
   guint       lost;           /* executions cut off by a lapsed lock (see WnJobInfo) */
   guint       lock_executions; /* `executions` when the current (or last) lock was taken */
-  guint       instant_base;   /* `executions` when virtual time last moved on for it */
-  WnTime      instant_at;     /* ... and that instant */
+  WnTime      instant_at;     /* the instant instant_base was taken at */
   WnTime      enqueued_at;
   WnTime      not_before;
   WnTime      first_lock;

@@ -31,9 +31,9 @@ struct _WnTrack
   guint         node;
   WnTrackState  state;
   guint         job;            /* while parked: the number of its job, "j<job>"; 0 = none */
+  guint         loop_steps;     /* nodes entered without virtual time passing, across
+                                 * parks and forks (wn-instance.c: MAX_STEPS_PER_INSTANT) */
   WnTime        since;
-  WnTime        loop_at;        /* the instant loop_steps counts nodes in */
-  guint         loop_steps;     /* nodes entered at loop_at, across parks and forks */
   WnTimerId     timer;          /* while waiting on virtual time */
   char         *error;          /* incident / failure */
 };
@@ -53,9 +53,10 @@ struct _WnInstance
    * until something reads them (instance_variables()), so an instance whose
    * last act is to commit one output never builds an object of its own. */
   JsonObject      *variables;
-  gboolean         variables_shared;
-  gboolean         var_bytes_counted;  /* since its first script: var_bytes is kept */
-  gsize            var_bytes;          /* wn_json_node_size() of the variables, keys included */
+  guint            variables_shared : 1;
+  guint            var_bytes_counted : 1;  /* since its first script: var_bytes is kept */
+  guint32          var_bytes;          /* wn_json_node_size() of the variables, keys
+                                        * included; saturates at G_MAXUINT32 */
   const char      *pending_name;   /* borrowed from the process; NULL = nothing pending */
   JsonNode        *pending_value;
   WnTrack          track;       /* the first track; most instances never fork */

@@ -15,8 +15,10 @@
 
 /* A track that passes more nodes than this without virtual time moving is in a
  * loop that can never progress. The count runs across the track's parks (a
- * cycle through a job or timer that takes no time) and into the tracks its
- * forks make; an incident starts it again for the operator's retry or resolve. */
+ * cycle through a job that takes no time) and into the tracks its forks make;
+ * it starts again when virtual time has moved (a timer fired, a state changed
+ * at a later time than the one before) and when the track holds an incident,
+ * for the operator's retry or resolve. */
 #define MAX_STEPS_PER_INSTANT 100000
 
 /* What a script may make an instance's variables hold in all, in bytes as
@@ -169,10 +171,12 @@ static void
 set_state (WnTrack      *track,
            WnTrackState  state)
 {
-  track->state = state;
-  track->since = wn_scheduler_now (track->instance->engine->scheduler);
-  if (state == WN_TRACK_INCIDENT)
+  WnTime now = wn_scheduler_now (track->instance->engine->scheduler);
+
+  if (now != track->since || state == WN_TRACK_INCIDENT)
     track->loop_steps = 0;
+  track->state = state;
+  track->since = now;
 }
 
 /* A track made by a fork (the first one lives in the instance). */
@@ -337,9 +341,7 @@ share_variables (WnInstance *instance)
   instance->variables_shared = TRUE;
 }
 
-/* Write one variable, taking an object of its own first if the variables are
- * shared. Callers go through set_variable(), which applies a pending write
- * before this one. */
+/* What a variable adds to the instance's count of bytes (MAX_VARIABLE_BYTES). */
 static gsize
 member_size (const char *name,
              JsonNode   *value)
@@ -347,6 +349,9 @@ member_size (const char *name,
   return strlen (name) + wn_json_node_size (value);
 }
 
+/* Write one variable, taking an object of its own first if the variables are
+ * shared. Callers go through set_variable(), which applies a pending write
+ * before this one. */
 static void
 set_member (WnInstance *instance,
             const char *name,
@@ -374,7 +379,12 @@ set_member (WnInstance *instance,
   if (old == value)
     return;
   if (instance->var_bytes_counted)
-    instance->var_bytes += member_size (name, value) - (old != NULL ? member_size (name, old) : 0);
+    {
+      gint64 total = (gint64) instance->var_bytes + (gint64) member_size (name, value) -
+                     (old != NULL ? (gint64) member_size (name, old) : 0);
+
+      instance->var_bytes = (guint32) CLAMP (total, 0, G_MAXUINT32);
+    }
   json_object_set_member (instance->variables, name, json_node_ref (value));
 }
 
@@ -538,6 +548,7 @@ timer_cb (gpointer data)
   WnTrack *track = data;
 
   track->timer = 0;
+  track->loop_steps = 0;  /* waits are never 0 long: time has moved */
   emit_simple (track, WN_EV_NODE, WN_PH_COMPLETED, NULL);
   track_run (track, -1);
 }
@@ -629,14 +640,15 @@ variables_fit (WnInstance *instance,
       JsonObjectIter iter;
       const char *member;
       JsonNode *node;
+      gsize sum = 0;
 
-      instance->var_bytes = 0;
       json_object_iter_init (&iter, variables);
       while (json_object_iter_next (&iter, &member, &node))
-        instance->var_bytes += member_size (member, node);
+        sum += member_size (member, node);
+      instance->var_bytes = (guint32) MIN (sum, G_MAXUINT32);
       instance->var_bytes_counted = TRUE;
     }
-  total = instance->var_bytes - (old != NULL ? member_size (name, old) : 0) + member_size (name, value);
+  total = (gsize) instance->var_bytes - (old != NULL ? member_size (name, old) : 0) + member_size (name, value);
   if (total <= MAX_VARIABLE_BYTES)
     return TRUE;
   g_set_error (error, WN_LITE_ERROR, WN_LITE_ERROR_LIMIT,
@@ -755,7 +767,6 @@ leave_along (WnTrack *track,
       guint f = g_array_index (flows, guint, i);
       WnTrack *branch = track_new (instance, process->flows[f].to);
 
-      branch->loop_at = track->loop_at;
       branch->loop_steps = track->loop_steps;
       wn_scheduler_post (instance->engine->scheduler, fork_cb, branch);
     }
@@ -772,7 +783,6 @@ track_run (WnTrack *track,
   WnEngine *engine = instance->engine;
   const WnProcess *process = engine->process;
   gboolean entering = flow >= 0;
-  WnTime now = wn_scheduler_now (engine->scheduler);
 
   if (flow == -2)
     {
@@ -788,11 +798,6 @@ track_run (WnTrack *track,
       entering = TRUE;
     }
 
-  if (track->loop_at != now)
-    {
-      track->loop_at = now;
-      track->loop_steps = 0;
-    }
   while (entering && track->state == WN_TRACK_ACTIVE && instance->state == WN_INSTANCE_ACTIVE)
     {
       const WnNode *node;

@@ -1292,6 +1292,34 @@ test_variable_bytes_limit (void)
   g_assert_cmpstr (end_of (run, "i1"), ==, "(terminated)");
 }
 
+/* The track's count starts again whenever virtual time moves: a loop through a
+ * 1ms timer passes far more than 100 000 nodes in all and is not stopped. */
+static void
+test_loop_with_time_runs_on (void)
+{
+  g_autoptr(WnTestRun) run = wn_test_run_new (
+    "{ \"format\": \"winnow.process/1\", \"id\": \"ticks\", \"variables\": { \"n\": 0 },"
+    "  \"nodes\": ["
+    "    { \"id\": \"start\", \"type\": \"startEvent\" },"
+    "    { \"id\": \"count\", \"type\": \"scriptTask\", \"set\": { \"n\": \"n + 1\" } },"
+    "    { \"id\": \"tick\", \"type\": \"timerEvent\", \"duration\": \"1ms\" },"
+    "    { \"id\": \"more\", \"type\": \"exclusiveGateway\", \"default\": \"f3\" },"
+    "    { \"id\": \"end\", \"type\": \"endEvent\" } ],"
+    "  \"flows\": [ { \"id\": \"f1\", \"from\": \"start\", \"to\": \"count\" },"
+    "    { \"id\": \"f2\", \"from\": \"count\", \"to\": \"tick\" },"
+    "    { \"id\": \"f4\", \"from\": \"tick\", \"to\": \"more\" },"
+    "    { \"id\": \"f3\", \"from\": \"more\", \"to\": \"count\" },"
+    "    { \"id\": \"f5\", \"from\": \"more\", \"to\": \"end\", \"condition\": \"n >= 40000\" } ] }",
+    NULL, NULL);
+  g_autofree char *n = NULL;
+
+  wn_test_run_until (run, WN_TIME_NEVER);
+  g_assert_cmpuint (wn_test_count (run, WN_EV_NODE, WN_PH_ENTERED, NULL), >, 3 * 40000);
+  g_assert_cmpstr (end_of (run, "i1"), ==, "end");
+  n = wn_test_variable (run, "i1", "n");
+  g_assert_cmpstr (n, ==, "40000");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1316,6 +1344,7 @@ main (int argc, char **argv)
   g_test_add_func ("/engine/Instances/retry-loop-with-time", test_retry_loop_with_time_runs_on);
   g_test_add_func ("/engine/Instances/zero-time-cycle-through-jobs", test_zero_time_cycle_through_jobs);
   g_test_add_func ("/engine/Instances/variable-bytes-limit", test_variable_bytes_limit);
+  g_test_add_func ("/engine/Instances/loop-with-time", test_loop_with_time_runs_on);
   g_test_add_func ("/engine/WorkerTrusted/retries-in-process", test_trusted_retries_in_process);
   g_test_add_func ("/engine/WorkerTrusted/no-retry-and-short-lock", test_trusted_no_retry_and_short_lock);
   g_test_add_func ("/engine/WorkerTrusted/fallback-mapper", test_trusted_fallback_mapper);
