@@ -152,6 +152,8 @@ struct _WinnowWindow
   double                journal_upper;
   double                journal_page_size;
   AdwToast             *alert_toasts[WINNOW_ALERT_FINISHED + 1];
+  guint                 alert_serials[WINNOW_ALERT_FINISHED + 1];   /* the order they came in */
+  guint                 alert_serial;
   guint                 alert_counts[WINNOW_ALERT_FINISHED + 1];
   guint                 unseen_instances;
   guint                 unseen_journal;

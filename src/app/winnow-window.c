@@ -1416,6 +1416,7 @@ show_alert_toasts (WinnowWindow *self)
       adw_toast_set_action_target_value (toast, g_variant_new_string (self->alert_tabs[i]));
       g_signal_connect_object (toast, "dismissed", G_CALLBACK (alert_toast_dismissed_cb), self, 0);
       self->alert_toasts[i] = toast;
+      self->alert_serials[i] = ++self->alert_serial;
       adw_toast_overlay_add_toast (self->toast_overlay, toast);
     }
 }
@@ -1563,6 +1564,29 @@ alert_toast_dismissed_cb (AdwToast     *toast,
         self->alert_toasts[i] = NULL;
         self->alert_counts[i] = 0;
       }
+}
+
+/* Newest first: the ones still waiting their turn go without a trace, the
+ * one on show last. libadwaita 1.2 frees a toast whose hide animation ends
+ * before its show animation, whose end then uses it: dismissing the toast
+ * on show first starts the next one's show animation (a long one, as it
+ * replaces a toast), and dismissing that one at once ends its hide first. */
+static void
+dismiss_alert_toasts (WinnowWindow *self)
+{
+  for (;;)
+    {
+      guint newest = G_N_ELEMENTS (self->alert_toasts);
+
+      for (guint i = 0; i < G_N_ELEMENTS (self->alert_toasts); i++)
+        if (self->alert_toasts[i] != NULL &&
+            (newest == G_N_ELEMENTS (self->alert_toasts) || self->alert_serials[i] > self->alert_serials[newest]))
+          newest = i;
+      if (newest == G_N_ELEMENTS (self->alert_toasts))
+        return;
+      adw_toast_dismiss (self->alert_toasts[newest]);
+      self->alert_toasts[newest] = NULL;   /* (its dismissed handler did, too) */
+    }
 }
 
 static void
@@ -2003,11 +2027,9 @@ session_run_changed_cb (WinnowSession *session,
   title = g_strdup_printf ("%s — %s", winnow_session_get_title (session), _("Winnow"));
   gtk_window_set_title (GTK_WINDOW (self), title);
 
+  dismiss_alert_toasts (self);
   for (guint i = 0; i < G_N_ELEMENTS (self->alert_toasts); i++)
     {
-      if (self->alert_toasts[i] != NULL)
-        adw_toast_dismiss (self->alert_toasts[i]);
-      self->alert_toasts[i] = NULL;
       self->alert_counts[i] = 0;
       g_clear_pointer (&self->alert_titles[i], g_free);
     }
