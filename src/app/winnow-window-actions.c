@@ -42,12 +42,8 @@ timeline_zoom_action (GSimpleAction *action,
                       gpointer       data)
 {
   WinnowWindow *self = data;
-  int direction = g_variant_get_int32 (param);
 
-  if (direction == 0)
-    winnow_timeline_zoom_to_fit (self->timeline);
-  else
-    winnow_timeline_zoom (self->timeline, direction > 0 ? 2.0 : 0.5, -1);
+  winnow_timeline_page_zoom (self->timeline, g_variant_get_int32 (param));
 }
 
 static gboolean

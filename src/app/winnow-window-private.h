@@ -7,6 +7,7 @@
 #include "winnow-live-table.h"
 #include "winnow-timeline.h"
 #include "winnow-incidents-page.h"
+#include "winnow-timeline-page.h"
 
 G_BEGIN_DECLS
 
@@ -77,9 +78,7 @@ struct _WinnowWindow
   AdwViewStackPage     *timeline_page;
   AdwViewStackPage     *incidents_page;
   AdwViewStackPage     *breakpoints_page;
-  GtkBox               *timeline_legend;
-  GtkStack             *timeline_stack;
-  WinnowTimeline       *timeline;
+  WinnowTimelinePage   *timeline;
   WinnowIncidentsPage  *incidents;
   GtkStack             *breakpoints_stack;
   GtkListBox           *breakpoints_list;

@@ -8,6 +8,7 @@
 #include "winnow-window-private.h"
 #include "winnow-panel-util.h"
 #include "winnow-incidents-page.h"
+#include "winnow-timeline-page.h"
 #include "winnow-event-row.h"
 #include "winnow-instance-row.h"
 #include "winnow-job-row.h"
@@ -251,7 +252,6 @@ _winnow_window_show_toast (WinnowWindow *self,
 
 static void
 attach_visible_views (WinnowWindow *self);
-static void update_timeline (WinnowWindow *self);
 static void update_tab_badges (WinnowWindow *self);
 static void alert_toast_dismissed_cb (AdwToast *toast, WinnowWindow *self);
 static void update_breakpoint_hits (WinnowWindow *self);
@@ -1469,7 +1469,7 @@ update_lower_views (WinnowWindow *self)
     gtk_filter_changed (self->jobs_filter, GTK_FILTER_CHANGE_DIFFERENT);   /* states moved */
   restored = update_live_tables (self, TRUE);
 
-  update_timeline (self);
+  winnow_timeline_page_update (self->timeline);
   winnow_incidents_page_update (self->incidents);
   update_breakpoint_hits (self);
   refresh_live_cells (self);
@@ -1684,7 +1684,7 @@ visible_page_cb (AdwViewStack *stack,
   update_tab_badges (self);
   attach_visible_views (self);
   if (g_strcmp0 (name, "timeline") == 0)
-    update_timeline (self);
+    winnow_timeline_page_update (self->timeline);
 }
 
 static void
@@ -2040,10 +2040,10 @@ session_run_changed_cb (WinnowSession *session,
   winnow_session_set_selected_job (session, NULL);
   g_clear_pointer (&self->inspected_job, g_free);
   gtk_revealer_set_reveal_child (self->hit_revealer, FALSE);
-  winnow_timeline_zoom_to_fit (self->timeline);
+  winnow_timeline_page_zoom (self->timeline, 0);
   sync_diagram_breakpoints (self);
   rebuild_breakpoints (self);
-  update_timeline (self);
+  winnow_timeline_page_update (self->timeline);
 
   if (winnow_session_get_selected_node (session) != NULL &&
       (process == NULL || wn_process_find_node (process, winnow_session_get_selected_node (session)) == NULL))
@@ -2357,15 +2357,6 @@ populate_examples (WinnowWindow *self)
 
 /* ---- the debugger: timeline, breakpoints, incidents, sessions ---- */
 
-static void
-update_timeline (WinnowWindow *self)
-{
-  WinnowTrace *trace = winnow_session_get_trace (self->session);
-
-  gtk_stack_set_visible_child_name (self->timeline_stack, winnow_trace_get_n_jobs (trace) > 0 ? "list" : "empty");
-  winnow_timeline_update (self->timeline, winnow_session_get_now (self->session));
-}
-
 
 static const char *
 breakpoint_label (WnEventKind  kind,
@@ -2633,40 +2624,9 @@ bp_spec_changed_cb (GtkEditable  *editable,
 }
 
 static void
-add_legend_item (GtkBox     *box,
-                 GtkWidget  *swatch,
-                 const char *label)
-{
-  GtkWidget *text = gtk_label_new (label);
-
-  gtk_widget_set_valign (swatch, GTK_ALIGN_CENTER);
-  gtk_box_append (box, swatch);
-  gtk_widget_set_margin_end (text, 8);
-  gtk_box_append (box, text);
-}
-
-static void
 setup_debugger (WinnowWindow *self)
 {
-  static const struct {
-    WinnowMarkKind kind;
-    const char    *label;
-  } marks[] = {
-    { WINNOW_MARK_COMPLETED, N_("completed") },
-    { WINNOW_MARK_BPMN_ERROR, N_("BPMN error") },
-    { WINNOW_MARK_STATUS, N_("status") },
-    { WINNOW_MARK_FAULT, N_("technical fault") },
-    { WINNOW_MARK_EXHAUSTED, N_("retries exhausted") },
-    { WINNOW_MARK_RECLAIMED, N_("lock reclaimed") },
-    { WINNOW_MARK_REJECTED, N_("report rejected") },
-  };
   GtkStringList *kinds = gtk_string_list_new (NULL);
-
-  add_legend_item (self->timeline_legend, winnow_timeline_swatch_new (WINNOW_SWATCH_EXECUTION), _("execution"));
-  add_legend_item (self->timeline_legend, winnow_timeline_swatch_new (WINNOW_SWATCH_GATE), _("backoff gate"));
-  add_legend_item (self->timeline_legend, winnow_timeline_swatch_new (WINNOW_SWATCH_LOCK), _("lock (expired)"));
-  for (guint i = 0; i < G_N_ELEMENTS (marks); i++)
-    add_legend_item (self->timeline_legend, winnow_timeline_glyph_new (marks[i].kind), _(marks[i].label));
 
   for (guint i = 0; i < G_N_ELEMENTS (breakpoint_kinds); i++)
     {
@@ -3295,7 +3255,7 @@ winnow_window_class_init (WinnowWindowClass *klass)
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   g_type_ensure (WINNOW_TYPE_DIAGRAM);
-  g_type_ensure (WINNOW_TYPE_TIMELINE);
+  g_type_ensure (WINNOW_TYPE_TIMELINE_PAGE);
   g_type_ensure (WINNOW_TYPE_INCIDENTS_PAGE);
   /* GtkBuilder finds a type nobody has used yet by looking up its
    * *_get_type symbol in every loaded library: register the template's own
@@ -3387,8 +3347,6 @@ winnow_window_class_init (WinnowWindowClass *klass)
   BIND (timeline_page);
   BIND (incidents_page);
   BIND (breakpoints_page);
-  BIND (timeline_legend);
-  BIND (timeline_stack);
   BIND (timeline);
   BIND (incidents);
   BIND (breakpoints_stack);
@@ -3484,9 +3442,6 @@ winnow_window_init (WinnowWindow *self)
   g_signal_connect_object (self->session, "notify::selected-job", G_CALLBACK (selected_job_cb), self, 0);
   g_signal_connect_object (self->session, "breakpoint-hit", G_CALLBACK (session_hit_cb), self, 0);
   g_signal_connect_object (self->session, "breakpoints-changed", G_CALLBACK (breakpoints_changed_cb), self, 0);
-  g_object_bind_property (self->session, "selected-job", self->timeline, "selected-job",
-                          G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
-  winnow_timeline_set_trace (self->timeline, winnow_session_get_trace (self->session));
 
   g_signal_connect (self->task_trust_row, "notify::selected", G_CALLBACK (task_trust_selected_cb), self);
   g_signal_connect (self->trust_default_row, "notify::selected", G_CALLBACK (trust_default_selected_cb), self);

@@ -1,0 +1,139 @@
+/* winnow-timeline-page.c — the Timeline tab. The window calls
+ * winnow_timeline_page_update() on the frame that shows the tabs, when the
+ * tab comes to show and on a new run (after winnow_timeline_page_zoom() to
+ * fit it); the page's timeline.zoom action is its zoom buttons' (the
+ * window's win.timeline-zoom calls winnow_timeline_page_zoom() too). */
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "winnow-timeline-page.h"
+#include "winnow-timeline.h"
+
+struct _WinnowTimelinePage
+{
+  WinnowPanel     parent_instance;
+
+  GtkWidget      *box;            /* the template's top (dispose_template) */
+  GtkBox         *legend;
+  GtkStack       *stack;
+  WinnowTimeline *timeline;
+
+  GBinding       *selected_job;   /* the session's, both ways */
+};
+
+G_DEFINE_FINAL_TYPE (WinnowTimelinePage, winnow_timeline_page, WINNOW_TYPE_PANEL)
+
+static void
+add_legend_item (GtkBox     *box,
+                 GtkWidget  *swatch,
+                 const char *label)
+{
+  GtkWidget *text = gtk_label_new (label);
+
+  gtk_widget_set_valign (swatch, GTK_ALIGN_CENTER);
+  gtk_box_append (box, swatch);
+  gtk_widget_set_margin_end (text, 8);
+  gtk_box_append (box, text);
+}
+
+static void
+setup_legend (WinnowTimelinePage *self)
+{
+  static const struct {
+    WinnowMarkKind kind;
+    const char    *label;
+  } marks[] = {
+    { WINNOW_MARK_COMPLETED, N_("completed") },
+    { WINNOW_MARK_BPMN_ERROR, N_("BPMN error") },
+    { WINNOW_MARK_STATUS, N_("status") },
+    { WINNOW_MARK_FAULT, N_("technical fault") },
+    { WINNOW_MARK_EXHAUSTED, N_("retries exhausted") },
+    { WINNOW_MARK_RECLAIMED, N_("lock reclaimed") },
+    { WINNOW_MARK_REJECTED, N_("report rejected") },
+  };
+
+  add_legend_item (self->legend, winnow_timeline_swatch_new (WINNOW_SWATCH_EXECUTION), _("execution"));
+  add_legend_item (self->legend, winnow_timeline_swatch_new (WINNOW_SWATCH_GATE), _("backoff gate"));
+  add_legend_item (self->legend, winnow_timeline_swatch_new (WINNOW_SWATCH_LOCK), _("lock (expired)"));
+  for (guint i = 0; i < G_N_ELEMENTS (marks); i++)
+    add_legend_item (self->legend, winnow_timeline_glyph_new (marks[i].kind), _(marks[i].label));
+}
+
+/* timeline.zoom: in (1), out (-1), fit (0) */
+static void
+zoom_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *param)
+{
+  winnow_timeline_page_zoom (WINNOW_TIMELINE_PAGE (widget), g_variant_get_int32 (param));
+}
+
+static void
+winnow_timeline_page_session_changed (WinnowPanel   *panel,
+                                      WinnowSession *old)
+{
+  WinnowTimelinePage *self = WINNOW_TIMELINE_PAGE (panel);
+  WinnowSession *session = winnow_panel_get_session (panel);
+
+  g_clear_pointer (&self->selected_job, g_binding_unbind);
+  winnow_timeline_set_trace (self->timeline, session ? winnow_session_get_trace (session) : NULL);
+  if (session == NULL)
+    return;
+  self->selected_job = g_object_bind_property (session, "selected-job", self->timeline, "selected-job",
+                                               G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
+  winnow_timeline_page_update (self);
+}
+
+static void
+winnow_timeline_page_class_init (WinnowTimelinePageClass *klass)
+{
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  WinnowPanelClass *panel_class = WINNOW_PANEL_CLASS (klass);
+
+  panel_class->session_changed = winnow_timeline_page_session_changed;
+
+  g_type_ensure (WINNOW_TYPE_TIMELINE);
+  gtk_widget_class_set_template_from_resource (widget_class, RESOURCE_BASE "/winnow-timeline-page.ui");
+  gtk_widget_class_bind_template_child (widget_class, WinnowTimelinePage, box);
+  gtk_widget_class_bind_template_child (widget_class, WinnowTimelinePage, legend);
+  gtk_widget_class_bind_template_child (widget_class, WinnowTimelinePage, stack);
+  gtk_widget_class_bind_template_child (widget_class, WinnowTimelinePage, timeline);
+
+  gtk_widget_class_install_action (widget_class, "timeline.zoom", "i", zoom_action);
+}
+
+static void
+winnow_timeline_page_init (WinnowTimelinePage *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+  setup_legend (self);
+}
+
+void
+winnow_timeline_page_update (WinnowTimelinePage *self)
+{
+  WinnowSession *session;
+  WinnowTrace *trace;
+
+  g_return_if_fail (WINNOW_IS_TIMELINE_PAGE (self));
+
+  session = winnow_panel_get_session (WINNOW_PANEL (self));
+  if (session == NULL)
+    return;
+  trace = winnow_session_get_trace (session);
+  gtk_stack_set_visible_child_name (self->stack, winnow_trace_get_n_jobs (trace) > 0 ? "list" : "empty");
+  winnow_timeline_update (self->timeline, winnow_session_get_now (session));
+}
+
+void
+winnow_timeline_page_zoom (WinnowTimelinePage *self,
+                           int                 direction)
+{
+  g_return_if_fail (WINNOW_IS_TIMELINE_PAGE (self));
+
+  if (direction == 0)
+    winnow_timeline_zoom_to_fit (self->timeline);
+  else
+    winnow_timeline_zoom (self->timeline, direction > 0 ? 2.0 : 0.5, -1);
+}
