@@ -46,6 +46,26 @@ timeline_zoom_action (GSimpleAction *action,
   winnow_timeline_page_zoom (self->timeline, g_variant_get_int32 (param));
 }
 
+static void
+add_breakpoint_action (GSimpleAction *action,
+                       GVariant      *param,
+                       gpointer       data)
+{
+  WinnowWindow *self = data;
+
+  winnow_breakpoints_page_add (self->breakpoints);
+}
+
+static void
+add_breakpoint_spec_action (GSimpleAction *action,
+                            GVariant      *param,
+                            gpointer       data)
+{
+  WinnowWindow *self = data;
+
+  winnow_breakpoints_page_add_spec (self->breakpoints, g_variant_get_string (param, NULL));
+}
+
 static gboolean
 write_file (GFile       *file,
             const char  *data,
@@ -505,6 +525,8 @@ static const GActionEntry win_entries[] = {
   { "dismiss-hit", dismiss_hit_action, NULL, NULL, NULL },
   { "clear-job-selection", clear_job_selection_action, NULL, NULL, NULL },
   { "timeline-zoom", timeline_zoom_action, "i", NULL, NULL },
+  { "add-breakpoint", add_breakpoint_action, NULL, NULL, NULL },
+  { "add-breakpoint-spec", add_breakpoint_spec_action, "s", NULL, NULL },
 };
 
 

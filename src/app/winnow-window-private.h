@@ -8,6 +8,7 @@
 #include "winnow-timeline.h"
 #include "winnow-incidents-page.h"
 #include "winnow-timeline-page.h"
+#include "winnow-breakpoints-page.h"
 
 G_BEGIN_DECLS
 
@@ -77,14 +78,9 @@ struct _WinnowWindow
   GtkLabel             *hit_event;
   AdwViewStackPage     *timeline_page;
   AdwViewStackPage     *incidents_page;
-  AdwViewStackPage     *breakpoints_page;
   WinnowTimelinePage   *timeline;
   WinnowIncidentsPage  *incidents;
-  GtkStack             *breakpoints_stack;
-  GtkListBox           *breakpoints_list;
-  GtkDropDown          *bp_kind_dropdown;
-  GtkEntry             *bp_spec_entry;
-  GtkLabel             *bp_error;
+  WinnowBreakpointsPage *breakpoints;
   GtkTextView          *variables_view;
   GtkLabel             *start_error;
   GtkLabel             *live_note;
@@ -165,7 +161,6 @@ struct _WinnowWindow
   char                 *inspected_job;
   guint                 inspected_version;
   WnPolicy             *inspected_policy;
-  GHashTable           *breakpoint_rows;  /* breakpoint id → AdwActionRow */
   gboolean              syncing_selection;
 };
 

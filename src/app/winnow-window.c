@@ -9,6 +9,7 @@
 #include "winnow-panel-util.h"
 #include "winnow-incidents-page.h"
 #include "winnow-timeline-page.h"
+#include "winnow-breakpoints-page.h"
 #include "winnow-event-row.h"
 #include "winnow-instance-row.h"
 #include "winnow-job-row.h"
@@ -99,23 +100,6 @@ enum {
   FAULT_HANG,
   FAULT_COMPLETE,
   FAULT_CUSTOM,
-};
-
-/* The breakpoints the Breakpoints tab offers, in the order of its dropdown;
- * the first one is "a token enters the selected node". */
-static const struct {
-  WnEventKind  kind;
-  WnEventPhase phase;
-  const char  *label;
-} breakpoint_kinds[] = {
-  { WN_EV_NODE, WN_PH_ENTERED, N_("A token enters the selected node") },
-  { WN_EV_JOB, WN_PH_RETRY_SCHEDULED, N_("A job is re-armed for a retry") },
-  { WN_EV_JOB, WN_PH_RETRIES_EXHAUSTED, N_("A job’s retries are exhausted") },
-  { WN_EV_FAULT, WN_PH_THROWN, N_("A BPMN error is thrown") },
-  { WN_EV_FAULT, WN_PH_UNCAUGHT, N_("A BPMN error goes uncaught") },
-  { WN_EV_INCIDENT, WN_PH_RAISED, N_("An incident is raised") },
-  { WN_EV_JOB, WN_PH_LOCK_RECLAIMED, N_("A lapsed lock is reclaimed") },
-  { WN_EV_JOB, WN_PH_REPORT_REJECTED, N_("A report is rejected") },
 };
 
 
@@ -254,10 +238,8 @@ static void
 attach_visible_views (WinnowWindow *self);
 static void update_tab_badges (WinnowWindow *self);
 static void alert_toast_dismissed_cb (AdwToast *toast, WinnowWindow *self);
-static void update_breakpoint_hits (WinnowWindow *self);
 static void update_hit_banner (WinnowWindow *self);
 static void sync_diagram_breakpoints (WinnowWindow *self);
-static void rebuild_breakpoints (WinnowWindow *self);
 static guint node_breakpoint (WinnowWindow *self, const char *node);
 static void toggle_node_breakpoint (WinnowWindow *self, const char *node, gboolean announce);
 static void setup_debugger (WinnowWindow *self);
@@ -1471,7 +1453,7 @@ update_lower_views (WinnowWindow *self)
 
   winnow_timeline_page_update (self->timeline);
   winnow_incidents_page_update (self->incidents);
-  update_breakpoint_hits (self);
+  winnow_breakpoints_page_update (self->breakpoints);
   refresh_live_cells (self);
   update_empty_states (self);
   update_alerts (self, restored);
@@ -2042,7 +2024,6 @@ session_run_changed_cb (WinnowSession *session,
   gtk_revealer_set_reveal_child (self->hit_revealer, FALSE);
   winnow_timeline_page_zoom (self->timeline, 0);
   sync_diagram_breakpoints (self);
-  rebuild_breakpoints (self);
   winnow_timeline_page_update (self->timeline);
 
   if (winnow_session_get_selected_node (session) != NULL &&
@@ -2358,132 +2339,6 @@ populate_examples (WinnowWindow *self)
 /* ---- the debugger: timeline, breakpoints, incidents, sessions ---- */
 
 
-static const char *
-breakpoint_label (WnEventKind  kind,
-                  WnEventPhase phase)
-{
-  for (guint i = 1; i < G_N_ELEMENTS (breakpoint_kinds); i++)
-    if (breakpoint_kinds[i].kind == kind && breakpoint_kinds[i].phase == phase)
-      return _(breakpoint_kinds[i].label);
-  return NULL;
-}
-
-static char *
-describe_breakpoint (WinnowWindow           *self,
-                     const WinnowBreakpoint *bp)
-{
-  WnProcess *process = winnow_session_get_process (self->session);
-  const WnNode *node = process && bp->node ? wn_process_find_node (process, bp->node) : NULL;
-  const char *node_name = node ? (node->name ? node->name : node->id) : bp->node;
-  const char *label = breakpoint_label (bp->kind, bp->phase);
-  g_autofree char *what = NULL;
-  g_autofree char *hits = g_strdup_printf (ngettext ("%u hit in this run", "%u hits in this run", bp->hits), bp->hits);
-
-  if (bp->kind == WN_EV_NODE && bp->phase == WN_PH_ENTERED && bp->node != NULL)
-    /* Translators: %s is a node's name */
-    what = g_strdup_printf (_("A token enters “%s”"), node_name);
-  else if (label != NULL && bp->node != NULL)
-    /* Translators: a breakpoint limited to one node: "An incident is raised, at “Book shipment”" */
-    what = g_strdup_printf (_("%s, at “%s”"), label, node_name);
-  else if (label != NULL)
-    what = g_strdup (label);
-  else
-    /* Translators: a breakpoint on any event: "After every job.lockExtended event" */
-    what = g_strdup_printf (_("After every %s.%s event"), wn_event_kind_to_string (bp->kind),
-                            wn_event_phase_to_string (bp->phase));
-  if (!bp->enabled)
-    return g_strdup_printf ("%s · %s · %s", what, hits, _("disabled"));
-  return g_strdup_printf ("%s · %s", what, hits);
-}
-
-static void
-breakpoint_switch_cb (GtkSwitch    *toggle,
-                      GParamSpec   *pspec,
-                      WinnowWindow *self)
-{
-  guint id = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (toggle), "winnow-breakpoint"));
-
-  if (!self->updating)
-    winnow_session_enable_breakpoint (self->session, id, gtk_switch_get_active (toggle));
-}
-
-static void
-breakpoint_remove_cb (GtkButton    *button,
-                      WinnowWindow *self)
-{
-  guint id = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (button), "winnow-breakpoint"));
-
-  winnow_session_remove_breakpoint (self->session, id);
-}
-
-static void
-rebuild_breakpoints (WinnowWindow *self)
-{
-  guint n;
-  const WinnowBreakpoint *bps = winnow_session_get_breakpoints (self->session, &n);
-
-  self->updating = TRUE;
-  winnow_list_box_clear (self->breakpoints_list);
-  g_hash_table_remove_all (self->breakpoint_rows);
-  for (guint i = 0; i < n; i++)
-    {
-      const WinnowBreakpoint *bp = &bps[i];
-      g_autofree char *spec = winnow_breakpoint_to_spec (bp);
-      g_autofree char *subtitle = describe_breakpoint (self, bp);
-      GtkWidget *row = winnow_property_row_new (spec, subtitle);
-      GtkWidget *dot = gtk_label_new ("●");
-      GtkWidget *toggle = gtk_switch_new ();
-      GtkWidget *remove = gtk_button_new_from_icon_name ("user-trash-symbolic");
-
-      gtk_widget_add_css_class (row, "breakpoint-row");
-      gtk_widget_add_css_class (dot, "breakpoint-dot");
-      if (!bp->enabled)
-        gtk_widget_add_css_class (dot, "disabled");
-      adw_action_row_add_prefix (ADW_ACTION_ROW (row), dot);
-
-      gtk_switch_set_active (GTK_SWITCH (toggle), bp->enabled);
-      gtk_widget_set_valign (toggle, GTK_ALIGN_CENTER);
-      gtk_widget_set_tooltip_text (toggle, _("Enabled"));
-      g_object_set_data (G_OBJECT (toggle), "winnow-breakpoint", GUINT_TO_POINTER (bp->id));
-      g_signal_connect (toggle, "notify::active", G_CALLBACK (breakpoint_switch_cb), self);
-      adw_action_row_add_suffix (ADW_ACTION_ROW (row), toggle);
-
-      gtk_widget_set_valign (remove, GTK_ALIGN_CENTER);
-      gtk_widget_add_css_class (remove, "flat");
-      gtk_widget_set_tooltip_text (remove, _("Remove"));
-      gtk_accessible_update_property (GTK_ACCESSIBLE (remove), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Remove"), -1);
-      g_object_set_data (G_OBJECT (remove), "winnow-breakpoint", GUINT_TO_POINTER (bp->id));
-      g_signal_connect (remove, "clicked", G_CALLBACK (breakpoint_remove_cb), self);
-      adw_action_row_add_suffix (ADW_ACTION_ROW (row), remove);
-
-      g_object_set_data (G_OBJECT (row), "winnow-hits", GUINT_TO_POINTER (bp->hits));
-      g_hash_table_insert (self->breakpoint_rows, GUINT_TO_POINTER (bp->id), row);
-      gtk_list_box_append (self->breakpoints_list, row);
-    }
-  gtk_stack_set_visible_child_name (self->breakpoints_stack, n > 0 ? "list" : "empty");
-  adw_view_stack_page_set_badge_number (self->breakpoints_page, n);
-  self->updating = FALSE;
-}
-
-static void
-update_breakpoint_hits (WinnowWindow *self)
-{
-  guint n;
-  const WinnowBreakpoint *bps = winnow_session_get_breakpoints (self->session, &n);
-
-  for (guint i = 0; i < n; i++)
-    {
-      GtkWidget *row = g_hash_table_lookup (self->breakpoint_rows, GUINT_TO_POINTER (bps[i].id));
-      g_autofree char *subtitle = NULL;
-
-      if (row == NULL || GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (row), "winnow-hits")) == bps[i].hits)
-        continue;
-      g_object_set_data (G_OBJECT (row), "winnow-hits", GUINT_TO_POINTER (bps[i].hits));
-      subtitle = describe_breakpoint (self, &bps[i]);
-      winnow_row_set_subtitle (ADW_ACTION_ROW (row), subtitle);
-    }
-}
-
 static guint
 node_breakpoint (WinnowWindow *self,
                  const char   *node)
@@ -2557,7 +2412,6 @@ breakpoints_changed_cb (WinnowSession *session,
 {
   const char *node = winnow_session_get_selected_node (session);
 
-  rebuild_breakpoints (self);
   sync_diagram_breakpoints (self);
   if (node != NULL)
     {
@@ -2596,7 +2450,6 @@ session_hit_cb (WinnowSession  *session,
     winnow_session_set_selected_node (session, event->node);
   if (event->job != NULL)
     winnow_session_set_selected_job (session, event->job);
-  update_breakpoint_hits (self);
 }
 
 static void
@@ -2608,113 +2461,10 @@ update_hit_banner (WinnowWindow *self)
 }
 
 static void
-bp_spec_activate_cb (GtkEntry     *entry,
-                     WinnowWindow *self)
-{
-  g_action_group_activate_action (G_ACTION_GROUP (self), "add-breakpoint-spec",
-                                  g_variant_new_string (gtk_editable_get_text (GTK_EDITABLE (entry))));
-}
-
-static void
-bp_spec_changed_cb (GtkEditable  *editable,
-                    WinnowWindow *self)
-{
-  gtk_widget_set_visible (GTK_WIDGET (self->bp_error), FALSE);
-  gtk_widget_remove_css_class (GTK_WIDGET (self->bp_spec_entry), "error");
-}
-
-static void
 setup_debugger (WinnowWindow *self)
 {
-  GtkStringList *kinds = gtk_string_list_new (NULL);
-
-  for (guint i = 0; i < G_N_ELEMENTS (breakpoint_kinds); i++)
-    {
-      g_autofree char *item = NULL;
-
-      if (breakpoint_kinds[i].kind == WN_EV_NODE)
-        item = g_strdup_printf ("%s  (node.entered@…)", _(breakpoint_kinds[i].label));
-      else
-        item = g_strdup_printf ("%s  (%s.%s)", _(breakpoint_kinds[i].label),
-                                wn_event_kind_to_string (breakpoint_kinds[i].kind),
-                                wn_event_phase_to_string (breakpoint_kinds[i].phase));
-      gtk_string_list_append (kinds, item);
-    }
-  gtk_drop_down_set_model (self->bp_kind_dropdown, G_LIST_MODEL (kinds));
-  gtk_drop_down_set_selected (self->bp_kind_dropdown, 2);
-  g_object_unref (kinds);
-
-  g_signal_connect (self->bp_spec_entry, "activate", G_CALLBACK (bp_spec_activate_cb), self);
-  g_signal_connect (self->bp_spec_entry, "changed", G_CALLBACK (bp_spec_changed_cb), self);
   g_signal_connect (self->node_break_switch, "notify::active", G_CALLBACK (node_break_switch_cb), self);
-  rebuild_breakpoints (self);
 }
-
-static void
-set_breakpoint_error (WinnowWindow *self,
-                      const char   *message)
-{
-  winnow_field_set_error (self->bp_error, message);
-  if (message != NULL)
-    gtk_widget_add_css_class (GTK_WIDGET (self->bp_spec_entry), "error");
-}
-
-static void
-add_breakpoint_action (GSimpleAction *action,
-                       GVariant      *param,
-                       gpointer       data)
-{
-  WinnowWindow *self = data;
-  guint selected = gtk_drop_down_get_selected (self->bp_kind_dropdown);
-  const char *node = winnow_session_get_selected_node (self->session);
-
-  if (selected >= G_N_ELEMENTS (breakpoint_kinds))
-    return;
-  if (breakpoint_kinds[selected].kind == WN_EV_NODE)
-    {
-      if (node == NULL)
-        {
-          winnow_field_set_error (self->bp_error, _("Select a node in the diagram first: this breakpoint stops when a token enters it."));
-          return;
-        }
-      winnow_session_add_breakpoint (self->session, WN_EV_NODE, WN_PH_ENTERED, node);
-    }
-  else
-    winnow_session_add_breakpoint (self->session, breakpoint_kinds[selected].kind, breakpoint_kinds[selected].phase, NULL);
-  winnow_field_set_error (self->bp_error, NULL);
-}
-
-static void
-add_breakpoint_spec_action (GSimpleAction *action,
-                            GVariant      *param,
-                            gpointer       data)
-{
-  WinnowWindow *self = data;
-  g_autofree char *spec = g_strstrip (g_strdup (g_variant_get_string (param, NULL)));
-  g_autofree char *node = NULL;
-  g_autofree char *message = NULL;
-  g_autoptr(GError) error = NULL;
-  WnProcess *process = winnow_session_get_process (self->session);
-  WnEventKind kind;
-  WnEventPhase phase;
-
-  if (*spec == '\0')
-    message = g_strdup (_("Type a breakpoint as kind.phase or kind.phase@node, e.g. job.retriesExhausted"));
-  else if (!wn_breakpoint_parse (spec, &kind, &phase, &node, &error))
-    message = g_strdup (error->message);   /* a phase of another kind, too */
-  else if (node != NULL && (process == NULL || wn_process_find_node (process, node) == NULL))
-    /* Translators: %s is a node id */
-    message = g_strdup_printf (_("This process has no node “%s”"), node);
-  if (message != NULL)
-    {
-      set_breakpoint_error (self, message);
-      return;
-    }
-  winnow_session_add_breakpoint (self->session, kind, phase, node);
-  set_breakpoint_error (self, NULL);
-  gtk_editable_set_text (GTK_EDITABLE (self->bp_spec_entry), "");
-}
-
 
 /* Parse `text` as one JSON value, as strictly as the loader reads files;
  * NULL and a message naming the place when it is not JSON. */
@@ -2885,8 +2635,6 @@ start_instance_action (GSimpleAction *action,
 static const GActionEntry panel_entries[] = {
   { "inject-fault", inject_fault_action, NULL, NULL, NULL },
   { "start-instance", start_instance_action, NULL, NULL, NULL },
-  { "add-breakpoint", add_breakpoint_action, NULL, NULL, NULL },
-  { "add-breakpoint-spec", add_breakpoint_spec_action, "s", NULL, NULL },
 };
 
 /* ---- input ---- */
@@ -3205,7 +2953,6 @@ winnow_window_finalize (GObject *object)
   g_clear_pointer (&self->journal_needle, g_free);
   g_clear_pointer (&self->instance_filter, g_free);
   g_clear_pointer (&self->inspected_job, g_free);
-  g_clear_pointer (&self->breakpoint_rows, g_hash_table_unref);
   for (guint i = 0; i < G_N_ELEMENTS (self->alert_titles); i++)
     g_clear_pointer (&self->alert_titles[i], g_free);
 
@@ -3257,6 +3004,7 @@ winnow_window_class_init (WinnowWindowClass *klass)
   g_type_ensure (WINNOW_TYPE_DIAGRAM);
   g_type_ensure (WINNOW_TYPE_TIMELINE_PAGE);
   g_type_ensure (WINNOW_TYPE_INCIDENTS_PAGE);
+  g_type_ensure (WINNOW_TYPE_BREAKPOINTS_PAGE);
   /* GtkBuilder finds a type nobody has used yet by looking up its
    * *_get_type symbol in every loaded library: register the template's own
    * first (the window is built before anything is on screen) */
@@ -3346,14 +3094,9 @@ winnow_window_class_init (WinnowWindowClass *klass)
   BIND (hit_event);
   BIND (timeline_page);
   BIND (incidents_page);
-  BIND (breakpoints_page);
   BIND (timeline);
   BIND (incidents);
-  BIND (breakpoints_stack);
-  BIND (breakpoints_list);
-  BIND (bp_kind_dropdown);
-  BIND (bp_spec_entry);
-  BIND (bp_error);
+  BIND (breakpoints);
   BIND (variables_view);
   BIND (start_error);
   BIND (live_note);
@@ -3410,7 +3153,6 @@ winnow_window_init (WinnowWindow *self)
   self->kind_filter = -1;
   self->follow = TRUE;
   self->step_delta = WN_USEC_PER_SEC;
-  self->breakpoint_rows = g_hash_table_new (NULL, NULL);
 
   _winnow_window_add_actions (self);
   g_action_map_add_action_entries (G_ACTION_MAP (self), panel_entries, G_N_ELEMENTS (panel_entries), self);
