@@ -469,7 +469,7 @@ zoom_to_fit_action (GSimpleAction *action,
 {
   WinnowWindow *self = data;
 
-  winnow_diagram_zoom_to_fit (self->diagram);
+  winnow_diagram_zoom_to_fit (winnow_diagram_pane_get_diagram (self->diagram_pane));
 }
 
 static void

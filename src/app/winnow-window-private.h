@@ -9,6 +9,7 @@
 #include "winnow-incidents-page.h"
 #include "winnow-timeline-page.h"
 #include "winnow-breakpoints-page.h"
+#include "winnow-diagram-pane.h"
 
 G_BEGIN_DECLS
 
@@ -40,10 +41,7 @@ struct _WinnowWindow
   GtkListBox           *error_list;
   GtkPaned             *main_paned;
   GtkPaned             *side_paned;
-  GtkStack             *diagram_stack;
-  WinnowDiagram        *diagram;
-  GtkBox               *legend_box;
-  GtkBox               *examples_box;
+  WinnowDiagramPane    *diagram_pane;
   AdwComboRow          *trust_default_row;
   AdwActionRow         *run_stats_row;
   GtkLabel             *select_hint;
@@ -152,8 +150,6 @@ struct _WinnowWindow
   guint                 alert_counts[WINNOW_ALERT_FINISHED + 1];
   guint                 unseen_instances;
   guint                 unseen_journal;
-  WinnowNodeCounts     *last_counts;
-  guint                 n_last_counts;
   gboolean              updating;
   GMenu                *recent_menu;
   GMenu                *examples_menu;

@@ -10,6 +10,7 @@
 #include "winnow-incidents-page.h"
 #include "winnow-timeline-page.h"
 #include "winnow-breakpoints-page.h"
+#include "winnow-diagram-pane.h"
 #include "winnow-event-row.h"
 #include "winnow-instance-row.h"
 #include "winnow-job-row.h"
@@ -789,25 +790,6 @@ step_query_tooltip_cb (GtkWidget    *widget,
 }
 
 static void
-update_badges (WinnowWindow *self)
-{
-  WnProcess *process = winnow_session_get_process (self->session);
-
-  if (process == NULL || self->last_counts == NULL)
-    return;
-  for (guint i = 0; i < process->n_nodes && i < self->n_last_counts; i++)
-    {
-      WinnowNodeCounts counts = winnow_session_get_node_counts (self->session, process->nodes[i].id);
-      WinnowNodeCounts *last = &self->last_counts[i];
-
-      if (counts.active == last->active && counts.parked == last->parked && counts.incident == last->incident)
-        continue;
-      *last = counts;
-      winnow_diagram_set_badges (self->diagram, process->nodes[i].id, counts.active, counts.parked, counts.incident);
-    }
-}
-
-static void
 update_run_stats (WinnowWindow *self)
 {
   WnEngine *engine = winnow_session_get_engine (self->session);
@@ -1433,7 +1415,7 @@ static void
 update_upper_views (WinnowWindow *self)
 {
   _winnow_window_update_clock (self);
-  update_badges (self);
+  winnow_diagram_pane_update (self->diagram_pane);
   update_run_stats (self);
   update_node_counts_row (self);
   if (winnow_session_get_selected_job (self->session) != NULL)
@@ -1957,32 +1939,6 @@ set_actions_enabled (WinnowWindow *self)
 }
 
 static void
-setup_legend (WinnowWindow *self)
-{
-  const struct {
-    const char *style;
-    const char *label;
-  } keys[] = {
-    { "active", N_("active") },
-    { "parked", N_("parked") },
-    { "incident", N_("incident") },
-  };
-
-  for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
-    {
-      g_autofree char *dot_class = g_strconcat ("dot-", keys[i].style, NULL);
-      GtkWidget *dot = gtk_label_new ("●");
-      GtkWidget *text = gtk_label_new (_(keys[i].label));
-
-      gtk_widget_add_css_class (dot, "legend-dot");
-      gtk_widget_add_css_class (dot, dot_class);
-      gtk_box_append (self->legend_box, dot);
-      gtk_widget_set_margin_end (text, 10);
-      gtk_box_append (self->legend_box, text);
-    }
-}
-
-static void
 session_run_changed_cb (WinnowSession *session,
                         WinnowWindow  *self)
 {
@@ -1992,14 +1948,6 @@ session_run_changed_cb (WinnowSession *session,
   g_autofree char *seed = NULL;
   g_autofree char *basename = file ? g_file_get_basename (file) : NULL;
   g_autofree char *title = NULL;
-
-  winnow_diagram_set_process (self->diagram, process);
-  winnow_diagram_clear_badges (self->diagram);
-  winnow_diagram_zoom_to_fit (self->diagram);
-  g_clear_pointer (&self->last_counts, g_free);
-  self->n_last_counts = process ? process->n_nodes : 0;
-  self->last_counts = g_new0 (WinnowNodeCounts, MAX (self->n_last_counts, 1));
-  gtk_stack_set_visible_child_name (self->diagram_stack, process ? "diagram" : "empty");
 
   /* Translators: the run's PRNG seed in the header bar */
   seed = engine ? g_strdup_printf (_("seed %" PRIu64), (uint64_t) wn_engine_get_seed (engine)) : g_strdup ("");
@@ -2282,16 +2230,6 @@ winnow_window_open_default (WinnowWindow *self)
   return winnow_window_open_file (self, file);
 }
 
-static void
-example_clicked_cb (GtkButton    *button,
-                    WinnowWindow *self)
-{
-  const char *path = g_object_get_data (G_OBJECT (button), "winnow-path");
-  g_autoptr(GFile) file = g_file_new_for_path (path);
-
-  winnow_window_open_file (self, file);
-}
-
 static int
 compare_names (gconstpointer a,
                gconstpointer b)
@@ -2324,15 +2262,10 @@ populate_examples (WinnowWindow *self)
       g_autofree char *path = g_build_filename (dir, file, NULL);
       g_autofree char *label = g_strndup (file, strlen (file) - strlen (".process.json"));
       g_autoptr(GMenuItem) item = g_menu_item_new (label, NULL);
-      GtkWidget *button = gtk_button_new_with_label (label);
 
       g_menu_item_set_action_and_target_value (item, "win.open-example", g_variant_new_string (path));
       g_menu_append_item (self->examples_menu, item);
-
-      gtk_widget_add_css_class (button, "pill");
-      g_object_set_data_full (G_OBJECT (button), "winnow-path", g_strdup (path), g_free);
-      g_signal_connect (button, "clicked", G_CALLBACK (example_clicked_cb), self);
-      gtk_box_append (self->examples_box, button);
+      winnow_diagram_pane_add_example (self->diagram_pane, label, path);
     }
 }
 
@@ -2359,7 +2292,7 @@ sync_diagram_breakpoints (WinnowWindow *self)
   WnProcess *process = winnow_session_get_process (self->session);
 
   for (guint i = 0; process != NULL && i < process->n_nodes; i++)
-    winnow_diagram_set_breakpoint (self->diagram, process->nodes[i].id,
+    winnow_diagram_set_breakpoint (winnow_diagram_pane_get_diagram (self->diagram_pane), process->nodes[i].id,
                                    node_breakpoint (self, process->nodes[i].id) != 0);
 }
 
@@ -2948,7 +2881,6 @@ winnow_window_finalize (GObject *object)
   WinnowWindow *self = WINNOW_WINDOW (object);
 
   g_clear_pointer (&self->live_cells, g_hash_table_unref);
-  g_clear_pointer (&self->last_counts, g_free);
   g_clear_pointer (&self->topic_needle, g_free);
   g_clear_pointer (&self->journal_needle, g_free);
   g_clear_pointer (&self->instance_filter, g_free);
@@ -3001,7 +2933,7 @@ winnow_window_class_init (WinnowWindowClass *klass)
                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
-  g_type_ensure (WINNOW_TYPE_DIAGRAM);
+  g_type_ensure (WINNOW_TYPE_DIAGRAM_PANE);
   g_type_ensure (WINNOW_TYPE_TIMELINE_PAGE);
   g_type_ensure (WINNOW_TYPE_INCIDENTS_PAGE);
   g_type_ensure (WINNOW_TYPE_BREAKPOINTS_PAGE);
@@ -3054,12 +2986,9 @@ winnow_window_class_init (WinnowWindowClass *klass)
   BIND (error_list);
   BIND (main_paned);
   BIND (side_paned);
-  BIND (diagram_stack);
-  BIND (diagram);
-  BIND (legend_box);
+  BIND (diagram_pane);
   gtk_widget_class_bind_template_child_full (widget_class, "examples_submenu", FALSE,
                                              G_STRUCT_OFFSET (WinnowWindow, examples_menu));
-  BIND (examples_box);
   BIND (trust_default_row);
   BIND (run_stats_row);
   BIND (select_hint);
@@ -3168,7 +3097,6 @@ winnow_window_init (WinnowWindow *self)
   adw_split_button_set_menu_model (self->open_button, G_MENU_MODEL (self->recent_menu));
 
   setup_views (self);
-  setup_legend (self);
   setup_debugger (self);
   update_fault_fields (self);
 
@@ -3178,9 +3106,10 @@ winnow_window_init (WinnowWindow *self)
   g_signal_connect_object (self->session, "run-changed", G_CALLBACK (session_run_changed_cb), self, 0);
   g_signal_connect_object (self->session, "notify::mode", G_CALLBACK (session_mode_cb), self, 0);
   g_signal_connect_object (self->session, "notify::selected-node", G_CALLBACK (selected_node_cb), self, 0);
-  g_object_bind_property (self->session, "selected-node", self->diagram, "selected-node",
-                          G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
-  g_signal_connect (self->diagram, "node-activated", G_CALLBACK (node_activated_cb), self);
+  g_object_bind_property (self->session, "selected-node", winnow_diagram_pane_get_diagram (self->diagram_pane),
+                          "selected-node", G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
+  g_signal_connect (winnow_diagram_pane_get_diagram (self->diagram_pane), "node-activated",
+                    G_CALLBACK (node_activated_cb), self);
   g_signal_connect_object (self->session, "notify::selected-job", G_CALLBACK (selected_job_cb), self, 0);
   g_signal_connect_object (self->session, "breakpoint-hit", G_CALLBACK (session_hit_cb), self, 0);
   g_signal_connect_object (self->session, "breakpoints-changed", G_CALLBACK (breakpoints_changed_cb), self, 0);
@@ -3211,7 +3140,6 @@ winnow_window_init (WinnowWindow *self)
   _winnow_window_update_clock (self);
   update_run_stats (self);
   update_empty_states (self);
-  gtk_stack_set_visible_child_name (self->diagram_stack, "empty");
   g_debug ("window built in %" G_GINT64_FORMAT " µs", g_get_monotonic_time () - started);
 }
 

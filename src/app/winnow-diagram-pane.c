@@ -1,0 +1,160 @@
+/* winnow-diagram-pane.c — the diagram area. The pane shows each new run's
+ * process; the window calls winnow_diagram_pane_update() on the frame that
+ * reads the journal, for the badges, and reaches the diagram itself
+ * (breakpoints, selection, zoom to fit) through
+ * winnow_diagram_pane_get_diagram(). */
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "winnow-diagram-pane.h"
+
+struct _WinnowDiagramPane
+{
+  WinnowPanel       parent_instance;
+
+  GtkStack         *stack;
+  WinnowDiagram    *diagram;
+  GtkBox           *legend;
+  GtkBox           *examples;
+
+  WinnowNodeCounts *last_counts;   /* per node of the process, as shown */
+  guint             n_last_counts;
+};
+
+G_DEFINE_FINAL_TYPE (WinnowDiagramPane, winnow_diagram_pane, WINNOW_TYPE_PANEL)
+
+static void
+setup_legend (WinnowDiagramPane *self)
+{
+  const struct {
+    const char *style;
+    const char *label;
+  } keys[] = {
+    { "active", N_("active") },
+    { "parked", N_("parked") },
+    { "incident", N_("incident") },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
+    {
+      g_autofree char *dot_class = g_strconcat ("dot-", keys[i].style, NULL);
+      GtkWidget *dot = gtk_label_new ("●");
+      GtkWidget *text = gtk_label_new (_(keys[i].label));
+
+      gtk_widget_add_css_class (dot, "legend-dot");
+      gtk_widget_add_css_class (dot, dot_class);
+      gtk_box_append (self->legend, dot);
+      gtk_widget_set_margin_end (text, 10);
+      gtk_box_append (self->legend, text);
+    }
+}
+
+static void
+run_changed_cb (WinnowSession     *session,
+                WinnowDiagramPane *self)
+{
+  WnProcess *process = winnow_session_get_process (session);
+
+  winnow_diagram_set_process (self->diagram, process);
+  winnow_diagram_clear_badges (self->diagram);
+  winnow_diagram_zoom_to_fit (self->diagram);
+  g_clear_pointer (&self->last_counts, g_free);
+  self->n_last_counts = process ? process->n_nodes : 0;
+  self->last_counts = g_new0 (WinnowNodeCounts, MAX (self->n_last_counts, 1));
+  gtk_stack_set_visible_child_name (self->stack, process ? "diagram" : "empty");
+}
+
+static void
+winnow_diagram_pane_finalize (GObject *object)
+{
+  WinnowDiagramPane *self = WINNOW_DIAGRAM_PANE (object);
+
+  g_clear_pointer (&self->last_counts, g_free);
+  G_OBJECT_CLASS (winnow_diagram_pane_parent_class)->finalize (object);
+}
+
+static void
+winnow_diagram_pane_session_changed (WinnowPanel   *panel,
+                                     WinnowSession *old)
+{
+  WinnowDiagramPane *self = WINNOW_DIAGRAM_PANE (panel);
+  WinnowSession *session = winnow_panel_get_session (panel);
+
+  if (session != NULL)
+    g_signal_connect_object (session, "run-changed", G_CALLBACK (run_changed_cb), self, 0);
+}
+
+static void
+winnow_diagram_pane_class_init (WinnowDiagramPaneClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  WinnowPanelClass *panel_class = WINNOW_PANEL_CLASS (klass);
+
+  object_class->finalize = winnow_diagram_pane_finalize;
+  panel_class->session_changed = winnow_diagram_pane_session_changed;
+
+  g_type_ensure (WINNOW_TYPE_DIAGRAM);
+  gtk_widget_class_set_template_from_resource (widget_class, RESOURCE_BASE "/winnow-diagram-pane.ui");
+  gtk_widget_class_bind_template_child (widget_class, WinnowDiagramPane, stack);
+  gtk_widget_class_bind_template_child (widget_class, WinnowDiagramPane, diagram);
+  gtk_widget_class_bind_template_child (widget_class, WinnowDiagramPane, legend);
+  gtk_widget_class_bind_template_child (widget_class, WinnowDiagramPane, examples);
+}
+
+static void
+winnow_diagram_pane_init (WinnowDiagramPane *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+  setup_legend (self);
+  gtk_stack_set_visible_child_name (self->stack, "empty");
+}
+
+WinnowDiagram *
+winnow_diagram_pane_get_diagram (WinnowDiagramPane *self)
+{
+  g_return_val_if_fail (WINNOW_IS_DIAGRAM_PANE (self), NULL);
+  return self->diagram;
+}
+
+void
+winnow_diagram_pane_update (WinnowDiagramPane *self)
+{
+  WinnowSession *session;
+  WnProcess *process;
+
+  g_return_if_fail (WINNOW_IS_DIAGRAM_PANE (self));
+
+  session = winnow_panel_get_session (WINNOW_PANEL (self));
+  process = session ? winnow_session_get_process (session) : NULL;
+  if (process == NULL || self->last_counts == NULL)
+    return;
+  for (guint i = 0; i < process->n_nodes && i < self->n_last_counts; i++)
+    {
+      WinnowNodeCounts counts = winnow_session_get_node_counts (session, process->nodes[i].id);
+      WinnowNodeCounts *last = &self->last_counts[i];
+
+      if (counts.active == last->active && counts.parked == last->parked && counts.incident == last->incident)
+        continue;
+      *last = counts;
+      winnow_diagram_set_badges (self->diagram, process->nodes[i].id, counts.active, counts.parked, counts.incident);
+    }
+}
+
+void
+winnow_diagram_pane_add_example (WinnowDiagramPane *self,
+                                 const char        *label,
+                                 const char        *path)
+{
+  GtkWidget *button;
+
+  g_return_if_fail (WINNOW_IS_DIAGRAM_PANE (self));
+  g_return_if_fail (label != NULL && path != NULL);
+
+  button = gtk_button_new_with_label (label);
+  gtk_widget_add_css_class (button, "pill");
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (button), "win.open-example");
+  gtk_actionable_set_action_target_value (GTK_ACTIONABLE (button), g_variant_new_string (path));
+  gtk_box_append (self->examples, button);
+}
