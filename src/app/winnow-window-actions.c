@@ -17,16 +17,6 @@ target_to_speed (const char *target)
 }
 
 static void
-dismiss_hit_action (GSimpleAction *action,
-                    GVariant      *param,
-                    gpointer       data)
-{
-  WinnowWindow *self = data;
-
-  gtk_revealer_set_reveal_child (self->hit_revealer, FALSE);
-}
-
-static void
 clear_job_selection_action (GSimpleAction *action,
                             GVariant      *param,
                             gpointer       data)
@@ -522,7 +512,6 @@ static const GActionEntry win_entries[] = {
   { "open-scenario", open_scenario_action, NULL, NULL, NULL },
   { "save-session", save_session_action, NULL, NULL, NULL },
   { "export-journal", export_journal_action, NULL, NULL, NULL },
-  { "dismiss-hit", dismiss_hit_action, NULL, NULL, NULL },
   { "clear-job-selection", clear_job_selection_action, NULL, NULL, NULL },
   { "timeline-zoom", timeline_zoom_action, "i", NULL, NULL },
   { "add-breakpoint", add_breakpoint_action, NULL, NULL, NULL },

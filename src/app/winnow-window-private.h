@@ -10,6 +10,7 @@
 #include "winnow-timeline-page.h"
 #include "winnow-breakpoints-page.h"
 #include "winnow-diagram-pane.h"
+#include "winnow-hit-banner.h"
 
 G_BEGIN_DECLS
 
@@ -71,9 +72,7 @@ struct _WinnowWindow
   GtkListBox           *job_mapping_list;
   AdwPreferencesGroup  *job_history_group;
   GtkListBox           *job_history_list;
-  GtkRevealer          *hit_revealer;
-  GtkLabel             *hit_title;
-  GtkLabel             *hit_event;
+  WinnowHitBanner      *hit_banner;
   AdwViewStackPage     *timeline_page;
   AdwViewStackPage     *incidents_page;
   WinnowTimelinePage   *timeline;

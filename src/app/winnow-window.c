@@ -11,6 +11,7 @@
 #include "winnow-timeline-page.h"
 #include "winnow-breakpoints-page.h"
 #include "winnow-diagram-pane.h"
+#include "winnow-hit-banner.h"
 #include "winnow-event-row.h"
 #include "winnow-instance-row.h"
 #include "winnow-job-row.h"
@@ -239,7 +240,6 @@ static void
 attach_visible_views (WinnowWindow *self);
 static void update_tab_badges (WinnowWindow *self);
 static void alert_toast_dismissed_cb (AdwToast *toast, WinnowWindow *self);
-static void update_hit_banner (WinnowWindow *self);
 static void sync_diagram_breakpoints (WinnowWindow *self);
 static guint node_breakpoint (WinnowWindow *self, const char *node);
 static void toggle_node_breakpoint (WinnowWindow *self, const char *node, gboolean announce);
@@ -1420,7 +1420,7 @@ update_upper_views (WinnowWindow *self)
   update_node_counts_row (self);
   if (winnow_session_get_selected_job (self->session) != NULL)
     update_job_inspector (self);
-  update_hit_banner (self);
+  winnow_hit_banner_update (self->hit_banner);
 }
 
 /* … and in the tabs below them. */
@@ -1969,7 +1969,6 @@ session_run_changed_cb (WinnowSession *session,
   update_tab_badges (self);
   winnow_session_set_selected_job (session, NULL);
   g_clear_pointer (&self->inspected_job, g_free);
-  gtk_revealer_set_reveal_child (self->hit_revealer, FALSE);
   winnow_timeline_page_zoom (self->timeline, 0);
   sync_diagram_breakpoints (self);
   winnow_timeline_page_update (self->timeline);
@@ -1994,7 +1993,7 @@ session_mode_cb (WinnowSession *session,
                  WinnowWindow  *self)
 {
   _winnow_window_update_clock (self);
-  update_hit_banner (self);
+  winnow_hit_banner_update (self->hit_banner);
   /* A big table goes live as soon as the clock runs, before the run's rows
    * reach it; one that leaves live mode re-sorts every row, on the frame of
    * the views below (tick_cb). */
@@ -2361,36 +2360,12 @@ session_hit_cb (WinnowSession  *session,
                 WinnowWindow   *self)
 {
   const WnEvent *event = winnow_event_row_get_event (row);
-  g_autofree char *at = wn_time_format_clock (event->t_us);
-  g_autofree char *spec = NULL;
-  g_autofree char *title = NULL;
-  g_autofree char *line = g_strstrip (g_strdup (winnow_event_row_get_text (row)));
-  guint n;
-  const WinnowBreakpoint *bps = winnow_session_get_breakpoints (session, &n);
 
-  for (guint i = 0; i < n; i++)
-    if (bps[i].id == id)
-      spec = winnow_breakpoint_to_spec (&bps[i]);
-  /* Translators: the breakpoint banner: "Stopped at T+00:02.157 on breakpoint job.retriesExhausted" */
-  title = g_strdup_printf (_("Stopped at %s on breakpoint %s"), at, spec ? spec : "?");
-  gtk_label_set_text (self->hit_title, title);
-  gtk_label_set_text (self->hit_event, line);
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->hit_event), line);
-  gtk_revealer_set_reveal_child (self->hit_revealer, TRUE);
-
-  /* show what stopped it */
+  /* show what stopped it (the banner says which breakpoint: WinnowHitBanner) */
   if (event->node != NULL)
     winnow_session_set_selected_node (session, event->node);
   if (event->job != NULL)
     winnow_session_set_selected_job (session, event->job);
-}
-
-static void
-update_hit_banner (WinnowWindow *self)
-{
-  if (gtk_revealer_get_reveal_child (self->hit_revealer) &&
-      (winnow_session_get_hit (self->session, NULL) == 0 || winnow_session_is_playing (self->session)))
-    gtk_revealer_set_reveal_child (self->hit_revealer, FALSE);
 }
 
 static void
@@ -2934,6 +2909,7 @@ winnow_window_class_init (WinnowWindowClass *klass)
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   g_type_ensure (WINNOW_TYPE_DIAGRAM_PANE);
+  g_type_ensure (WINNOW_TYPE_HIT_BANNER);
   g_type_ensure (WINNOW_TYPE_TIMELINE_PAGE);
   g_type_ensure (WINNOW_TYPE_INCIDENTS_PAGE);
   g_type_ensure (WINNOW_TYPE_BREAKPOINTS_PAGE);
@@ -3018,9 +2994,7 @@ winnow_window_class_init (WinnowWindowClass *klass)
   BIND (job_history_list);
   BIND (node_break_row);
   BIND (node_break_switch);
-  BIND (hit_revealer);
-  BIND (hit_title);
-  BIND (hit_event);
+  BIND (hit_banner);
   BIND (timeline_page);
   BIND (incidents_page);
   BIND (timeline);
