@@ -116,10 +116,10 @@ winnow_window_open_scenario (WinnowWindow *self,
 
   if (!winnow_session_load_scenario (self->session, file, &diagnostics, &error))
     {
-      _winnow_window_show_load_errors (self, file, diagnostics, error);
+      winnow_load_errors_show (self->load_errors, file, diagnostics, error);
       return FALSE;
     }
-  _winnow_window_clear_errors (self);
+  winnow_load_errors_clear (self->load_errors);
   name = g_file_get_basename (file);
   /* Translators: %s is a file name */
   done = g_strdup_printf (_("Running with “%s” from T+0"), name);
@@ -319,10 +319,10 @@ reload_action (GSimpleAction *action,
       GFile *file = winnow_session_get_file (self->session);
 
       if (file != NULL)
-        _winnow_window_show_load_errors (self, file, diagnostics, error);
+        winnow_load_errors_show (self->load_errors, file, diagnostics, error);
       return;
     }
-  _winnow_window_clear_errors (self);
+  winnow_load_errors_clear (self->load_errors);
   _winnow_window_show_toast (self, _("Reloaded from disk"));
 }
 
@@ -472,16 +472,6 @@ clear_node_filter_action (GSimpleAction *action,
   winnow_session_set_selected_node (self->session, NULL);
 }
 
-static void
-dismiss_errors_action (GSimpleAction *action,
-                       GVariant      *param,
-                       gpointer       data)
-{
-  WinnowWindow *self = data;
-
-  gtk_revealer_set_reveal_child (self->error_revealer, FALSE);
-}
-
 /* win.toast: how a panel says something short (winnow_panel_toast). */
 static void
 toast_action (GSimpleAction *action,
@@ -508,7 +498,6 @@ static const GActionEntry win_entries[] = {
   { "find", find_action, NULL, NULL, NULL },
   { "zoom-to-fit", zoom_to_fit_action, NULL, NULL, NULL },
   { "clear-node-filter", clear_node_filter_action, NULL, NULL, NULL },
-  { "dismiss-errors", dismiss_errors_action, NULL, NULL, NULL },
   { "open-scenario", open_scenario_action, NULL, NULL, NULL },
   { "save-session", save_session_action, NULL, NULL, NULL },
   { "export-journal", export_journal_action, NULL, NULL, NULL },

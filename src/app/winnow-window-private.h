@@ -11,6 +11,7 @@
 #include "winnow-breakpoints-page.h"
 #include "winnow-diagram-pane.h"
 #include "winnow-hit-banner.h"
+#include "winnow-load-errors.h"
 
 G_BEGIN_DECLS
 
@@ -36,10 +37,7 @@ struct _WinnowWindow
   GtkLabel             *clock_label;
   GtkLabel             *clock_state_label;
   GtkLabel             *seed_label;
-  GtkRevealer          *error_revealer;
-  GtkLabel             *error_title;
-  GtkLabel             *error_subtitle;
-  GtkListBox           *error_list;
+  WinnowLoadErrors     *load_errors;
   GtkPaned             *main_paned;
   GtkPaned             *side_paned;
   WinnowDiagramPane    *diagram_pane;
@@ -164,8 +162,6 @@ void  _winnow_window_show_toast       (WinnowWindow *self, const char *title);
 void  _winnow_window_ensure_tick      (WinnowWindow *self);
 void  _winnow_window_update_clock     (WinnowWindow *self);
 void  _winnow_window_sync_trust_default (WinnowWindow *self);
-void  _winnow_window_show_load_errors (WinnowWindow *self, GFile *file, GPtrArray *diagnostics, const GError *error);
-void  _winnow_window_clear_errors     (WinnowWindow *self);
 char *_winnow_describe_speed          (double speed);
 
 /* winnow-window-actions.c */

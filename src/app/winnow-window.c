@@ -12,6 +12,7 @@
 #include "winnow-breakpoints-page.h"
 #include "winnow-diagram-pane.h"
 #include "winnow-hit-banner.h"
+#include "winnow-load-errors.h"
 #include "winnow-event-row.h"
 #include "winnow-instance-row.h"
 #include "winnow-job-row.h"
@@ -2006,70 +2007,6 @@ session_mode_cb (WinnowSession *session,
 
 /* ---- loading ---- */
 
-void
-_winnow_window_clear_errors (WinnowWindow *self)
-{
-  GtkWidget *child;
-
-  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->error_list))) != NULL)
-    gtk_list_box_remove (self->error_list, child);
-  gtk_revealer_set_reveal_child (self->error_revealer, FALSE);
-}
-
-static void
-add_error_line (WinnowWindow *self,
-                const char   *text)
-{
-  GtkWidget *label = gtk_label_new (text);
-
-  gtk_label_set_xalign (GTK_LABEL (label), 0);
-  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
-  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
-  gtk_label_set_selectable (GTK_LABEL (label), TRUE);
-  gtk_widget_add_css_class (label, "monospace");
-  gtk_widget_add_css_class (label, "diagnostic");
-  gtk_list_box_append (self->error_list, label);
-}
-
-void
-_winnow_window_show_load_errors (WinnowWindow *self,
-                  GFile        *file,
-                  GPtrArray    *diagnostics,
-                  const GError *error)
-{
-  g_autofree char *name = g_file_get_basename (file);
-  g_autofree char *title = NULL;
-  g_autofree char *subtitle = NULL;
-  guint n = diagnostics ? diagnostics->len : 0;
-
-  _winnow_window_clear_errors (self);
-  /* Translators: %s is a file name */
-  title = g_strdup_printf (_("Could not open “%s”"), name);
-  if (n > 0)
-    {
-      for (guint i = 0; i < n; i++)
-        {
-          g_autofree char *line = wn_diagnostic_format (g_ptr_array_index (diagnostics, i));
-          add_error_line (self, line);
-        }
-      subtitle = g_strdup_printf (ngettext ("%u problem was found.", "%u problems were found.", n), n);
-    }
-  else
-    {
-      add_error_line (self, error ? error->message : _("Unknown error"));
-      subtitle = g_strdup (_("The file could not be read."));
-    }
-  if (winnow_session_is_loaded (self->session))
-    {
-      g_autofree char *with_note = g_strdup_printf ("%s %s", subtitle, _("The current run is unchanged."));
-      g_free (subtitle);
-      subtitle = g_steal_pointer (&with_note);
-    }
-  gtk_label_set_text (self->error_title, title);
-  gtk_label_set_text (self->error_subtitle, subtitle);
-  gtk_revealer_set_reveal_child (self->error_revealer, TRUE);
-}
-
 static void
 rebuild_recent_menu (WinnowWindow *self)
 {
@@ -2177,13 +2114,13 @@ winnow_window_open_file (WinnowWindow *self,
   if (path == NULL)
     {
       g_set_error (&error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED, _("Only local files can be opened"));
-      _winnow_window_show_load_errors (self, file, NULL, error);
+      winnow_load_errors_show (self->load_errors, file, NULL, error);
       return FALSE;
     }
   process = wn_load_process_file (path, &diagnostics, &error);
   if (process == NULL)
     {
-      _winnow_window_show_load_errors (self, file, diagnostics, error);
+      winnow_load_errors_show (self->load_errors, file, diagnostics, error);
       return FALSE;
     }
 
@@ -2191,7 +2128,7 @@ winnow_window_open_file (WinnowWindow *self,
   if (self->settings != NULL && !process_sets_trust (process))
     options.trust = (WnTrust) g_settings_get_enum (self->settings, "default-trust");
 
-  _winnow_window_clear_errors (self);
+  winnow_load_errors_clear (self->load_errors);
   winnow_session_set_process (self->session, process, NULL, &options, file);
   remember_file (self, file);
   return TRUE;
@@ -2910,6 +2847,7 @@ winnow_window_class_init (WinnowWindowClass *klass)
 
   g_type_ensure (WINNOW_TYPE_DIAGRAM_PANE);
   g_type_ensure (WINNOW_TYPE_HIT_BANNER);
+  g_type_ensure (WINNOW_TYPE_LOAD_ERRORS);
   g_type_ensure (WINNOW_TYPE_TIMELINE_PAGE);
   g_type_ensure (WINNOW_TYPE_INCIDENTS_PAGE);
   g_type_ensure (WINNOW_TYPE_BREAKPOINTS_PAGE);
@@ -2956,10 +2894,7 @@ winnow_window_class_init (WinnowWindowClass *klass)
   BIND (clock_label);
   BIND (clock_state_label);
   BIND (seed_label);
-  BIND (error_revealer);
-  BIND (error_title);
-  BIND (error_subtitle);
-  BIND (error_list);
+  BIND (load_errors);
   BIND (main_paned);
   BIND (side_paned);
   BIND (diagram_pane);
