@@ -1,8 +1,8 @@
-/* winnow-timeline-page.c — the Timeline tab. The window calls
- * winnow_timeline_page_update() on the frame that shows the tabs, when the
- * tab comes to show and on a new run (after winnow_timeline_page_zoom() to
- * fit it); the page's timeline.zoom action is its zoom buttons' (the
- * window's win.timeline-zoom calls winnow_timeline_page_zoom() too). */
+/* winnow-timeline-page.c — the Timeline tab. The page fits each new run;
+ * the window calls winnow_timeline_page_update() on the frame that shows
+ * the tabs and when the tab comes to show. The page's timeline.zoom action
+ * is its zoom buttons' (the window's win.timeline-zoom calls
+ * winnow_timeline_page_zoom() too). */
 #include "config.h"
 
 #include <glib/gi18n.h>
@@ -70,6 +70,14 @@ zoom_action (GtkWidget  *widget,
 }
 
 static void
+run_changed_cb (WinnowSession      *session,
+                WinnowTimelinePage *self)
+{
+  winnow_timeline_zoom_to_fit (self->timeline);
+  winnow_timeline_page_update (self);
+}
+
+static void
 winnow_timeline_page_session_changed (WinnowPanel   *panel,
                                       WinnowSession *old)
 {
@@ -80,6 +88,7 @@ winnow_timeline_page_session_changed (WinnowPanel   *panel,
   winnow_timeline_set_trace (self->timeline, session ? winnow_session_get_trace (session) : NULL);
   if (session == NULL)
     return;
+  g_signal_connect_object (session, "run-changed", G_CALLBACK (run_changed_cb), self, 0);
   self->selected_job = g_object_bind_property (session, "selected-job", self->timeline, "selected-job",
                                                G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
   winnow_timeline_page_update (self);

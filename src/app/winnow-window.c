@@ -1970,9 +1970,7 @@ session_run_changed_cb (WinnowSession *session,
   update_tab_badges (self);
   winnow_session_set_selected_job (session, NULL);
   g_clear_pointer (&self->inspected_job, g_free);
-  winnow_timeline_page_zoom (self->timeline, 0);
   sync_diagram_breakpoints (self);
-  winnow_timeline_page_update (self->timeline);
 
   if (winnow_session_get_selected_node (session) != NULL &&
       (process == NULL || wn_process_find_node (process, winnow_session_get_selected_node (session)) == NULL))
