@@ -5,6 +5,7 @@
 #include "winnow-window.h"
 #include "winnow-diagram.h"
 #include "winnow-live-table.h"
+#include "winnow-table-view.h"
 #include "winnow-timeline.h"
 #include "winnow-incidents-page.h"
 #include "winnow-timeline-page.h"
@@ -90,9 +91,9 @@ struct _WinnowWindow
   GtkStack             *jobs_stack;
   GtkStack             *journal_stack;
   GtkStack             *instances_stack;
-  GtkColumnView        *tracks_view;
-  GtkColumnView        *jobs_view;
-  GtkColumnView        *instances_view;
+  WinnowTableView      *tracks_view;
+  WinnowTableView      *jobs_view;
+  WinnowTableView      *instances_view;
   GtkListView          *journal_view;
   AdwStatusPage        *tracks_empty;
   AdwStatusPage        *jobs_empty;
@@ -119,17 +120,14 @@ struct _WinnowWindow
   const char           *alert_tabs[WINNOW_ALERT_FINISHED + 1];    /* the tab each one's button shows */
   guint                 instances_option;
   WnTime                step_delta;
-  GHashTable           *live_cells;      /* bound cells showing clock-dependent text */
   GtkFilter            *tracks_filter;
   GtkFilter            *jobs_filter;
   GtkFilter            *journal_filter;
   GListModel           *journal_filtered;
-  WinnowLiveTable      *tracks_table;
+  WinnowLiveTable      *tracks_table;        /* the views' (borrowed) */
   WinnowLiveTable      *jobs_table;
-  WinnowLiveTable      *instances_table;
   GtkSelectionModel    *tracks_selection;    /* the tables' (borrowed) */
   GtkSelectionModel    *jobs_selection;
-  GtkSelectionModel    *instances_selection;
   GtkSelectionModel    *journal_selection;
   char                 *topic_needle;
   int                   state_filter;    /* WnJobState, or -1 */

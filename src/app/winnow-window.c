@@ -17,36 +17,9 @@
 #include "winnow-instance-row.h"
 #include "winnow-job-row.h"
 #include "winnow-track-row.h"
+#include "winnow-table-view.h"
 
 #define DEFAULT_EXAMPLE "order-fulfilment.process.json"
-
-typedef enum {
-  CELL_TEXT,
-  CELL_MONO,
-  CELL_NUMBER,
-  CELL_STATE,
-} CellKind;
-
-typedef enum {
-  SORT_NONE,
-  SORT_NATURAL,
-  SORT_NUMERIC,
-} SortKind;
-
-typedef const char *(*SortKeyFunc) (gpointer row);
-
-typedef struct {
-  const char *id;
-  const char *title;
-  const char *property;       /* shown; any type that converts to a string */
-  CellKind    kind;
-  gboolean    live;           /* depends on the clock: refreshed every frame */
-  SortKind    sort;
-  const char *sort_property;  /* SORT_NUMERIC */
-  SortKeyFunc sort_key;       /* SORT_NATURAL */
-  gboolean    expand;
-  int         chars;
-} ColumnSpec;
 
 /* Sort keys read straight from the rows: a table of 10 000 rows sorts in
  * milliseconds without a property lookup per comparison. */
@@ -64,34 +37,34 @@ static const char *job_trust_key (gpointer row) { return wn_trust_to_label (winn
 static const char *instance_id_key (gpointer row) { return winnow_instance_row_get_id (row); }
 static const char *instance_state_key (gpointer row) { return wn_instance_state_to_string (winnow_instance_row_get_state (row)); }
 
-static const ColumnSpec track_columns[] = {
-  { "instance", N_("Instance"), "instance", CELL_MONO, FALSE, SORT_NATURAL, NULL, track_instance_key, FALSE, 8 },
-  { "track", N_("Track"), "id", CELL_MONO, FALSE, SORT_NATURAL, NULL, track_id_key, FALSE, 9 },
-  { "node", N_("Node"), "node-name", CELL_TEXT, FALSE, SORT_NATURAL, NULL, track_node_key, TRUE, 18 },
-  { "state", N_("State"), "state-name", CELL_STATE, FALSE, SORT_NATURAL, NULL, track_state_key, FALSE, 9 },
-  { "since", N_("In this state since"), "since-text", CELL_MONO, TRUE, SORT_NUMERIC, "since", NULL, FALSE, 24 },
-  { "job", N_("Waiting on job"), "job-text", CELL_MONO, FALSE, SORT_NATURAL, NULL, track_job_key, FALSE, 12 },
+static const WinnowColumnSpec track_columns[] = {
+  { "instance", N_("Instance"), "instance", WINNOW_CELL_MONO, FALSE, WINNOW_SORT_NATURAL, NULL, track_instance_key, FALSE, 8 },
+  { "track", N_("Track"), "id", WINNOW_CELL_MONO, FALSE, WINNOW_SORT_NATURAL, NULL, track_id_key, FALSE, 9 },
+  { "node", N_("Node"), "node-name", WINNOW_CELL_TEXT, FALSE, WINNOW_SORT_NATURAL, NULL, track_node_key, TRUE, 18 },
+  { "state", N_("State"), "state-name", WINNOW_CELL_STATE, FALSE, WINNOW_SORT_NATURAL, NULL, track_state_key, FALSE, 9 },
+  { "since", N_("In this state since"), "since-text", WINNOW_CELL_MONO, TRUE, WINNOW_SORT_NUMERIC, "since", NULL, FALSE, 24 },
+  { "job", N_("Waiting on job"), "job-text", WINNOW_CELL_MONO, FALSE, WINNOW_SORT_NATURAL, NULL, track_job_key, FALSE, 12 },
 };
 
-static const ColumnSpec job_columns[] = {
-  { "job", N_("Job"), "id", CELL_MONO, FALSE, SORT_NATURAL, NULL, job_id_key, FALSE, 9 },
-  { "instance", N_("Instance"), "instance", CELL_MONO, FALSE, SORT_NATURAL, NULL, job_instance_key, FALSE, 8 },
-  { "topic", N_("Topic"), "topic", CELL_TEXT, FALSE, SORT_NATURAL, NULL, job_topic_key, TRUE, 14 },
-  { "state", N_("State"), "state-name", CELL_STATE, FALSE, SORT_NATURAL, NULL, job_state_key, FALSE, 9 },
-  { "attempt", N_("Attempt"), "attempt-text", CELL_NUMBER, FALSE, SORT_NUMERIC, "attempt", NULL, FALSE, 4 },
-  { "not-before", N_("Not before"), "not-before-text", CELL_MONO, TRUE, SORT_NUMERIC, "not-before", NULL, FALSE, 22 },
-  { "worker", N_("Worker"), "worker-text", CELL_TEXT, FALSE, SORT_NATURAL, NULL, job_worker_key, FALSE, 10 },
-  { "deadline", N_("Lock deadline"), "deadline-text", CELL_MONO, TRUE, SORT_NUMERIC, "deadline", NULL, FALSE, 22 },
-  { "trust", N_("Trust"), "trust-text", CELL_TEXT, FALSE, SORT_NATURAL, NULL, job_trust_key, FALSE, 12 },
+static const WinnowColumnSpec job_columns[] = {
+  { "job", N_("Job"), "id", WINNOW_CELL_MONO, FALSE, WINNOW_SORT_NATURAL, NULL, job_id_key, FALSE, 9 },
+  { "instance", N_("Instance"), "instance", WINNOW_CELL_MONO, FALSE, WINNOW_SORT_NATURAL, NULL, job_instance_key, FALSE, 8 },
+  { "topic", N_("Topic"), "topic", WINNOW_CELL_TEXT, FALSE, WINNOW_SORT_NATURAL, NULL, job_topic_key, TRUE, 14 },
+  { "state", N_("State"), "state-name", WINNOW_CELL_STATE, FALSE, WINNOW_SORT_NATURAL, NULL, job_state_key, FALSE, 9 },
+  { "attempt", N_("Attempt"), "attempt-text", WINNOW_CELL_NUMBER, FALSE, WINNOW_SORT_NUMERIC, "attempt", NULL, FALSE, 4 },
+  { "not-before", N_("Not before"), "not-before-text", WINNOW_CELL_MONO, TRUE, WINNOW_SORT_NUMERIC, "not-before", NULL, FALSE, 22 },
+  { "worker", N_("Worker"), "worker-text", WINNOW_CELL_TEXT, FALSE, WINNOW_SORT_NATURAL, NULL, job_worker_key, FALSE, 10 },
+  { "deadline", N_("Lock deadline"), "deadline-text", WINNOW_CELL_MONO, TRUE, WINNOW_SORT_NUMERIC, "deadline", NULL, FALSE, 22 },
+  { "trust", N_("Trust"), "trust-text", WINNOW_CELL_TEXT, FALSE, WINNOW_SORT_NATURAL, NULL, job_trust_key, FALSE, 12 },
 };
 
-static const ColumnSpec instance_columns[] = {
-  { "instance", N_("Instance"), "id", CELL_MONO, FALSE, SORT_NATURAL, NULL, instance_id_key, FALSE, 8 },
-  { "state", N_("State"), "state-name", CELL_STATE, FALSE, SORT_NATURAL, NULL, instance_state_key, FALSE, 10 },
-  { "started", N_("Started"), "started-text", CELL_MONO, FALSE, SORT_NONE, NULL, NULL, FALSE, 12 },
-  { "ended", N_("Ended"), "ended-text", CELL_MONO, FALSE, SORT_NONE, NULL, NULL, FALSE, 12 },
-  { "incidents", N_("Incidents"), "incidents", CELL_NUMBER, FALSE, SORT_NUMERIC, "incidents", NULL, FALSE, 4 },
-  { "outcome", N_("Outcome"), "outcome", CELL_TEXT, FALSE, SORT_NONE, NULL, NULL, TRUE, 30 },
+static const WinnowColumnSpec instance_columns[] = {
+  { "instance", N_("Instance"), "id", WINNOW_CELL_MONO, FALSE, WINNOW_SORT_NATURAL, NULL, instance_id_key, FALSE, 8 },
+  { "state", N_("State"), "state-name", WINNOW_CELL_STATE, FALSE, WINNOW_SORT_NATURAL, NULL, instance_state_key, FALSE, 10 },
+  { "started", N_("Started"), "started-text", WINNOW_CELL_MONO, FALSE, WINNOW_SORT_NONE, NULL, NULL, FALSE, 12 },
+  { "ended", N_("Ended"), "ended-text", WINNOW_CELL_MONO, FALSE, WINNOW_SORT_NONE, NULL, NULL, FALSE, 12 },
+  { "incidents", N_("Incidents"), "incidents", WINNOW_CELL_NUMBER, FALSE, WINNOW_SORT_NUMERIC, "incidents", NULL, FALSE, 4 },
+  { "outcome", N_("Outcome"), "outcome", WINNOW_CELL_TEXT, FALSE, WINNOW_SORT_NONE, NULL, NULL, TRUE, 30 },
 };
 
 /* Fault kinds, in the order of the inspector's dropdown. */
@@ -130,61 +103,6 @@ create_settings (void)
   if (schema == NULL)
     return NULL;
   return g_settings_new_full (schema, NULL, NULL);
-}
-
-static int
-natural_compare (const char *a,
-                 const char *b)
-{
-  if (a == NULL || b == NULL)
-    return a == b ? 0 : a == NULL ? -1 : 1;
-
-  while (*a != '\0' && *b != '\0')
-    {
-      if (g_ascii_isdigit (*a) && g_ascii_isdigit (*b))
-        {
-          const char *sa = a;
-          const char *sb = b;
-          gsize la, lb;
-          int c;
-
-          while (*sa == '0' && g_ascii_isdigit (sa[1]))
-            sa++;
-          while (*sb == '0' && g_ascii_isdigit (sb[1]))
-            sb++;
-          a = sa;
-          b = sb;
-          while (g_ascii_isdigit (*a))
-            a++;
-          while (g_ascii_isdigit (*b))
-            b++;
-          la = (gsize) (a - sa);
-          lb = (gsize) (b - sb);
-          if (la != lb)
-            return la < lb ? -1 : 1;
-          c = strncmp (sa, sb, la);
-          if (c != 0)
-            return c < 0 ? -1 : 1;
-        }
-      else
-        {
-          if (*a != *b)
-            return (guchar) *a < (guchar) *b ? -1 : 1;
-          a++;
-          b++;
-        }
-    }
-  return *a != '\0' ? 1 : *b != '\0' ? -1 : 0;
-}
-
-static int
-natural_sort_cb (gconstpointer a,
-                 gconstpointer b,
-                 gpointer      data)
-{
-  const ColumnSpec *spec = data;
-
-  return natural_compare (spec->sort_key ((gpointer) a), spec->sort_key ((gpointer) b));
 }
 
 char *
@@ -247,228 +165,6 @@ static void toggle_node_breakpoint (WinnowWindow *self, const char *node, gboole
 static void setup_debugger (WinnowWindow *self);
 static void session_hit_cb (WinnowSession *session, guint id, WinnowEventRow *row, WinnowWindow *self);
 static void breakpoints_changed_cb (WinnowSession *session, WinnowWindow *self);
-
-/* ---- table cells ---- */
-
-typedef struct {
-  WinnowWindow     *window;
-  const ColumnSpec *spec;
-} ColumnData;
-
-typedef struct {
-  const ColumnSpec *spec;
-  GtkWidget        *text;       /* GtkInscription, or the state pill */
-  GObject          *item;       /* while bound */
-  gulong            text_handler;
-  gulong            style_handler;
-  char             *style;
-} Cell;
-
-static void
-cell_free (gpointer data)
-{
-  Cell *cell = data;
-
-  g_free (cell->style);
-  g_free (cell);
-}
-
-static void
-cell_update_text (GtkWidget *widget)
-{
-  Cell *cell = g_object_get_data (G_OBJECT (widget), "winnow-cell");
-  GValue value = G_VALUE_INIT;
-  GValue text = G_VALUE_INIT;
-  const char *str;
-
-  if (cell == NULL || cell->item == NULL)
-    return;
-  g_object_get_property (cell->item, cell->spec->property, &value);
-  g_value_init (&text, G_TYPE_STRING);
-  if (!g_value_transform (&value, &text))
-    g_value_set_static_string (&text, "");
-  str = g_value_get_string (&text);
-  if (GTK_IS_INSCRIPTION (cell->text))
-    gtk_inscription_set_text (GTK_INSCRIPTION (cell->text), str);
-  else
-    gtk_label_set_text (GTK_LABEL (cell->text), str ? str : "");
-  g_value_unset (&text);
-  g_value_unset (&value);
-}
-
-static void
-cell_update_style (GtkWidget *widget)
-{
-  Cell *cell = g_object_get_data (G_OBJECT (widget), "winnow-cell");
-  g_autofree char *style = NULL;
-  g_autofree char *row_class = NULL;
-  g_autofree char *state_class = NULL;
-
-  if (cell == NULL)
-    return;
-  if (cell->item != NULL)
-    g_object_get (cell->item, "style", &style, NULL);
-  if (g_strcmp0 (style, cell->style) == 0)
-    return;
-
-  if (cell->style != NULL)
-    {
-      row_class = g_strconcat ("row-", cell->style, NULL);
-      state_class = g_strconcat ("state-", cell->style, NULL);
-      gtk_widget_remove_css_class (widget, row_class);
-      gtk_widget_remove_css_class (cell->text, state_class);
-      g_clear_pointer (&row_class, g_free);
-      g_clear_pointer (&state_class, g_free);
-    }
-  g_free (cell->style);
-  cell->style = g_steal_pointer (&style);
-  if (cell->style != NULL && *cell->style != '\0')
-    {
-      row_class = g_strconcat ("row-", cell->style, NULL);
-      gtk_widget_add_css_class (widget, row_class);
-      if (cell->spec->kind == CELL_STATE)
-        {
-          state_class = g_strconcat ("state-", cell->style, NULL);
-          gtk_widget_add_css_class (cell->text, state_class);
-        }
-    }
-}
-
-static void
-cell_setup_cb (GtkSignalListItemFactory *factory,
-               GtkListItem              *item,
-               ColumnData               *data)
-{
-  Cell *cell = g_new0 (Cell, 1);
-  GtkWidget *outer;
-
-  cell->spec = data->spec;
-  if (data->spec->kind == CELL_STATE)
-    {
-      outer = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
-      cell->text = gtk_label_new (NULL);
-      gtk_widget_set_valign (cell->text, GTK_ALIGN_CENTER);
-      gtk_widget_add_css_class (cell->text, "state-pill");
-      gtk_box_append (GTK_BOX (outer), cell->text);
-    }
-  else
-    {
-      outer = gtk_inscription_new (NULL);
-      cell->text = outer;
-      gtk_inscription_set_nat_chars (GTK_INSCRIPTION (outer), (guint) data->spec->chars);
-      gtk_inscription_set_min_chars (GTK_INSCRIPTION (outer), (guint) MIN (data->spec->chars, 4));
-      gtk_inscription_set_text_overflow (GTK_INSCRIPTION (outer), GTK_INSCRIPTION_OVERFLOW_ELLIPSIZE_END);
-      if (data->spec->kind == CELL_MONO)
-        gtk_widget_add_css_class (outer, "monospace");
-      if (data->spec->kind == CELL_NUMBER)
-        {
-          gtk_widget_add_css_class (outer, "numeric");
-          gtk_inscription_set_xalign (GTK_INSCRIPTION (outer), 1.0);
-        }
-    }
-  gtk_widget_add_css_class (outer, "cell");
-  g_object_set_data_full (G_OBJECT (outer), "winnow-cell", cell, cell_free);
-  gtk_list_item_set_child (item, outer);
-}
-
-static void
-cell_bind_cb (GtkSignalListItemFactory *factory,
-              GtkListItem              *item,
-              ColumnData               *data)
-{
-  GtkWidget *widget = gtk_list_item_get_child (item);
-  Cell *cell = g_object_get_data (G_OBJECT (widget), "winnow-cell");
-  g_autofree char *detailed = g_strconcat ("notify::", data->spec->property, NULL);
-
-  cell->item = gtk_list_item_get_item (item);
-  cell->text_handler = g_signal_connect_swapped (cell->item, detailed, G_CALLBACK (cell_update_text), widget);
-  cell->style_handler = g_signal_connect_swapped (cell->item, "notify::style", G_CALLBACK (cell_update_style), widget);
-  cell_update_text (widget);
-  cell_update_style (widget);
-  if (data->spec->live && data->window->live_cells != NULL)
-    g_hash_table_add (data->window->live_cells, widget);
-}
-
-static void
-cell_unbind_cb (GtkSignalListItemFactory *factory,
-                GtkListItem              *item,
-                ColumnData               *data)
-{
-  GtkWidget *widget = gtk_list_item_get_child (item);
-  Cell *cell = g_object_get_data (G_OBJECT (widget), "winnow-cell");
-
-  if (cell->item != NULL)
-    {
-      g_clear_signal_handler (&cell->text_handler, cell->item);
-      g_clear_signal_handler (&cell->style_handler, cell->item);
-    }
-  cell->item = NULL;
-  if (data->window->live_cells != NULL)
-    g_hash_table_remove (data->window->live_cells, widget);
-}
-
-static void
-add_columns (WinnowWindow     *self,
-             GtkColumnView    *view,
-             GType             row_type,
-             const ColumnSpec *specs,
-             guint             n_specs)
-{
-  for (guint i = 0; i < n_specs; i++)
-    {
-      const ColumnSpec *spec = &specs[i];
-      GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
-      ColumnData *data = g_new0 (ColumnData, 1);
-      g_autoptr(GtkColumnViewColumn) column = NULL;
-
-      data->window = self;
-      data->spec = spec;
-      g_signal_connect_data (factory, "setup", G_CALLBACK (cell_setup_cb), data,
-                             (GClosureNotify) (void (*) (void)) g_free, 0);
-      g_signal_connect (factory, "bind", G_CALLBACK (cell_bind_cb), data);
-      g_signal_connect (factory, "unbind", G_CALLBACK (cell_unbind_cb), data);
-
-      column = gtk_column_view_column_new (_(spec->title), factory);
-      gtk_column_view_column_set_resizable (column, TRUE);
-      gtk_column_view_column_set_expand (column, spec->expand);
-      if (spec->sort == SORT_NATURAL)
-        {
-          GtkSorter *sorter = GTK_SORTER (gtk_custom_sorter_new (natural_sort_cb, (gpointer) spec, NULL));
-
-          gtk_column_view_column_set_sorter (column, sorter);
-          g_object_unref (sorter);
-        }
-      else if (spec->sort == SORT_NUMERIC)
-        {
-          GtkExpression *expression = gtk_property_expression_new (row_type, NULL, spec->sort_property);
-          GtkSorter *sorter = GTK_SORTER (gtk_numeric_sorter_new (expression));
-
-          gtk_column_view_column_set_sorter (column, sorter);
-          g_object_unref (sorter);
-        }
-      gtk_column_view_append_column (view, column);
-    }
-}
-
-static void
-refresh_live_cells (WinnowWindow *self)
-{
-  WnTime now = winnow_session_get_now (self->session);
-  GHashTableIter iter;
-  gpointer widget;
-
-  g_hash_table_iter_init (&iter, self->live_cells);
-  while (g_hash_table_iter_next (&iter, &widget, NULL))
-    {
-      Cell *cell = g_object_get_data (G_OBJECT (widget), "winnow-cell");
-
-      if (cell != NULL && WINNOW_IS_JOB_ROW (cell->item))
-        winnow_job_row_set_now (WINNOW_JOB_ROW (cell->item), now);
-      else if (cell != NULL && WINNOW_IS_TRACK_ROW (cell->item))
-        winnow_track_row_set_now (WINNOW_TRACK_ROW (cell->item), now);
-      cell_update_text (widget);
-    }
-}
 
 /* ---- journal rows ---- */
 
@@ -1321,29 +1017,29 @@ follow_toggled_cb (GtkToggleButton *button,
     journal_scroll_to_end (self);
 }
 
-/* While a big run plays, tables show their first rows (winnow-live-table.h).
- * Returns whether a table left live mode, showing every row again. */
 static gboolean
-update_live_tables (WinnowWindow *self,
-                    gboolean      flushed)
+tables_live (WinnowWindow *self)
 {
-  WinnowLiveTable *tables[] = { self->tracks_table, self->jobs_table, self->instances_table };
-  gboolean running = winnow_session_is_playing (self->session);
-  gboolean live = FALSE;
-  gboolean restored = FALSE;
+  return winnow_live_table_is_live (winnow_table_view_get_table (self->tracks_view)) ||
+         winnow_live_table_is_live (winnow_table_view_get_table (self->jobs_view)) ||
+         winnow_live_table_is_live (winnow_table_view_get_table (self->instances_view));
+}
 
-  for (guint i = 0; i < G_N_ELEMENTS (tables); i++)
-    {
-      gboolean was_live = winnow_live_table_is_live (tables[i]);
+/* While a big run plays, tables show their first rows (winnow-live-table.h).
+ * Returns whether a table left live mode, showing every row again (they
+ * leave it together, when the clock stops). */
+static gboolean
+update_live_tables (WinnowWindow *self)
+{
+  gboolean was_live = tables_live (self);
+  gboolean live;
 
-      winnow_live_table_set_running (tables[i], running);
-      restored |= was_live && !winnow_live_table_is_live (tables[i]);
-      if (flushed)
-        winnow_live_table_update (tables[i], FALSE);
-      live |= winnow_live_table_is_live (tables[i]);
-    }
+  winnow_table_view_update (self->tracks_view);
+  winnow_table_view_update (self->jobs_view);
+  winnow_table_view_update (self->instances_view);
+  live = tables_live (self);
   gtk_widget_set_visible (GTK_WIDGET (self->live_note), live);
-  return restored;
+  return was_live && !live;
 }
 
 static gboolean
@@ -1432,12 +1128,11 @@ update_lower_views (WinnowWindow *self)
 
   if (self->state_filter >= 0)
     gtk_filter_changed (self->jobs_filter, GTK_FILTER_CHANGE_DIFFERENT);   /* states moved */
-  restored = update_live_tables (self, TRUE);
+  restored = update_live_tables (self);
 
   winnow_timeline_page_update (self->timeline);
   winnow_incidents_page_update (self->incidents);
   winnow_breakpoints_page_update (self->breakpoints);
-  refresh_live_cells (self);
   update_empty_states (self);
   update_alerts (self, restored);
   if (self->follow)
@@ -1994,10 +1689,10 @@ session_mode_cb (WinnowSession *session,
   _winnow_window_update_clock (self);
   winnow_hit_banner_update (self->hit_banner);
   /* A big table goes live as soon as the clock runs, before the run's rows
-   * reach it; one that leaves live mode re-sorts every row, on the frame of
-   * the views below (tick_cb). */
+   * reach it (the tables follow the clock themselves); one that leaves live
+   * mode re-sorts every row, on the frame of the views below (tick_cb). */
   if (winnow_session_is_playing (session))
-    update_live_tables (self, FALSE);
+    gtk_widget_set_visible (GTK_WIDGET (self->live_note), tables_live (self));
   else
     self->lower_stale = TRUE;
   _winnow_window_ensure_tick (self);
@@ -2615,45 +2310,14 @@ node_activated_cb (WinnowDiagram *diagram,
 
 /* ---- setup ---- */
 
-/* The columns, and the models behind them (winnow-live-table.h). The
- * selection is attached to the view only while its tab shows
- * (attach_visible_views): a hidden table costs nothing. */
-static WinnowLiveTable *
-make_table (WinnowWindow      *self,
-            GtkColumnView     *view,
-            GListModel        *source,
-            GType              row_type,
-            const ColumnSpec  *specs,
-            guint              n_specs,
-            GtkFilter         *filter,
-            WinnowAssignFunc   assign)
-{
-  add_columns (self, view, row_type, specs, n_specs);
-  return winnow_live_table_new (source, filter, gtk_column_view_get_sorter (view), assign);
-}
-
+/* The journal's model is attached to the view only while its tab shows: a
+ * hidden list costs nothing. */
 static void
 attach_visible_views (WinnowWindow *self)
 {
   const char *page = adw_view_stack_get_visible_child_name (self->view_stack);
-  struct {
-    GtkColumnView     *view;
-    GtkSelectionModel *model;
-    const char        *page;
-  } tables[] = {
-    { self->tracks_view, self->tracks_selection, "tracks" },
-    { self->jobs_view, self->jobs_selection, "dispatcher" },
-    { self->instances_view, self->instances_selection, "instances" },
-  };
   GtkSelectionModel *journal = g_strcmp0 (page, "journal") == 0 ? self->journal_selection : NULL;
 
-  for (guint i = 0; i < G_N_ELEMENTS (tables); i++)
-    {
-      GtkSelectionModel *want = g_strcmp0 (page, tables[i].page) == 0 ? tables[i].model : NULL;
-
-      if (gtk_column_view_get_model (tables[i].view) != want)
-        gtk_column_view_set_model (tables[i].view, want);
-    }
   if (gtk_list_view_get_model (self->journal_view) != journal)
     {
       gtk_list_view_set_model (self->journal_view, journal);
@@ -2675,18 +2339,19 @@ setup_views (WinnowWindow *self)
   self->jobs_filter = GTK_FILTER (gtk_custom_filter_new (NULL, NULL, NULL));
   self->journal_filter = GTK_FILTER (gtk_custom_filter_new (journal_filter_func, self, NULL));
 
-  self->tracks_table = make_table (self, self->tracks_view, winnow_session_get_tracks (self->session),
-                                   WINNOW_TYPE_TRACK_ROW, track_columns, G_N_ELEMENTS (track_columns),
-                                   self->tracks_filter, (WinnowAssignFunc) winnow_track_row_assign);
-  self->jobs_table = make_table (self, self->jobs_view, winnow_session_get_jobs (self->session),
-                                 WINNOW_TYPE_JOB_ROW, job_columns, G_N_ELEMENTS (job_columns),
-                                 self->jobs_filter, (WinnowAssignFunc) winnow_job_row_assign);
-  self->instances_table = make_table (self, self->instances_view, winnow_session_get_instances (self->session),
-                                      WINNOW_TYPE_INSTANCE_ROW, instance_columns, G_N_ELEMENTS (instance_columns),
-                                      NULL, (WinnowAssignFunc) winnow_instance_row_assign);
+  winnow_table_view_set_model (self->tracks_view, winnow_session_get_tracks (self->session), WINNOW_TYPE_TRACK_ROW,
+                               track_columns, G_N_ELEMENTS (track_columns),
+                               self->tracks_filter, (WinnowAssignFunc) winnow_track_row_assign);
+  winnow_table_view_set_model (self->jobs_view, winnow_session_get_jobs (self->session), WINNOW_TYPE_JOB_ROW,
+                               job_columns, G_N_ELEMENTS (job_columns),
+                               self->jobs_filter, (WinnowAssignFunc) winnow_job_row_assign);
+  winnow_table_view_set_model (self->instances_view, winnow_session_get_instances (self->session),
+                               WINNOW_TYPE_INSTANCE_ROW, instance_columns, G_N_ELEMENTS (instance_columns),
+                               NULL, (WinnowAssignFunc) winnow_instance_row_assign);
+  self->tracks_table = winnow_table_view_get_table (self->tracks_view);
+  self->jobs_table = winnow_table_view_get_table (self->jobs_view);
   self->tracks_selection = winnow_live_table_get_selection (self->tracks_table);
   self->jobs_selection = winnow_live_table_get_selection (self->jobs_table);
-  self->instances_selection = winnow_live_table_get_selection (self->instances_table);
   /* a table that goes live or back shows other rows: the shared selection follows */
   g_signal_connect_swapped (self->jobs_table, "notify::live", G_CALLBACK (sync_jobs_selection), self);
   g_signal_connect (self->jobs_selection, "notify::selected-item", G_CALLBACK (jobs_selection_cb), self);
@@ -2770,10 +2435,8 @@ winnow_window_dispose (GObject *object)
   gtk_widget_dispose_template (GTK_WIDGET (self), WINNOW_TYPE_WINDOW);
 
   g_clear_object (&self->journal_filtered);
-  self->tracks_selection = self->jobs_selection = self->instances_selection = NULL;
-  g_clear_object (&self->tracks_table);
-  g_clear_object (&self->jobs_table);
-  g_clear_object (&self->instances_table);
+  self->tracks_selection = self->jobs_selection = NULL;
+  self->tracks_table = self->jobs_table = NULL;
   g_clear_object (&self->journal_selection);
   g_clear_object (&self->tracks_filter);
   g_clear_object (&self->jobs_filter);
@@ -2790,7 +2453,6 @@ winnow_window_finalize (GObject *object)
 {
   WinnowWindow *self = WINNOW_WINDOW (object);
 
-  g_clear_pointer (&self->live_cells, g_hash_table_unref);
   g_clear_pointer (&self->topic_needle, g_free);
   g_clear_pointer (&self->journal_needle, g_free);
   g_clear_pointer (&self->instance_filter, g_free);
@@ -2849,6 +2511,7 @@ winnow_window_class_init (WinnowWindowClass *klass)
   g_type_ensure (WINNOW_TYPE_TIMELINE_PAGE);
   g_type_ensure (WINNOW_TYPE_INCIDENTS_PAGE);
   g_type_ensure (WINNOW_TYPE_BREAKPOINTS_PAGE);
+  g_type_ensure (WINNOW_TYPE_TABLE_VIEW);
   /* GtkBuilder finds a type nobody has used yet by looking up its
    * *_get_type symbol in every loaded library: register the template's own
    * first (the window is built before anything is on screen) */
@@ -2984,7 +2647,6 @@ winnow_window_init (WinnowWindow *self)
 #endif
 
   self->settings = create_settings ();
-  self->live_cells = g_hash_table_new (NULL, NULL);
   self->state_filter = -1;
   self->kind_filter = -1;
   self->follow = TRUE;
