@@ -13,6 +13,7 @@
 #include "winnow-diagram-pane.h"
 #include "winnow-hit-banner.h"
 #include "winnow-load-errors.h"
+#include "winnow-tracks-page.h"
 
 G_BEGIN_DECLS
 
@@ -87,15 +88,13 @@ struct _WinnowWindow
   AdwViewStackPage     *jobs_page;
   AdwViewStackPage     *journal_page;
   AdwViewStackPage     *instances_page;
-  GtkStack             *tracks_stack;
   GtkStack             *jobs_stack;
   GtkStack             *journal_stack;
   GtkStack             *instances_stack;
-  WinnowTableView      *tracks_view;
+  WinnowTracksPage     *tracks;
   WinnowTableView      *jobs_view;
   WinnowTableView      *instances_view;
   GtkListView          *journal_view;
-  AdwStatusPage        *tracks_empty;
   AdwStatusPage        *jobs_empty;
   AdwStatusPage        *journal_empty;
   AdwStatusPage        *instances_empty;
@@ -120,14 +119,11 @@ struct _WinnowWindow
   const char           *alert_tabs[WINNOW_ALERT_FINISHED + 1];    /* the tab each one's button shows */
   guint                 instances_option;
   WnTime                step_delta;
-  GtkFilter            *tracks_filter;
   GtkFilter            *jobs_filter;
   GtkFilter            *journal_filter;
   GListModel           *journal_filtered;
-  WinnowLiveTable      *tracks_table;        /* the views' (borrowed) */
-  WinnowLiveTable      *jobs_table;
-  GtkSelectionModel    *tracks_selection;    /* the tables' (borrowed) */
-  GtkSelectionModel    *jobs_selection;
+  WinnowLiveTable      *jobs_table;          /* the view's (borrowed) */
+  GtkSelectionModel    *jobs_selection;      /* the table's (borrowed) */
   GtkSelectionModel    *journal_selection;
   char                 *topic_needle;
   int                   state_filter;    /* WnJobState, or -1 */

@@ -13,6 +13,7 @@
 #include "winnow-diagram-pane.h"
 #include "winnow-hit-banner.h"
 #include "winnow-load-errors.h"
+#include "winnow-tracks-page.h"
 #include "winnow-event-row.h"
 #include "winnow-instance-row.h"
 #include "winnow-job-row.h"
@@ -21,13 +22,7 @@
 
 #define DEFAULT_EXAMPLE "order-fulfilment.process.json"
 
-/* Sort keys read straight from the rows: a table of 10 000 rows sorts in
- * milliseconds without a property lookup per comparison. */
-static const char *track_instance_key (gpointer row) { return winnow_track_row_get_instance (row); }
-static const char *track_id_key (gpointer row) { return winnow_track_row_get_id (row); }
-static const char *track_node_key (gpointer row) { return winnow_track_row_get_node_name (row); }
-static const char *track_state_key (gpointer row) { return wn_track_state_to_string (winnow_track_row_get_state (row)); }
-static const char *track_job_key (gpointer row) { return winnow_track_row_get_job (row); }
+/* Sort keys read straight from the rows (WinnowSortKeyFunc). */
 static const char *job_id_key (gpointer row) { return winnow_job_row_get_id (row); }
 static const char *job_instance_key (gpointer row) { return winnow_job_row_get_instance (row); }
 static const char *job_topic_key (gpointer row) { return winnow_job_row_get_topic (row); }
@@ -36,15 +31,6 @@ static const char *job_worker_key (gpointer row) { return winnow_job_row_get_wor
 static const char *job_trust_key (gpointer row) { return wn_trust_to_label (winnow_job_row_get_trust (row)); }
 static const char *instance_id_key (gpointer row) { return winnow_instance_row_get_id (row); }
 static const char *instance_state_key (gpointer row) { return wn_instance_state_to_string (winnow_instance_row_get_state (row)); }
-
-static const WinnowColumnSpec track_columns[] = {
-  { "instance", N_("Instance"), "instance", WINNOW_CELL_MONO, FALSE, WINNOW_SORT_NATURAL, NULL, track_instance_key, FALSE, 8 },
-  { "track", N_("Track"), "id", WINNOW_CELL_MONO, FALSE, WINNOW_SORT_NATURAL, NULL, track_id_key, FALSE, 9 },
-  { "node", N_("Node"), "node-name", WINNOW_CELL_TEXT, FALSE, WINNOW_SORT_NATURAL, NULL, track_node_key, TRUE, 18 },
-  { "state", N_("State"), "state-name", WINNOW_CELL_STATE, FALSE, WINNOW_SORT_NATURAL, NULL, track_state_key, FALSE, 9 },
-  { "since", N_("In this state since"), "since-text", WINNOW_CELL_MONO, TRUE, WINNOW_SORT_NUMERIC, "since", NULL, FALSE, 24 },
-  { "job", N_("Waiting on job"), "job-text", WINNOW_CELL_MONO, FALSE, WINNOW_SORT_NATURAL, NULL, track_job_key, FALSE, 12 },
-};
 
 static const WinnowColumnSpec job_columns[] = {
   { "job", N_("Job"), "id", WINNOW_CELL_MONO, FALSE, WINNOW_SORT_NATURAL, NULL, job_id_key, FALSE, 9 },
@@ -213,16 +199,6 @@ journal_bind_cb (GtkSignalListItemFactory *factory,
 /* ---- filters ---- */
 
 static gboolean
-tracks_filter_func (gpointer item,
-                    gpointer data)
-{
-  WinnowWindow *self = data;
-  const char *node = winnow_session_get_selected_node (self->session);
-
-  return node == NULL || g_strcmp0 (winnow_track_row_get_node (item), node) == 0;
-}
-
-static gboolean
 jobs_filter_func (gpointer item,
                   gpointer data)
 {
@@ -266,9 +242,6 @@ journal_filter_func (gpointer item,
 static void
 update_empty_states (WinnowWindow *self)
 {
-  gboolean loaded = winnow_session_is_loaded (self->session);
-  gboolean node_filter = winnow_session_get_selected_node (self->session) != NULL;
-  guint n_tracks = winnow_live_table_get_n_matching (self->tracks_table);
   guint n_jobs = winnow_live_table_get_n_matching (self->jobs_table);
   guint n_all_jobs = g_list_model_get_n_items (winnow_session_get_jobs (self->session));
   guint n_events = g_list_model_get_n_items (self->journal_filtered);
@@ -278,34 +251,9 @@ update_empty_states (WinnowWindow *self)
   g_autofree char *jobs_count = NULL;
   g_autofree char *events_count = NULL;
 
-  gtk_stack_set_visible_child_name (self->tracks_stack, n_tracks ? "list" : "empty");
   gtk_stack_set_visible_child_name (self->jobs_stack, n_jobs ? "list" : "empty");
   gtk_stack_set_visible_child_name (self->journal_stack, n_events ? "list" : "empty");
   gtk_stack_set_visible_child_name (self->instances_stack, n_instances ? "list" : "empty");
-
-  if (!loaded)
-    {
-      adw_status_page_set_title (self->tracks_empty, _("No Process Open"));
-      adw_status_page_set_description (self->tracks_empty, _("Open a process with Ctrl+O, or drop one on the window."));
-    }
-  else if (node_filter)
-    {
-      adw_status_page_set_title (self->tracks_empty, _("No Track Is Here"));
-      adw_status_page_set_description (self->tracks_empty,
-                                       _("No live track is at the selected node. Click it again, or the filter chip above, to see every track."));
-    }
-  else if (pending)
-    {
-      adw_status_page_set_title (self->tracks_empty, _("No Track Runs Yet"));
-      adw_status_page_set_description (self->tracks_empty,
-                                       _("Press F10 to run to the next event, or Space to play."));
-    }
-  else
-    {
-      adw_status_page_set_title (self->tracks_empty, _("Every Instance Has Finished"));
-      adw_status_page_set_description (self->tracks_empty,
-                                       _("Nothing is left to run. Press Ctrl+R to run it again from T+0, or start an instance from the inspector."));
-    }
 
   if (n_all_jobs > 0)
     {
@@ -386,12 +334,8 @@ update_table_filter (WinnowWindow *self,
                      GtkFilter    *filter)
 {
   gboolean node = winnow_session_get_selected_node (self->session) != NULL;
-  GtkCustomFilterFunc func;
+  GtkCustomFilterFunc func = node || self->state_filter >= 0 || self->topic_needle != NULL ? jobs_filter_func : NULL;
 
-  if (filter == self->tracks_filter)
-    func = node ? tracks_filter_func : NULL;
-  else
-    func = node || self->state_filter >= 0 || self->topic_needle != NULL ? jobs_filter_func : NULL;
   gtk_custom_filter_set_filter_func (GTK_CUSTOM_FILTER (filter), func, func ? self : NULL, NULL);
 }
 
@@ -1020,7 +964,7 @@ follow_toggled_cb (GtkToggleButton *button,
 static gboolean
 tables_live (WinnowWindow *self)
 {
-  return winnow_live_table_is_live (winnow_table_view_get_table (self->tracks_view)) ||
+  return winnow_tracks_page_is_live (self->tracks) ||
          winnow_live_table_is_live (winnow_table_view_get_table (self->jobs_view)) ||
          winnow_live_table_is_live (winnow_table_view_get_table (self->instances_view));
 }
@@ -1034,7 +978,7 @@ update_live_tables (WinnowWindow *self)
   gboolean was_live = tables_live (self);
   gboolean live;
 
-  winnow_table_view_update (self->tracks_view);
+  winnow_tracks_page_update (self->tracks);
   winnow_table_view_update (self->jobs_view);
   winnow_table_view_update (self->instances_view);
   live = tables_live (self);
@@ -1504,7 +1448,6 @@ selected_node_cb (WinnowSession *session,
 {
   gtk_widget_set_visible (GTK_WIDGET (self->fault_error), FALSE);
   update_inspector (self);
-  update_table_filter (self, self->tracks_filter);
   update_table_filter (self, self->jobs_filter);
   update_journal_filter (self);
   update_empty_states (self);
@@ -1563,18 +1506,6 @@ jobs_selection_cb (GtkSingleSelection *selection,
   /* a job that leaves the store drops out of the table, not out of the inspector */
   if (row != NULL && !self->syncing_selection && !winnow_live_table_is_following (self->jobs_table))
     winnow_session_set_selected_job (self->session, winnow_job_row_get_id (row));
-}
-
-static void
-tracks_selection_cb (GtkSingleSelection *selection,
-                     GParamSpec         *pspec,
-                     WinnowWindow       *self)
-{
-  WinnowTrackRow *row = gtk_single_selection_get_selected_item (selection);
-
-  if (row != NULL && !self->syncing_selection && !winnow_live_table_is_following (self->tracks_table) &&
-      winnow_track_row_get_job (row) != NULL)
-    winnow_session_set_selected_job (self->session, winnow_track_row_get_job (row));
 }
 
 /* The jobs table shows the shared selection. */
@@ -2335,27 +2266,20 @@ setup_views (WinnowWindow *self)
   GtkStringList *kinds;
   GtkAdjustment *adj;
 
-  self->tracks_filter = GTK_FILTER (gtk_custom_filter_new (NULL, NULL, NULL));   /* update_table_filter */
-  self->jobs_filter = GTK_FILTER (gtk_custom_filter_new (NULL, NULL, NULL));
+  self->jobs_filter = GTK_FILTER (gtk_custom_filter_new (NULL, NULL, NULL));   /* update_table_filter */
   self->journal_filter = GTK_FILTER (gtk_custom_filter_new (journal_filter_func, self, NULL));
 
-  winnow_table_view_set_model (self->tracks_view, winnow_session_get_tracks (self->session), WINNOW_TYPE_TRACK_ROW,
-                               track_columns, G_N_ELEMENTS (track_columns),
-                               self->tracks_filter, (WinnowAssignFunc) winnow_track_row_assign);
   winnow_table_view_set_model (self->jobs_view, winnow_session_get_jobs (self->session), WINNOW_TYPE_JOB_ROW,
                                job_columns, G_N_ELEMENTS (job_columns),
                                self->jobs_filter, (WinnowAssignFunc) winnow_job_row_assign);
   winnow_table_view_set_model (self->instances_view, winnow_session_get_instances (self->session),
                                WINNOW_TYPE_INSTANCE_ROW, instance_columns, G_N_ELEMENTS (instance_columns),
                                NULL, (WinnowAssignFunc) winnow_instance_row_assign);
-  self->tracks_table = winnow_table_view_get_table (self->tracks_view);
   self->jobs_table = winnow_table_view_get_table (self->jobs_view);
-  self->tracks_selection = winnow_live_table_get_selection (self->tracks_table);
   self->jobs_selection = winnow_live_table_get_selection (self->jobs_table);
   /* a table that goes live or back shows other rows: the shared selection follows */
   g_signal_connect_swapped (self->jobs_table, "notify::live", G_CALLBACK (sync_jobs_selection), self);
   g_signal_connect (self->jobs_selection, "notify::selected-item", G_CALLBACK (jobs_selection_cb), self);
-  g_signal_connect (self->tracks_selection, "notify::selected-item", G_CALLBACK (tracks_selection_cb), self);
 
   /* the journal: newest at the bottom */
   factory = gtk_signal_list_item_factory_new ();
@@ -2435,10 +2359,9 @@ winnow_window_dispose (GObject *object)
   gtk_widget_dispose_template (GTK_WIDGET (self), WINNOW_TYPE_WINDOW);
 
   g_clear_object (&self->journal_filtered);
-  self->tracks_selection = self->jobs_selection = NULL;
-  self->tracks_table = self->jobs_table = NULL;
+  self->jobs_selection = NULL;
+  self->jobs_table = NULL;
   g_clear_object (&self->journal_selection);
-  g_clear_object (&self->tracks_filter);
   g_clear_object (&self->jobs_filter);
   g_clear_object (&self->journal_filter);
   g_clear_object (&self->session);
@@ -2512,6 +2435,7 @@ winnow_window_class_init (WinnowWindowClass *klass)
   g_type_ensure (WINNOW_TYPE_INCIDENTS_PAGE);
   g_type_ensure (WINNOW_TYPE_BREAKPOINTS_PAGE);
   g_type_ensure (WINNOW_TYPE_TABLE_VIEW);
+  g_type_ensure (WINNOW_TYPE_TRACKS_PAGE);
   /* GtkBuilder finds a type nobody has used yet by looking up its
    * *_get_type symbol in every loaded library: register the template's own
    * first (the window is built before anything is on screen) */
@@ -2606,15 +2530,13 @@ winnow_window_class_init (WinnowWindowClass *klass)
   BIND (jobs_page);
   BIND (journal_page);
   BIND (instances_page);
-  BIND (tracks_stack);
   BIND (jobs_stack);
   BIND (journal_stack);
   BIND (instances_stack);
-  BIND (tracks_view);
+  BIND (tracks);
   BIND (jobs_view);
   BIND (instances_view);
   BIND (journal_view);
-  BIND (tracks_empty);
   BIND (jobs_empty);
   BIND (journal_empty);
   BIND (instances_empty);
