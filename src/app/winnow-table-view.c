@@ -489,6 +489,13 @@ winnow_table_view_get_table (WinnowTableView *self)
   return self->table;
 }
 
+gboolean
+winnow_table_view_is_live (WinnowTableView *self)
+{
+  g_return_val_if_fail (WINNOW_IS_TABLE_VIEW (self), FALSE);
+  return self->table != NULL && winnow_live_table_is_live (self->table);
+}
+
 void
 winnow_table_view_update (WinnowTableView *self)
 {

@@ -58,6 +58,8 @@ void             winnow_table_view_set_model   (WinnowTableView        *self,
                                                 WinnowAssignFunc        assign);
 /* The models behind the view (borrowed; NULL before set_model). */
 WinnowLiveTable *winnow_table_view_get_table   (WinnowTableView        *self);
+/* The table shows its first rows while a big run plays (winnow-live-table.h). */
+gboolean         winnow_table_view_is_live     (WinnowTableView        *self);
 /* On the frame that shows the tabs: the live table follows the clock's mode
  * and its source, and the cells that show the clock are written anew. */
 void             winnow_table_view_update      (WinnowTableView        *self);

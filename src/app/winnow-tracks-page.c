@@ -195,10 +195,6 @@ winnow_tracks_page_update (WinnowTracksPage *self)
 gboolean
 winnow_tracks_page_is_live (WinnowTracksPage *self)
 {
-  WinnowLiveTable *table;
-
   g_return_val_if_fail (WINNOW_IS_TRACKS_PAGE (self), FALSE);
-
-  table = winnow_table_view_get_table (self->table);
-  return table != NULL && winnow_live_table_is_live (table);
+  return winnow_table_view_is_live (self->table);
 }

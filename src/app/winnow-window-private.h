@@ -14,6 +14,7 @@
 #include "winnow-hit-banner.h"
 #include "winnow-load-errors.h"
 #include "winnow-tracks-page.h"
+#include "winnow-dispatcher-page.h"
 
 G_BEGIN_DECLS
 
@@ -88,22 +89,17 @@ struct _WinnowWindow
   AdwViewStackPage     *jobs_page;
   AdwViewStackPage     *journal_page;
   AdwViewStackPage     *instances_page;
-  GtkStack             *jobs_stack;
   GtkStack             *journal_stack;
   GtkStack             *instances_stack;
   WinnowTracksPage     *tracks;
-  WinnowTableView      *jobs_view;
+  WinnowDispatcherPage *dispatcher;
   WinnowTableView      *instances_view;
   GtkListView          *journal_view;
-  AdwStatusPage        *jobs_empty;
   AdwStatusPage        *journal_empty;
   AdwStatusPage        *instances_empty;
-  GtkSearchEntry       *topic_entry;
   GtkSearchEntry       *journal_search;
-  GtkDropDown          *state_dropdown;
   GtkDropDown          *kind_dropdown;
   GtkEntry             *instance_entry;
-  GtkLabel             *jobs_count_label;
   GtkLabel             *journal_count_label;
   GtkToggleButton      *follow_button;
   GtkScrolledWindow    *journal_scroller;
@@ -119,14 +115,9 @@ struct _WinnowWindow
   const char           *alert_tabs[WINNOW_ALERT_FINISHED + 1];    /* the tab each one's button shows */
   guint                 instances_option;
   WnTime                step_delta;
-  GtkFilter            *jobs_filter;
   GtkFilter            *journal_filter;
   GListModel           *journal_filtered;
-  WinnowLiveTable      *jobs_table;          /* the view's (borrowed) */
-  GtkSelectionModel    *jobs_selection;      /* the table's (borrowed) */
   GtkSelectionModel    *journal_selection;
-  char                 *topic_needle;
-  int                   state_filter;    /* WnJobState, or -1 */
   char                 *journal_needle;
   int                   kind_filter;     /* WnEventKind, or -1 */
   char                 *instance_filter;
@@ -148,7 +139,6 @@ struct _WinnowWindow
   char                 *inspected_job;
   guint                 inspected_version;
   WnPolicy             *inspected_policy;
-  gboolean              syncing_selection;
 };
 
 /* winnow-window.c */

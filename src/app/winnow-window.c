@@ -14,6 +14,7 @@
 #include "winnow-hit-banner.h"
 #include "winnow-load-errors.h"
 #include "winnow-tracks-page.h"
+#include "winnow-dispatcher-page.h"
 #include "winnow-event-row.h"
 #include "winnow-instance-row.h"
 #include "winnow-job-row.h"
@@ -23,26 +24,8 @@
 #define DEFAULT_EXAMPLE "order-fulfilment.process.json"
 
 /* Sort keys read straight from the rows (WinnowSortKeyFunc). */
-static const char *job_id_key (gpointer row) { return winnow_job_row_get_id (row); }
-static const char *job_instance_key (gpointer row) { return winnow_job_row_get_instance (row); }
-static const char *job_topic_key (gpointer row) { return winnow_job_row_get_topic (row); }
-static const char *job_state_key (gpointer row) { return wn_job_state_to_string (winnow_job_row_get_state (row)); }
-static const char *job_worker_key (gpointer row) { return winnow_job_row_get_worker (row); }
-static const char *job_trust_key (gpointer row) { return wn_trust_to_label (winnow_job_row_get_trust (row)); }
 static const char *instance_id_key (gpointer row) { return winnow_instance_row_get_id (row); }
 static const char *instance_state_key (gpointer row) { return wn_instance_state_to_string (winnow_instance_row_get_state (row)); }
-
-static const WinnowColumnSpec job_columns[] = {
-  { "job", N_("Job"), "id", WINNOW_CELL_MONO, FALSE, WINNOW_SORT_NATURAL, NULL, job_id_key, FALSE, 9 },
-  { "instance", N_("Instance"), "instance", WINNOW_CELL_MONO, FALSE, WINNOW_SORT_NATURAL, NULL, job_instance_key, FALSE, 8 },
-  { "topic", N_("Topic"), "topic", WINNOW_CELL_TEXT, FALSE, WINNOW_SORT_NATURAL, NULL, job_topic_key, TRUE, 14 },
-  { "state", N_("State"), "state-name", WINNOW_CELL_STATE, FALSE, WINNOW_SORT_NATURAL, NULL, job_state_key, FALSE, 9 },
-  { "attempt", N_("Attempt"), "attempt-text", WINNOW_CELL_NUMBER, FALSE, WINNOW_SORT_NUMERIC, "attempt", NULL, FALSE, 4 },
-  { "not-before", N_("Not before"), "not-before-text", WINNOW_CELL_MONO, TRUE, WINNOW_SORT_NUMERIC, "not-before", NULL, FALSE, 22 },
-  { "worker", N_("Worker"), "worker-text", WINNOW_CELL_TEXT, FALSE, WINNOW_SORT_NATURAL, NULL, job_worker_key, FALSE, 10 },
-  { "deadline", N_("Lock deadline"), "deadline-text", WINNOW_CELL_MONO, TRUE, WINNOW_SORT_NUMERIC, "deadline", NULL, FALSE, 22 },
-  { "trust", N_("Trust"), "trust-text", WINNOW_CELL_TEXT, FALSE, WINNOW_SORT_NATURAL, NULL, job_trust_key, FALSE, 12 },
-};
 
 static const WinnowColumnSpec instance_columns[] = {
   { "instance", N_("Instance"), "id", WINNOW_CELL_MONO, FALSE, WINNOW_SORT_NATURAL, NULL, instance_id_key, FALSE, 8 },
@@ -199,28 +182,6 @@ journal_bind_cb (GtkSignalListItemFactory *factory,
 /* ---- filters ---- */
 
 static gboolean
-jobs_filter_func (gpointer item,
-                  gpointer data)
-{
-  WinnowWindow *self = data;
-  WinnowJobRow *row = item;
-  const char *node = winnow_session_get_selected_node (self->session);
-
-  if (node != NULL && g_strcmp0 (winnow_job_row_get_node (row), node) != 0)
-    return FALSE;
-  if (self->state_filter >= 0 && (int) winnow_job_row_get_state (row) != self->state_filter)
-    return FALSE;
-  if (self->topic_needle != NULL)
-    {
-      g_autofree char *topic = g_utf8_casefold (winnow_job_row_get_topic (row), -1);
-
-      if (strstr (topic, self->topic_needle) == NULL)
-        return FALSE;
-    }
-  return TRUE;
-}
-
-static gboolean
 journal_filter_func (gpointer item,
                      gpointer data)
 {
@@ -242,32 +203,13 @@ journal_filter_func (gpointer item,
 static void
 update_empty_states (WinnowWindow *self)
 {
-  guint n_jobs = winnow_live_table_get_n_matching (self->jobs_table);
-  guint n_all_jobs = g_list_model_get_n_items (winnow_session_get_jobs (self->session));
   guint n_events = g_list_model_get_n_items (self->journal_filtered);
   guint n_all_events = g_list_model_get_n_items (winnow_session_get_events (self->session));
   guint n_instances = g_list_model_get_n_items (winnow_session_get_instances (self->session));
-  gboolean pending = winnow_session_get_next_time (self->session) != WN_TIME_NEVER;
-  g_autofree char *jobs_count = NULL;
   g_autofree char *events_count = NULL;
 
-  gtk_stack_set_visible_child_name (self->jobs_stack, n_jobs ? "list" : "empty");
   gtk_stack_set_visible_child_name (self->journal_stack, n_events ? "list" : "empty");
   gtk_stack_set_visible_child_name (self->instances_stack, n_instances ? "list" : "empty");
-
-  if (n_all_jobs > 0)
-    {
-      adw_status_page_set_title (self->jobs_empty, _("No Job Matches"));
-      adw_status_page_set_description (self->jobs_empty,
-                                       _("Clear the topic, state or node filter to see every job in the store."));
-    }
-  else
-    {
-      adw_status_page_set_title (self->jobs_empty, _("No Job Waits"));
-      adw_status_page_set_description (self->jobs_empty, pending
-                                       ? _("The dispatcher’s store is empty. Press F10 to run to the next event.")
-                                       : _("The dispatcher’s store is empty and nothing is left to run."));
-    }
 
   if (n_all_events > 0)
     {
@@ -284,13 +226,6 @@ update_empty_states (WinnowWindow *self)
   adw_status_page_set_title (self->instances_empty, _("No Instance Started Yet"));
   adw_status_page_set_description (self->instances_empty,
                                    _("The scenario’s instances start at their times. Press F10 to run to the next event."));
-
-  if (n_jobs == n_all_jobs)
-    jobs_count = g_strdup_printf (ngettext ("%u job", "%u jobs", n_all_jobs), n_all_jobs);
-  else
-    /* Translators: "3 of 12 jobs" */
-    jobs_count = g_strdup_printf (ngettext ("%u of %u job", "%u of %u jobs", n_all_jobs), n_jobs, n_all_jobs);
-  gtk_label_set_text (self->jobs_count_label, jobs_count);
 
   if (n_events == n_all_events)
     events_count = g_strdup_printf (ngettext ("%u event", "%u events", n_all_events), n_all_events);
@@ -325,28 +260,10 @@ update_journal_filter (WinnowWindow *self)
     gtk_filter_changed (want, GTK_FILTER_CHANGE_DIFFERENT);
 }
 
-/* The tables' filters run their function only while it has something to
- * do: a custom filter without one matches every row and says so
- * (GTK_FILTER_MATCH_ALL), and the live previews then skip their pass over
- * every row, 10⁵ of them in a big run. */
 static void
-update_table_filter (WinnowWindow *self,
-                     GtkFilter    *filter)
+refilter (WinnowWindow *self)
 {
-  gboolean node = winnow_session_get_selected_node (self->session) != NULL;
-  GtkCustomFilterFunc func = node || self->state_filter >= 0 || self->topic_needle != NULL ? jobs_filter_func : NULL;
-
-  gtk_custom_filter_set_filter_func (GTK_CUSTOM_FILTER (filter), func, func ? self : NULL, NULL);
-}
-
-static void
-refilter (WinnowWindow *self,
-          GtkFilter    *filter)
-{
-  if (filter == self->journal_filter)
-    update_journal_filter (self);
-  else
-    update_table_filter (self, filter);
+  update_journal_filter (self);
   update_empty_states (self);
 }
 
@@ -965,7 +882,7 @@ static gboolean
 tables_live (WinnowWindow *self)
 {
   return winnow_tracks_page_is_live (self->tracks) ||
-         winnow_live_table_is_live (winnow_table_view_get_table (self->jobs_view)) ||
+         winnow_dispatcher_page_is_live (self->dispatcher) ||
          winnow_live_table_is_live (winnow_table_view_get_table (self->instances_view));
 }
 
@@ -979,7 +896,7 @@ update_live_tables (WinnowWindow *self)
   gboolean live;
 
   winnow_tracks_page_update (self->tracks);
-  winnow_table_view_update (self->jobs_view);
+  winnow_dispatcher_page_update (self->dispatcher);
   winnow_table_view_update (self->instances_view);
   live = tables_live (self);
   gtk_widget_set_visible (GTK_WIDGET (self->live_note), live);
@@ -1070,8 +987,6 @@ update_lower_views (WinnowWindow *self)
 {
   gboolean restored;
 
-  if (self->state_filter >= 0)
-    gtk_filter_changed (self->jobs_filter, GTK_FILTER_CHANGE_DIFFERENT);   /* states moved */
   restored = update_live_tables (self);
 
   winnow_timeline_page_update (self->timeline);
@@ -1448,7 +1363,6 @@ selected_node_cb (WinnowSession *session,
 {
   gtk_widget_set_visible (GTK_WIDGET (self->fault_error), FALSE);
   update_inspector (self);
-  update_table_filter (self, self->jobs_filter);
   update_journal_filter (self);
   update_empty_states (self);
 }
@@ -1496,53 +1410,12 @@ _winnow_window_sync_trust_default (WinnowWindow *self)
   self->updating = FALSE;
 }
 
-static void
-jobs_selection_cb (GtkSingleSelection *selection,
-                   GParamSpec         *pspec,
-                   WinnowWindow       *self)
-{
-  WinnowJobRow *row = gtk_single_selection_get_selected_item (selection);
-
-  /* a job that leaves the store drops out of the table, not out of the inspector */
-  if (row != NULL && !self->syncing_selection && !winnow_live_table_is_following (self->jobs_table))
-    winnow_session_set_selected_job (self->session, winnow_job_row_get_id (row));
-}
-
-/* The jobs table shows the shared selection. */
-static void
-sync_jobs_selection (WinnowWindow *self)
-{
-  const char *id = winnow_session_get_selected_job (self->session);
-  GListModel *model = G_LIST_MODEL (self->jobs_selection);
-  WinnowJobRow *selected = gtk_single_selection_get_selected_item (GTK_SINGLE_SELECTION (self->jobs_selection));
-  guint n = g_list_model_get_n_items (model);
-  guint position = GTK_INVALID_LIST_POSITION;
-
-  /* already there: the user's own click, or a table that kept its row */
-  if (selected != NULL && id != NULL && g_strcmp0 (winnow_job_row_get_id (selected), id) == 0)
-    return;
-  for (guint i = 0; id != NULL && i < n; i++)
-    {
-      g_autoptr(WinnowJobRow) row = g_list_model_get_item (model, i);
-
-      if (g_strcmp0 (winnow_job_row_get_id (row), id) == 0)
-        {
-          position = i;
-          break;
-        }
-    }
-  self->syncing_selection = TRUE;
-  gtk_single_selection_set_selected (GTK_SINGLE_SELECTION (self->jobs_selection), position);
-  self->syncing_selection = FALSE;
-}
-
-/* The shared selection moved: the jobs table follows. */
+/* The shared selection moved (the jobs table follows it itself). */
 static void
 selected_job_cb (WinnowSession *session,
                  GParamSpec    *pspec,
                  WinnowWindow  *self)
 {
-  sync_jobs_selection (self);
   update_job_inspector (self);
 }
 
@@ -2172,30 +2045,6 @@ close_request_cb (GtkWindow    *window,
 }
 
 static void
-topic_changed_cb (GtkSearchEntry *entry,
-                  WinnowWindow   *self)
-{
-  const char *text = gtk_editable_get_text (GTK_EDITABLE (entry));
-
-  g_clear_pointer (&self->topic_needle, g_free);
-  if (*text != '\0')
-    self->topic_needle = g_utf8_casefold (text, -1);
-  refilter (self, self->jobs_filter);
-}
-
-static void
-state_filter_cb (GtkDropDown  *dropdown,
-                 GParamSpec   *pspec,
-                 WinnowWindow *self)
-{
-  static const int states[] = { -1, WN_JOB_AVAILABLE, WN_JOB_GATED, WN_JOB_LOCKED, WN_JOB_EXPIRED };
-  guint selected = gtk_drop_down_get_selected (dropdown);
-
-  self->state_filter = selected < G_N_ELEMENTS (states) ? states[selected] : -1;
-  refilter (self, self->jobs_filter);
-}
-
-static void
 journal_search_cb (GtkSearchEntry *entry,
                    WinnowWindow   *self)
 {
@@ -2204,7 +2053,7 @@ journal_search_cb (GtkSearchEntry *entry,
   g_clear_pointer (&self->journal_needle, g_free);
   if (*text != '\0')
     self->journal_needle = g_utf8_casefold (text, -1);
-  refilter (self, self->journal_filter);
+  refilter (self);
 }
 
 static void
@@ -2215,7 +2064,7 @@ kind_filter_cb (GtkDropDown  *dropdown,
   guint selected = gtk_drop_down_get_selected (dropdown);
 
   self->kind_filter = selected == 0 || selected == GTK_INVALID_LIST_POSITION ? -1 : (int) selected - 1;
-  refilter (self, self->journal_filter);
+  refilter (self);
 }
 
 static void
@@ -2227,7 +2076,7 @@ instance_filter_cb (GtkEditable  *editable,
   g_clear_pointer (&self->instance_filter, g_free);
   if (*text != '\0')
     self->instance_filter = g_steal_pointer (&text);
-  refilter (self, self->journal_filter);
+  refilter (self);
 }
 
 static void
@@ -2266,20 +2115,11 @@ setup_views (WinnowWindow *self)
   GtkStringList *kinds;
   GtkAdjustment *adj;
 
-  self->jobs_filter = GTK_FILTER (gtk_custom_filter_new (NULL, NULL, NULL));   /* update_table_filter */
   self->journal_filter = GTK_FILTER (gtk_custom_filter_new (journal_filter_func, self, NULL));
 
-  winnow_table_view_set_model (self->jobs_view, winnow_session_get_jobs (self->session), WINNOW_TYPE_JOB_ROW,
-                               job_columns, G_N_ELEMENTS (job_columns),
-                               self->jobs_filter, (WinnowAssignFunc) winnow_job_row_assign);
   winnow_table_view_set_model (self->instances_view, winnow_session_get_instances (self->session),
                                WINNOW_TYPE_INSTANCE_ROW, instance_columns, G_N_ELEMENTS (instance_columns),
                                NULL, (WinnowAssignFunc) winnow_instance_row_assign);
-  self->jobs_table = winnow_table_view_get_table (self->jobs_view);
-  self->jobs_selection = winnow_live_table_get_selection (self->jobs_table);
-  /* a table that goes live or back shows other rows: the shared selection follows */
-  g_signal_connect_swapped (self->jobs_table, "notify::live", G_CALLBACK (sync_jobs_selection), self);
-  g_signal_connect (self->jobs_selection, "notify::selected-item", G_CALLBACK (jobs_selection_cb), self);
 
   /* the journal: newest at the bottom */
   factory = gtk_signal_list_item_factory_new ();
@@ -2305,8 +2145,6 @@ setup_views (WinnowWindow *self)
   g_signal_connect (adj, "value-changed", G_CALLBACK (journal_value_changed_cb), self);
   g_signal_connect (self->follow_button, "toggled", G_CALLBACK (follow_toggled_cb), self);
 
-  g_signal_connect (self->topic_entry, "search-changed", G_CALLBACK (topic_changed_cb), self);
-  g_signal_connect (self->state_dropdown, "notify::selected", G_CALLBACK (state_filter_cb), self);
   g_signal_connect (self->journal_search, "search-changed", G_CALLBACK (journal_search_cb), self);
   g_signal_connect (self->kind_dropdown, "notify::selected", G_CALLBACK (kind_filter_cb), self);
   g_signal_connect (self->instance_entry, "changed", G_CALLBACK (instance_filter_cb), self);
@@ -2359,10 +2197,7 @@ winnow_window_dispose (GObject *object)
   gtk_widget_dispose_template (GTK_WIDGET (self), WINNOW_TYPE_WINDOW);
 
   g_clear_object (&self->journal_filtered);
-  self->jobs_selection = NULL;
-  self->jobs_table = NULL;
   g_clear_object (&self->journal_selection);
-  g_clear_object (&self->jobs_filter);
   g_clear_object (&self->journal_filter);
   g_clear_object (&self->session);
   g_clear_object (&self->settings);
@@ -2376,7 +2211,6 @@ winnow_window_finalize (GObject *object)
 {
   WinnowWindow *self = WINNOW_WINDOW (object);
 
-  g_clear_pointer (&self->topic_needle, g_free);
   g_clear_pointer (&self->journal_needle, g_free);
   g_clear_pointer (&self->instance_filter, g_free);
   g_clear_pointer (&self->inspected_job, g_free);
@@ -2436,6 +2270,7 @@ winnow_window_class_init (WinnowWindowClass *klass)
   g_type_ensure (WINNOW_TYPE_BREAKPOINTS_PAGE);
   g_type_ensure (WINNOW_TYPE_TABLE_VIEW);
   g_type_ensure (WINNOW_TYPE_TRACKS_PAGE);
+  g_type_ensure (WINNOW_TYPE_DISPATCHER_PAGE);
   /* GtkBuilder finds a type nobody has used yet by looking up its
    * *_get_type symbol in every loaded library: register the template's own
    * first (the window is built before anything is on screen) */
@@ -2530,22 +2365,17 @@ winnow_window_class_init (WinnowWindowClass *klass)
   BIND (jobs_page);
   BIND (journal_page);
   BIND (instances_page);
-  BIND (jobs_stack);
   BIND (journal_stack);
   BIND (instances_stack);
   BIND (tracks);
-  BIND (jobs_view);
+  BIND (dispatcher);
   BIND (instances_view);
   BIND (journal_view);
-  BIND (jobs_empty);
   BIND (journal_empty);
   BIND (instances_empty);
-  BIND (topic_entry);
   BIND (journal_search);
-  BIND (state_dropdown);
   BIND (kind_dropdown);
   BIND (instance_entry);
-  BIND (jobs_count_label);
   BIND (journal_count_label);
   BIND (follow_button);
   BIND (journal_scroller);
@@ -2569,7 +2399,6 @@ winnow_window_init (WinnowWindow *self)
 #endif
 
   self->settings = create_settings ();
-  self->state_filter = -1;
   self->kind_filter = -1;
   self->follow = TRUE;
   self->step_delta = WN_USEC_PER_SEC;
