@@ -15,6 +15,7 @@
 #include "winnow-load-errors.h"
 #include "winnow-tracks-page.h"
 #include "winnow-dispatcher-page.h"
+#include "winnow-instances-page.h"
 
 G_BEGIN_DECLS
 
@@ -90,13 +91,11 @@ struct _WinnowWindow
   AdwViewStackPage     *journal_page;
   AdwViewStackPage     *instances_page;
   GtkStack             *journal_stack;
-  GtkStack             *instances_stack;
   WinnowTracksPage     *tracks;
   WinnowDispatcherPage *dispatcher;
-  WinnowTableView      *instances_view;
+  WinnowInstancesPage  *instances;
   GtkListView          *journal_view;
   AdwStatusPage        *journal_empty;
-  AdwStatusPage        *instances_empty;
   GtkSearchEntry       *journal_search;
   GtkDropDown          *kind_dropdown;
   GtkEntry             *instance_entry;

@@ -15,6 +15,7 @@
 #include "winnow-load-errors.h"
 #include "winnow-tracks-page.h"
 #include "winnow-dispatcher-page.h"
+#include "winnow-instances-page.h"
 #include "winnow-event-row.h"
 #include "winnow-instance-row.h"
 #include "winnow-job-row.h"
@@ -22,19 +23,6 @@
 #include "winnow-table-view.h"
 
 #define DEFAULT_EXAMPLE "order-fulfilment.process.json"
-
-/* Sort keys read straight from the rows (WinnowSortKeyFunc). */
-static const char *instance_id_key (gpointer row) { return winnow_instance_row_get_id (row); }
-static const char *instance_state_key (gpointer row) { return wn_instance_state_to_string (winnow_instance_row_get_state (row)); }
-
-static const WinnowColumnSpec instance_columns[] = {
-  { "instance", N_("Instance"), "id", WINNOW_CELL_MONO, FALSE, WINNOW_SORT_NATURAL, NULL, instance_id_key, FALSE, 8 },
-  { "state", N_("State"), "state-name", WINNOW_CELL_STATE, FALSE, WINNOW_SORT_NATURAL, NULL, instance_state_key, FALSE, 10 },
-  { "started", N_("Started"), "started-text", WINNOW_CELL_MONO, FALSE, WINNOW_SORT_NONE, NULL, NULL, FALSE, 12 },
-  { "ended", N_("Ended"), "ended-text", WINNOW_CELL_MONO, FALSE, WINNOW_SORT_NONE, NULL, NULL, FALSE, 12 },
-  { "incidents", N_("Incidents"), "incidents", WINNOW_CELL_NUMBER, FALSE, WINNOW_SORT_NUMERIC, "incidents", NULL, FALSE, 4 },
-  { "outcome", N_("Outcome"), "outcome", WINNOW_CELL_TEXT, FALSE, WINNOW_SORT_NONE, NULL, NULL, TRUE, 30 },
-};
 
 /* Fault kinds, in the order of the inspector's dropdown. */
 enum {
@@ -205,11 +193,9 @@ update_empty_states (WinnowWindow *self)
 {
   guint n_events = g_list_model_get_n_items (self->journal_filtered);
   guint n_all_events = g_list_model_get_n_items (winnow_session_get_events (self->session));
-  guint n_instances = g_list_model_get_n_items (winnow_session_get_instances (self->session));
   g_autofree char *events_count = NULL;
 
   gtk_stack_set_visible_child_name (self->journal_stack, n_events ? "list" : "empty");
-  gtk_stack_set_visible_child_name (self->instances_stack, n_instances ? "list" : "empty");
 
   if (n_all_events > 0)
     {
@@ -222,10 +208,6 @@ update_empty_states (WinnowWindow *self)
       adw_status_page_set_description (self->journal_empty,
                                        _("Every state change of the run lands here. Press F10 to step, or Space to play."));
     }
-
-  adw_status_page_set_title (self->instances_empty, _("No Instance Started Yet"));
-  adw_status_page_set_description (self->instances_empty,
-                                   _("The scenario’s instances start at their times. Press F10 to run to the next event."));
 
   if (n_events == n_all_events)
     events_count = g_strdup_printf (ngettext ("%u event", "%u events", n_all_events), n_all_events);
@@ -883,7 +865,7 @@ tables_live (WinnowWindow *self)
 {
   return winnow_tracks_page_is_live (self->tracks) ||
          winnow_dispatcher_page_is_live (self->dispatcher) ||
-         winnow_live_table_is_live (winnow_table_view_get_table (self->instances_view));
+         winnow_instances_page_is_live (self->instances);
 }
 
 /* While a big run plays, tables show their first rows (winnow-live-table.h).
@@ -897,7 +879,7 @@ update_live_tables (WinnowWindow *self)
 
   winnow_tracks_page_update (self->tracks);
   winnow_dispatcher_page_update (self->dispatcher);
-  winnow_table_view_update (self->instances_view);
+  winnow_instances_page_update (self->instances);
   live = tables_live (self);
   gtk_widget_set_visible (GTK_WIDGET (self->live_note), live);
   return was_live && !live;
@@ -2117,9 +2099,6 @@ setup_views (WinnowWindow *self)
 
   self->journal_filter = GTK_FILTER (gtk_custom_filter_new (journal_filter_func, self, NULL));
 
-  winnow_table_view_set_model (self->instances_view, winnow_session_get_instances (self->session),
-                               WINNOW_TYPE_INSTANCE_ROW, instance_columns, G_N_ELEMENTS (instance_columns),
-                               NULL, (WinnowAssignFunc) winnow_instance_row_assign);
 
   /* the journal: newest at the bottom */
   factory = gtk_signal_list_item_factory_new ();
@@ -2271,6 +2250,7 @@ winnow_window_class_init (WinnowWindowClass *klass)
   g_type_ensure (WINNOW_TYPE_TABLE_VIEW);
   g_type_ensure (WINNOW_TYPE_TRACKS_PAGE);
   g_type_ensure (WINNOW_TYPE_DISPATCHER_PAGE);
+  g_type_ensure (WINNOW_TYPE_INSTANCES_PAGE);
   /* GtkBuilder finds a type nobody has used yet by looking up its
    * *_get_type symbol in every loaded library: register the template's own
    * first (the window is built before anything is on screen) */
@@ -2366,13 +2346,11 @@ winnow_window_class_init (WinnowWindowClass *klass)
   BIND (journal_page);
   BIND (instances_page);
   BIND (journal_stack);
-  BIND (instances_stack);
   BIND (tracks);
   BIND (dispatcher);
-  BIND (instances_view);
+  BIND (instances);
   BIND (journal_view);
   BIND (journal_empty);
-  BIND (instances_empty);
   BIND (journal_search);
   BIND (kind_dropdown);
   BIND (instance_entry);
