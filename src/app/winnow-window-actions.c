@@ -449,7 +449,7 @@ find_action (GSimpleAction *action,
   WinnowWindow *self = data;
 
   adw_view_stack_set_visible_child_name (self->view_stack, "journal");
-  gtk_widget_grab_focus (GTK_WIDGET (self->journal_search));
+  winnow_journal_page_focus_search (self->journal);
 }
 
 static void

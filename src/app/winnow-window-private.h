@@ -4,8 +4,6 @@
 
 #include "winnow-window.h"
 #include "winnow-diagram.h"
-#include "winnow-live-table.h"
-#include "winnow-table-view.h"
 #include "winnow-timeline.h"
 #include "winnow-incidents-page.h"
 #include "winnow-timeline-page.h"
@@ -16,6 +14,7 @@
 #include "winnow-tracks-page.h"
 #include "winnow-dispatcher-page.h"
 #include "winnow-instances-page.h"
+#include "winnow-journal-page.h"
 
 G_BEGIN_DECLS
 
@@ -90,18 +89,10 @@ struct _WinnowWindow
   AdwViewStackPage     *jobs_page;
   AdwViewStackPage     *journal_page;
   AdwViewStackPage     *instances_page;
-  GtkStack             *journal_stack;
   WinnowTracksPage     *tracks;
   WinnowDispatcherPage *dispatcher;
   WinnowInstancesPage  *instances;
-  GtkListView          *journal_view;
-  AdwStatusPage        *journal_empty;
-  GtkSearchEntry       *journal_search;
-  GtkDropDown          *kind_dropdown;
-  GtkEntry             *instance_entry;
-  GtkLabel             *journal_count_label;
-  GtkToggleButton      *follow_button;
-  GtkScrolledWindow    *journal_scroller;
+  WinnowJournalPage    *journal;
 
   /* state */
   WinnowSession        *session;
@@ -114,17 +105,6 @@ struct _WinnowWindow
   const char           *alert_tabs[WINNOW_ALERT_FINISHED + 1];    /* the tab each one's button shows */
   guint                 instances_option;
   WnTime                step_delta;
-  GtkFilter            *journal_filter;
-  GListModel           *journal_filtered;
-  GtkSelectionModel    *journal_selection;
-  char                 *journal_needle;
-  int                   kind_filter;     /* WnEventKind, or -1 */
-  char                 *instance_filter;
-  gboolean              follow;
-  gboolean              scrolling;
-  guint                 follow_id;
-  double                journal_upper;
-  double                journal_page_size;
   AdwToast             *alert_toasts[WINNOW_ALERT_FINISHED + 1];
   guint                 alert_serials[WINNOW_ALERT_FINISHED + 1];   /* the order they came in */
   guint                 alert_serial;

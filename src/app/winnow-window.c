@@ -16,11 +16,9 @@
 #include "winnow-tracks-page.h"
 #include "winnow-dispatcher-page.h"
 #include "winnow-instances-page.h"
+#include "winnow-journal-page.h"
 #include "winnow-event-row.h"
-#include "winnow-instance-row.h"
 #include "winnow-job-row.h"
-#include "winnow-track-row.h"
-#include "winnow-table-view.h"
 
 #define DEFAULT_EXAMPLE "order-fulfilment.process.json"
 
@@ -112,8 +110,6 @@ _winnow_window_show_toast (WinnowWindow *self,
   adw_toast_overlay_add_toast (self->toast_overlay, toast);
 }
 
-static void
-attach_visible_views (WinnowWindow *self);
 static void update_tab_badges (WinnowWindow *self);
 static void alert_toast_dismissed_cb (AdwToast *toast, WinnowWindow *self);
 static void sync_diagram_breakpoints (WinnowWindow *self);
@@ -123,131 +119,7 @@ static void setup_debugger (WinnowWindow *self);
 static void session_hit_cb (WinnowSession *session, guint id, WinnowEventRow *row, WinnowWindow *self);
 static void breakpoints_changed_cb (WinnowSession *session, WinnowWindow *self);
 
-/* ---- journal rows ---- */
-
-static void
-journal_setup_cb (GtkSignalListItemFactory *factory,
-                  GtkListItem              *item,
-                  gpointer                  data)
-{
-  GtkWidget *line = gtk_inscription_new (NULL);
-
-  gtk_inscription_set_nat_chars (GTK_INSCRIPTION (line), 110);
-  gtk_inscription_set_text_overflow (GTK_INSCRIPTION (line), GTK_INSCRIPTION_OVERFLOW_ELLIPSIZE_END);
-  gtk_widget_add_css_class (line, "monospace");
-  gtk_widget_add_css_class (line, "journal-line");
-  gtk_list_item_set_child (item, line);
-}
-
-static void
-journal_bind_cb (GtkSignalListItemFactory *factory,
-                 GtkListItem              *item,
-                 gpointer                  data)
-{
-  GtkWidget *line = gtk_list_item_get_child (item);
-  WinnowEventRow *row = gtk_list_item_get_item (item);
-  const char *style = winnow_event_row_get_style (row);
-  const char *old = g_object_get_data (G_OBJECT (line), "winnow-style");
-
-  gtk_inscription_set_text (GTK_INSCRIPTION (line), winnow_event_row_get_text (row));
-  gtk_widget_set_tooltip_text (line, winnow_event_row_get_text (row));
-  if (g_strcmp0 (old, style) != 0)
-    {
-      if (old != NULL && *old != '\0')
-        {
-          g_autofree char *old_class = g_strconcat ("event-", old, NULL);
-          gtk_widget_remove_css_class (line, old_class);
-        }
-      if (*style != '\0')
-        {
-          g_autofree char *new_class = g_strconcat ("event-", style, NULL);
-          gtk_widget_add_css_class (line, new_class);
-        }
-      g_object_set_data (G_OBJECT (line), "winnow-style", (gpointer) style);
-    }
-}
-
-/* ---- filters ---- */
-
-static gboolean
-journal_filter_func (gpointer item,
-                     gpointer data)
-{
-  WinnowWindow *self = data;
-  const WnEvent *event = winnow_event_row_get_event (item);
-  const char *node = winnow_session_get_selected_node (self->session);
-
-  if (node != NULL && g_strcmp0 (event->node, node) != 0)
-    return FALSE;
-  if (self->kind_filter >= 0 && (int) event->kind != self->kind_filter)
-    return FALSE;
-  if (self->instance_filter != NULL && g_strcmp0 (event->instance, self->instance_filter) != 0)
-    return FALSE;
-  return winnow_event_row_matches (item, self->journal_needle);
-}
-
 /* ---- views that follow the run ---- */
-
-static void
-update_empty_states (WinnowWindow *self)
-{
-  guint n_events = g_list_model_get_n_items (self->journal_filtered);
-  guint n_all_events = g_list_model_get_n_items (winnow_session_get_events (self->session));
-  g_autofree char *events_count = NULL;
-
-  gtk_stack_set_visible_child_name (self->journal_stack, n_events ? "list" : "empty");
-
-  if (n_all_events > 0)
-    {
-      adw_status_page_set_title (self->journal_empty, _("No Event Matches"));
-      adw_status_page_set_description (self->journal_empty, _("Clear the search or the filters to see the whole journal."));
-    }
-  else
-    {
-      adw_status_page_set_title (self->journal_empty, _("Nothing Has Happened Yet"));
-      adw_status_page_set_description (self->journal_empty,
-                                       _("Every state change of the run lands here. Press F10 to step, or Space to play."));
-    }
-
-  if (n_events == n_all_events)
-    events_count = g_strdup_printf (ngettext ("%u event", "%u events", n_all_events), n_all_events);
-  else
-    events_count = g_strdup_printf (ngettext ("%u of %u event", "%u of %u events", n_all_events), n_events, n_all_events);
-  if (winnow_session_get_n_dropped (self->session) > 0)
-    {
-      g_autofree char *with_dropped =
-        /* Translators: the journal count, then how many old events are no longer shown */
-        g_strdup_printf (_("%s (%" PRIu64 " older not shown)"), events_count,
-                         (uint64_t) winnow_session_get_n_dropped (self->session));
-      gtk_label_set_text (self->journal_count_label, with_dropped);
-    }
-  else
-    gtk_label_set_text (self->journal_count_label, events_count);
-}
-
-/* The journal's filter is in the chain only while it has something to do: a
- * custom filter makes the filter model build a row for every event that
- * arrives, tens of thousands a second in a fast-forward. */
-static void
-update_journal_filter (WinnowWindow *self)
-{
-  gboolean active = winnow_session_get_selected_node (self->session) != NULL || self->kind_filter >= 0 ||
-                    self->instance_filter != NULL || self->journal_needle != NULL;
-  GtkFilterListModel *model = GTK_FILTER_LIST_MODEL (self->journal_filtered);
-  GtkFilter *want = active ? self->journal_filter : NULL;
-
-  if (gtk_filter_list_model_get_filter (model) != want)
-    gtk_filter_list_model_set_filter (model, want);
-  else if (want != NULL)
-    gtk_filter_changed (want, GTK_FILTER_CHANGE_DIFFERENT);
-}
-
-static void
-refilter (WinnowWindow *self)
-{
-  update_journal_filter (self);
-  update_empty_states (self);
-}
 
 /* Setting a tooltip asks the X server where the pointer is (GTK 4.8): only
  * when it changes. */
@@ -795,71 +667,7 @@ update_node_counts_row (WinnowWindow *self)
   winnow_row_set_subtitle (self->counts_row, text);
 }
 
-static gboolean
-journal_follow_cb (gpointer data)
-{
-  WinnowWindow *self = data;
-  GtkAdjustment *adj = gtk_scrolled_window_get_vadjustment (self->journal_scroller);
-  double target = gtk_adjustment_get_upper (adj) - gtk_adjustment_get_page_size (adj);
-
-  self->follow_id = 0;
-  if (self->follow && gtk_adjustment_get_value (adj) < target)
-    {
-      self->scrolling = TRUE;
-      gtk_adjustment_set_value (adj, target);
-      self->scrolling = FALSE;
-    }
-  return G_SOURCE_REMOVE;
-}
-
-/* Scroll to the newest event once the view has measured what arrived. */
-static void
-journal_scroll_to_end (WinnowWindow *self)
-{
-  if (self->follow_id == 0)
-    self->follow_id = g_idle_add_full (GDK_PRIORITY_REDRAW + 10, journal_follow_cb, self, NULL);
-}
-
-static void
-journal_adjustment_changed_cb (GtkAdjustment *adj,
-                               WinnowWindow  *self)
-{
-  self->journal_upper = gtk_adjustment_get_upper (adj);
-  self->journal_page_size = gtk_adjustment_get_page_size (adj);
-  if (self->follow)
-    journal_scroll_to_end (self);
-}
-
-static void
-journal_value_changed_cb (GtkAdjustment *adj,
-                          WinnowWindow  *self)
-{
-  double upper = gtk_adjustment_get_upper (adj);
-  double page = gtk_adjustment_get_page_size (adj);
-  gboolean at_end;
-
-  /* Only a move the user made counts: when rows arrive or the view is
-   * rebuilt the bounds change too, and following must go on. */
-  if (self->scrolling || upper != self->journal_upper || page != self->journal_page_size)
-    {
-      self->journal_upper = upper;
-      self->journal_page_size = page;
-      return;
-    }
-  at_end = gtk_adjustment_get_value (adj) >= upper - page - 4;
-  if (at_end != self->follow)
-    gtk_toggle_button_set_active (self->follow_button, at_end);
-}
-
-static void
-follow_toggled_cb (GtkToggleButton *button,
-                   WinnowWindow    *self)
-{
-  self->follow = gtk_toggle_button_get_active (button);
-  if (self->follow)
-    journal_scroll_to_end (self);
-}
-
+/* Whether a tab's table shows a preview: the tab bar's note says so. */
 static gboolean
 tables_live (WinnowWindow *self)
 {
@@ -974,10 +782,8 @@ update_lower_views (WinnowWindow *self)
   winnow_timeline_page_update (self->timeline);
   winnow_incidents_page_update (self->incidents);
   winnow_breakpoints_page_update (self->breakpoints);
-  update_empty_states (self);
+  winnow_journal_page_update (self->journal);
   update_alerts (self, restored);
-  if (self->follow)
-    journal_scroll_to_end (self);
 }
 
 /* A frame shows one half of the window's news: the views above the tabs on
@@ -1183,7 +989,6 @@ visible_page_cb (AdwViewStack *stack,
   else if (g_strcmp0 (name, "journal") == 0)
     self->unseen_journal = 0;
   update_tab_badges (self);
-  attach_visible_views (self);
   if (g_strcmp0 (name, "timeline") == 0)
     winnow_timeline_page_update (self->timeline);
 }
@@ -1345,8 +1150,6 @@ selected_node_cb (WinnowSession *session,
 {
   gtk_widget_set_visible (GTK_WIDGET (self->fault_error), FALSE);
   update_inspector (self);
-  update_journal_filter (self);
-  update_empty_states (self);
 }
 
 static void
@@ -1463,8 +1266,6 @@ session_run_changed_cb (WinnowSession *session,
   update_job_inspector (self);
   _winnow_window_update_clock (self);
   update_run_stats (self);
-  update_empty_states (self);
-  gtk_toggle_button_set_active (self->follow_button, TRUE);
 }
 
 static void
@@ -2027,41 +1828,6 @@ close_request_cb (GtkWindow    *window,
 }
 
 static void
-journal_search_cb (GtkSearchEntry *entry,
-                   WinnowWindow   *self)
-{
-  const char *text = gtk_editable_get_text (GTK_EDITABLE (entry));
-
-  g_clear_pointer (&self->journal_needle, g_free);
-  if (*text != '\0')
-    self->journal_needle = g_utf8_casefold (text, -1);
-  refilter (self);
-}
-
-static void
-kind_filter_cb (GtkDropDown  *dropdown,
-                GParamSpec   *pspec,
-                WinnowWindow *self)
-{
-  guint selected = gtk_drop_down_get_selected (dropdown);
-
-  self->kind_filter = selected == 0 || selected == GTK_INVALID_LIST_POSITION ? -1 : (int) selected - 1;
-  refilter (self);
-}
-
-static void
-instance_filter_cb (GtkEditable  *editable,
-                    WinnowWindow *self)
-{
-  g_autofree char *text = g_strstrip (g_strdup (gtk_editable_get_text (editable)));
-
-  g_clear_pointer (&self->instance_filter, g_free);
-  if (*text != '\0')
-    self->instance_filter = g_steal_pointer (&text);
-  refilter (self);
-}
-
-static void
 node_activated_cb (WinnowDiagram *diagram,
                    const char    *node_id,
                    WinnowWindow  *self)
@@ -2071,63 +1837,6 @@ node_activated_cb (WinnowDiagram *diagram,
 }
 
 /* ---- setup ---- */
-
-/* The journal's model is attached to the view only while its tab shows: a
- * hidden list costs nothing. */
-static void
-attach_visible_views (WinnowWindow *self)
-{
-  const char *page = adw_view_stack_get_visible_child_name (self->view_stack);
-  GtkSelectionModel *journal = g_strcmp0 (page, "journal") == 0 ? self->journal_selection : NULL;
-
-  if (gtk_list_view_get_model (self->journal_view) != journal)
-    {
-      gtk_list_view_set_model (self->journal_view, journal);
-      if (journal != NULL && self->follow)
-        journal_scroll_to_end (self);
-    }
-}
-
-static void
-setup_views (WinnowWindow *self)
-{
-  GtkListItemFactory *factory;
-  GtkFilterListModel *journal;
-  GtkNoSelection *no_selection;
-  GtkStringList *kinds;
-  GtkAdjustment *adj;
-
-  self->journal_filter = GTK_FILTER (gtk_custom_filter_new (journal_filter_func, self, NULL));
-
-
-  /* the journal: newest at the bottom */
-  factory = gtk_signal_list_item_factory_new ();
-  g_signal_connect (factory, "setup", G_CALLBACK (journal_setup_cb), NULL);
-  g_signal_connect (factory, "bind", G_CALLBACK (journal_bind_cb), NULL);
-  gtk_list_view_set_factory (self->journal_view, factory);
-  g_object_unref (factory);
-  journal = gtk_filter_list_model_new (g_object_ref (winnow_session_get_events (self->session)), NULL);
-  self->journal_filtered = G_LIST_MODEL (journal);
-  no_selection = gtk_no_selection_new (g_object_ref (G_LIST_MODEL (journal)));
-  self->journal_selection = GTK_SELECTION_MODEL (no_selection);
-  attach_visible_views (self);
-
-  kinds = gtk_string_list_new (NULL);
-  gtk_string_list_append (kinds, _("All kinds"));
-  for (int k = 0; k < WN_EV_N_KINDS; k++)
-    gtk_string_list_append (kinds, wn_event_kind_to_string ((WnEventKind) k));
-  gtk_drop_down_set_model (self->kind_dropdown, G_LIST_MODEL (kinds));
-  g_object_unref (kinds);
-
-  adj = gtk_scrolled_window_get_vadjustment (self->journal_scroller);
-  g_signal_connect (adj, "changed", G_CALLBACK (journal_adjustment_changed_cb), self);
-  g_signal_connect (adj, "value-changed", G_CALLBACK (journal_value_changed_cb), self);
-  g_signal_connect (self->follow_button, "toggled", G_CALLBACK (follow_toggled_cb), self);
-
-  g_signal_connect (self->journal_search, "search-changed", G_CALLBACK (journal_search_cb), self);
-  g_signal_connect (self->kind_dropdown, "notify::selected", G_CALLBACK (kind_filter_cb), self);
-  g_signal_connect (self->instance_entry, "changed", G_CALLBACK (instance_filter_cb), self);
-}
 
 static void
 restore_settings (WinnowWindow *self)
@@ -2164,7 +1873,6 @@ winnow_window_dispose (GObject *object)
 {
   WinnowWindow *self = WINNOW_WINDOW (object);
 
-  g_clear_handle_id (&self->follow_id, g_source_remove);
   if (self->tick_id != 0)
     {
       gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->tick_id);
@@ -2175,9 +1883,6 @@ winnow_window_dispose (GObject *object)
 
   gtk_widget_dispose_template (GTK_WIDGET (self), WINNOW_TYPE_WINDOW);
 
-  g_clear_object (&self->journal_filtered);
-  g_clear_object (&self->journal_selection);
-  g_clear_object (&self->journal_filter);
   g_clear_object (&self->session);
   g_clear_object (&self->settings);
   g_clear_object (&self->recent_menu);
@@ -2190,8 +1895,6 @@ winnow_window_finalize (GObject *object)
 {
   WinnowWindow *self = WINNOW_WINDOW (object);
 
-  g_clear_pointer (&self->journal_needle, g_free);
-  g_clear_pointer (&self->instance_filter, g_free);
   g_clear_pointer (&self->inspected_job, g_free);
   for (guint i = 0; i < G_N_ELEMENTS (self->alert_titles); i++)
     g_clear_pointer (&self->alert_titles[i], g_free);
@@ -2247,10 +1950,10 @@ winnow_window_class_init (WinnowWindowClass *klass)
   g_type_ensure (WINNOW_TYPE_TIMELINE_PAGE);
   g_type_ensure (WINNOW_TYPE_INCIDENTS_PAGE);
   g_type_ensure (WINNOW_TYPE_BREAKPOINTS_PAGE);
-  g_type_ensure (WINNOW_TYPE_TABLE_VIEW);
   g_type_ensure (WINNOW_TYPE_TRACKS_PAGE);
   g_type_ensure (WINNOW_TYPE_DISPATCHER_PAGE);
   g_type_ensure (WINNOW_TYPE_INSTANCES_PAGE);
+  g_type_ensure (WINNOW_TYPE_JOURNAL_PAGE);
   /* GtkBuilder finds a type nobody has used yet by looking up its
    * *_get_type symbol in every loaded library: register the template's own
    * first (the window is built before anything is on screen) */
@@ -2345,18 +2048,10 @@ winnow_window_class_init (WinnowWindowClass *klass)
   BIND (jobs_page);
   BIND (journal_page);
   BIND (instances_page);
-  BIND (journal_stack);
   BIND (tracks);
   BIND (dispatcher);
   BIND (instances);
-  BIND (journal_view);
-  BIND (journal_empty);
-  BIND (journal_search);
-  BIND (kind_dropdown);
-  BIND (instance_entry);
-  BIND (journal_count_label);
-  BIND (follow_button);
-  BIND (journal_scroller);
+  BIND (journal);
 #undef BIND
 }
 
@@ -2377,8 +2072,6 @@ winnow_window_init (WinnowWindow *self)
 #endif
 
   self->settings = create_settings ();
-  self->kind_filter = -1;
-  self->follow = TRUE;
   self->step_delta = WN_USEC_PER_SEC;
 
   _winnow_window_add_actions (self);
@@ -2394,7 +2087,6 @@ winnow_window_init (WinnowWindow *self)
   self->recent_menu = g_menu_new ();
   adw_split_button_set_menu_model (self->open_button, G_MENU_MODEL (self->recent_menu));
 
-  setup_views (self);
   setup_debugger (self);
   update_fault_fields (self);
 
@@ -2437,7 +2129,6 @@ winnow_window_init (WinnowWindow *self)
   update_inspector (self);
   _winnow_window_update_clock (self);
   update_run_stats (self);
-  update_empty_states (self);
   g_debug ("window built in %" G_GINT64_FORMAT " µs", g_get_monotonic_time () - started);
 }
 
