@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "winnow-diagram.h"
+#include "wn-test-util.h"
 
 /* ---- processes built by hand -------------------------------------------- */
 
@@ -626,11 +627,7 @@ test_empty (void)
 int
 main (int argc, char *argv[])
 {
-  if (g_getenv ("DISPLAY") == NULL && g_getenv ("WAYLAND_DISPLAY") == NULL)
-    {
-      g_printerr ("test-diagram: no display (neither DISPLAY nor WAYLAND_DISPLAY set): skipped\n");
-      return 77;
-    }
+  wn_test_require_display ("test-diagram");
 
   /* No accessibility bus under a bare test display: its warning would be fatal. */
   g_setenv ("GTK_A11Y", "none", TRUE);

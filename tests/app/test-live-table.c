@@ -10,6 +10,7 @@
 #include "winnow-live-table.h"
 #include "winnow-row-list.h"
 #include "winnow-track-row.h"
+#include "wn-test-util.h"
 
 #define N_ROWS 300
 
@@ -236,6 +237,7 @@ test_filter_keeps_all (gconstpointer data)
 int
 main (int argc, char **argv)
 {
+  wn_test_require_display ("test-live-table");
   gtk_test_init (&argc, &argv, NULL);
   g_test_add ("/app/LiveTable/in-place", Fixture, NULL, fixture_set_up, test_in_place, fixture_tear_down);
   g_test_add ("/app/LiveTable/selection-across-switches", Fixture, NULL,

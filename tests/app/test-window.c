@@ -278,7 +278,7 @@ test_window_responsive (void)
   WinnowWindow *window = winnow_window_new (NULL);
   WinnowSession *session = winnow_window_get_session (window);
   GdkFrameClock *clock;
-  gint64 start, elapsed, frames, longest = 0, last;
+  gint64 start, elapsed, frames;
   gboolean paused_once = FALSE;
 
   winnow_window_set_instances (window, 10000);
@@ -302,9 +302,9 @@ test_window_responsive (void)
   g_assert_cmpuint (g_list_model_get_n_items (winnow_session_get_instances (session)), ==, 10000);
   g_assert_true (winnow_session_is_playing (session));
 
-  /* Then, for up to a second of fast-forward: frames keep coming and no
-   * main-loop iteration is long, so a click on Pause is handled promptly. */
-  start = last = g_get_monotonic_time ();
+  /* Then, for up to a second of fast-forward: frames keep coming, and a click
+   * on Pause is handled at once. */
+  start = g_get_monotonic_time ();
   frames = gdk_frame_clock_get_frame_counter (clock);
   while (g_get_monotonic_time () - start < G_USEC_PER_SEC && winnow_session_is_playing (session))
     {
@@ -312,8 +312,6 @@ test_window_responsive (void)
 
       g_main_context_iteration (NULL, FALSE);
       now = g_get_monotonic_time ();
-      longest = MAX (longest, now - last);
-      last = now;
 
       if (!paused_once && now - start > G_USEC_PER_SEC / 3 && winnow_session_is_playing (session))
         {
@@ -330,14 +328,13 @@ test_window_responsive (void)
           g_action_group_activate_action (G_ACTION_GROUP (window), "play-pause", NULL);
           g_assert_cmpint (winnow_session_get_mode (session), ==, WN_CLOCK_FAST_FORWARD);
           paused_once = TRUE;
-          last = g_get_monotonic_time ();
         }
     }
   elapsed = g_get_monotonic_time () - start;
   frames = gdk_frame_clock_get_frame_counter (clock) - frames;
-  g_test_message ("%" G_GINT64_FORMAT " frames in %" G_GINT64_FORMAT " ms of fast-forward; longest main-loop "
-                  "iteration %" G_GINT64_FORMAT " ms; %u events listed, clock at %" G_GINT64_FORMAT " ms",
-                  frames, elapsed / 1000, longest / 1000,
+  g_test_message ("%" G_GINT64_FORMAT " frames in %" G_GINT64_FORMAT " ms of fast-forward; "
+                  "%u events listed, clock at %" G_GINT64_FORMAT " ms",
+                  frames, elapsed / 1000,
                   g_list_model_get_n_items (winnow_session_get_events (session)),
                   winnow_session_get_now (session) / 1000);
   g_assert_true (paused_once);
@@ -355,11 +352,7 @@ main (int argc, char **argv)
 {
   g_autofree char *style = NULL;
 
-  if (g_getenv ("DISPLAY") == NULL && g_getenv ("WAYLAND_DISPLAY") == NULL)
-    {
-      g_printerr ("no display: skipped\n");
-      return 77;
-    }
+  wn_test_require_display ("test-window");
   g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
   g_setenv ("GTK_A11Y", "none", TRUE);
   gtk_test_init (&argc, &argv, NULL);

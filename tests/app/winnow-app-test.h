@@ -6,6 +6,7 @@
 #include "winnow.h"
 #include "winnow-session.h"
 #include "winnow-window.h"
+#include "wn-test-util.h"
 
 G_BEGIN_DECLS
 

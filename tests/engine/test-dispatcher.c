@@ -10,17 +10,6 @@
 
 /* Helpers: JSON, lite, policies */
 
-static JsonNode *
-json (const char *text)
-{
-  g_autoptr(JsonParser) parser = json_parser_new ();
-  g_autoptr(GError) error = NULL;
-
-  json_parser_load_from_data (parser, text, -1, &error);
-  g_assert_no_error (error);
-  return json_node_copy (json_parser_get_root (parser));
-}
-
 static char *
 to_json (JsonNode *node)
 {
@@ -45,7 +34,7 @@ sample_mapper (const char *failing_clause)
 {
   g_autoptr(WnLite) stock = compile ("body.stock == 0");
   g_autoptr(WnLite) failing = failing_clause != NULL ? compile (failing_clause) : NULL;
-  g_autoptr(JsonNode) status = json ("\"backorder\"");
+  g_autoptr(JsonNode) status = wn_test_json ("\"backorder\"");
   WnErrorRule rules[3];
   guint n = 0;
 
@@ -528,7 +517,7 @@ test_enqueue_fetch_complete (Fixture      *fx,
                              gconstpointer user_data)
 {
   g_autoptr(WnPolicy) policy = policy_new (WN_TRUST_ENGINE_AUTHORITATIVE, NULL, NULL, NULL);
-  g_autoptr(JsonNode) body = json ("{\"ok\":true}");
+  g_autoptr(JsonNode) body = wn_test_json ("{\"ok\":true}");
   g_autoptr(GError) error = NULL;
   g_autofree char *phases = NULL;
   int owner;
@@ -744,7 +733,7 @@ test_report_validation_order (Fixture      *fx,
                               gconstpointer user_data)
 {
   g_autoptr(WnPolicy) policy = policy_ea_fixed (3, SEC);
-  g_autoptr(JsonNode) body = json ("{}");
+  g_autoptr(JsonNode) body = wn_test_json ("{}");
   GError *error = NULL;
   Snapshot before;
   const WnEvent *rejected;
@@ -830,7 +819,7 @@ static void
 test_lock_takeover (Fixture      *fx,
                     gconstpointer user_data)
 {
-  g_autoptr(JsonNode) body = json ("{}");
+  g_autoptr(JsonNode) body = wn_test_json ("{}");
   GError *error = NULL;
   const WnEvent *reclaimed;
   const WnEvent *locked;
@@ -1077,7 +1066,7 @@ test_remove_and_foreach (Fixture      *fx,
                          gconstpointer user_data)
 {
   g_autoptr(GString) ids = g_string_new (NULL);
-  g_autoptr(JsonNode) body = json ("{}");
+  g_autoptr(JsonNode) body = wn_test_json ("{}");
   GError *error = NULL;
   guint events;
 
@@ -1240,8 +1229,8 @@ test_ea_business_verdicts_terminal (Fixture      *fx,
   g_autoptr(WnErrorMapper) mapper = sample_mapper (NULL);
   WnRetryPolicy retry = wn_retry_policy_fixed (5, SEC);
   g_autoptr(WnPolicy) policy = policy_new (WN_TRUST_ENGINE_AUTHORITATIVE, &retry, mapper, NULL);
-  g_autoptr(JsonNode) conflict = json ("{\"reason\":\"taken\"}");
-  g_autoptr(JsonNode) empty = json ("{\"stock\":0}");
+  g_autoptr(JsonNode) conflict = wn_test_json ("{\"reason\":\"taken\"}");
+  g_autoptr(JsonNode) empty = wn_test_json ("{\"stock\":0}");
   GError *error = NULL;
   const WnEvent *event;
   WnOutcome *outcome;
@@ -1291,7 +1280,7 @@ test_ea_technical_rearms (Fixture      *fx,
                           gconstpointer user_data)
 {
   g_autoptr(WnPolicy) policy = policy_ea_fixed (3, SEC);
-  g_autoptr(JsonNode) body = json ("{\"error\":\"unavailable\"}");
+  g_autoptr(JsonNode) body = wn_test_json ("{\"error\":\"unavailable\"}");
   GError *error = NULL;
   const WnEvent *event;
   WnJobInfo info;
@@ -1345,7 +1334,7 @@ test_ea_default_exhausts (Fixture      *fx,
                           gconstpointer user_data)
 {
   g_autoptr(WnPolicy) policy = policy_new (WN_TRUST_ENGINE_AUTHORITATIVE, NULL, NULL, NULL);
-  g_autoptr(JsonNode) body = json ("{\"error\":\"unavailable\"}");
+  g_autoptr(JsonNode) body = wn_test_json ("{\"error\":\"unavailable\"}");
   GError *error = NULL;
   const WnEvent *event;
   WnOutcome *outcome;
@@ -1413,7 +1402,7 @@ test_ea_lock_lapses_during_classification (Fixture      *fx,
   g_autoptr(WnErrorMapper) mapper = sample_mapper ("body.missing.deep == 1");
   WnRetryPolicy retry = wn_retry_policy_exponential (3, SEC, 10 * SEC, TRUE);
   g_autoptr(WnPolicy) policy = policy_new (WN_TRUST_ENGINE_AUTHORITATIVE, &retry, mapper, NULL);
-  g_autoptr(JsonNode) body = json ("{}");
+  g_autoptr(JsonNode) body = wn_test_json ("{}");
   GError *error = NULL;
   WnJobInfo info;
   guint64 draws_before, draws_after;
@@ -1462,7 +1451,7 @@ test_ea_mapper_error_is_technical (Fixture      *fx,
   g_autoptr(WnErrorMapper) mapper = sample_mapper ("body.missing.deep == 1");
   WnRetryPolicy retry = wn_retry_policy_fixed (3, SEC);
   g_autoptr(WnPolicy) policy = policy_new (WN_TRUST_ENGINE_AUTHORITATIVE, &retry, mapper, NULL);
-  g_autoptr(JsonNode) body = json ("{\"stock\":0}");
+  g_autoptr(JsonNode) body = wn_test_json ("{\"stock\":0}");
   GError *error = NULL;
   const WnEvent *event;
 
@@ -1490,9 +1479,9 @@ test_ea_complete_maps (Fixture      *fx,
   WnRetryPolicy retry = wn_retry_policy_fixed (3, SEC);
   g_autoptr(WnPolicy) mapped = policy_new (WN_TRUST_ENGINE_AUTHORITATIVE, &retry, NULL, mapping);
   g_autoptr(WnPolicy) direct = policy_new (WN_TRUST_ENGINE_AUTHORITATIVE, &retry, NULL, NULL);
-  g_autoptr(JsonNode) full = json ("{\"reservationId\":\"R-7\",\"warehouse\":{\"zone\":\"B\"},\"extra\":1}");
-  g_autoptr(JsonNode) partial = json ("{\"reservationId\":\"R-8\"}");
-  g_autoptr(JsonNode) missing = json ("{\"warehouse\":{\"zone\":\"C\"}}");
+  g_autoptr(JsonNode) full = wn_test_json ("{\"reservationId\":\"R-7\",\"warehouse\":{\"zone\":\"B\"},\"extra\":1}");
+  g_autoptr(JsonNode) partial = wn_test_json ("{\"reservationId\":\"R-8\"}");
+  g_autoptr(JsonNode) missing = wn_test_json ("{\"warehouse\":{\"zone\":\"C\"}}");
   GError *error = NULL;
   WnJobSpec spec;
   WnOutcome *outcome;
@@ -1565,7 +1554,7 @@ test_only_terminal_outcomes_delivered (Fixture      *fx,
                                        gconstpointer user_data)
 {
   g_autoptr(WnPolicy) policy = policy_ea_fixed (3, 100 * MSEC);
-  g_autoptr(JsonNode) body = json ("{\"ok\":1}");
+  g_autoptr(JsonNode) body = wn_test_json ("{\"ok\":1}");
   GError *error = NULL;
   int owners[3];
   char id[8];
@@ -1625,7 +1614,7 @@ test_trusted_fail_forwarded (Fixture      *fx,
   g_autoptr(WnErrorMapper) mapper = sample_mapper (NULL);
   WnRetryPolicy retry = wn_retry_policy_fixed (5, SEC);
   g_autoptr(WnPolicy) policy = policy_new (WN_TRUST_WORKER_TRUSTED, &retry, mapper, NULL);
-  g_autoptr(JsonNode) body = json ("{\"error\":\"conflict\"}");
+  g_autoptr(JsonNode) body = wn_test_json ("{\"error\":\"conflict\"}");
   GError *error = NULL;
   WnOutcome *outcome;
   const WnEvent *event;
@@ -1655,7 +1644,7 @@ test_ea_rejects_verdicts (Fixture      *fx,
                           gconstpointer user_data)
 {
   g_autoptr(WnPolicy) policy = policy_ea_fixed (3, SEC);
-  g_autoptr(JsonNode) status = json ("\"held\"");
+  g_autoptr(JsonNode) status = wn_test_json ("\"held\"");
   g_autoptr(GArray) bindings = wn_bindings_new ();
   GError *error = NULL;
   Snapshot before;
@@ -1697,8 +1686,8 @@ test_trusted_verdicts_forwarded (Fixture      *fx,
 {
   g_autoptr(WnOutputMapping) mapping = sample_mapping ();
   g_autoptr(WnPolicy) policy = policy_new (WN_TRUST_WORKER_TRUSTED, NULL, NULL, mapping);
-  g_autoptr(JsonNode) status = json ("\"held\"");
-  g_autoptr(JsonNode) raw = json ("{\"x\":1}");
+  g_autoptr(JsonNode) status = wn_test_json ("\"held\"");
+  g_autoptr(JsonNode) raw = wn_test_json ("{\"x\":1}");
   g_autoptr(GArray) bindings = wn_bindings_new ();
   g_autofree char *status_text = NULL;
   GError *error = NULL;
@@ -1707,7 +1696,7 @@ test_trusted_verdicts_forwarded (Fixture      *fx,
   const char *ids[] = { "mapped", "bpmn", "status", "fault", "raw" };
 
   binding.var = g_strdup ("reservationId");
-  binding.value = json ("\"R-7\"");
+  binding.value = wn_test_json ("\"R-7\"");
   g_array_append_val (bindings, binding);
 
   for (guint i = 0; i < G_N_ELEMENTS (ids); i++)
@@ -1763,7 +1752,7 @@ scripted_run (gboolean listen)
   Fixture fx_storage;
   Fixture *fx = &fx_storage;
   g_autoptr(WnPolicy) policy = policy_ea_fixed (2, SEC);
-  g_autoptr(JsonNode) body = json ("{}");
+  g_autoptr(JsonNode) body = wn_test_json ("{}");
   GError *error = NULL;
   guint64 n;
 
@@ -1809,7 +1798,7 @@ test_free_with_pending (void)
   WnScheduler *scheduler = wn_scheduler_new ();
   WnJournal *journal = wn_journal_new ();
   g_autoptr(GArray) wakes = g_array_new (FALSE, FALSE, sizeof (WnTime));
-  g_autoptr(JsonNode) body = json ("{}");
+  g_autoptr(JsonNode) body = wn_test_json ("{}");
   const char *topics[] = { "t" };
   WnDispatcher *dispatcher;
   WnJobSpec spec;

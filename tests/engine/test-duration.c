@@ -198,17 +198,6 @@ test_parse_out_optional (void)
   g_assert_no_error (error);
 }
 
-static JsonNode *
-parse_json (const char *text)
-{
-  g_autoptr(JsonParser) parser = json_parser_new ();
-  g_autoptr(GError) error = NULL;
-
-  json_parser_load_from_data (parser, text, -1, &error);
-  g_assert_no_error (error);
-  return json_node_copy (json_parser_get_root (parser));
-}
-
 static void
 test_from_json (void)
 {
@@ -246,7 +235,7 @@ test_from_json (void)
 
   for (i = 0; i < G_N_ELEMENTS (ok_cases); i++)
     {
-      g_autoptr(JsonNode) node = parse_json (ok_cases[i].json);
+      g_autoptr(JsonNode) node = wn_test_json (ok_cases[i].json);
 
       g_test_message ("from JSON %s", ok_cases[i].json);
       us = -42;
@@ -257,7 +246,7 @@ test_from_json (void)
 
   for (i = 0; i < G_N_ELEMENTS (bad_cases); i++)
     {
-      g_autoptr(JsonNode) node = parse_json (bad_cases[i].json);
+      g_autoptr(JsonNode) node = wn_test_json (bad_cases[i].json);
 
       g_test_message ("from JSON %s", bad_cases[i].json);
       g_assert_false (wn_duration_from_json (node, &us, &error));

@@ -12,17 +12,6 @@ compile (const char *source)
   return lite;
 }
 
-static JsonNode *
-json (const char *text)
-{
-  g_autoptr(JsonParser) parser = json_parser_new ();
-  g_autoptr(GError) error = NULL;
-
-  json_parser_load_from_data (parser, text, -1, &error);
-  g_assert_no_error (error);
-  return json_node_copy (json_parser_get_root (parser));
-}
-
 static char *
 to_json (JsonNode *node)
 {
@@ -57,7 +46,7 @@ status_rule (const char *code,
   rule.code = code;
   rule.when = when != NULL ? compile (when) : NULL;
   rule.outcome = WN_CLASS_STATUS;
-  rule.status = json (status_json);
+  rule.status = wn_test_json (status_json);
   return rule;
 }
 
@@ -96,7 +85,7 @@ classify (const WnErrorMapper *mapper,
           const char          *body_json,
           WnClassification    *c)
 {
-  g_autoptr(JsonNode) body = body_json != NULL ? json (body_json) : NULL;
+  g_autoptr(JsonNode) body = body_json != NULL ? wn_test_json (body_json) : NULL;
 
   wn_error_mapper_classify (mapper, code, body, c);
 }

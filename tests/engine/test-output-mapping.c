@@ -1,17 +1,6 @@
 /* Output mapping: shaping a completion body into variables (semantics §6.2). */
 #include "wn-test-util.h"
 
-static JsonNode *
-json (const char *text)
-{
-  g_autoptr(JsonParser) parser = json_parser_new ();
-  g_autoptr(GError) error = NULL;
-
-  json_parser_load_from_data (parser, text, -1, &error);
-  g_assert_no_error (error);
-  return json_node_copy (json_parser_get_root (parser));
-}
-
 typedef struct {
   const char *path;
   const char *var;
@@ -105,7 +94,7 @@ test_path_into_variable (void)
     { "body.lines[1] * 2", "doubled", FALSE },
   };
   g_autoptr(WnOutputMapping) mapping = mapping_ok (specs, G_N_ELEMENTS (specs));
-  g_autoptr(JsonNode) body = json ("{\"reservationId\": \"R-7\", \"warehouse\": {\"zone\": \"B\"},"
+  g_autoptr(JsonNode) body = wn_test_json ("{\"reservationId\": \"R-7\", \"warehouse\": {\"zone\": \"B\"},"
                                    " \"lines\": [1, 21]}");
   g_autoptr(GArray) out = wn_bindings_new ();
   g_autoptr(GError) error = NULL;
@@ -126,7 +115,7 @@ test_values_are_copies (void)
     { "body.warehouse", "warehouse", TRUE },
   };
   g_autoptr(WnOutputMapping) mapping = mapping_ok (specs, G_N_ELEMENTS (specs));
-  g_autoptr(JsonNode) body = json ("{\"warehouse\": {\"zone\": \"B\"}}");
+  g_autoptr(JsonNode) body = wn_test_json ("{\"warehouse\": {\"zone\": \"B\"}}");
   g_autoptr(GArray) out = wn_bindings_new ();
 
   g_assert_true (wn_output_mapping_apply (mapping, body, out, NULL));
@@ -140,7 +129,7 @@ test_values_are_copies (void)
 static void
 test_direct_default (void)
 {
-  g_autoptr(JsonNode) body = json ("{\"reservationId\": \"R-7\", \"n\": [1, 2]}");
+  g_autoptr(JsonNode) body = wn_test_json ("{\"reservationId\": \"R-7\", \"n\": [1, 2]}");
   g_autoptr(GArray) out = wn_bindings_new ();
 
   /* No mapping configured: the raw output, whole, under the output variable. */
@@ -155,7 +144,7 @@ test_direct_default (void)
 
   /* Any JSON, scalars too. */
   {
-    g_autoptr(JsonNode) scalar = json ("\"AUTHORIZED\"");
+    g_autoptr(JsonNode) scalar = wn_test_json ("\"AUTHORIZED\"");
 
     wn_output_direct ("charge", scalar, out);
     g_assert_cmpuint (out->len, ==, 2);
@@ -171,10 +160,10 @@ test_required_missing (void)
     { "body.reservationId", "reservationId", TRUE },
   };
   g_autoptr(WnOutputMapping) mapping = mapping_ok (specs, G_N_ELEMENTS (specs));
-  g_autoptr(JsonNode) body = json ("{\"warehouse\": {\"zone\": \"B\"}}");
+  g_autoptr(JsonNode) body = wn_test_json ("{\"warehouse\": {\"zone\": \"B\"}}");
   g_autoptr(GArray) out = wn_bindings_new ();
   g_autoptr(GError) error = NULL;
-  g_autoptr(JsonNode) earlier = json ("1");
+  g_autoptr(JsonNode) earlier = wn_test_json ("1");
 
   /* `out` already holds a binding: a failed apply leaves it exactly so. */
   wn_output_direct ("earlier", earlier, out);
@@ -199,7 +188,7 @@ test_evaluation_error_is_missing (void)
     { "body.amount + 1", "next", TRUE },
   };
   g_autoptr(WnOutputMapping) mapping = mapping_ok (specs, G_N_ELEMENTS (specs));
-  g_autoptr(JsonNode) body = json ("{\"amount\": \"ten\"}");
+  g_autoptr(JsonNode) body = wn_test_json ("{\"amount\": \"ten\"}");
   g_autoptr(GArray) out = wn_bindings_new ();
   g_autoptr(GError) error = NULL;
 
@@ -218,7 +207,7 @@ test_optional_missing_skipped (void)
     { "body.note", "note", FALSE },
   };
   g_autoptr(WnOutputMapping) mapping = mapping_ok (specs, G_N_ELEMENTS (specs));
-  g_autoptr(JsonNode) body = json ("{\"reservationId\": \"R-7\", \"warehouse\": 3}");
+  g_autoptr(JsonNode) body = wn_test_json ("{\"reservationId\": \"R-7\", \"warehouse\": 3}");
   g_autoptr(GArray) out = wn_bindings_new ();
   g_autoptr(GError) error = NULL;
 
@@ -237,7 +226,7 @@ test_record_beside_plain (void)
     { "body.lines[0].price", "order.items[0].price", TRUE },
   };
   g_autoptr(WnOutputMapping) mapping = mapping_ok (specs, G_N_ELEMENTS (specs));
-  g_autoptr(JsonNode) body = json ("{\"id\": \"A-1\", \"total\": 50, \"lines\": [{\"price\": 9.5}]}");
+  g_autoptr(JsonNode) body = wn_test_json ("{\"id\": \"A-1\", \"total\": 50, \"lines\": [{\"price\": 9.5}]}");
   g_autoptr(GArray) out = wn_bindings_new ();
   g_autoptr(GError) error = NULL;
 
@@ -262,7 +251,7 @@ test_record_shapes (void)
     { "body.a", "deep.a.c[1]", TRUE },
   };
   g_autoptr(WnOutputMapping) mapping = mapping_ok (specs, G_N_ELEMENTS (specs));
-  g_autoptr(JsonNode) body = json ("{\"eur\": 1.25, \"usd\": 1.5, \"a\": \"A\", \"c\": \"C\","
+  g_autoptr(JsonNode) body = wn_test_json ("{\"eur\": 1.25, \"usd\": 1.5, \"a\": \"A\", \"c\": \"C\","
                                    " \"obj\": {\"k\": [true]}}");
   g_autoptr(GArray) out = wn_bindings_new ();
   g_autoptr(GError) error = NULL;
@@ -288,7 +277,7 @@ test_record_partly_skipped (void)
     { "body.id", "orderId", FALSE },
   };
   g_autoptr(WnOutputMapping) mapping = mapping_ok (specs, G_N_ELEMENTS (specs));
-  g_autoptr(JsonNode) body = json ("{\"total\": 50, \"id\": 7}");
+  g_autoptr(JsonNode) body = wn_test_json ("{\"total\": 50, \"id\": 7}");
   g_autoptr(GArray) out = wn_bindings_new ();
 
   /* order keeps what it got; extra got nothing, so no binding at all. */
@@ -310,8 +299,8 @@ test_apply_twice (void)
     { "body.n", "rec.n", TRUE },
   };
   g_autoptr(WnOutputMapping) mapping = mapping_ok (specs, G_N_ELEMENTS (specs));
-  g_autoptr(JsonNode) one = json ("{\"n\": 1}");
-  g_autoptr(JsonNode) two = json ("{\"n\": 2}");
+  g_autoptr(JsonNode) one = wn_test_json ("{\"n\": 1}");
+  g_autoptr(JsonNode) two = wn_test_json ("{\"n\": 2}");
   g_autoptr(GArray) out = wn_bindings_new ();
 
   /* A mapping is reusable: each apply builds fresh records. */
@@ -352,7 +341,7 @@ static void
 test_empty_mapping (void)
 {
   g_autoptr(WnOutputMapping) mapping = mapping_ok (NULL, 0);
-  g_autoptr(JsonNode) body = json ("{\"a\": 1}");
+  g_autoptr(JsonNode) body = wn_test_json ("{\"a\": 1}");
   g_autoptr(GArray) out = wn_bindings_new ();
 
   g_assert_cmpuint (wn_output_mapping_get_n_rules (mapping), ==, 0);
@@ -515,7 +504,7 @@ static void
 test_bindings_array (void)
 {
   GArray *out = wn_bindings_new ();
-  g_autoptr(JsonNode) body = json ("[1, 2, 3]");
+  g_autoptr(JsonNode) body = wn_test_json ("[1, 2, 3]");
 
   /* The array clears its bindings (var and value) itself. */
   wn_output_direct ("a", body, out);

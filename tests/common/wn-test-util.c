@@ -1,5 +1,7 @@
 #include "wn-test-util.h"
 
+#include <stdlib.h>
+
 char *
 wn_test_source_path (const char *relative)
 {
@@ -7,6 +9,26 @@ wn_test_source_path (const char *relative)
 
   /* G_TEST_SRCDIR points at tests/ */
   return g_build_filename (srcdir ? srcdir : ".", relative, NULL);
+}
+
+JsonNode *
+wn_test_json (const char *text)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+
+  json_parser_load_from_data (parser, text, -1, &error);
+  g_assert_no_error (error);
+  return json_node_copy (json_parser_get_root (parser));
+}
+
+void
+wn_test_require_display (const char *test_name)
+{
+  if (g_getenv ("DISPLAY") != NULL || g_getenv ("WAYLAND_DISPLAY") != NULL)
+    return;
+  g_printerr ("%s: no display (neither DISPLAY nor WAYLAND_DISPLAY set): skipped\n", test_name);
+  exit (77);
 }
 
 WnProcess *

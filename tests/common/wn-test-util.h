@@ -1,4 +1,4 @@
-/* Helpers shared by the engine suites. */
+/* Helpers shared by the test suites (GLib and the engine only: no display). */
 #pragma once
 
 #include <glib.h>
@@ -8,6 +8,11 @@ G_BEGIN_DECLS
 
 /* Path of a file under tests/ in the source tree. */
 char *wn_test_source_path (const char *relative);
+/* A JSON document from text; fails the test when it does not parse. */
+JsonNode *wn_test_json (const char *text);
+/* For a test that needs a display (it calls gtk_test_init): exits with 77,
+ * meson's "skipped", when there is none. Call it first thing in main(). */
+void  wn_test_require_display (const char *test_name);
 
 /* A run of an engine with every journal event recorded. */
 typedef struct {
