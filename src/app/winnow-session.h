@@ -55,8 +55,13 @@ typedef struct {
 
 WinnowSession    *winnow_session_new               (void);
 
-/* Loading. On failure nothing changes: *diagnostics (when given) holds every
- * problem (WnDiagnostic*), and the error carries them one per line. */
+/* Loading: the one way a process file becomes a run. `options` (NULL: none)
+ * are the run's overrides, but for `trust`, which is the default for a
+ * process that sets none: a process (or the scenario it embeds) that sets
+ * the engine-wide trust keeps it. Only local files open
+ * (G_IO_ERROR_NOT_SUPPORTED otherwise). On failure nothing changes:
+ * *diagnostics (when given) holds every problem (WnDiagnostic*), and the
+ * error carries them one per line. */
 gboolean          winnow_session_load_file         (WinnowSession          *self,
                                                     GFile                  *file,
                                                     const WnEngineOptions  *options,

@@ -1,8 +1,9 @@
-/* The session's tables while the clock runs at fast-forward. Its snapshots
- * are then incremental: they look up only the jobs and tracks the journal
- * named (winnow-session.c). After every flush of a running clock, the tables,
- * the diagram's counts and the open incidents must still say exactly what a
- * walk over the engine says. No display. */
+/* The session: loading a file, and its tables while the clock runs at
+ * fast-forward. Its snapshots are then incremental: they look up only the
+ * jobs and tracks the journal named (winnow-session-tables.c). After every
+ * flush of a running clock, the tables, the diagram's counts and the open
+ * incidents must still say exactly what a walk over the engine says. No
+ * display. */
 #include "config.h"
 
 #include <string.h>
@@ -169,10 +170,75 @@ test_parallel (void)
   g_assert_cmpuint (play_and_check ("parallel-branch-failure.process.json", 300), >, 0);
 }
 
+static WinnowSession *
+load_example (const char     *example,
+              WnTrust         trust,
+              gboolean       *loaded,
+              GError        **error)
+{
+  g_autofree char *path = g_build_filename (EXAMPLES_DIR, example, NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  WinnowSession *session = winnow_session_new ();
+  WnEngineOptions options = { 0 };
+
+  options.trust = trust;
+  options.instances = 3;
+  *loaded = winnow_session_load_file (session, file, &options, NULL, error);
+  return session;
+}
+
+/* The one way a file becomes a run: the trust it is given is the default for
+ * a process that sets none, the other options are overrides, and a file that
+ * does not load (or is not local) changes nothing. */
+static void
+test_load_file (void)
+{
+  g_autoptr(WinnowSession) plain = NULL;
+  g_autoptr(WinnowSession) own = NULL;
+  g_autoptr(WinnowSession) remote = winnow_session_new ();
+  g_autoptr(GFile) uri = g_file_new_for_uri ("https://example.com/order.process.json");
+  g_autoptr(GFile) missing = g_file_new_for_path (EXAMPLES_DIR "/no-such.process.json");
+  g_autoptr(GPtrArray) diagnostics = NULL;
+  g_autoptr(GError) error = NULL;
+  WnEngine *engine;
+  gboolean loaded = FALSE;
+
+  /* a process that sets no trust takes the one given */
+  plain = load_example ("order-fulfilment.process.json", WN_TRUST_ENGINE_AUTHORITATIVE, &loaded, &error);
+  g_assert_no_error (error);
+  g_assert_true (loaded);
+  g_assert_true (winnow_session_is_loaded (plain));
+  g_assert_cmpint (winnow_session_get_trust_default (plain), ==, WN_TRUST_ENGINE_AUTHORITATIVE);
+  g_assert_cmpint (winnow_session_get_options (plain)->trust, ==, WN_TRUST_ENGINE_AUTHORITATIVE);
+  g_assert_cmpuint (winnow_session_get_options (plain)->instances, ==, 3);
+
+  /* one that sets its own keeps it, and the run records no override */
+  own = load_example ("order-fulfilment-authoritative.process.json", WN_TRUST_WORKER_TRUSTED, &loaded, &error);
+  g_assert_no_error (error);
+  g_assert_true (loaded);
+  g_assert_cmpint (winnow_session_get_trust_default (own), ==, WN_TRUST_ENGINE_AUTHORITATIVE);
+  g_assert_cmpint (winnow_session_get_options (own)->trust, ==, WN_TRUST_UNSET);
+  g_assert_cmpuint (winnow_session_get_options (own)->instances, ==, 3);
+
+  /* a file that does not load leaves the run as it was */
+  engine = winnow_session_get_engine (own);
+  g_assert_false (winnow_session_load_file (own, missing, NULL, &diagnostics, &error));
+  g_assert_nonnull (error);
+  g_clear_error (&error);
+  g_assert_true (winnow_session_get_engine (own) == engine);
+  g_assert_cmpint (winnow_session_get_trust_default (own), ==, WN_TRUST_ENGINE_AUTHORITATIVE);
+
+  /* only local files open */
+  g_assert_false (winnow_session_load_file (remote, uri, NULL, NULL, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED);
+  g_assert_false (winnow_session_is_loaded (remote));
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/app/Session/load-file", test_load_file);
   g_test_add_func ("/app/Session/incremental/flaky-service", test_flaky_service);
   g_test_add_func ("/app/Session/incremental/incidents", test_incidents);
   g_test_add_func ("/app/Session/incremental/parallel", test_parallel);

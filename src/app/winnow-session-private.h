@@ -1,0 +1,114 @@
+/* winnow-session-private.h — what the session's files share: its struct and
+ * the calls between them. winnow-session.c loads, runs the clock and takes
+ * commands; winnow-session-tables.c keeps the models the views show;
+ * winnow-session-breakpoints.c the breakpoints and the stops at them. */
+#pragma once
+
+#include "winnow-session.h"
+#include "winnow-event-log.h"
+#include "winnow-event-row.h"
+#include "winnow-instance-row.h"
+#include "winnow-row-list.h"
+#include "winnow-trace.h"
+
+G_BEGIN_DECLS
+
+struct _WinnowSession
+{
+  GObject          parent_instance;
+
+  GFile           *file;
+  WnProcess       *process;
+  WnScenario      *scenario;        /* explicit scenario, or NULL: the embedded one */
+  WnEngineOptions  options;
+  WnEngine        *engine;
+  guint            journal_id;
+  guint            batch;
+  gboolean         fixed_batch;     /* winnow_session_set_batch() was called */
+  GSource         *scheduler_source; /* borrowed, while attached */
+  guint64          last_n_run;      /* actions run at the last scheduler notify */
+  double           speed;           /* 0: fast-forward */
+  WnClockMode      last_mode;
+
+  gboolean         flush_requested;
+  gboolean         snapshots_dirty; /* a full pass is due */
+  gboolean         rows_dirty;      /* an incremental one is */
+  gboolean         instances_dirty;
+
+  WinnowEventLog  *events;
+  WinnowRowList   *jobs;
+  WinnowRowList   *tracks;
+  WinnowRowList   *instances;
+  GHashTable      *job_index;       /* id → WinnowJobRow (ref) */
+  GHashTable      *track_index;     /* id → WinnowTrackRow (ref) */
+  GHashTable      *instance_index;  /* id → WinnowInstanceRow (ref) */
+  /* Rows are made as the journal announces their job, track or instance,
+   * spread over the engine's batches instead of thousands in one frame; the
+   * next snapshot lists them (or drops those already gone). */
+  GPtrArray       *new_jobs;        /* WinnowJobRow*, not listed yet */
+  GPtrArray       *new_tracks;      /* WinnowTrackRow*, not listed yet */
+  GPtrArray       *new_instances;   /* WinnowInstanceRow*, not listed yet */
+  GPtrArray       *changed_instances; /* WinnowInstanceRow* the journal named since the last snapshot */
+  GPtrArray       *dirty_jobs;      /* WinnowJobRow* (ROW_DIRTY) the journal named since the last snapshot */
+  GPtrArray       *dirty_tracks;    /* WinnowTrackRow* (ROW_DIRTY), likewise */
+  GPtrArray       *timed_jobs;      /* WinnowJobRow* (ROW_TIMED): gated or locked when last looked up */
+  WinnowNodeCounts *counts;         /* per process node */
+  guint            generation;
+  gint64           last_snapshot;   /* monotonic µs */
+  gint64           snapshot_cost;   /* µs the last one took */
+  guint            n_terminated;
+  guint            n_incidents;
+  guint            n_rejected;
+
+  char            *selected_node;
+  char            *selected_job;
+
+  WinnowTrace     *trace;           /* every job's history, fed as events come */
+  /* alerts since the last flush: how many, and the first one's journal index */
+  guint            alert_counts[WINNOW_ALERT_FINISHED];
+  guint            alert_first[WINNOW_ALERT_FINISHED];
+  GArray          *breakpoints;     /* WinnowBreakpoint, kept across restarts */
+  guint            next_breakpoint;
+  guint            announced_hit;   /* the engine's hit already reported, or 0 */
+  gboolean         resumed;         /* the operator's play is in effect */
+  GPtrArray       *incidents;       /* WinnowIncident*, open ones */
+  GPtrArray       *incidents_next;  /* collected from the listed tracks (collect_incidents) */
+  guint            incidents_version;
+};
+
+/* winnow-session.c */
+void  _winnow_session_request_flush       (WinnowSession   *self);
+void  _winnow_session_update_mode         (WinnowSession   *self);
+void  _winnow_session_breakpoints_changed (WinnowSession   *self);
+void  _winnow_session_breakpoint_hit      (WinnowSession   *self,
+                                           guint            id,
+                                           WinnowEventRow  *row);
+
+/* winnow-session-tables.c */
+void     _winnow_session_tables_init      (WinnowSession   *self);
+void     _winnow_session_tables_finalize  (WinnowSession   *self);
+/* Empty every model (the journal's, the trace's) for a new run. */
+void     _winnow_session_tables_reset     (WinnowSession   *self);
+/* An event as the engine journals it: rows are made for what it announces
+ * (`enqueued`: the job an enqueue event put in the store, looked up), and
+ * what it names is marked for the next incremental snapshot. */
+void     _winnow_session_tables_note_event (WinnowSession  *self,
+                                            const WnEvent  *event,
+                                            const WnJobInfo *enqueued);
+gboolean _winnow_session_snapshots_wanted (WinnowSession   *self);
+gboolean _winnow_session_snapshots_due    (WinnowSession   *self);
+/* Returns when it finished (monotonic µs). */
+gint64   _winnow_session_take_snapshots   (WinnowSession   *self,
+                                           WnTime           now);
+
+/* winnow-session-breakpoints.c */
+void     _winnow_session_breakpoints_init (WinnowSession   *self);
+/* The session's breakpoints, given to a new run (those on a node its process
+ * does not have are dropped: TRUE when any was). */
+gboolean _winnow_session_breakpoints_arm  (WinnowSession   *self);
+/* The engine stopped the clock at a breakpoint: say so, once. */
+void     _winnow_session_check_hit        (WinnowSession   *self);
+/* The operator moves on: the stop is over. */
+void     _winnow_session_leave_hit        (WinnowSession   *self);
+
+G_END_DECLS
