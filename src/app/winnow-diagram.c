@@ -1,11 +1,8 @@
-/* winnow-diagram.c — the process diagram.
- *
- * The layout is a small Sugiyama pipeline, computed once per process: break
- * cycles with a DFS from the start event, layer by longest path, insert dummy
- * nodes on long flows, order each layer with barycenter sweeps (keeping the
- * order with the fewest crossings), put nodes on a grid of rows, then route
- * flows orthogonally. Boundary events are not layered: they sit on the bottom
- * border of their host, and their flows leave from there.
+/* winnow-diagram.c — the process diagram: draws the layout of its process
+ * (winnow-layout.c, computed once per process, with the texts made here with
+ * Pango), the live badges and breakpoints on it, and lets the user select,
+ * hover, pan and zoom. Longer than most files because every node type's
+ * shape, glyph and tooltip is drawn here: one widget, one concept.
  *
  * Everything is kept in diagram units (zoom 1); the view maps them to the
  * widget with a zoom factor and a pan offset.
@@ -13,6 +10,7 @@
 #include "config.h"
 
 #include "winnow-diagram.h"
+#include "winnow-layout.h"
 #include "winnow-paint.h"
 
 #include <adwaita.h>
@@ -21,34 +19,16 @@
 
 #include "winnow.h"
 
-#define MARGIN          32.0
-#define TASK_W         140.0
-#define TASK_H          80.0
 #define TASK_RADIUS     10.0
-#define TASK_HEADER     24.0
-#define EVENT_R         18.0
-#define GATEWAY_R       25.0
-#define BOUNDARY_R      13.0
-#define BOUNDARY_INSET  28.0
-#define BOUNDARY_STEP   40.0
-#define ROW_PITCH      136.0
-#define COL_GAP         64.0
-#define COL_GAP_MAX    230.0
-#define LABEL_MAX_W    132.0
-#define FLOW_LABEL_MAX 200.0
-#define ESCAPE          24.0
-#define LANE_ABOVE      18.0
-#define LANE_BELOW      32.0
-#define LANE_STEP        6.0
-#define ARROW_LEN        9.0
+#define EVENT_R        WINNOW_LAYOUT_EVENT_RADIUS
+#define GATEWAY_R      WINNOW_LAYOUT_GATEWAY_RADIUS
+#define ARROW_LEN      WINNOW_LAYOUT_ARROW_LENGTH
 #define ARROW_HALF       4.5
 #define CORNER_R         8.0
 #define CLICK_SLOP       3.0
 #define DRAG_THRESHOLD   4.0
 #define FIT_MAX_ZOOM     1.0
 #define ZOOM_STEP        1.25
-#define N_SWEEPS         4
-#define MAX_ROW_PASSES  12
 
 typedef struct {
   guint    active;
@@ -56,26 +36,6 @@ typedef struct {
   guint    incident;
   gboolean breakpoint;
 } NodeState;
-
-typedef struct {
-  graphene_rect_t box;         /* the shape */
-  double          cx;
-  double          cy;
-  int             layer;       /* -1: an attached boundary event */
-  int             row;
-  PangoLayout    *label;       /* name (or id); NULL when drawn on a flow */
-  graphene_rect_t label_rect;
-  PangoLayout    *topic;       /* service tasks with a worker */
-  graphene_rect_t topic_rect;
-} NodeGeom;
-
-typedef struct {
-  GArray         *points;      /* graphene_point_t; empty: not drawn */
-  PangoLayout    *label;       /* condition, or the error a boundary catches */
-  graphene_rect_t label_rect;
-  gboolean        is_default;
-  gboolean        back;
-} FlowGeom;
 
 typedef struct {
   GdkRGBA  fg;
@@ -94,12 +54,9 @@ struct _WinnowDiagram
 {
   GtkWidget   parent_instance;
 
-  WnProcess  *process;
-  NodeState  *states;          /* per node */
-  NodeGeom   *nodes;           /* per node */
-  FlowGeom   *flows;           /* per flow */
-  double      width;
-  double      height;
+  WnProcess    *process;
+  NodeState    *states;        /* per node */
+  WinnowLayout *layout;        /* with a process */
 
   char       *selected;
   int         hover;
@@ -148,26 +105,6 @@ G_DEFINE_FINAL_TYPE (WinnowDiagram, winnow_diagram, GTK_TYPE_WIDGET)
 /* ------------------------------------------------------------------------- */
 /* Model helpers                                                             */
 
-static gboolean
-type_is_task (WnNodeType type)
-{
-  return type == WN_NODE_TASK || type == WN_NODE_SCRIPT || type == WN_NODE_SERVICE;
-}
-
-static gboolean
-type_is_gateway (WnNodeType type)
-{
-  return type == WN_NODE_EXCLUSIVE || type == WN_NODE_PARALLEL;
-}
-
-static gboolean
-node_is_attached (const WnProcess *process, const WnNode *node)
-{
-  return node->type == WN_NODE_BOUNDARY &&
-         node->attached_to >= 0 &&
-         (guint) node->attached_to < process->n_nodes;
-}
-
 static int
 node_index (const WnProcess *process, const char *id)
 {
@@ -177,34 +114,6 @@ node_index (const WnProcess *process, const char *id)
     return -1;
   node = wn_process_find_node (process, id);
   return node != NULL ? (int) node->index : -1;
-}
-
-/* The boundary's position among its host's boundaries (0 = rightmost). */
-static int
-boundary_rank (const WnProcess *process, const WnNode *boundary)
-{
-  const WnNode *host = &process->nodes[boundary->attached_to];
-
-  for (guint i = 0; i < host->boundaries->len; i++)
-    if (g_array_index (host->boundaries, guint, i) == boundary->index)
-      return (int) i;
-  return 0;
-}
-
-/* How far left of its host's right edge a boundary sits. */
-static double
-boundary_offset (const WnProcess *process, const WnNode *boundary)
-{
-  guint count = process->nodes[boundary->attached_to].boundaries->len;
-  double step = count > 1 ? MIN (BOUNDARY_STEP, (TASK_W - 2 * BOUNDARY_INSET) / (count - 1)) : 0;
-
-  return BOUNDARY_INSET + step * boundary_rank (process, boundary);
-}
-
-static const char *
-node_title (const WnNode *node)
-{
-  return node->name != NULL && node->name[0] != '\0' ? node->name : node->id;
 }
 
 static const char *
@@ -292,6 +201,49 @@ text_size (PangoLayout *layout,
   *height = logical.height;
 }
 
+/* The layout's texts are PangoLayouts of this widget. */
+static gpointer
+layout_text_new (const char *text,
+                 gboolean    small,
+                 gpointer    data)
+{
+  return text_new (GTK_WIDGET (data), text, small, FALSE);
+}
+
+static void
+layout_text_fit (gpointer               text,
+                 double                 max_width,
+                 int                    max_lines,
+                 WinnowLayoutAlign      align,
+                 WinnowLayoutEllipsize  ellipsize,
+                 gpointer               data)
+{
+  static const PangoAlignment aligns[] = {
+    [WINNOW_LAYOUT_ALIGN_LEFT] = PANGO_ALIGN_LEFT,
+    [WINNOW_LAYOUT_ALIGN_CENTER] = PANGO_ALIGN_CENTER,
+    [WINNOW_LAYOUT_ALIGN_RIGHT] = PANGO_ALIGN_RIGHT,
+  };
+
+  text_fit (text, max_width, max_lines, aligns[align],
+            ellipsize == WINNOW_LAYOUT_ELLIPSIZE_MIDDLE ? PANGO_ELLIPSIZE_MIDDLE : PANGO_ELLIPSIZE_END);
+}
+
+static void
+layout_text_size (gpointer  text,
+                  double   *width,
+                  double   *height,
+                  gpointer  data)
+{
+  text_size (text, width, height);
+}
+
+static const WinnowLayoutTextFuncs layout_text_funcs = {
+  layout_text_new,
+  layout_text_fit,
+  layout_text_size,
+  g_object_unref,
+};
+
 /* Draws the text so that its logical box's top-left corner is at x, y. */
 static void
 text_draw (cairo_t     *cr,
@@ -307,1222 +259,30 @@ text_draw (cairo_t     *cr,
 }
 
 /* ------------------------------------------------------------------------- */
-/* Layout: the layered graph                                                 */
+/* Layout                                                                    */
 
-typedef struct {
-  int    node;           /* process node index; -1 for a dummy */
-  int    flow;           /* dummy: the flow it carries */
-  int    layer;
-  int    pos;            /* index within its layer */
-  int    row;
-  int    min_row;
-  double key;
-  GArray *in;            /* int: LEdge indices */
-  GArray *out;
-} LNode;
-
-typedef struct {
-  int from;
-  int to;
-  int flow;
-  int rank;              /* first segment of a boundary's flow: its rank on the host; else -1 */
-} LEdge;
-
-typedef struct {
-  const WnProcess *process;
-  GArray          *lnodes;      /* LNode */
-  GArray          *ledges;      /* LEdge */
-  GPtrArray       *layers;      /* GArray of int: LNode indices in order */
-  int             *node_lnode;  /* process node → LNode, -1 for attached boundaries */
-  gboolean        *back;        /* per flow: reversed or ignored for layering */
-  GArray         **chains;      /* per flow: LNode indices from source to target, or NULL */
-  int              n_layers;
-} Graph;
-
-#define LN(g, i) (&g_array_index ((g)->lnodes, LNode, (i)))
-#define LE(g, i) (&g_array_index ((g)->ledges, LEdge, (i)))
-
-static void
-graph_free (Graph *g)
+static graphene_rect_t
+to_graphene (const WinnowLayoutRect *r)
 {
-  for (guint i = 0; i < g->lnodes->len; i++)
-    {
-      g_array_unref (LN (g, i)->in);
-      g_array_unref (LN (g, i)->out);
-    }
-  g_array_unref (g->lnodes);
-  g_array_unref (g->ledges);
-  g_ptr_array_unref (g->layers);
-  for (guint f = 0; f < g->process->n_flows; f++)
-    g_clear_pointer (&g->chains[f], g_array_unref);
-  g_free (g->chains);
-  g_free (g->node_lnode);
-  g_free (g->back);
-}
-
-static int
-flow_source (const WnProcess *process, const WnFlow *flow)
-{
-  const WnNode *from = &process->nodes[flow->from];
-
-  return node_is_attached (process, from) ? from->attached_to : (int) flow->from;
-}
-
-static double
-edge_bias (const LEdge *e)
-{
-  return e->rank >= 0 ? 0.5 + 0.1 * e->rank : 0.0;
-}
-
-/* Flows leaving a node for layering: its own, then its boundaries'. */
-static GArray *
-effective_outgoing (const WnProcess *process, const WnNode *node)
-{
-  GArray *out = g_array_new (FALSE, FALSE, sizeof (guint));
-
-  g_array_append_vals (out, node->outgoing->data, node->outgoing->len);
-  for (guint i = 0; i < node->boundaries->len; i++)
-    {
-      const WnNode *b = &process->nodes[g_array_index (node->boundaries, guint, i)];
-
-      g_array_append_vals (out, b->outgoing->data, b->outgoing->len);
-    }
-  return out;
-}
-
-static int
-add_lnode (Graph *g, int node, int flow, int layer)
-{
-  LNode ln = { 0 };
-
-  ln.node = node;
-  ln.flow = flow;
-  ln.layer = layer;
-  ln.in = g_array_new (FALSE, FALSE, sizeof (int));
-  ln.out = g_array_new (FALSE, FALSE, sizeof (int));
-  g_array_append_val (g->lnodes, ln);
-  return (int) g->lnodes->len - 1;
-}
-
-static void
-add_ledge (Graph *g, int from, int to, int flow, int rank)
-{
-  LEdge e = { from, to, flow, rank };
-  int index;
-
-  g_array_append_val (g->ledges, e);
-  index = (int) g->ledges->len - 1;
-  g_array_append_val (LN (g, from)->out, index);
-  g_array_append_val (LN (g, to)->in, index);
-}
-
-static int
-compare_key (gconstpointer a, gconstpointer b, gpointer data)
-{
-  Graph *g = data;
-  const LNode *x = LN (g, *(const int *) a);
-  const LNode *y = LN (g, *(const int *) b);
-
-  if (x->key < y->key)
-    return -1;
-  if (x->key > y->key)
-    return 1;
-  return x->pos - y->pos;
-}
-
-static void
-renumber_layer (Graph *g, GArray *layer)
-{
-  for (guint i = 0; i < layer->len; i++)
-    LN (g, g_array_index (layer, int, i))->pos = (int) i;
-}
-
-/* DFS from the start event (then from anything left, in document order):
- * marks back edges, then longest-path layering over the rest. */
-static int *
-graph_layering (Graph *g)
-{
-  const WnProcess *p = g->process;
-  g_autofree guint8 *state = g_new0 (guint8, p->n_nodes);
-  g_autofree int *stack = g_new (int, p->n_nodes + 1);
-  g_autofree guint *next = g_new0 (guint, p->n_nodes);
-  g_autoptr(GArray) post = g_array_new (FALSE, FALSE, sizeof (int));
-  GArray **outs = g_new0 (GArray *, p->n_nodes);
-  int *layer = g_new0 (int, p->n_nodes);
-
-  for (guint i = 0; i < p->n_nodes; i++)
-    if (!node_is_attached (p, &p->nodes[i]))
-      outs[i] = effective_outgoing (p, &p->nodes[i]);
-
-  for (guint k = 0; k <= p->n_nodes; k++)
-    {
-      int root = k == 0 ? (int) p->start : (int) k - 1;
-      int depth = 0;
-
-      if (root < 0 || (guint) root >= p->n_nodes || outs[root] == NULL || state[root] != 0)
-        continue;
-      state[root] = 1;
-      stack[depth++] = root;
-      while (depth > 0)
-        {
-          int v = stack[depth - 1];
-
-          if (next[v] < outs[v]->len)
-            {
-              guint f = g_array_index (outs[v], guint, next[v]++);
-              int w = (int) p->flows[f].to;
-
-              if (outs[w] == NULL || state[w] == 1)
-                g->back[f] = TRUE;      /* a cycle (or a flow into a boundary) */
-              else if (state[w] == 0)
-                {
-                  state[w] = 1;
-                  stack[depth++] = w;
-                }
-            }
-          else
-            {
-              state[v] = 2;
-              g_array_append_val (post, v);
-              depth--;
-            }
-        }
-    }
-
-  for (guint k = post->len; k > 0; k--)
-    {
-      int v = g_array_index (post, int, k - 1);
-
-      for (guint i = 0; i < outs[v]->len; i++)
-        {
-          guint f = g_array_index (outs[v], guint, i);
-
-          if (!g->back[f])
-            layer[p->flows[f].to] = MAX (layer[p->flows[f].to], layer[v] + 1);
-        }
-    }
-
-  for (guint i = 0; i < p->n_nodes; i++)
-    g_clear_pointer (&outs[i], g_array_unref);
-  g_free (outs);
-  return layer;
-}
-
-static guint
-count_crossings (Graph *g)
-{
-  g_autoptr(GArray) edges = g_array_new (FALSE, FALSE, sizeof (int));
-  guint crossings = 0;
-
-  for (int l = 0; l + 1 < g->n_layers; l++)
-    {
-      GArray *layer = g_ptr_array_index (g->layers, l);
-
-      g_array_set_size (edges, 0);
-      for (guint i = 0; i < layer->len; i++)
-        {
-          const LNode *ln = LN (g, g_array_index (layer, int, i));
-
-          g_array_append_vals (edges, ln->out->data, ln->out->len);
-        }
-      for (guint i = 0; i < edges->len; i++)
-        for (guint j = i + 1; j < edges->len; j++)
-          {
-            const LEdge *a = LE (g, g_array_index (edges, int, i));
-            const LEdge *b = LE (g, g_array_index (edges, int, j));
-            double du = (LN (g, a->from)->pos + edge_bias (a)) - (LN (g, b->from)->pos + edge_bias (b));
-            double dv = LN (g, a->to)->pos - LN (g, b->to)->pos;
-
-            if (du * dv < 0)
-              crossings++;
-          }
-    }
-  return crossings;
-}
-
-static void
-sweep_layer (Graph *g, int l, gboolean down)
-{
-  GArray *layer = g_ptr_array_index (g->layers, l);
-
-  for (guint i = 0; i < layer->len; i++)
-    {
-      LNode *ln = LN (g, g_array_index (layer, int, i));
-      GArray *edges = down ? ln->in : ln->out;
-      double sum = 0;
-
-      for (guint k = 0; k < edges->len; k++)
-        {
-          const LEdge *e = LE (g, g_array_index (edges, int, k));
-
-          if (down)
-            sum += LN (g, e->from)->pos + edge_bias (e);
-          else
-            sum += LN (g, e->to)->pos - edge_bias (e);
-        }
-      ln->key = edges->len > 0 ? sum / edges->len : ln->pos;
-    }
-  g_array_sort_with_data (layer, compare_key, g);
-  renumber_layer (g, layer);
-}
-
-static void
-graph_order (Graph *g)
-{
-  g_autofree int *best = g_new (int, g->lnodes->len);
-  guint best_crossings;
-
-  for (int l = 0; l < g->n_layers; l++)
-    {
-      GArray *layer = g_ptr_array_index (g->layers, l);
-
-      g_array_sort_with_data (layer, compare_key, g);
-      renumber_layer (g, layer);
-    }
-
-  for (guint i = 0; i < g->lnodes->len; i++)
-    best[i] = LN (g, i)->pos;
-  best_crossings = count_crossings (g);
-
-  for (int sweep = 0; sweep < N_SWEEPS && best_crossings > 0; sweep++)
-    {
-      guint crossings;
-
-      if (sweep % 2 == 0)
-        for (int l = 1; l < g->n_layers; l++)
-          sweep_layer (g, l, TRUE);
-      else
-        for (int l = g->n_layers - 2; l >= 0; l--)
-          sweep_layer (g, l, FALSE);
-
-      crossings = count_crossings (g);
-      if (crossings < best_crossings)
-        {
-          best_crossings = crossings;
-          for (guint i = 0; i < g->lnodes->len; i++)
-            best[i] = LN (g, i)->pos;
-        }
-    }
-
-  for (guint i = 0; i < g->lnodes->len; i++)
-    {
-      LN (g, i)->pos = best[i];
-      LN (g, i)->key = best[i];
-    }
-  for (int l = 0; l < g->n_layers; l++)
-    {
-      GArray *layer = g_ptr_array_index (g->layers, l);
-
-      g_array_sort_with_data (layer, compare_key, g);
-    }
-}
-
-static int
-compare_int (gconstpointer a, gconstpointer b)
-{
-  return *(const int *) a - *(const int *) b;
+  return GRAPHENE_RECT_INIT (r->x, r->y, r->width, r->height);
 }
 
 static gboolean
-lnode_leaves_vertically (Graph *g, const LEdge *e)
+rect_contains (const WinnowLayoutRect *r,
+               double                  x,
+               double                  y)
 {
-  const LNode *from = LN (g, e->from);
+  graphene_rect_t rect = to_graphene (r);
 
-  if (e->rank >= 0)
-    return TRUE;
-  return from->node >= 0 && type_is_gateway (g->process->nodes[from->node].type);
-}
-
-/* Rows: each node as high as its order allows, aligned with the (lower) median
- * of its predecessors. A gateway or boundary leaving downwards owns the column
- * below it down to the target's row: whatever is there moves further down. */
-static void
-graph_rows (Graph *g)
-{
-  g_autoptr(GArray) wanted = g_array_new (FALSE, FALSE, sizeof (int));
-
-  for (int pass = 0; pass < MAX_ROW_PASSES; pass++)
-    {
-      gboolean changed = FALSE;
-
-      for (int l = 0; l < g->n_layers; l++)
-        {
-          GArray *layer = g_ptr_array_index (g->layers, l);
-          int prev = -1;
-
-          for (guint i = 0; i < layer->len; i++)
-            {
-              LNode *ln = LN (g, g_array_index (layer, int, i));
-              int desired = 0;
-
-              g_array_set_size (wanted, 0);
-              for (guint k = 0; k < ln->in->len; k++)
-                {
-                  const LEdge *e = LE (g, g_array_index (ln->in, int, k));
-                  int row = LN (g, e->from)->row + (e->rank >= 0 ? 1 + e->rank : 0);
-
-                  g_array_append_val (wanted, row);
-                }
-              if (wanted->len > 0)
-                {
-                  g_array_sort (wanted, compare_int);
-                  desired = g_array_index (wanted, int, (wanted->len - 1) / 2);
-                }
-              ln->row = MAX (MAX (desired, prev + 1), ln->min_row);
-              prev = ln->row;
-            }
-        }
-
-      for (guint i = 0; i < g->ledges->len; i++)
-        {
-          const LEdge *e = LE (g, i);
-          const LNode *from = LN (g, e->from);
-          const LNode *to = LN (g, e->to);
-          GArray *layer;
-
-          if (!lnode_leaves_vertically (g, e) || to->row <= from->row)
-            continue;
-          layer = g_ptr_array_index (g->layers, from->layer);
-          for (guint k = (guint) from->pos + 1; k < layer->len; k++)
-            {
-              LNode *x = LN (g, g_array_index (layer, int, k));
-
-              if (x->row <= to->row && x->min_row < to->row + 1)
-                {
-                  x->min_row = to->row + 1;
-                  changed = TRUE;
-                }
-            }
-        }
-      if (!changed)
-        break;
-    }
-}
-
-static void
-graph_build (Graph *g, const WnProcess *p)
-{
-  g_autofree int *layer = NULL;
-
-  g->process = p;
-  g->lnodes = g_array_new (FALSE, TRUE, sizeof (LNode));
-  g->ledges = g_array_new (FALSE, TRUE, sizeof (LEdge));
-  g->layers = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
-  g->node_lnode = g_new (int, p->n_nodes);
-  g->back = g_new0 (gboolean, p->n_flows);
-  g->chains = g_new0 (GArray *, p->n_flows);
-  g->n_layers = 0;
-
-  layer = graph_layering (g);
-
-  for (guint i = 0; i < p->n_nodes; i++)
-    {
-      g->node_lnode[i] = -1;
-      if (node_is_attached (p, &p->nodes[i]))
-        continue;
-      g->node_lnode[i] = add_lnode (g, (int) i, -1, layer[i]);
-      g->n_layers = MAX (g->n_layers, layer[i] + 1);
-    }
-
-  for (guint f = 0; f < p->n_flows; f++)
-    {
-      const WnFlow *flow = &p->flows[f];
-      const WnNode *from = &p->nodes[flow->from];
-      int s, t, prev;
-      int rank;
-
-      if (g->back[f])
-        continue;
-      s = g->node_lnode[flow_source (p, flow)];
-      t = g->node_lnode[flow->to];
-      if (s < 0 || t < 0)
-        {
-          g->back[f] = TRUE;
-          continue;
-        }
-      rank = node_is_attached (p, from) ? boundary_rank (p, from) : -1;
-      g->chains[f] = g_array_new (FALSE, FALSE, sizeof (int));
-      g_array_append_val (g->chains[f], s);
-      prev = s;
-      for (int l = LN (g, s)->layer + 1; l < LN (g, t)->layer; l++)
-        {
-          int d = add_lnode (g, -1, (int) f, l);
-
-          add_ledge (g, prev, d, (int) f, prev == s ? rank : -1);
-          g_array_append_val (g->chains[f], d);
-          prev = d;
-        }
-      add_ledge (g, prev, t, (int) f, prev == s ? rank : -1);
-      g_array_append_val (g->chains[f], t);
-    }
-
-  for (int l = 0; l < g->n_layers; l++)
-    g_ptr_array_add (g->layers, g_array_new (FALSE, FALSE, sizeof (int)));
-  for (guint i = 0; i < g->lnodes->len; i++)
-    {
-      LNode *ln = LN (g, i);
-      int index = (int) i;
-
-      ln->key = ln->node >= 0 ? ln->node : (double) p->n_nodes + ln->flow;
-      ln->pos = 0;
-      g_array_append_val (g_ptr_array_index (g->layers, ln->layer), index);
-    }
-
-  graph_order (g);
-  graph_rows (g);
-}
-
-/* ------------------------------------------------------------------------- */
-/* Layout: geometry and routing                                              */
-
-typedef struct {
-  int    gap;           /* between layer gap and gap + 1 */
-  double y0;
-  double y1;
-  int    flow;
-  gboolean split;
-  double x;
-} Bend;
-
-typedef struct {
-  Graph   *g;
-  NodeGeom *nodes;
-  FlowGeom *flows;
-  double  *col_left;
-  double  *col_cx;
-  double  *col_right;
-  GArray  *bends;       /* Bend */
-  GArray **bend_ids;    /* per flow: int per point, -1 or a Bend index */
-  gboolean *top_used;   /* per node: a flow uses the top of the shape */
-  gboolean *bottom_used;
-  int     *lanes_above; /* per row: back-flow lanes in the gap above it */
-  int     *lanes_below;
-  int     *lanes_gap;   /* per layer: back-flow channels in the gap right of it */
-} Router;
-
-static double
-row_y (int row)
-{
-  return row * ROW_PITCH;
-}
-
-static void
-shape_half (const WnNode *node, double *hw, double *hh)
-{
-  if (type_is_task (node->type))
-    {
-      *hw = TASK_W / 2;
-      *hh = TASK_H / 2;
-    }
-  else if (type_is_gateway (node->type))
-    *hw = *hh = GATEWAY_R;
-  else if (node->type == WN_NODE_BOUNDARY)
-    *hw = *hh = BOUNDARY_R;
-  else
-    *hw = *hh = EVENT_R;
-}
-
-static void
-add_point (Router *r, int flow, double x, double y, int bend)
-{
-  graphene_point_t pt = GRAPHENE_POINT_INIT (x, y);
-  GArray *points = r->flows[flow].points;
-
-  if (points->len > 0)
-    {
-      const graphene_point_t *last = &g_array_index (points, graphene_point_t, points->len - 1);
-      int last_bend = g_array_index (r->bend_ids[flow], int, points->len - 1);
-
-      if (bend < 0 && last_bend < 0 && fabs (last->x - x) < 0.01 && fabs (last->y - y) < 0.01)
-        return;
-    }
-  g_array_append_val (points, pt);
-  g_array_append_val (r->bend_ids[flow], bend);
-}
-
-static void
-add_bend (Router *r, int flow, int gap, double y0, double y1)
-{
-  Bend b = { gap, y0, y1, flow, FALSE, 0 };
-  int index;
-
-  g_array_append_val (r->bends, b);
-  index = (int) r->bends->len - 1;
-  add_point (r, flow, 0, y0, index);
-  add_point (r, flow, 0, y1, index);
-}
-
-/* Is any node of the layer, other than `except`, in the band between y0 and y1? */
-static gboolean
-layer_blocked (Router *r, int l, int except, double from_y, double to_y)
-{
-  GArray *layer = g_ptr_array_index (r->g->layers, l);
-  double lo = MIN (from_y, to_y), hi = MAX (from_y, to_y);
-
-  for (guint i = 0; i < layer->len; i++)
-    {
-      int index = g_array_index (layer, int, i);
-      const LNode *ln = LN (r->g, index);
-      double y = row_y (ln->row);
-
-      if (index == except)
-        continue;
-      if (y + TASK_H / 2 + 6 > lo && y - TASK_H / 2 - 6 < hi)
-        return TRUE;
-    }
-  return FALSE;
-}
-
-static void
-route_forward (Router *r, int f)
-{
-  Graph *g = r->g;
-  const WnProcess *p = g->process;
-  const WnFlow *flow = &p->flows[f];
-  const WnNode *from = &p->nodes[flow->from];
-  GArray *chain = g->chains[f];
-  int s = g_array_index (chain, int, 0);
-  const LNode *src = LN (g, s);
-  const LNode *first = LN (g, g_array_index (chain, int, 1));
-  double cur_x, cur_y;
-
-  if (node_is_attached (p, from))
-    {
-      const NodeGeom *b = &r->nodes[from->index];
-      double bottom = b->box.origin.y + b->box.size.height;
-      double ty = row_y (first->row);
-
-      add_point (r, f, b->cx, bottom, -1);
-      cur_x = b->cx;
-      if (ty > bottom + 4 && !layer_blocked (r, src->layer, s, bottom, ty))
-        cur_y = ty;
-      else
-        cur_y = bottom + ESCAPE - BOUNDARY_R;
-      add_point (r, f, cur_x, cur_y, -1);
-    }
-  else
-    {
-      const NodeGeom *n = &r->nodes[flow->from];
-      double ty = row_y (first->row);
-
-      cur_x = n->box.origin.x + n->box.size.width;
-      cur_y = n->cy;
-      if (type_is_gateway (from->type) && first->row != src->row &&
-          !layer_blocked (r, src->layer, s, n->cy + (ty > n->cy ? GATEWAY_R : -GATEWAY_R), ty))
-        {
-          add_point (r, f, n->cx, ty > n->cy ? n->cy + GATEWAY_R : n->cy - GATEWAY_R, -1);
-          if (ty > n->cy)
-            r->bottom_used[flow->from] = TRUE;
-          else
-            r->top_used[flow->from] = TRUE;
-          cur_x = n->cx;
-          cur_y = ty;
-        }
-      else
-        add_point (r, f, cur_x, cur_y, -1);
-    }
-
-  for (guint i = 1; i < chain->len; i++)
-    {
-      int t = g_array_index (chain, int, i);
-      const LNode *ln = LN (g, t);
-      double ty = row_y (ln->row);
-      double entry_x;
-
-      if (ln->node >= 0)
-        entry_x = r->nodes[ln->node].box.origin.x;
-      else
-        entry_x = r->col_left[ln->layer];
-
-      if (fabs (cur_y - ty) < 0.5)
-        add_point (r, f, cur_x, cur_y, -1);
-      else if (ln->node >= 0 && type_is_gateway (p->nodes[ln->node].type) &&
-               !layer_blocked (r, ln->layer, t, cur_y, ty))
-        {
-          const NodeGeom *n = &r->nodes[ln->node];
-
-          add_point (r, f, cur_x, cur_y, -1);
-          add_point (r, f, n->cx, cur_y, -1);
-          add_point (r, f, n->cx, cur_y < ty ? ty - GATEWAY_R : ty + GATEWAY_R, -1);
-          if (cur_y < ty)
-            r->top_used[ln->node] = TRUE;
-          else
-            r->bottom_used[ln->node] = TRUE;
-          continue;
-        }
-      else
-        {
-          add_point (r, f, cur_x, cur_y, -1);
-          add_bend (r, f, ln->layer - 1, cur_y, ty);
-        }
-      add_point (r, f, entry_x, ty, -1);
-
-      if (ln->node < 0)
-        {
-          cur_x = r->col_right[ln->layer];
-          cur_y = ty;
-          add_point (r, f, cur_x, cur_y, -1);
-        }
-    }
-}
-
-static double
-lane_above (Router *r, int row)
-{
-  return row_y (row) - TASK_H / 2 - LANE_ABOVE - LANE_STEP * r->lanes_above[row]++;
-}
-
-static double
-lane_below (Router *r, int row)
-{
-  return row_y (row) + TASK_H / 2 + LANE_BELOW + LANE_STEP * r->lanes_below[row]++;
-}
-
-/* Does a flow touching this gateway leave or enter it through its bottom
- * rather than its top? Only when the top is taken and the bottom is free. */
-static gboolean
-use_bottom (Router *r, const WnNode *node)
-{
-  return type_is_gateway (node->type) && r->top_used[node->index] && !r->bottom_used[node->index];
-}
-
-/* A flow against the layering (a loop): up (or down) into the gap between
- * rows, left along it, through the column gap right of the target's layer to
- * the gap above (or below) the target's row, and into the target from there. */
-static void
-route_back (Router *r, int f)
-{
-  const WnProcess *p = r->g->process;
-  const WnFlow *flow = &p->flows[f];
-  const WnNode *from = &p->nodes[flow->from];
-  const WnNode *source = &p->nodes[flow_source (p, flow)];
-  const WnNode *target = &p->nodes[flow->to];
-  const NodeGeom *u = &r->nodes[source->index];
-  const NodeGeom *v = &r->nodes[target->index];
-  gboolean self_loop = source == target;
-  gboolean down = use_bottom (r, target);
-  double sx = self_loop ? u->cx + 14 : u->cx;
-  double tx = self_loop ? v->cx - 14 : v->cx;
-  double lane_u, lane_v;
-
-  if (v->layer < 0)
-    return;   /* a flow into a boundary: nothing sensible to draw */
-
-  if (node_is_attached (p, from))
-    {
-      const NodeGeom *b = &r->nodes[from->index];
-
-      sx = b->cx;
-      add_point (r, f, sx, b->box.origin.y + b->box.size.height, -1);
-      lane_u = lane_below (r, u->row);
-    }
-  else if (use_bottom (r, source))
-    {
-      add_point (r, f, sx, u->box.origin.y + u->box.size.height, -1);
-      r->bottom_used[source->index] = TRUE;
-      lane_u = lane_below (r, u->row);
-    }
-  else
-    {
-      add_point (r, f, sx, u->box.origin.y, -1);
-      r->top_used[source->index] = TRUE;
-      lane_u = lane_above (r, u->row);
-    }
-  add_point (r, f, sx, lane_u, -1);
-
-  if (self_loop && !down && lane_u < u->cy)
-    lane_v = lane_u;
-  else if (down)
-    lane_v = lane_below (r, v->row);
-  else
-    lane_v = lane_above (r, v->row);
-
-  if (fabs (lane_u - lane_v) > 0.5)
-    {
-      double gx = r->col_right[v->layer] + 10 + LANE_STEP * r->lanes_gap[v->layer]++;
-
-      add_point (r, f, gx, lane_u, -1);
-      add_point (r, f, gx, lane_v, -1);
-    }
-  add_point (r, f, tx, lane_v, -1);
-  if (down)
-    {
-      add_point (r, f, tx, v->box.origin.y + v->box.size.height, -1);
-      r->bottom_used[target->index] = TRUE;
-    }
-  else
-    {
-      add_point (r, f, tx, v->box.origin.y, -1);
-      r->top_used[target->index] = TRUE;
-    }
-}
-
-static int
-compare_bends (gconstpointer a, gconstpointer b)
-{
-  const Bend *x = a, *y = b;
-  double kx = fabs (x->y1 - x->y0) * (x->split ? -1 : 1);
-  double ky = fabs (y->y1 - y->y0) * (y->split ? -1 : 1);
-
-  if (x->gap != y->gap)
-    return x->gap - y->gap;
-  if (kx != ky)
-    return kx < ky ? -1 : 1;
-  if (x->y0 != y->y0)
-    return x->y0 < y->y0 ? -1 : 1;
-  return x->flow - y->flow;
-}
-
-/* Spread the vertical segments sharing a gap over it, in an order that avoids
- * crossings for splits (longest drop leftmost) and merges (longest rightmost). */
-static void
-assign_bends (Router *r)
-{
-  g_autoptr(GArray) sorted = g_array_copy (r->bends);
-  guint i = 0;
-
-  for (guint a = 0; a < sorted->len; a++)
-    for (guint b = 0; b < sorted->len; b++)
-      {
-        Bend *x = &g_array_index (sorted, Bend, a);
-        const Bend *y = &g_array_index (sorted, Bend, b);
-
-        if (a != b && x->gap == y->gap && fabs (x->y0 - y->y0) < 0.5 &&
-            (x->y1 - x->y0) * (y->y1 - y->y0) > 0)
-          x->split = TRUE;
-      }
-  for (guint a = 0; a < sorted->len; a++)
-    g_array_index (sorted, Bend, a).x = a;   /* remember the original index */
-  g_array_sort (sorted, compare_bends);
-
-  while (i < sorted->len)
-    {
-      int gap = g_array_index (sorted, Bend, i).gap;
-      guint j = i;
-      double left = r->col_right[gap], right = r->col_left[gap + 1];
-
-      while (j < sorted->len && g_array_index (sorted, Bend, j).gap == gap)
-        j++;
-      for (guint k = i; k < j; k++)
-        {
-          guint original = (guint) g_array_index (sorted, Bend, k).x;
-          Bend *b = &g_array_index (r->bends, Bend, original);
-
-          b->x = left + (right - left) * (k - i + 1) / (double) (j - i + 1);
-        }
-      i = j;
-    }
-
-  for (guint f = 0; f < r->g->process->n_flows; f++)
-    {
-      GArray *points = r->flows[f].points;
-
-      for (guint k = 0; k < points->len; k++)
-        {
-          int bend = g_array_index (r->bend_ids[f], int, k);
-
-          if (bend >= 0)
-            g_array_index (points, graphene_point_t, k).x = g_array_index (r->bends, Bend, bend).x;
-        }
-    }
-}
-
-/* Drop repeated and collinear points. */
-static void
-simplify_points (GArray *points)
-{
-  guint out = 0;
-
-  for (guint i = 0; i < points->len; i++)
-    {
-      graphene_point_t *pts = (graphene_point_t *) (void *) points->data;
-      graphene_point_t pt = pts[i];
-
-      if (out > 0 && fabs (pts[out - 1].x - pt.x) < 0.01 && fabs (pts[out - 1].y - pt.y) < 0.01)
-        continue;
-      if (out >= 2)
-        {
-          const graphene_point_t *a = &pts[out - 2], *b = &pts[out - 1];
-          double cross = (b->x - a->x) * (pt.y - b->y) - (b->y - a->y) * (pt.x - b->x);
-          double dot = (b->x - a->x) * (pt.x - b->x) + (b->y - a->y) * (pt.y - b->y);
-
-          if (fabs (cross) < 0.01 && dot > 0)
-            out--;
-        }
-      pts[out++] = pt;
-    }
-  g_array_set_size (points, out);
-}
-
-/* The label sits above the first horizontal stretch of the flow, next to
- * where that stretch starts. */
-static void
-place_flow_label (FlowGeom *fg)
-{
-  const graphene_point_t *pts = (const graphene_point_t *) (const void *) fg->points->data;
-  double w, h;
-
-  for (guint i = 0; i + 1 < fg->points->len; i++)
-    {
-      const graphene_point_t *a = &pts[i], *b = &pts[i + 1];
-      double room;
-
-      if (fabs (a->y - b->y) > 0.5 || fabs (b->x - a->x) < 24)
-        continue;
-      room = fabs (b->x - a->x) - 12 - (i + 2 == fg->points->len ? ARROW_LEN + 2 : 0);
-      text_fit (fg->label, MAX (room, 24), 1, PANGO_ALIGN_LEFT, PANGO_ELLIPSIZE_END);
-      text_size (fg->label, &w, &h);
-      if (b->x > a->x)
-        fg->label_rect = GRAPHENE_RECT_INIT (a->x + 6, a->y - 2 - h, w, h);
-      else
-        fg->label_rect = GRAPHENE_RECT_INIT (a->x - 6 - w, a->y - 2 - h, w, h);
-      return;
-    }
-  g_clear_object (&fg->label);
-}
-
-static void
-rect_union (graphene_rect_t *acc, gboolean *any, const graphene_rect_t *r)
-{
-  if (r->size.width <= 0 && r->size.height <= 0)
-    return;
-  if (!*any)
-    *acc = *r;
-  else
-    graphene_rect_union (acc, r, acc);
-  *any = TRUE;
-}
-
-static void
-layout_clear (WinnowDiagram *self, guint n_nodes, guint n_flows)
-{
-  if (self->nodes != NULL)
-    {
-      for (guint i = 0; i < n_nodes; i++)
-        {
-          g_clear_object (&self->nodes[i].label);
-          g_clear_object (&self->nodes[i].topic);
-        }
-      g_clear_pointer (&self->nodes, g_free);
-    }
-  if (self->flows != NULL)
-    {
-      for (guint f = 0; f < n_flows; f++)
-        {
-          g_clear_pointer (&self->flows[f].points, g_array_unref);
-          g_clear_object (&self->flows[f].label);
-        }
-      g_clear_pointer (&self->flows, g_free);
-    }
-  self->width = 0;
-  self->height = 0;
+  return graphene_rect_contains_point (&rect, &GRAPHENE_POINT_INIT (x, y));
 }
 
 static void
 layout_process (WinnowDiagram *self)
 {
-  GtkWidget *widget = GTK_WIDGET (self);
-  const WnProcess *p = self->process;
-  Graph graph = { 0 };
-  Graph *g = &graph;
-  Router router = { 0 };
-  g_autofree double *left_ext = NULL;
-  g_autofree double *right_ext = NULL;
-  g_autofree double *gap = NULL;
-  graphene_rect_t bounds = GRAPHENE_RECT_INIT (0, 0, 0, 0);
-  gboolean any = FALSE;
-  int max_row = 0;
-  double x, dx, dy;
-
   g_clear_pointer (&self->scene, gsk_render_node_unref);   /* stale */
-  layout_clear (self, p->n_nodes, p->n_flows);
-  self->nodes = g_new0 (NodeGeom, p->n_nodes);
-  self->flows = g_new0 (FlowGeom, p->n_flows);
-
-  graph_build (g, p);
-
-  /* Texts first: their sizes shape the columns. */
-  for (guint i = 0; i < p->n_nodes; i++)
-    {
-      const WnNode *node = &p->nodes[i];
-      NodeGeom *n = &self->nodes[i];
-
-      if (type_is_task (node->type))
-        {
-          gboolean glyph = node->type != WN_NODE_TASK;
-
-          n->label = text_new (widget, node_title (node), FALSE, FALSE);
-          text_fit (n->label, TASK_W - 20, glyph ? 2 : 3, PANGO_ALIGN_CENTER, PANGO_ELLIPSIZE_END);
-          if (node->worker != NULL && node->worker->topic != NULL)
-            {
-              n->topic = text_new (widget, node->worker->topic, TRUE, FALSE);
-              text_fit (n->topic, TASK_W - 26 - 8, 1, PANGO_ALIGN_LEFT, PANGO_ELLIPSIZE_MIDDLE);
-            }
-        }
-      else if (node_is_attached (p, node))
-        {
-          const char *text = node->name != NULL ? node->name :
-                             node->error_code != NULL ? node->error_code : node->id;
-
-          if (node->outgoing->len > 0)
-            {
-              FlowGeom *fg = &self->flows[g_array_index (node->outgoing, guint, 0)];
-
-              fg->label = text_new (widget, text, TRUE, FALSE);
-              text_fit (fg->label, FLOW_LABEL_MAX, 1, PANGO_ALIGN_LEFT, PANGO_ELLIPSIZE_END);
-            }
-          else
-            {
-              n->label = text_new (widget, text, TRUE, FALSE);
-              text_fit (n->label, LABEL_MAX_W, 1, PANGO_ALIGN_LEFT, PANGO_ELLIPSIZE_END);
-            }
-        }
-      else
-        {
-          n->label = text_new (widget, node_title (node), TRUE, FALSE);
-          text_fit (n->label, LABEL_MAX_W, type_is_gateway (node->type) ? 1 : 2,
-                    type_is_gateway (node->type) ? PANGO_ALIGN_RIGHT : PANGO_ALIGN_CENTER,
-                    PANGO_ELLIPSIZE_END);
-        }
-    }
-  for (guint f = 0; f < p->n_flows; f++)
-    {
-      const WnFlow *flow = &p->flows[f];
-      FlowGeom *fg = &self->flows[f];
-
-      fg->points = g_array_new (FALSE, FALSE, sizeof (graphene_point_t));
-      fg->back = g->back[f];
-      fg->is_default = p->nodes[flow->from].default_flow == (int) f;
-      if (flow->condition != NULL && fg->label == NULL)
-        {
-          fg->label = text_new (widget, wn_lite_get_source (flow->condition), TRUE, FALSE);
-          text_fit (fg->label, FLOW_LABEL_MAX, 1, PANGO_ALIGN_LEFT, PANGO_ELLIPSIZE_END);
-        }
-    }
-
-  /* Columns. */
-  left_ext = g_new0 (double, g->n_layers + 1);
-  right_ext = g_new0 (double, g->n_layers + 1);
-  gap = g_new0 (double, g->n_layers + 1);
-  for (guint i = 0; i < g->lnodes->len; i++)
-    {
-      const LNode *ln = LN (g, i);
-      double hw = 0, hh = 0, lw = 0, lh = 0, left, right;
-
-      max_row = MAX (max_row, ln->row);
-      if (ln->node < 0)
-        continue;
-      shape_half (&p->nodes[ln->node], &hw, &hh);
-      left = right = hw;
-      if (self->nodes[ln->node].label != NULL && !type_is_task (p->nodes[ln->node].type))
-        {
-          text_size (self->nodes[ln->node].label, &lw, &lh);
-          if (type_is_gateway (p->nodes[ln->node].type))
-            left = MAX (left, lw + 8);
-          else
-            left = right = MAX (hw, lw / 2 + 4);
-        }
-      left_ext[ln->layer] = MAX (left_ext[ln->layer], left);
-      right_ext[ln->layer] = MAX (right_ext[ln->layer], right);
-    }
-  for (int l = 0; l < g->n_layers; l++)
-    gap[l] = COL_GAP;
-  for (guint f = 0; f < p->n_flows; f++)
-    {
-      const WnFlow *flow = &p->flows[f];
-      const WnNode *from = &p->nodes[flow->from];
-      const LNode *src;
-      double lw, lh, start;
-
-      if (self->flows[f].label == NULL || g->chains[f] == NULL)
-        continue;
-      src = LN (g, g_array_index (g->chains[f], int, 0));
-      text_size (self->flows[f].label, &lw, &lh);
-      if (node_is_attached (p, from))
-        start = TASK_W / 2 - boundary_offset (p, from);
-      else
-        {
-          double hw, hh;
-
-          shape_half (from, &hw, &hh);
-          start = hw;
-        }
-      gap[src->layer] = MAX (gap[src->layer], lw + 22 + ARROW_LEN - (right_ext[src->layer] - start));
-    }
-  x = 0;
-  router.col_left = g_new0 (double, g->n_layers + 1);
-  router.col_cx = g_new0 (double, g->n_layers + 1);
-  router.col_right = g_new0 (double, g->n_layers + 1);
-  for (int l = 0; l < g->n_layers; l++)
-    {
-      router.col_left[l] = x;
-      router.col_cx[l] = x + left_ext[l];
-      router.col_right[l] = router.col_cx[l] + right_ext[l];
-      x = router.col_right[l] + CLAMP (gap[l], COL_GAP, COL_GAP_MAX);
-    }
-
-  /* Shapes and their texts. */
-  for (guint i = 0; i < p->n_nodes; i++)
-    {
-      const WnNode *node = &p->nodes[i];
-      NodeGeom *n = &self->nodes[i];
-      double hw, hh, w, h;
-      const LNode *ln;
-
-      if (node_is_attached (p, node))
-        continue;
-      ln = LN (g, g->node_lnode[i]);
-      shape_half (node, &hw, &hh);
-      n->layer = ln->layer;
-      n->row = ln->row;
-      n->cx = router.col_cx[ln->layer];
-      n->cy = row_y (ln->row);
-      n->box = GRAPHENE_RECT_INIT (n->cx - hw, n->cy - hh, 2 * hw, 2 * hh);
-
-      if (n->label == NULL)
-        continue;
-      text_size (n->label, &w, &h);
-      if (type_is_task (node->type))
-        {
-          double top = n->box.origin.y + (node->type != WN_NODE_TASK ? TASK_HEADER : 8);
-          double bottom = n->box.origin.y + TASK_H - 8;
-
-          n->label_rect = GRAPHENE_RECT_INIT (n->cx - w / 2, (top + bottom) / 2 - h / 2, w, h);
-          if (n->topic != NULL)
-            {
-              double tw, th;
-
-              text_size (n->topic, &tw, &th);
-              n->topic_rect = GRAPHENE_RECT_INIT (n->box.origin.x + 26, n->box.origin.y + 15 - th / 2, tw, th);
-            }
-        }
-      else if (type_is_gateway (node->type))
-        n->label_rect = GRAPHENE_RECT_INIT (n->cx - 8 - w, n->cy - 18 - h, w, h);
-      else
-        n->label_rect = GRAPHENE_RECT_INIT (n->cx - w / 2, n->cy + hh + 4, w, h);
-    }
-  for (guint i = 0; i < p->n_nodes; i++)
-    {
-      const WnNode *node = &p->nodes[i];
-      NodeGeom *n = &self->nodes[i];
-      const NodeGeom *host;
-
-      if (!node_is_attached (p, node))
-        continue;
-      host = &self->nodes[node->attached_to];
-      n->layer = -1;
-      n->row = host->row;
-      n->cx = host->box.origin.x + host->box.size.width - boundary_offset (p, node);
-      n->cy = host->box.origin.y + host->box.size.height;
-      n->box = GRAPHENE_RECT_INIT (n->cx - BOUNDARY_R, n->cy - BOUNDARY_R, 2 * BOUNDARY_R, 2 * BOUNDARY_R);
-      if (n->label != NULL)
-        {
-          double w, h;
-
-          text_size (n->label, &w, &h);
-          n->label_rect = GRAPHENE_RECT_INIT (n->cx + BOUNDARY_R + 3, n->cy + 2, w, h);
-        }
-    }
-
-  /* Flows. */
-  router.g = g;
-  router.nodes = self->nodes;
-  router.flows = self->flows;
-  router.bends = g_array_new (FALSE, TRUE, sizeof (Bend));
-  router.bend_ids = g_new0 (GArray *, p->n_flows);
-  router.top_used = g_new0 (gboolean, p->n_nodes);
-  router.bottom_used = g_new0 (gboolean, p->n_nodes);
-  router.lanes_above = g_new0 (int, max_row + 1);
-  router.lanes_below = g_new0 (int, max_row + 1);
-  router.lanes_gap = g_new0 (int, g->n_layers + 1);
-  for (guint f = 0; f < p->n_flows; f++)
-    {
-      router.bend_ids[f] = g_array_new (FALSE, FALSE, sizeof (int));
-      if (g->chains[f] != NULL)
-        route_forward (&router, (int) f);
-    }
-  for (guint f = 0; f < p->n_flows; f++)
-    if (g->chains[f] == NULL)
-      route_back (&router, (int) f);
-  assign_bends (&router);
-  for (guint f = 0; f < p->n_flows; f++)
-    {
-      simplify_points (self->flows[f].points);
-      if (self->flows[f].label != NULL)
-        {
-          if (self->flows[f].points->len >= 2)
-            place_flow_label (&self->flows[f]);
-          else
-            g_clear_object (&self->flows[f].label);
-        }
-      g_array_unref (router.bend_ids[f]);
-    }
-  g_free (router.bend_ids);
-  g_array_unref (router.bends);
-  g_free (router.col_left);
-  g_free (router.col_cx);
-  g_free (router.col_right);
-  g_free (router.top_used);
-  g_free (router.bottom_used);
-  g_free (router.lanes_above);
-  g_free (router.lanes_below);
-  g_free (router.lanes_gap);
-
-  /* Bounds, then move everything to the margin. */
-  for (guint i = 0; i < p->n_nodes; i++)
-    {
-      NodeGeom *n = &self->nodes[i];
-      graphene_rect_t decorated;
-
-      graphene_rect_inset_r (&n->box, -10, -12, &decorated);
-      rect_union (&bounds, &any, &decorated);
-      if (n->label != NULL)
-        rect_union (&bounds, &any, &n->label_rect);
-    }
-  for (guint f = 0; f < p->n_flows; f++)
-    {
-      FlowGeom *fg = &self->flows[f];
-
-      for (guint k = 0; k < fg->points->len; k++)
-        {
-          const graphene_point_t *pt = &g_array_index (fg->points, graphene_point_t, k);
-          graphene_rect_t r = GRAPHENE_RECT_INIT (pt->x - 1, pt->y - 1, 2, 2);
-
-          rect_union (&bounds, &any, &r);
-        }
-      if (fg->label != NULL)
-        rect_union (&bounds, &any, &fg->label_rect);
-    }
-
-  dx = MARGIN - bounds.origin.x;
-  dy = MARGIN - bounds.origin.y;
-  for (guint i = 0; i < p->n_nodes; i++)
-    {
-      NodeGeom *n = &self->nodes[i];
-
-      n->cx += dx;
-      n->cy += dy;
-      graphene_rect_offset (&n->box, dx, dy);
-      graphene_rect_offset (&n->label_rect, dx, dy);
-      graphene_rect_offset (&n->topic_rect, dx, dy);
-    }
-  for (guint f = 0; f < p->n_flows; f++)
-    {
-      FlowGeom *fg = &self->flows[f];
-
-      for (guint k = 0; k < fg->points->len; k++)
-        {
-          graphene_point_t *pt = &g_array_index (fg->points, graphene_point_t, k);
-
-          pt->x += dx;
-          pt->y += dy;
-        }
-      graphene_rect_offset (&fg->label_rect, dx, dy);
-    }
-  self->width = ceil (bounds.size.width + 2 * MARGIN);
-  self->height = ceil (bounds.size.height + 2 * MARGIN);
-
-  graph_free (g);
+  g_clear_pointer (&self->layout, winnow_layout_free);
+  self->layout = winnow_layout_new (self->process, &layout_text_funcs, self);
 }
 
 /* ------------------------------------------------------------------------- */
@@ -1538,7 +298,7 @@ set_view (WinnowDiagram *self, double zoom, double off_x, double off_y)
   zoom = CLAMP (zoom, WINNOW_DIAGRAM_MIN_ZOOM, WINNOW_DIAGRAM_MAX_ZOOM);
   if (self->process != NULL && w > 0 && h > 0)
     {
-      double cw = self->width * zoom, ch = self->height * zoom;
+      double cw = self->layout->width * zoom, ch = self->layout->height * zoom;
       double keep_x = MIN (64.0, MIN (cw, w)), keep_y = MIN (64.0, MIN (ch, h));
 
       off_x = CLAMP (off_x, keep_x - cw, w - keep_x);
@@ -1573,11 +333,11 @@ apply_fit (WinnowDiagram *self)
   double h = gtk_widget_get_height (GTK_WIDGET (self));
   double zoom;
 
-  if (self->process == NULL || w <= 0 || h <= 0 || self->width <= 0 || self->height <= 0)
+  if (self->process == NULL || w <= 0 || h <= 0 || self->layout->width <= 0 || self->layout->height <= 0)
     return;
-  zoom = MIN (w / self->width, h / self->height);
+  zoom = MIN (w / self->layout->width, h / self->layout->height);
   zoom = CLAMP (zoom, WINNOW_DIAGRAM_MIN_ZOOM, FIT_MAX_ZOOM);
-  set_view (self, zoom, (w - self->width * zoom) / 2, (h - self->height * zoom) / 2);
+  set_view (self, zoom, (w - self->layout->width * zoom) / 2, (h - self->layout->height * zoom) / 2);
 }
 
 static void
@@ -1588,16 +348,16 @@ to_model (WinnowDiagram *self, double wx, double wy, double *mx, double *my)
 }
 
 static gboolean
-shape_contains (const WnNode *node, const NodeGeom *n, double x, double y, double slop)
+shape_contains (const WnNode *node, const WinnowLayoutNode *n, double x, double y, double slop)
 {
   double dx = x - n->cx, dy = y - n->cy;
 
-  if (type_is_task (node->type))
-    return x >= n->box.origin.x - slop && x <= n->box.origin.x + n->box.size.width + slop &&
-           y >= n->box.origin.y - slop && y <= n->box.origin.y + n->box.size.height + slop;
-  if (type_is_gateway (node->type))
+  if (winnow_layout_is_task (node->type))
+    return x >= n->box.x - slop && x <= n->box.x + n->box.width + slop &&
+           y >= n->box.y - slop && y <= n->box.y + n->box.height + slop;
+  if (winnow_layout_is_gateway (node->type))
     return fabs (dx) + fabs (dy) <= GATEWAY_R + slop;
-  return sqrt (dx * dx + dy * dy) <= n->box.size.width / 2 + slop;
+  return sqrt (dx * dx + dy * dy) <= n->box.width / 2 + slop;
 }
 
 static int
@@ -1612,18 +372,18 @@ hit_node (WinnowDiagram *self, double wx, double wy)
   slop = CLICK_SLOP / self->zoom;
 
   for (guint i = 0; i < p->n_nodes; i++)
-    if (node_is_attached (p, &p->nodes[i]) && shape_contains (&p->nodes[i], &self->nodes[i], x, y, slop))
+    if (winnow_layout_is_attached (p, &p->nodes[i]) && shape_contains (&p->nodes[i], &self->layout->nodes[i], x, y, slop))
       return (int) i;
   for (guint i = 0; i < p->n_nodes; i++)
     {
-      const NodeGeom *n = &self->nodes[i];
+      const WinnowLayoutNode *n = &self->layout->nodes[i];
 
-      if (node_is_attached (p, &p->nodes[i]))
+      if (winnow_layout_is_attached (p, &p->nodes[i]))
         continue;
       if (shape_contains (&p->nodes[i], n, x, y, slop))
         return (int) i;
-      if (n->label != NULL && !type_is_task (p->nodes[i].type) &&
-          graphene_rect_contains_point (&n->label_rect, &GRAPHENE_POINT_INIT (x, y)))
+      if (n->label != NULL && !winnow_layout_is_task (p->nodes[i].type) &&
+          rect_contains (&n->label_rect, x, y))
         return (int) i;
     }
   return -1;
@@ -1638,8 +398,7 @@ hit_flow_label (WinnowDiagram *self, double wx, double wy)
     return -1;
   to_model (self, wx, wy, &x, &y);
   for (guint f = 0; f < self->process->n_flows; f++)
-    if (self->flows[f].label != NULL &&
-        graphene_rect_contains_point (&self->flows[f].label_rect, &GRAPHENE_POINT_INIT (x, y)))
+    if (self->layout->flows[f].label != NULL && rect_contains (&self->layout->flows[f].label_rect, x, y))
       return (int) f;
   return -1;
 }
@@ -1708,16 +467,16 @@ path_circle (cairo_t *cr, double cx, double cy, double r)
 
 /* The outline of a node grown by `grow`, for selection and hover rings. */
 static void
-path_node_outline (cairo_t *cr, const WnNode *node, const NodeGeom *n, double grow)
+path_node_outline (cairo_t *cr, const WnNode *node, const WinnowLayoutNode *n, double grow)
 {
-  if (type_is_task (node->type))
-    winnow_paint_rounded_rect (cr, n->box.origin.x - grow, n->box.origin.y - grow,
-                               n->box.size.width + 2 * grow, n->box.size.height + 2 * grow,
+  if (winnow_layout_is_task (node->type))
+    winnow_paint_rounded_rect (cr, n->box.x - grow, n->box.y - grow,
+                               n->box.width + 2 * grow, n->box.height + 2 * grow,
                                TASK_RADIUS + grow);
-  else if (type_is_gateway (node->type))
+  else if (winnow_layout_is_gateway (node->type))
     path_diamond (cr, n->cx, n->cy, GATEWAY_R + grow * G_SQRT2);
   else
-    path_circle (cr, n->cx, n->cy, n->box.size.width / 2 + grow);
+    path_circle (cr, n->cx, n->cy, n->box.width / 2 + grow);
 }
 
 static void
@@ -1803,9 +562,9 @@ static void
 draw_node (cairo_t       *cr,
            const Palette *pal,
            const WnNode  *node,
-           const NodeGeom *n)
+           const WinnowLayoutNode *n)
 {
-  double x = n->box.origin.x, y = n->box.origin.y;
+  double x = n->box.x, y = n->box.y;
 
   cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
   switch (node->type)
@@ -1813,7 +572,7 @@ draw_node (cairo_t       *cr,
     case WN_NODE_TASK:
     case WN_NODE_SCRIPT:
     case WN_NODE_SERVICE:
-      winnow_paint_rounded_rect (cr, x, y, n->box.size.width, n->box.size.height, TASK_RADIUS);
+      winnow_paint_rounded_rect (cr, x, y, n->box.width, n->box.height, TASK_RADIUS);
       winnow_paint_set_color (cr, &pal->fill, 1);
       cairo_fill_preserve (cr);
       cairo_set_line_width (cr, 1.5);
@@ -1865,15 +624,15 @@ draw_node (cairo_t       *cr,
       break;
 
     case WN_NODE_BOUNDARY:
-      path_circle (cr, n->cx, n->cy, n->box.size.width / 2);
+      path_circle (cr, n->cx, n->cy, n->box.width / 2);
       winnow_paint_set_color (cr, &pal->fill, 1);
       cairo_fill_preserve (cr);
       cairo_set_line_width (cr, 1.5);
       winnow_paint_set_color (cr, &pal->fg, 0.8);
       cairo_stroke (cr);
-      path_circle (cr, n->cx, n->cy, n->box.size.width / 2 - 3);
+      path_circle (cr, n->cx, n->cy, n->box.width / 2 - 3);
       cairo_stroke (cr);
-      path_bolt (cr, n->cx, n->cy, n->box.size.width / 2 - 1);
+      path_bolt (cr, n->cx, n->cy, n->box.width / 2 - 1);
       cairo_set_line_width (cr, 1.2);
       cairo_stroke (cr);
       break;
@@ -1908,7 +667,7 @@ draw_node (cairo_t       *cr,
       break;
 
     default:
-      path_circle (cr, n->cx, n->cy, n->box.size.width / 2);
+      path_circle (cr, n->cx, n->cy, n->box.width / 2);
       winnow_paint_set_color (cr, &pal->fg, 0.8);
       cairo_stroke (cr);
       break;
@@ -1919,28 +678,28 @@ static void
 draw_node_texts (cairo_t        *cr,
                  const Palette  *pal,
                  const WnNode   *node,
-                 const NodeGeom *n)
+                 const WinnowLayoutNode *n)
 {
   if (n->label != NULL)
     {
-      winnow_paint_set_color (cr, &pal->fg, type_is_task (node->type) ? 1.0 : 0.75);
-      text_draw (cr, n->label, n->label_rect.origin.x, n->label_rect.origin.y);
+      winnow_paint_set_color (cr, &pal->fg, winnow_layout_is_task (node->type) ? 1.0 : 0.75);
+      text_draw (cr, n->label, n->label_rect.x, n->label_rect.y);
     }
   if (n->topic != NULL)
     {
       winnow_paint_set_color (cr, &pal->fg, 0.6);
-      text_draw (cr, n->topic, n->topic_rect.origin.x, n->topic_rect.origin.y);
+      text_draw (cr, n->topic, n->topic_rect.x, n->topic_rect.y);
     }
 }
 
 /* A polyline with rounded corners. */
 static void
-path_polyline (cairo_t *cr, const graphene_point_t *pts, guint n)
+path_polyline (cairo_t *cr, const WinnowLayoutPoint *pts, guint n)
 {
   cairo_move_to (cr, pts[0].x, pts[0].y);
   for (guint i = 1; i + 1 < n; i++)
     {
-      const graphene_point_t *a = &pts[i - 1], *b = &pts[i], *c = &pts[i + 1];
+      const WinnowLayoutPoint *a = &pts[i - 1], *b = &pts[i], *c = &pts[i + 1];
       double d1 = hypot (b->x - a->x, b->y - a->y);
       double d2 = hypot (c->x - b->x, c->y - b->y);
       double r = MIN (CORNER_R, MIN (d1, d2) / 2);
@@ -1966,19 +725,19 @@ path_polyline (cairo_t *cr, const graphene_point_t *pts, guint n)
 
 static void
 draw_flow (cairo_t        *cr,
-           const FlowGeom *fg,
+           const WinnowLayoutFlow *fg,
            const GdkRGBA  *color,
            double          alpha,
            double          width)
 {
-  g_autofree graphene_point_t *pts = NULL;
+  g_autofree WinnowLayoutPoint *pts = NULL;
   guint n = fg->points->len;
-  graphene_point_t tip;
+  WinnowLayoutPoint tip;
   double dx, dy, len;
 
   if (n < 2)
     return;
-  pts = g_memdup2 (fg->points->data, n * sizeof (graphene_point_t));
+  pts = g_memdup2 (fg->points->data, n * sizeof (WinnowLayoutPoint));
   tip = pts[n - 1];
   dx = tip.x - pts[n - 2].x;
   dy = tip.y - pts[n - 2].y;
@@ -2013,7 +772,7 @@ draw_flow (cairo_t        *cr,
     {
       /* On the flow's own stretch: a vertical start may be shared. */
       guint k = n > 2 && fabs (pts[0].x - pts[1].x) < 0.5 ? 1 : 0;
-      const graphene_point_t *a = &pts[k], *b = &pts[k + 1];
+      const WinnowLayoutPoint *a = &pts[k], *b = &pts[k + 1];
       double sl = hypot (b->x - a->x, b->y - a->y);
       double ux, uy, qx, qy;
 
@@ -2122,22 +881,22 @@ badges_width (PangoLayout *badge_layout, const NodeState *st)
  * top-right corner, growing left on tasks, right on the small shapes, whose
  * labels sit to their left. */
 static void
-badge_anchor (const WnNode *node, const NodeGeom *n, double total, double *x, double *cy)
+badge_anchor (const WnNode *node, const WinnowLayoutNode *n, double total, double *x, double *cy)
 {
-  if (type_is_task (node->type))
+  if (winnow_layout_is_task (node->type))
     {
-      *x = n->box.origin.x + n->box.size.width + 8 - total;
-      *cy = n->box.origin.y;
+      *x = n->box.x + n->box.width + 8 - total;
+      *cy = n->box.y;
     }
-  else if (type_is_gateway (node->type))
+  else if (winnow_layout_is_gateway (node->type))
     {
       *x = n->cx + 6;
-      *cy = n->box.origin.y + 2;
+      *cy = n->box.y + 2;
     }
   else
     {
-      *x = n->cx + n->box.size.width * 0.25;
-      *cy = n->box.origin.y + 1;
+      *x = n->cx + n->box.width * 0.25;
+      *cy = n->box.y + 1;
     }
 }
 
@@ -2147,13 +906,13 @@ draw_decorations (cairo_t         *cr,
                   const Palette   *pal,
                   PangoLayout     *badge_layout,
                   const WnNode    *node,
-                  const NodeGeom  *n,
+                  const WinnowLayoutNode  *n,
                   const NodeState *st,
                   double           total)
 {
   const guint counts[] = { st->active, st->parked, st->incident };
   const BadgeKind kinds[] = { BADGE_ACTIVE, BADGE_PARKED, BADGE_INCIDENT };
-  gboolean task = type_is_task (node->type);
+  gboolean task = winnow_layout_is_task (node->type);
   double x, cy;
 
   if (total > 0)
@@ -2170,18 +929,18 @@ draw_decorations (cairo_t         *cr,
 
       if (task)
         {
-          bx = n->box.origin.x + 1;
-          by = n->box.origin.y + 1;
+          bx = n->box.x + 1;
+          by = n->box.y + 1;
         }
-      else if (type_is_gateway (node->type))
+      else if (winnow_layout_is_gateway (node->type))
         {
           bx = n->cx - GATEWAY_R / 2 - 1;
           by = n->cy - GATEWAY_R / 2 - 1;
         }
       else
         {
-          bx = n->cx - n->box.size.width / 2 * G_SQRT2 / 2;
-          by = n->cy - n->box.size.height / 2 * G_SQRT2 / 2;
+          bx = n->cx - n->box.width / 2 * G_SQRT2 / 2;
+          by = n->cy - n->box.height / 2 * G_SQRT2 / 2;
         }
       path_circle (cr, bx, by, 6);
       winnow_paint_set_color (cr, &pal->fill, 1);
@@ -2204,7 +963,7 @@ flow_touches (const WnProcess *p, guint f, int node)
  * coordinates), as draw_decorations() places them; FALSE when it has none. */
 static gboolean
 decorations_bounds (const WnNode    *node,
-                    const NodeGeom  *n,
+                    const WinnowLayoutNode  *n,
                     const NodeState *st,
                     double           total,
                     graphene_rect_t *bounds)
@@ -2224,8 +983,8 @@ decorations_bounds (const WnNode    *node,
   if (st->breakpoint)
     {
       /* a circle of radius 6 (stroked 2.5) around a point inside the box's corner */
-      x0 = MIN (x0, n->box.origin.x - 12);
-      y0 = MIN (y0, n->box.origin.y - 12);
+      x0 = MIN (x0, n->box.x - 12);
+      y0 = MIN (y0, n->box.y - 12);
       x1 = MAX (x1, n->cx + 12);
       y1 = MAX (y1, n->cy + 12);
     }
@@ -2254,13 +1013,13 @@ make_scene (WinnowDiagram *self,
   /* Flows under the nodes; the selected node's on top of the others. */
   for (guint f = 0; f < p->n_flows; f++)
     if (!flow_touches (p, f, selected))
-      draw_flow (cr, &self->flows[f], &pal->fg, 0.5, 1.4);
+      draw_flow (cr, &self->layout->flows[f], &pal->fg, 0.5, 1.4);
   for (guint f = 0; f < p->n_flows; f++)
     if (flow_touches (p, f, selected))
-      draw_flow (cr, &self->flows[f], &pal->accent, 1.0, 2.0);
+      draw_flow (cr, &self->layout->flows[f], &pal->accent, 1.0, 2.0);
   for (guint f = 0; f < p->n_flows; f++)
     {
-      const FlowGeom *fg = &self->flows[f];
+      const WinnowLayoutFlow *fg = &self->layout->flows[f];
 
       if (fg->label == NULL)
         continue;
@@ -2268,7 +1027,7 @@ make_scene (WinnowDiagram *self,
         winnow_paint_set_color (cr, &pal->accent, 1);
       else
         winnow_paint_set_color (cr, &pal->fg, 0.7);
-      text_draw (cr, fg->label, fg->label_rect.origin.x, fg->label_rect.origin.y);
+      text_draw (cr, fg->label, fg->label_rect.x, fg->label_rect.y);
     }
 
   for (int pass = 0; pass < 2; pass++)
@@ -2276,20 +1035,20 @@ make_scene (WinnowDiagram *self,
       {
         const WnNode *node = &p->nodes[i];
 
-        if (node_is_attached (p, node) != (pass == 1))
+        if (winnow_layout_is_attached (p, node) != (pass == 1))
           continue;
         if ((int) i == self->hover && (int) i != selected)
           {
-            path_node_outline (cr, node, &self->nodes[i], 3);
+            path_node_outline (cr, node, &self->layout->nodes[i], 3);
             winnow_paint_set_color (cr, &pal->accent, 0.4);
             cairo_set_line_width (cr, 2);
             cairo_stroke (cr);
           }
-        draw_node (cr, pal, node, &self->nodes[i]);
-        draw_node_texts (cr, pal, node, &self->nodes[i]);
+        draw_node (cr, pal, node, &self->layout->nodes[i]);
+        draw_node_texts (cr, pal, node, &self->layout->nodes[i]);
         if ((int) i == selected)
           {
-            path_node_outline (cr, node, &self->nodes[i], 3.5);
+            path_node_outline (cr, node, &self->layout->nodes[i], 3.5);
             winnow_paint_set_color (cr, &pal->accent, 1);
             cairo_set_line_width (cr, 2.5);
             cairo_stroke (cr);
@@ -2311,7 +1070,7 @@ winnow_diagram_snapshot (GtkWidget   *widget,
   int selected;
   Palette pal;
 
-  if (p == NULL || self->nodes == NULL || w <= 0 || h <= 0)
+  if (p == NULL || self->layout == NULL || w <= 0 || h <= 0)
     return;
 
   memset (&pal, 0, sizeof pal);
@@ -2349,10 +1108,10 @@ winnow_diagram_snapshot (GtkWidget   *widget,
       graphene_rect_t bounds;
       cairo_t *cr;
 
-      if (!decorations_bounds (&p->nodes[i], &self->nodes[i], &self->states[i], total, &bounds))
+      if (!decorations_bounds (&p->nodes[i], &self->layout->nodes[i], &self->states[i], total, &bounds))
         continue;
       cr = gtk_snapshot_append_cairo (snapshot, &bounds);
-      draw_decorations (cr, &pal, badge_layout, &p->nodes[i], &self->nodes[i], &self->states[i], total);
+      draw_decorations (cr, &pal, badge_layout, &p->nodes[i], &self->layout->nodes[i], &self->states[i], total);
       cairo_destroy (cr);
     }
   gtk_snapshot_restore (snapshot);
@@ -2388,7 +1147,7 @@ node_tooltip (WinnowDiagram *self, guint index)
   g_autofree char *head = NULL;
 
   head = g_markup_printf_escaped ("<b>%s</b>\n%s · <tt>%s</tt>",
-                                  node_title (node), node_type_label (node), node->id);
+                                  winnow_layout_node_title (node), node_type_label (node), node->id);
   g_string_append (text, head);
 
   if (node->worker != NULL)
@@ -2402,9 +1161,9 @@ node_tooltip (WinnowDiagram *self, guint index)
     {
       g_autofree char *line = NULL;
 
-      if (node_is_attached (p, node))
+      if (winnow_layout_is_attached (p, node))
         line = g_markup_printf_escaped (_("\nCatches error <tt>%s</tt> on %s"),
-                                        node->error_code, node_title (&p->nodes[node->attached_to]));
+                                        node->error_code, winnow_layout_node_title (&p->nodes[node->attached_to]));
       else
         line = g_markup_printf_escaped (_("\nCatches error <tt>%s</tt>"), node->error_code);
       g_string_append (text, line);
@@ -2416,7 +1175,7 @@ node_tooltip (WinnowDiagram *self, guint index)
       g_string_append (text, line);
     }
   if (node->duration > 0 &&
-      (node->type == WN_NODE_TIMER || (type_is_task (node->type) && node->worker == NULL)))
+      (node->type == WN_NODE_TIMER || (winnow_layout_is_task (node->type) && node->worker == NULL)))
     {
       g_autofree char *duration = wn_duration_format (node->duration);
       g_autofree char *line = g_markup_printf_escaped (_("\nDuration: %s"), duration);
@@ -2481,7 +1240,7 @@ winnow_diagram_query_tooltip (GtkWidget  *widget,
   if (node >= 0)
     {
       markup = node_tooltip (self, (guint) node);
-      area = self->nodes[node].box;
+      area = to_graphene (&self->layout->nodes[node].box);
     }
   else if (flow >= 0)
     {
@@ -2492,8 +1251,8 @@ winnow_diagram_query_tooltip (GtkWidget  *widget,
                                           f->id, wn_lite_get_source (f->condition));
       else
         markup = g_markup_printf_escaped (_("Flow <tt>%s</tt> from %s"),
-                                          f->id, node_title (&p->nodes[f->from]));
-      area = self->flows[flow].label_rect;
+                                          f->id, winnow_layout_node_title (&p->nodes[f->from]));
+      area = to_graphene (&self->layout->flows[flow].label_rect);
     }
   else
     return FALSE;
@@ -2665,10 +1424,11 @@ winnow_diagram_measure (GtkWidget      *widget,
                         int            *natural_baseline)
 {
   WinnowDiagram *self = WINNOW_DIAGRAM (widget);
-  double size = orientation == GTK_ORIENTATION_HORIZONTAL ? self->width : self->height;
 
   *minimum = 0;
-  *natural = self->process != NULL ? (int) ceil (size) : 0;
+  *natural = 0;
+  if (self->process != NULL)
+    *natural = (int) ceil (orientation == GTK_ORIENTATION_HORIZONTAL ? self->layout->width : self->layout->height);
 }
 
 static void
@@ -2705,8 +1465,7 @@ winnow_diagram_dispose (GObject *object)
 {
   WinnowDiagram *self = WINNOW_DIAGRAM (object);
 
-  if (self->process != NULL)
-    layout_clear (self, self->process->n_nodes, self->process->n_flows);
+  g_clear_pointer (&self->layout, winnow_layout_free);
   g_clear_pointer (&self->states, g_free);
   g_clear_pointer (&self->process, wn_process_unref);
   g_clear_pointer (&self->selected, g_free);
@@ -2864,8 +1623,7 @@ winnow_diagram_set_process (WinnowDiagram *self,
   if (process != NULL)
     wn_process_ref (process);
 
-  if (self->process != NULL)
-    layout_clear (self, self->process->n_nodes, self->process->n_flows);
+  g_clear_pointer (&self->layout, winnow_layout_free);
   g_clear_pointer (&self->states, g_free);
   g_clear_pointer (&self->process, wn_process_unref);
   self->process = process;
@@ -2916,7 +1674,7 @@ winnow_diagram_get_node_bounds (WinnowDiagram   *self,
   if (index < 0)
     return FALSE;
   if (out != NULL)
-    *out = self->nodes[index].box;
+    *out = to_graphene (&self->layout->nodes[index].box);
   return TRUE;
 }
 
@@ -2928,9 +1686,9 @@ winnow_diagram_get_layout_size (WinnowDiagram *self,
   g_return_if_fail (WINNOW_IS_DIAGRAM (self));
 
   if (width != NULL)
-    *width = self->process != NULL ? self->width : 0;
+    *width = self->process != NULL ? self->layout->width : 0;
   if (height != NULL)
-    *height = self->process != NULL ? self->height : 0;
+    *height = self->process != NULL ? self->layout->height : 0;
 }
 
 void
@@ -3105,3 +1863,4 @@ winnow_diagram_zoom_to_fit (WinnowDiagram *self)
   self->auto_fit = TRUE;
   apply_fit (self);
 }
+

@@ -1,0 +1,401 @@
+/* test-layout.c — the process diagram's layout, without GTK or a display:
+ * texts are measured by a rule of the test's own (a fixed advance per
+ * character, a fixed line height), so the geometry is exact. */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "winnow-layout.h"
+#include "wn-test-util.h"
+
+#define EPSILON 0.01
+
+/* ---- texts: 7 units a character (6 in the small font), 16 a line (14) ---- */
+
+typedef struct {
+  char    *text;
+  gboolean small;
+  double   width;
+  double   height;
+  double   max_width;   /* as last fitted; 0: never */
+  int      max_lines;
+} FakeText;
+
+typedef struct {
+  guint live;           /* texts made and not freed */
+  guint made;
+} FakeTexts;
+
+static FakeTexts *current_texts;
+
+static gpointer
+fake_text_new (const char *text,
+               gboolean    small,
+               gpointer    data)
+{
+  FakeTexts *texts = data;
+  FakeText *t = g_new0 (FakeText, 1);
+
+  t->text = g_strdup (text);
+  t->small = small;
+  t->width = strlen (text) * (small ? 6.0 : 7.0);
+  t->height = small ? 14.0 : 16.0;
+  texts->live++;
+  texts->made++;
+  return t;
+}
+
+static void
+fake_text_fit (gpointer               text,
+               double                 max_width,
+               int                    max_lines,
+               WinnowLayoutAlign      align,
+               WinnowLayoutEllipsize  ellipsize,
+               gpointer               data)
+{
+  FakeText *t = text;
+  double natural = strlen (t->text) * (t->small ? 6.0 : 7.0);
+  double line = t->small ? 14.0 : 16.0;
+
+  g_assert_cmpfloat (max_width, >, 0);
+  g_assert_cmpint (max_lines, >=, 1);
+  t->max_width = max_width;
+  t->max_lines = max_lines;
+  if (natural <= max_width)
+    {
+      t->width = natural;
+      t->height = line;
+      return;
+    }
+  t->width = MAX (max_width, 8.0);
+  t->height = line * MIN (max_lines, (int) ceil (natural / t->width));
+}
+
+static void
+fake_text_size (gpointer  text,
+                double   *width,
+                double   *height,
+                gpointer  data)
+{
+  FakeText *t = text;
+
+  *width = t->width;
+  *height = t->height;
+}
+
+static void
+fake_text_free (gpointer text)
+{
+  FakeText *t = text;
+
+  current_texts->live--;
+  g_free (t->text);
+  g_free (t);
+}
+
+static const WinnowLayoutTextFuncs fake_funcs = {
+  fake_text_new,
+  fake_text_fit,
+  fake_text_size,
+  fake_text_free,
+};
+
+static WinnowLayout *
+lay_out (WnProcess *process,
+         FakeTexts *texts)
+{
+  current_texts = texts;
+  return winnow_layout_new (process, &fake_funcs, texts);
+}
+
+/* ---- processes ---- */
+
+static WnProcess *
+load_example (const char *name)
+{
+  const char *dir = g_getenv ("WINNOW_EXAMPLES_DIR");
+  g_autofree char *path = dir != NULL ? g_build_filename (dir, name, NULL) :
+                          g_test_build_filename (G_TEST_DIST, "..", "..", "data", "examples", name, NULL);
+  g_autoptr(GError) error = NULL;
+  WnProcess *process = wn_load_process_file (path, NULL, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (process);
+  return process;
+}
+
+/* start → work → check; check loops back to work ("again"), or ends. */
+static const char loop_process[] =
+  "{\"format\": \"winnow.process/1\", \"id\": \"loop\","
+  " \"nodes\": ["
+  "  {\"id\": \"start\", \"type\": \"startEvent\"},"
+  "  {\"id\": \"work\", \"type\": \"task\", \"name\": \"Do the work, which takes a name long enough to wrap\"},"
+  "  {\"id\": \"check\", \"type\": \"exclusiveGateway\", \"default\": \"out\"},"
+  "  {\"id\": \"end\", \"type\": \"endEvent\"}],"
+  " \"flows\": ["
+  "  {\"id\": \"f1\", \"from\": \"start\", \"to\": \"work\"},"
+  "  {\"id\": \"f2\", \"from\": \"work\", \"to\": \"check\"},"
+  "  {\"id\": \"again\", \"from\": \"check\", \"to\": \"work\", \"condition\": \"attempts < 3\"},"
+  "  {\"id\": \"out\", \"from\": \"check\", \"to\": \"end\"}]}";
+
+/* ---- checks ---- */
+
+static const WinnowLayoutNode *
+node_of (WinnowLayout    *layout,
+         const WnProcess *process,
+         const char      *id)
+{
+  const WnNode *node = wn_process_find_node (process, id);
+
+  g_assert_nonnull (node);
+  return &layout->nodes[node->index];
+}
+
+static gboolean
+rects_overlap (const WinnowLayoutRect *a,
+               const WinnowLayoutRect *b)
+{
+  return a->x < b->x + b->width && b->x < a->x + a->width &&
+         a->y < b->y + b->height && b->y < a->y + a->height;
+}
+
+static void
+assert_inside (const WinnowLayout     *layout,
+               const WinnowLayoutRect *r)
+{
+  g_assert_cmpfloat (r->x, >=, 0);
+  g_assert_cmpfloat (r->y, >=, 0);
+  g_assert_cmpfloat (r->x + r->width, <=, layout->width);
+  g_assert_cmpfloat (r->y + r->height, <=, layout->height);
+}
+
+/* On the rectangle's outline (within EPSILON). */
+static gboolean
+on_border (const WinnowLayoutRect  *r,
+           const WinnowLayoutPoint *p)
+{
+  gboolean inside = p->x >= r->x - EPSILON && p->x <= r->x + r->width + EPSILON &&
+                    p->y >= r->y - EPSILON && p->y <= r->y + r->height + EPSILON;
+
+  return inside && (fabs (p->x - r->x) < EPSILON || fabs (p->x - (r->x + r->width)) < EPSILON ||
+                    fabs (p->y - r->y) < EPSILON || fabs (p->y - (r->y + r->height)) < EPSILON);
+}
+
+/* What holds for every layout: shapes apart and inside the size, every flow
+ * that is drawn a run of horizontal and vertical stretches from the border of
+ * its source to the border of its target, texts within their limits. */
+static void
+assert_well_formed (WinnowLayout    *layout,
+                    const WnProcess *process)
+{
+  g_assert_cmpuint (layout->n_nodes, ==, process->n_nodes);
+  g_assert_cmpuint (layout->n_flows, ==, process->n_flows);
+  g_assert_cmpfloat (layout->width, >, 0);
+  g_assert_cmpfloat (layout->height, >, 0);
+
+  for (guint i = 0; i < process->n_nodes; i++)
+    {
+      const WnNode *a = &process->nodes[i];
+      const WinnowLayoutNode *n = &layout->nodes[i];
+
+      g_assert_cmpfloat (n->box.width, >, 0);
+      g_assert_cmpfloat (n->box.height, >, 0);
+      g_assert_cmpfloat_with_epsilon (n->cx, n->box.x + n->box.width / 2, EPSILON);
+      g_assert_cmpfloat_with_epsilon (n->cy, n->box.y + n->box.height / 2, EPSILON);
+      assert_inside (layout, &n->box);
+      if (n->label != NULL)
+        {
+          const FakeText *label = n->label;
+
+          assert_inside (layout, &n->label_rect);
+          g_assert_cmpfloat (n->label_rect.width, <=, MAX (label->max_width, 8.0) + EPSILON);
+        }
+      g_assert_cmpint (n->layer, ==, winnow_layout_is_attached (process, a) ? -1 : n->layer);
+      for (guint j = i + 1; j < process->n_nodes; j++)
+        {
+          const WnNode *b = &process->nodes[j];
+
+          if (a->attached_to == (int) j || b->attached_to == (int) i)
+            continue;
+          if (rects_overlap (&n->box, &layout->nodes[j].box))
+            g_error ("%s overlaps %s", a->id, b->id);
+        }
+    }
+
+  for (guint f = 0; f < process->n_flows; f++)
+    {
+      const WnFlow *flow = &process->flows[f];
+      const WinnowLayoutFlow *fg = &layout->flows[f];
+      const WinnowLayoutPoint *pts = (const WinnowLayoutPoint *) (const void *) fg->points->data;
+      guint n = fg->points->len;
+
+      g_assert_true (n == 0 || n >= 2);
+      if (n == 0)
+        {
+          g_assert_null (fg->label);
+          continue;
+        }
+      for (guint k = 0; k + 1 < n; k++)
+        if (fabs (pts[k].x - pts[k + 1].x) > EPSILON && fabs (pts[k].y - pts[k + 1].y) > EPSILON)
+          g_error ("flow %s bends off the grid at point %u", flow->id, k);
+      if (!on_border (&layout->nodes[flow->from].box, &pts[0]))
+        g_error ("flow %s does not start on %s", flow->id, process->nodes[flow->from].id);
+      if (!on_border (&layout->nodes[flow->to].box, &pts[n - 1]))
+        g_error ("flow %s does not end on %s", flow->id, process->nodes[flow->to].id);
+      if (fg->label != NULL)
+        assert_inside (layout, &fg->label_rect);
+      g_assert_true (fg->is_default == (process->nodes[flow->from].default_flow == (int) f));
+    }
+}
+
+static void
+assert_same_layout (const WinnowLayout *a,
+                    const WinnowLayout *b)
+{
+  g_assert_cmpfloat (a->width, ==, b->width);
+  g_assert_cmpfloat (a->height, ==, b->height);
+  for (guint i = 0; i < a->n_nodes; i++)
+    g_assert_cmpmem (&a->nodes[i].box, sizeof (WinnowLayoutRect), &b->nodes[i].box, sizeof (WinnowLayoutRect));
+  for (guint f = 0; f < a->n_flows; f++)
+    g_assert_cmpmem (a->flows[f].points->data, a->flows[f].points->len * sizeof (WinnowLayoutPoint),
+                     b->flows[f].points->data, b->flows[f].points->len * sizeof (WinnowLayoutPoint));
+}
+
+/* ---- tests ---- */
+
+static void
+test_examples (void)
+{
+  static const char * const names[] = {
+    "crashed-worker.process.json",
+    "error-mapper-showcase.process.json",
+    "flaky-service.process.json",
+    "incident-on-exhaustion.process.json",
+    "order-fulfilment-authoritative.process.json",
+    "order-fulfilment.process.json",
+    "parallel-branch-failure.process.json",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autoptr(WnProcess) process = load_example (names[i]);
+      FakeTexts texts = { 0 };
+      WinnowLayout *layout, *again;
+
+      g_test_message ("%s", names[i]);
+      layout = lay_out (process, &texts);
+      assert_well_formed (layout, process);
+      g_assert_cmpuint (texts.made, >, 0);
+
+      /* the same process, the same layout */
+      again = lay_out (process, &texts);
+      assert_same_layout (layout, again);
+
+      /* every text it made goes with it */
+      winnow_layout_free (again);
+      winnow_layout_free (layout);
+      g_assert_cmpuint (texts.live, ==, 0);
+    }
+}
+
+static void
+test_order (void)
+{
+  g_autoptr(WnProcess) process = load_example ("order-fulfilment.process.json");
+  FakeTexts texts = { 0 };
+  g_autoptr(WinnowLayout) layout = lay_out (process, &texts);
+  const WinnowLayoutNode *start = node_of (layout, process, "start");
+  const WinnowLayoutNode *reserve = node_of (layout, process, "reserve-stock");
+  const WinnowLayoutNode *authorize = node_of (layout, process, "authorize-payment");
+  const WinnowLayoutNode *boundary = node_of (layout, process, "gateway-down");
+  const WinnowLayoutNode *status = node_of (layout, process, "status");
+  const WinnowLayoutNode *shipped = node_of (layout, process, "shipped");
+  const WinnowLayoutNode *held = node_of (layout, process, "held");
+  const WinnowLayoutNode *failed = node_of (layout, process, "payment-failed");
+
+  /* left to right along the flows, one layer each */
+  g_assert_cmpint (start->layer, ==, 0);
+  g_assert_cmpint (reserve->layer, ==, 1);
+  g_assert_cmpint (authorize->layer, ==, 2);
+  g_assert_cmpint (status->layer, ==, 3);
+  g_assert_cmpint (shipped->layer, ==, 4);
+  g_assert_cmpint (held->layer, ==, 4);
+  g_assert_cmpfloat (start->box.x + start->box.width, <, reserve->box.x);
+  g_assert_cmpfloat (reserve->box.x + reserve->box.width, <, authorize->box.x);
+  g_assert_cmpfloat (authorize->box.x + authorize->box.width, <, status->box.x);
+  g_assert_cmpfloat (status->box.x + status->box.width, <, shipped->box.x);
+  /* the main path is a straight line, and so is the first way out of the gateway */
+  g_assert_cmpfloat_with_epsilon (start->cy, reserve->cy, EPSILON);
+  g_assert_cmpfloat_with_epsilon (reserve->cy, authorize->cy, EPSILON);
+  g_assert_cmpfloat_with_epsilon (authorize->cy, status->cy, EPSILON);
+  g_assert_cmpfloat_with_epsilon (status->cy, shipped->cy, EPSILON);
+  /* both ends in one column, one above the other */
+  g_assert_cmpfloat_with_epsilon (shipped->cx, held->cx, EPSILON);
+  g_assert_cmpfloat (held->cy - shipped->cy, >=, shipped->box.height);
+  /* the boundary sits on its host's bottom edge, within it; its target lies
+   * right of the host and below the main line */
+  g_assert_cmpint (boundary->layer, ==, -1);
+  g_assert_cmpfloat_with_epsilon (boundary->cy, authorize->box.y + authorize->box.height, EPSILON);
+  g_assert_cmpfloat (boundary->cx, >, authorize->box.x);
+  g_assert_cmpfloat (boundary->cx, <, authorize->box.x + authorize->box.width);
+  g_assert_cmpfloat (failed->box.x, >, authorize->box.x + authorize->box.width);
+  g_assert_cmpfloat (failed->cy, >, authorize->cy);
+  /* a task's name inside its box, its topic on the header */
+  g_assert_nonnull (reserve->label);
+  g_assert_nonnull (reserve->topic);
+  g_assert_cmpstr (((FakeText *) reserve->topic)->text, ==, "reserve");
+  g_assert_cmpfloat (reserve->label_rect.x, >=, reserve->box.x);
+  g_assert_cmpfloat (reserve->label_rect.x + reserve->label_rect.width, <=, reserve->box.x + reserve->box.width);
+  g_assert_cmpfloat (reserve->topic_rect.y, <, reserve->label_rect.y);
+  /* the condition is written on its flow; the boundary's error on the flow leaving it */
+  g_assert_nonnull (layout->flows[wn_process_find_flow (process, "to-shipped")->index].label);
+  g_assert_null (layout->flows[wn_process_find_flow (process, "to-held")->index].label);
+  g_assert_true (layout->flows[wn_process_find_flow (process, "to-held")->index].is_default);
+  g_assert_null (boundary->label);
+  g_assert_cmpstr (((FakeText *) layout->flows[wn_process_find_flow (process, "f4")->index].label)->text, ==,
+                   "PaymentGatewayDown");
+}
+
+static void
+test_loop (void)
+{
+  g_autoptr(WnProcess) process = wn_test_load_process (loop_process);
+  FakeTexts texts = { 0 };
+  g_autoptr(WinnowLayout) layout = lay_out (process, &texts);
+  const WinnowLayoutNode *work = node_of (layout, process, "work");
+  const WinnowLayoutNode *check = node_of (layout, process, "check");
+  const WinnowLayoutFlow *again = &layout->flows[wn_process_find_flow (process, "again")->index];
+  const WinnowLayoutFlow *out = &layout->flows[wn_process_find_flow (process, "out")->index];
+  const WinnowLayoutPoint *pts = (const WinnowLayoutPoint *) (const void *) again->points->data;
+  const FakeText *name = work->label;
+
+  assert_well_formed (layout, process);
+  /* the loop does not drag its target right of the gateway: it is drawn
+   * against the layering, leaving the gateway's top and entering the task's */
+  g_assert_cmpint (work->layer, <, check->layer);
+  g_assert_true (again->back);
+  g_assert_false (out->back);
+  g_assert_cmpuint (again->points->len, >=, 4);
+  g_assert_cmpfloat_with_epsilon (pts[0].y, check->box.y, EPSILON);
+  g_assert_cmpfloat_with_epsilon (pts[again->points->len - 1].y, work->box.y, EPSILON);
+  for (guint k = 1; k + 1 < again->points->len; k++)
+    g_assert_cmpfloat (pts[k].y, <, work->box.y);
+  /* a long name wraps inside the task, on at most three lines */
+  g_assert_cmpfloat (name->max_width, <, work->box.width);
+  g_assert_cmpint (name->max_lines, ==, 3);
+  g_assert_cmpfloat (work->label_rect.width, <=, name->max_width);
+  g_assert_cmpfloat (work->label_rect.height, ==, 3 * 16.0);
+  g_assert_cmpfloat (work->label_rect.y, >=, work->box.y);
+  g_assert_cmpfloat (work->label_rect.y + work->label_rect.height, <=, work->box.y + work->box.height);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/app/Layout/examples", test_examples);
+  g_test_add_func ("/app/Layout/order-fulfilment", test_order);
+  g_test_add_func ("/app/Layout/loop", test_loop);
+  return g_test_run ();
+}
