@@ -49,24 +49,13 @@ typedef struct {
   WnLiteScope  scope;
 } Context;
 
-static JsonNode *
-parse_json (const char *text)
-{
-  g_autoptr(GError) error = NULL;
-  JsonNode *node = json_from_string (text, &error);
-
-  g_assert_no_error (error);
-  g_assert_nonnull (node);
-  return node;
-}
-
 static void
 context_init (Context *ctx)
 {
-  ctx->variables = parse_json (context_json);
+  ctx->variables = wn_test_json (context_json);
   ctx->code = json_node_new (JSON_NODE_VALUE);
   json_node_set_string (ctx->code, "500");
-  ctx->body = parse_json (body_json);
+  ctx->body = wn_test_json (body_json);
   ctx->roots[0].name = "code";
   ctx->roots[0].node = ctx->code;
   ctx->roots[1].name = "body";
@@ -568,7 +557,7 @@ check_case (Context    *ctx,
       break;
     case R_JSON:
       {
-        g_autoptr(JsonNode) expected = parse_json (c->text);
+        g_autoptr(JsonNode) expected = wn_test_json (c->text);
 
         ok = value.kind == WN_LITE_JSON && json_node_equal (value.json, expected);
         break;
@@ -1092,8 +1081,8 @@ test_nil (void)
 static void
 test_scope (void)
 {
-  g_autoptr(JsonNode) vars = parse_json ("{ \"x\": 1, \"y\": 2, \"body\": 99 }");
-  g_autoptr(JsonNode) body = parse_json ("{ \"x\": 10 }");
+  g_autoptr(JsonNode) vars = wn_test_json ("{ \"x\": 1, \"y\": 2, \"body\": 99 }");
+  g_autoptr(JsonNode) body = wn_test_json ("{ \"x\": 10 }");
   g_autoptr(WnLite) lite = compile_ok ("body.x + y");
   g_autoptr(WnLite) plain = compile_ok ("body");
   g_autoptr(WnLite) constant = compile_ok ("1 + 2");
@@ -1219,7 +1208,7 @@ test_eval_json (void)
     {
       g_autoptr(WnLite) lite = compile_ok (json_cases[i].source);
       g_autoptr(JsonNode) got = wn_lite_eval_json (lite, &ctx.scope, &error);
-      g_autoptr(JsonNode) expected = parse_json (json_cases[i].expected);
+      g_autoptr(JsonNode) expected = wn_test_json (json_cases[i].expected);
 
       g_assert_no_error (error);
       g_assert_nonnull (got);
@@ -1350,7 +1339,7 @@ test_repeat (void)
   /* The same expression evaluated over changing data. */
   {
     g_autoptr(WnLite) lite = compile_ok ("x * 2 > 10");
-    g_autoptr(JsonNode) vars = parse_json ("{ \"x\": 0 }");
+    g_autoptr(JsonNode) vars = wn_test_json ("{ \"x\": 0 }");
     WnLiteScope scope = { NULL, 0, json_node_get_object (vars) };
 
     for (round = 0; round < 20; round++)
@@ -1691,7 +1680,7 @@ test_path_parse_errors (void)
 static void
 test_path_lookup (void)
 {
-  g_autoptr(JsonNode) data = parse_json (context_json);
+  g_autoptr(JsonNode) data = wn_test_json (context_json);
   JsonObject *roots = json_node_get_object (data);
   static const struct {
     const char *path;
@@ -1731,7 +1720,7 @@ test_path_lookup (void)
         }
       else
         {
-          g_autoptr(JsonNode) expected = parse_json (lookups[i].expected);
+          g_autoptr(JsonNode) expected = wn_test_json (lookups[i].expected);
 
           g_assert_nonnull (found);
           g_assert_true (json_node_equal (found, expected));
