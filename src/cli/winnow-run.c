@@ -2,10 +2,15 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <locale.h>
+#include <signal.h>
 #include <stdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <glib/gi18n.h>
+#include <glib/gstdio.h>
 
 #include "winnow.h"
 
@@ -14,7 +19,11 @@ enum {
   EXIT_FAILED = 1,
   EXIT_INPUT = 2,
   EXIT_STOPPED = 3,
+  EXIT_OUTPUT = 4,
 };
+
+/* Actions run between two looks at the outputs. */
+#define RUN_SLICE 1024
 
 typedef struct {
   char     *scenario;
@@ -51,9 +60,9 @@ options_clear (Options *o)
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Options, options_clear)
 
 typedef struct {
-  FILE    *out;
-  GString *line;
-  gboolean text;
+  WnOutput *out;
+  GString  *line;
+  gboolean  text;
 } Sink;
 
 static void
@@ -70,7 +79,132 @@ sink_cb (const WnEvent *event,
     }
   else
     wn_event_append_json (event, sink->line);
-  fwrite (sink->line->str, 1, sink->line->len, sink->out);
+  /* a failure is kept by the output; the run loop stops on it */
+  wn_output_write (sink->out, sink->line->str, sink->line->len);
+}
+
+/* Where stdout goes: the trace, the summary, the break state. */
+static WnOutput *stdout_out;
+
+/* Like g_print (text in the console’s charset), but into stdout_out, checked. */
+static void G_GNUC_PRINTF (1, 2)
+print_out (const char *format, ...)
+{
+  g_autofree char *text = NULL;
+  const char *charset;
+  va_list args;
+
+  va_start (args, format);
+  text = g_strdup_vprintf (format, args);
+  va_end (args);
+  if (!g_get_console_charset (&charset))
+    {
+      char *converted = g_convert_with_fallback (text, -1, charset, "UTF-8", "?", NULL, NULL, NULL);
+
+      if (converted != NULL)
+        {
+          g_free (text);
+          text = converted;
+        }
+    }
+  wn_output_write (stdout_out, text, strlen (text));
+}
+
+/* A closed standard descriptor would be handed to the next file opened (the
+ * journal), and the trace would land in it: hold the slot with a descriptor
+ * that refuses the direction, so writes fail as on a closed one. */
+static void
+hold_standard_fds (void)
+{
+  for (int fd = 0; fd <= 2; fd++)
+    if (fcntl (fd, F_GETFD) < 0 && errno == EBADF)
+      {
+        int held = open ("/dev/null", fd == 0 ? O_WRONLY : O_RDONLY);
+
+        if (held >= 0 && held != fd)
+          {
+            dup2 (held, fd);
+            close (held);
+          }
+      }
+}
+
+/* When `path` is the file `input` (the same inode), say so and refuse. */
+static gboolean
+overwrites_input (const struct stat *output,
+                  const char        *output_name,
+                  const char        *input)
+{
+  struct stat st;
+
+  if (input == NULL || g_stat (input, &st) != 0 || !S_ISREG (st.st_mode))
+    return FALSE;
+  if (st.st_dev != output->st_dev || st.st_ino != output->st_ino)
+    return FALSE;
+  g_printerr (_("winnow-run: %s is the input file %s: refusing to write over it\n"), output_name, input);
+  return TRUE;
+}
+
+/* stdout or the journal file on an input: the run would destroy it. */
+static gboolean
+outputs_overwrite_inputs (const char *journal,
+                          const char *process,
+                          const char *scenario)
+{
+  struct stat st;
+
+  if (journal != NULL && g_stat (journal, &st) == 0 &&
+      (overwrites_input (&st, journal, process) || overwrites_input (&st, journal, scenario)))
+    return TRUE;
+  if (fstat (STDOUT_FILENO, &st) == 0 && S_ISREG (st.st_mode) &&
+      (overwrites_input (&st, _("standard output"), process) ||
+       overwrites_input (&st, _("standard output"), scenario)))
+    return TRUE;
+  return FALSE;
+}
+
+static void
+sink_clear (Sink *sink)
+{
+  /* stdout_out is not the trace's to free */
+  if (sink->out != stdout_out)
+    g_clear_pointer (&sink->out, wn_output_free);
+  sink->out = NULL;
+  if (sink->line != NULL)
+    g_string_free (sink->line, TRUE);
+  sink->line = NULL;
+}
+
+static gboolean
+outputs_failed (WnOutput *journal)
+{
+  return wn_output_has_failed (stdout_out) || (journal != NULL && wn_output_has_failed (journal));
+}
+
+/* The run in slices: it stops after a slice when an output failed. */
+static WnStopReason
+run (WnEngine *engine,
+     WnTime    until,
+     WnOutput *journal)
+{
+  WnStopReason reason;
+
+  do
+    reason = wn_engine_run_budget (engine, until, RUN_SLICE);
+  while (reason == WN_STOP_BUDGET && !outputs_failed (journal));
+  return reason;
+}
+
+/* Commit an output; FALSE (the reason on stderr) when it could not be written. */
+static gboolean
+finish_output (WnOutput *output)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (output == NULL || wn_output_commit (output, &error))
+    return TRUE;
+  g_printerr ("winnow-run: %s\n", error->message);
+  return FALSE;
 }
 
 /* A whole number from min to max in decimal digits only, as the help says: no
@@ -195,7 +329,7 @@ print_summary_json (WnEngine *engine)
       first = FALSE;
     }
   g_string_append (out, "}}\n");
-  fputs (out->str, stdout);
+  wn_output_write (stdout_out, out->str, out->len);
 }
 
 static void
@@ -208,19 +342,19 @@ print_summary_text (WnEngine *engine)
   g_autoptr(GString) line = g_string_new (NULL);
 
   wn_engine_get_stats (engine, &stats);
-  g_print (ngettext ("%u instance: %u completed, %u terminated, %u with incidents, %u active\n",
-                     "%u instances: %u completed, %u terminated, %u with incidents, %u active\n",
-                     stats.instances),
-           stats.instances, stats.completed, stats.terminated, stats.incidents, stats.active);
-  g_print (_("virtual time %s; %" PRIu64 " executions, %" PRIu64 " retries, %" PRIu64 " exhausted\n"),
-           now, (uint64_t) stats.executions, (uint64_t) stats.retries, (uint64_t) stats.exhausted);
+  print_out (ngettext ("%u instance: %u completed, %u terminated, %u with incidents, %u active\n",
+                       "%u instances: %u completed, %u terminated, %u with incidents, %u active\n",
+                       stats.instances),
+             stats.instances, stats.completed, stats.terminated, stats.incidents, stats.active);
+  print_out (_("virtual time %s; %" PRIu64 " executions, %" PRIu64 " retries, %" PRIu64 " exhausted\n"),
+             now, (uint64_t) stats.executions, (uint64_t) stats.retries, (uint64_t) stats.exhausted);
   if (times->len > 0)
     {
       g_autofree char *p50 = wn_duration_format (percentile (times, 50));
       g_autofree char *p90 = wn_duration_format (percentile (times, 90));
       g_autofree char *p99 = wn_duration_format (percentile (times, 99));
       g_autofree char *max = wn_duration_format (g_array_index (times, WnTime, times->len - 1));
-      g_print (_("completion: p50 %s, p90 %s, p99 %s, max %s\n"), p50, p90, p99, max);
+      print_out (_("completion: p50 %s, p90 %s, p99 %s, max %s\n"), p50, p90, p99, max);
     }
   for (guint i = 0; i < process->n_nodes; i++)
     {
@@ -230,7 +364,7 @@ print_summary_text (WnEngine *engine)
         g_string_append_printf (line, "%s%s %u", line->len ? ", " : "", process->nodes[i].id, count);
     }
   if (line->len > 0)
-    g_print (_("ends: %s\n"), line->str);
+    print_out (_("ends: %s\n"), line->str);
 }
 
 static void
@@ -252,15 +386,15 @@ print_job_cb (const WnJobInfo *job,
       g_string_append_printf (line, ", locked by %s until %s", job->worker, at);
     }
   g_string_append_printf (line, ", %s\n", wn_trust_to_string (job->policy->trust));
-  fputs (line->str, stdout);
+  wn_output_write (stdout_out, line->str, line->len);
 }
 
 static void
 print_track_cb (const WnTrackInfo *track,
                 gpointer           data)
 {
-  g_print ("  %-10s %-20s %-8s%s%s\n", track->id, track->node, wn_track_state_to_string (track->state),
-           track->job ? " on " : "", track->job ? track->job : "");
+  print_out ("  %-10s %-20s %-8s%s%s\n", track->id, track->node, wn_track_state_to_string (track->state),
+             track->job ? " on " : "", track->job ? track->job : "");
 }
 
 static void
@@ -275,17 +409,17 @@ print_break_state (WnEngine *engine)
 
   for (guint i = 0; i < n; i++)
     if (bps[i].id == id)
-      g_print (_("Stopped at %s: breakpoint %s.%s%s%s (hit %u)\n"), now,
-               wn_event_kind_to_string (bps[i].kind), wn_event_phase_to_string (bps[i].phase),
-               bps[i].node ? "@" : "", bps[i].node ? bps[i].node : "", bps[i].hits);
+      print_out (_("Stopped at %s: breakpoint %s.%s%s%s (hit %u)\n"), now,
+                 wn_event_kind_to_string (bps[i].kind), wn_event_phase_to_string (bps[i].phase),
+                 bps[i].node ? "@" : "", bps[i].node ? bps[i].node : "", bps[i].hits);
   if (event != NULL)
     {
       wn_event_append_text (event, text);
-      g_print ("%s\n", text->str);
+      print_out ("%s\n", text->str);
     }
-  g_print (_("Jobs in the dispatcher:\n"));
+  print_out (_("Jobs in the dispatcher:\n"));
   wn_dispatcher_foreach (wn_engine_get_dispatcher (engine), print_job_cb, NULL);
-  g_print (_("Tracks:\n"));
+  print_out (_("Tracks:\n"));
   wn_engine_foreach_track (engine, FALSE, print_track_cb, NULL);
 }
 
@@ -321,7 +455,9 @@ parse_options (int       *argc,
   g_option_context_set_summary (context, _("Run a Winnow process headless, in fast-forward on the virtual clock."));
   g_option_context_set_description (context,
     _("Exit status: 0 every instance completed; 1 an instance terminated or holds an open incident;\n"
-      "2 usage or input error; 3 stopped with instances still active."));
+      "2 usage or input error; 3 stopped with instances still active;\n"
+      "4 an output (the journal, the trace, the summary) could not be written.\n"
+      "A journal file is replaced only once complete; an input file is never written over."));
   return g_option_context_parse (context, argc, argv, error);
 }
 
@@ -336,12 +472,17 @@ main (int argc, char **argv)
   WnEngineOptions options = { 0 };
   WnTime until = WN_TIME_NEVER;
   gboolean summary_json = FALSE;
-  Sink trace = { stdout, NULL, TRUE };
+  Sink trace = { NULL, NULL, TRUE };
   Sink file_sink = { NULL, NULL, FALSE };
   WnEngine *engine;
   WnStopReason reason;
   WnRunStats stats;
   int status;
+
+  hold_standard_fds ();
+  /* a closed pipe is a write error like any other, reported */
+  signal (SIGPIPE, SIG_IGN);
+  stdout_out = wn_output_new_for_fd (STDOUT_FILENO, _("standard output"));
 
   setlocale (LC_ALL, "");
   bindtextdomain (GETTEXT_PACKAGE, g_getenv ("WINNOW_LOCALEDIR") ? g_getenv ("WINNOW_LOCALEDIR") : LOCALEDIR);
@@ -355,8 +496,8 @@ main (int argc, char **argv)
     }
   if (o.version)
     {
-      g_print ("winnow-run %s\n", PACKAGE_VERSION);
-      return EXIT_COMPLETED;
+      print_out ("winnow-run %s\n", PACKAGE_VERSION);
+      return finish_output (stdout_out) ? EXIT_COMPLETED : EXIT_OUTPUT;
     }
   if (o.files == NULL || o.files[0] == NULL || o.files[1] != NULL)
     {
@@ -407,6 +548,8 @@ main (int argc, char **argv)
     }
   if (o.validate)
     return EXIT_COMPLETED;
+  if (outputs_overwrite_inputs (o.journal, o.files[0], o.scenario))
+    return EXIT_INPUT;
 
   for (guint i = 0; o.breaks != NULL && o.breaks[i] != NULL; i++)
     {
@@ -436,18 +579,19 @@ main (int argc, char **argv)
 
   if (o.journal != NULL)
     {
-      file_sink.out = fopen (o.journal, "w");
+      file_sink.out = wn_output_open (o.journal, &error);
       if (file_sink.out == NULL)
         {
-          g_printerr (_("winnow-run: cannot write %s: %s\n"), o.journal, g_strerror (errno));
+          g_printerr ("winnow-run: %s\n", error->message);
           wn_engine_free (engine);
-          return EXIT_INPUT;
+          return EXIT_OUTPUT;
         }
       file_sink.line = g_string_new (NULL);
       wn_journal_subscribe (wn_engine_get_journal (engine), sink_cb, &file_sink, NULL);
     }
   if (!o.quiet)
     {
+      trace.out = stdout_out;
       trace.text = !o.jsonl;
       trace.line = g_string_new (NULL);
       wn_journal_subscribe (wn_engine_get_journal (engine), sink_cb, &trace, NULL);
@@ -463,7 +607,20 @@ main (int argc, char **argv)
       wn_engine_add_breakpoint (engine, kind, phase, node);
     }
 
-  reason = wn_engine_run (engine, until);
+  reason = run (engine, until, file_sink.out);
+  if (outputs_failed (file_sink.out))
+    {
+      /* cut short by an output: say which; the journal is not committed (a
+       * file it replaces stays as it was) */
+      if (file_sink.out != NULL && wn_output_has_failed (file_sink.out))
+        finish_output (file_sink.out);
+      sink_clear (&file_sink);
+      finish_output (stdout_out);
+      sink_clear (&trace);
+      g_clear_pointer (&stdout_out, wn_output_free);
+      wn_engine_free (engine);
+      return EXIT_OUTPUT;
+    }
   if (wn_engine_get_failure (engine) != NULL)
     g_printerr ("winnow-run: %s\n", wn_engine_get_failure (engine));
   else if (reason == WN_STOP_REQUESTED)
@@ -504,13 +661,13 @@ main (int argc, char **argv)
         print_summary_text (engine);
     }
 
-  fflush (stdout);
   wn_engine_free (engine);
-  if (file_sink.out != NULL)
-    fclose (file_sink.out);
-  if (file_sink.line != NULL)
-    g_string_free (file_sink.line, TRUE);
-  if (trace.line != NULL)
-    g_string_free (trace.line, TRUE);
+  if (!finish_output (file_sink.out))
+    status = EXIT_OUTPUT;
+  if (!finish_output (stdout_out))
+    status = EXIT_OUTPUT;
+  sink_clear (&file_sink);
+  sink_clear (&trace);
+  g_clear_pointer (&stdout_out, wn_output_free);
   return status;
 }

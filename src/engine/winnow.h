@@ -17,6 +17,7 @@
 #include "wn-process.h"
 #include "wn-scenario.h"
 #include "wn-loader.h"
+#include "wn-output.h"
 #include "wn-engine.h"
 
 #undef WINNOW_INSIDE

@@ -474,25 +474,39 @@ wn_engine_get_implicit_topics (WnEngine *self)
   return (const char * const *) self->implicit_topics->pdata;
 }
 
+/* Stopped at the limit: nothing was due before it, so the virtual time has
+ * passed up to it (a long job still running), as after a step by Δ. */
+static WnStopReason
+stand_at_limit (WnEngine     *self,
+                WnStopReason  reason,
+                WnTime        limit)
+{
+  if (reason == WN_STOP_LIMIT)
+    reason = wn_scheduler_step_by (self->scheduler, limit - wn_scheduler_now (self->scheduler));
+  return reason;
+}
+
 WnStopReason
 wn_engine_run (WnEngine *self,
                WnTime    limit)
 {
-  WnStopReason reason;
-
   wn_engine_clear_hit (self);
-  reason = wn_scheduler_run_until (self->scheduler, limit);
-  /* stopped at the limit: nothing was due before it, so the virtual time has
-   * passed up to it (a long job still running), as after a step by Δ */
-  if (reason == WN_STOP_LIMIT)
-    reason = wn_scheduler_step_by (self->scheduler, limit - wn_scheduler_now (self->scheduler));
-  return reason;
+  return stand_at_limit (self, wn_scheduler_run_until (self->scheduler, limit), limit);
 }
 
 const char *
 wn_engine_get_failure (WnEngine *self)
 {
   return self->failure;
+}
+
+WnStopReason
+wn_engine_run_budget (WnEngine *self,
+                      WnTime    limit,
+                      guint     budget)
+{
+  wn_engine_clear_hit (self);
+  return stand_at_limit (self, wn_scheduler_run_budget (self->scheduler, limit, budget), limit);
 }
 
 /* ---- commands ---- */

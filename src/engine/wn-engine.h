@@ -67,6 +67,10 @@ const char * const *wn_engine_get_implicit_topics (WnEngine *engine);
  * the limit (WN_STOP_LIMIT), the clock stands at `limit`; otherwise at the last
  * instant run. */
 WnStopReason  wn_engine_run              (WnEngine *engine, WnTime limit);
+/* The same run in slices: returns WN_STOP_BUDGET after `budget` actions, and
+ * calling it again goes on exactly where it stopped (the journal is that of one
+ * wn_engine_run()). Lets a front end look at its main loop between slices. */
+WnStopReason  wn_engine_run_budget       (WnEngine *engine, WnTime limit, guint budget);
 /* Why the engine stopped the run on its own (as wn_scheduler_request_stop() does),
  * e.g. memory ran short for the instances a start asked for; NULL when it did
  * not. The run can go on, but the start it refused never resumes. */

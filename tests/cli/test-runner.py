@@ -3,9 +3,11 @@
 import json
 import os
 import resource
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 
 RUNNER = sys.argv[1]
 SRC = sys.argv[2]
@@ -38,6 +40,16 @@ def run(*args, env=None, timeout=600, memory=None):
         stderr = "".join(l for l in p.stderr.splitlines(True) if not l.startswith("=="))
         return p.returncode, p.stdout, stderr
     return p.returncode, p.stdout, p.stderr
+
+
+def run_with(args, **popen):
+    """winnow-run with the given stdout / preexec_fn …; returns (code, stdout or None, stderr)."""
+    popen.setdefault("stdout", subprocess.PIPE)
+    p = subprocess.run([*WRAPPER, RUNNER, *args], stderr=subprocess.PIPE, text=True,
+                       timeout=600 * (20 if WRAPPER else 1), **popen)
+    stderr = "".join(l for l in p.stderr.splitlines(True) if not l.startswith("=="))
+    check(p.returncode != WRAPPER_ERROR or not WRAPPER, f"memcheck reported errors:\n{p.stderr[-4000:]}")
+    return p.returncode, p.stdout, stderr
 
 
 def example(name):
@@ -444,6 +456,154 @@ def translated_messages():
     code, out, err = run("--help", env={"LANGUAGE": "de", "LC_ALL": "C.UTF-8", "LANG": "de_DE.UTF-8",
                                         "WINNOW_LOCALEDIR": localedir})
     check("Szenario" in out or "Ausgang" in out or "Prozess" in out, out)
+
+
+EXIT_OUTPUT = 4
+
+
+@case
+def journal_write_error_reported():
+    code, out, err = run_with([example("flaky-service.process.json"), "-n", "1000", "-q", "--journal", "/dev/full"])
+    check(code == EXIT_OUTPUT, (code, err))
+    check("/dev/full" in err and os.strerror(28) in err, err)
+    # the summary of a run cut short is not printed
+    check(out == "", out)
+
+
+@case
+def stdout_write_errors_reported():
+    with open("/dev/full", "w") as full:
+        code, _, err = run_with([example("flaky-service.process.json"), "-n", "100", "--jsonl"], stdout=full)
+    check(code == EXIT_OUTPUT and "standard output" in err and os.strerror(28) in err, (code, err))
+    # the summary alone is written too
+    with open("/dev/full", "w") as full:
+        code, _, err = run_with([example("order-fulfilment.process.json"), "-q"], stdout=full)
+    check(code == EXIT_OUTPUT and "standard output" in err, (code, err))
+    # a closed stdout
+    code, _, err = run_with([example("order-fulfilment.process.json")], stdout=None,
+                            preexec_fn=lambda: os.close(1))
+    check(code == EXIT_OUTPUT and os.strerror(9) in err, (code, err))
+    # a reader that goes away: a broken pipe, not a silent death by SIGPIPE
+    p = subprocess.Popen([*WRAPPER, RUNNER, example("flaky-service.process.json"), "-n", "100000"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    p.stdout.readline()
+    p.stdout.close()
+    err = p.stderr.read()
+    code = p.wait(timeout=600)
+    check(code == EXIT_OUTPUT and os.strerror(32) in err, (code, err))
+
+
+@case
+def closed_stdout_keeps_the_journal_clean():
+    with tempfile.TemporaryDirectory() as tmp:
+        a, b = os.path.join(tmp, "a.jsonl"), os.path.join(tmp, "b.jsonl")
+        run_with([example("order-fulfilment.process.json"), "--journal", a])
+        # with fd 1 closed the journal must not become stdout
+        code, _, err = run_with([example("order-fulfilment.process.json"), "--journal", b], stdout=None,
+                                preexec_fn=lambda: os.close(1))
+        check(code == EXIT_OUTPUT, (code, err))
+        with open(b, "rb") as f:
+            journal = f.read()
+        with open(a, "rb") as f:
+            check(journal == f.read(), journal[:300])
+
+
+def limit_file_size():
+    # writes past 64 KiB fail with EFBIG, as on a full disk
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (65536, 65536))
+
+
+def check_full_disk_keeps_old_journal(tmp, errno_text, preexec=None):
+    journal = os.path.join(tmp, "run.jsonl")
+    with open(journal, "w") as f:
+        f.write("the previous journal\n")
+    code, out, err = run_with([example("flaky-service.process.json"), "-n", "1000", "-q", "--journal", journal],
+                              preexec_fn=preexec)
+    check(code == EXIT_OUTPUT, (code, err))
+    check(journal in err and errno_text in err, err)
+    with open(journal) as f:
+        check(f.read() == "the previous journal\n", "the old journal was destroyed")
+    check(os.listdir(tmp) == ["run.jsonl"], os.listdir(tmp))
+
+
+@case
+def full_disk_keeps_the_old_journal():
+    with tempfile.TemporaryDirectory() as tmp:
+        check_full_disk_keeps_old_journal(tmp, os.strerror(27), preexec=limit_file_size)
+
+
+@case
+def full_tmpfs_keeps_the_old_journal():
+    if os.geteuid() != 0:
+        return "skip mounting a tmpfs needs root"
+    with tempfile.TemporaryDirectory() as tmp:
+        if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", tmp],
+                          capture_output=True).returncode != 0:
+            return "skip cannot mount a tmpfs here"
+        try:
+            check_full_disk_keeps_old_journal(tmp, os.strerror(28))
+        finally:
+            subprocess.run(["umount", tmp], check=True)
+
+
+@case
+def journal_replaces_atomically():
+    with tempfile.TemporaryDirectory() as tmp:
+        journal = os.path.join(tmp, "run.jsonl")
+        with open(journal, "w") as f:
+            f.write("old\n")
+        os.chmod(journal, 0o640)
+        code, out, err = run_with([example("order-fulfilment.process.json"), "-q", "--journal", journal])
+        check(code == 0, err)
+        with open(journal) as f:
+            lines = f.read().splitlines()
+        check(lines[0].startswith('{"seq":1,') and len(lines) > 10, lines[:2])
+        check(os.stat(journal).st_mode & 0o777 == 0o640, oct(os.stat(journal).st_mode))
+        check(os.listdir(tmp) == ["run.jsonl"], os.listdir(tmp))
+        # through a symbolic link: the file it names is replaced, the link stays
+        link = os.path.join(tmp, "link.jsonl")
+        os.symlink("run.jsonl", link)
+        code, out, err = run_with([example("crashed-worker.process.json"), "-q", "--journal", link])
+        check(code == 0 and os.path.islink(link), err)
+        with open(journal) as f:
+            check("lockReclaimed" in f.read(), "the link's file was not written")
+        # what cannot be renamed over is written directly
+        code, out, err = run_with([example("order-fulfilment.process.json"), "-q", "--journal", "/dev/null"])
+        check(code == 0 and err == "", (code, err))
+        fifo = os.path.join(tmp, "fifo")
+        os.mkfifo(fifo)
+        p = subprocess.Popen([*WRAPPER, RUNNER, example("order-fulfilment.process.json"), "-q", "--journal", fifo],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        with open(fifo) as f:
+            streamed = f.read().splitlines()
+        check(p.wait(timeout=600) == 0 and streamed == lines, streamed[:2])
+
+
+@case
+def output_over_an_input_refused():
+    with tempfile.TemporaryDirectory() as tmp:
+        process = os.path.join(tmp, "p.json")
+        scenario = os.path.join(tmp, "s.json")
+        with open(example("flaky-service.process.json")) as f:
+            text = f.read()
+        with open(process, "w") as f:
+            f.write(text)
+        with open(example("flaky-service.fixed.scenario.json")) as f:
+            scenario_text = f.read()
+        with open(scenario, "w") as f:
+            f.write(scenario_text)
+        os.link(process, os.path.join(tmp, "same.json"))
+        for journal in (process, scenario, os.path.join(tmp, "same.json")):
+            code, out, err = run_with([process, "-s", scenario, "--journal", journal])
+            check(code == 2 and "refusing" in err and journal in err, (journal, code, err))
+        with open(process, "a") as f:
+            code, out, err = run_with([process, "--jsonl"], stdout=f)
+        check(code == 2 and "standard output" in err, (code, err))
+        with open(process) as f:
+            check(f.read() == text, "the process file was changed")
+        with open(scenario) as f:
+            check(f.read() == scenario_text, "the scenario file was changed")
 
 
 print(f"1..{len(results)}")
