@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
+#include <glib-unix.h>
 
 #include "winnow.h"
 
@@ -22,7 +23,7 @@ enum {
   EXIT_OUTPUT = 4,
 };
 
-/* Actions run between two looks at the outputs. */
+/* Actions run between two looks at the main loop (signals). */
 #define RUN_SLICE 1024
 
 typedef struct {
@@ -110,6 +111,32 @@ print_out (const char *format, ...)
   wn_output_write (stdout_out, text, strlen (text));
 }
 
+/* Signals: the first SIGINT or SIGTERM ends the run after the action in
+ * progress; a second one, with GLib's handlers gone, acts at once. */
+static struct {
+  guint int_source;
+  guint term_source;
+  int   caught;       /* the signal, 0 while none came */
+} stop;
+
+static gboolean
+stop_cb (gpointer data)
+{
+  stop.caught = GPOINTER_TO_INT (data);
+  /* this source ends by returning; the other one is removed here */
+  if (stop.caught == SIGINT)
+    {
+      stop.int_source = 0;
+      g_clear_handle_id (&stop.term_source, g_source_remove);
+    }
+  else
+    {
+      stop.term_source = 0;
+      g_clear_handle_id (&stop.int_source, g_source_remove);
+    }
+  return G_SOURCE_REMOVE;
+}
+
 /* A closed standard descriptor would be handed to the next file opened (the
  * journal), and the trace would land in it: hold the slot with a descriptor
  * that refuses the direction, so writes fail as on a closed one. */
@@ -181,7 +208,8 @@ outputs_failed (WnOutput *journal)
   return wn_output_has_failed (stdout_out) || (journal != NULL && wn_output_has_failed (journal));
 }
 
-/* The run in slices: it stops after a slice when an output failed. */
+/* The run in slices, looking at the main loop (the signal sources) between
+ * them: it stops after a slice when a signal came or an output failed. */
 static WnStopReason
 run (WnEngine *engine,
      WnTime    until,
@@ -190,8 +218,12 @@ run (WnEngine *engine,
   WnStopReason reason;
 
   do
-    reason = wn_engine_run_budget (engine, until, RUN_SLICE);
-  while (reason == WN_STOP_BUDGET && !outputs_failed (journal));
+    {
+      reason = wn_engine_run_budget (engine, until, RUN_SLICE);
+      while (g_main_context_iteration (NULL, FALSE))
+        ;
+    }
+  while (reason == WN_STOP_BUDGET && stop.caught == 0 && !outputs_failed (journal));
   return reason;
 }
 
@@ -457,7 +489,9 @@ parse_options (int       *argc,
     _("Exit status: 0 every instance completed; 1 an instance terminated or holds an open incident;\n"
       "2 usage or input error; 3 stopped with instances still active;\n"
       "4 an output (the journal, the trace, the summary) could not be written.\n"
-      "A journal file is replaced only once complete; an input file is never written over."));
+      "A journal file is replaced only once complete; an input file is never written over.\n"
+      "SIGINT or SIGTERM ends the run between two events: the journal keeps whole lines,\n"
+      "the summary so far is printed, exit status 3; a second signal ends it at once."));
   return g_option_context_parse (context, argc, argv, error);
 }
 
@@ -577,6 +611,8 @@ main (int argc, char **argv)
   for (const char * const *t = wn_engine_get_implicit_topics (engine); *t != NULL; t++)
     g_printerr (_("winnow-run: notice: no worker serves topic %s; an implicit worker completes its jobs at once\n"), *t);
 
+  stop.int_source = g_unix_signal_add (SIGINT, stop_cb, GINT_TO_POINTER (SIGINT));
+  stop.term_source = g_unix_signal_add (SIGTERM, stop_cb, GINT_TO_POINTER (SIGTERM));
   if (o.journal != NULL)
     {
       file_sink.out = wn_output_open (o.journal, &error);
@@ -627,7 +663,15 @@ main (int argc, char **argv)
     print_break_state (engine);
   wn_engine_get_stats (engine, &stats);
 
-  if (stats.active > stats.incidents)
+  if (stop.caught != 0 && stats.active > 0)
+    {
+      g_autofree char *now = wn_time_format_clock (wn_engine_now (engine));
+
+      g_printerr (_("winnow-run: interrupted by %s at %s with %u instances active\n"),
+                  stop.caught == SIGINT ? "SIGINT" : "SIGTERM", now, stats.active);
+      status = EXIT_STOPPED;
+    }
+  else if (stats.active > stats.incidents)
     {
       g_autofree char *now = wn_time_format_clock (wn_engine_now (engine));
       /* out of memory: no line per waiting instance */

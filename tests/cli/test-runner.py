@@ -606,6 +606,56 @@ def output_over_an_input_refused():
             check(f.read() == scenario_text, "the scenario file was changed")
 
 
+FOREVER = """{
+  "format": "winnow.process/1",
+  "id": "forever",
+  "nodes": [
+    { "id": "start", "type": "startEvent" },
+    { "id": "wait", "type": "timerEvent", "duration": "1s" },
+    { "id": "again", "type": "exclusiveGateway", "default": "back" },
+    { "id": "end", "type": "endEvent" }
+  ],
+  "flows": [
+    { "id": "f1", "from": "start", "to": "wait" },
+    { "id": "f2", "from": "wait", "to": "again" },
+    { "id": "back", "from": "again", "to": "wait" },
+    { "id": "out", "from": "again", "to": "end", "condition": "1 == 2" }
+  ]
+}
+"""
+
+
+@case
+def signal_ends_the_run_cleanly():
+    with tempfile.TemporaryDirectory() as tmp:
+        process = write(tmp, "forever.process.json", FOREVER)
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            journal = os.path.join(tmp, "run.jsonl")
+            p = subprocess.Popen([*WRAPPER, RUNNER, process, "-n", "10", "-q", "--summary", "json",
+                                  "--journal", journal],
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            # the run is under way once its journal (a temporary file until the end) has lines
+            deadline = time.monotonic() + 60 * (20 if WRAPPER else 1)
+            while time.monotonic() < deadline and p.poll() is None:
+                if any(os.path.getsize(os.path.join(tmp, n)) > 10000 for n in os.listdir(tmp) if n != "forever.process.json"):
+                    break
+                time.sleep(0.01)
+            p.send_signal(sig)
+            out, err = p.communicate(timeout=600)
+            check(p.returncode == 3, (sig, p.returncode, err))
+            check("interrupted by " + sig.name in err, err)
+            s = summary(out)
+            check(s["instances"] == 10 and s["active"] == 10, s)
+            with open(journal, "rb") as f:
+                data = f.read()
+            check(data.endswith(b"\n"), data[-200:])
+            events = [json.loads(l) for l in data.splitlines()]
+            check([e["seq"] for e in events] == list(range(1, len(events) + 1)), "seq not 1, 2, 3 …")
+            check(events[-1]["t_us"] == s["virtual_time_us"], (events[-1], s))
+            os.unlink(journal)
+            check(os.listdir(tmp) == ["forever.process.json"], os.listdir(tmp))
+
+
 print(f"1..{len(results)}")
 failed = 0
 for i, fn in enumerate(results, 1):
