@@ -7,6 +7,7 @@
 #include <locale.h>
 #include <signal.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <glib/gi18n.h>
@@ -40,6 +41,7 @@ typedef struct {
   gboolean  quiet;
   gboolean  validate;
   gboolean  version;
+  gsize     max_input;
   char    **breaks;
   char    **files;
 } Options;
@@ -298,6 +300,40 @@ parse_instances_cb (const char  *name,
   return TRUE;
 }
 
+/* --max-input-size: bytes, or with K, M or G (binary: 1024, 1024², 1024³). */
+static gboolean
+parse_size_cb (const char  *name,
+               const char  *value,
+               gpointer     data,
+               GError     **error)
+{
+  Options *options = data;
+  g_autofree char *digits = g_strdup (value);
+  gsize len = strlen (digits);
+  guint shift = 0;
+  guint64 size;
+
+  if (len > 0)
+    switch (g_ascii_toupper (digits[len - 1]))
+      {
+      case 'K': shift = 10; break;
+      case 'M': shift = 20; break;
+      case 'G': shift = 30; break;
+      default: break;
+      }
+  if (shift > 0)
+    digits[len - 1] = '\0';
+  if (!parse_decimal ("--max-input-size", digits, 1, G_MAXSSIZE >> shift, &size, NULL))
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                   _("--max-input-size takes a positive number of bytes, optionally with K, M or G, not “%s”"),
+                   value);
+      return FALSE;
+    }
+  options->max_input = (gsize) size << shift;
+  return TRUE;
+}
+
 static void
 print_diagnostics (GPtrArray  *diagnostics,
                    GError     *error)
@@ -310,6 +346,8 @@ print_diagnostics (GPtrArray  *diagnostics,
       }
   else if (error != NULL)
     g_printerr ("%s\n", error->message);
+  if (g_error_matches (error, WN_LOAD_ERROR, WN_LOAD_ERROR_TOO_LARGE))
+    g_printerr ("winnow-run: %s\n", _("--max-input-size raises the limit"));
 }
 
 static WnTime
@@ -474,6 +512,7 @@ parse_options (int       *argc,
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &o->quiet, N_("No journal, summary only"), NULL },
     { "validate", 0, 0, G_OPTION_ARG_NONE, &o->validate, N_("Load and validate only; print nothing on success"), NULL },
     { "break", 'b', 0, G_OPTION_ARG_STRING_ARRAY, &o->breaks, N_("Stop after the first event matching KIND.PHASE[@NODE] and print the state (repeatable)"), N_("SPEC") },
+    { "max-input-size", 0, 0, G_OPTION_ARG_CALLBACK, parse_size_cb, N_("Read input files of up to SIZE bytes (a K, M or G suffix: KiB, MiB, GiB; default 64M)"), N_("SIZE") },
     { "version", 0, 0, G_OPTION_ARG_NONE, &o->version, N_("Print the version and exit"), NULL },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &o->files, NULL, NULL },
     { NULL }
@@ -563,7 +602,9 @@ main (int argc, char **argv)
       g_printerr ("winnow-run: --until: %s\n", error->message);
       return EXIT_INPUT;
     }
-  process = wn_load_process_file (o.files[0], &diagnostics, &error);
+  if (o.max_input == 0)
+    o.max_input = WN_LOAD_DEFAULT_MAX_SIZE;
+  process = wn_load_process_file_full (o.files[0], o.max_input, &diagnostics, &error);
   if (process == NULL)
     {
       print_diagnostics (diagnostics, error);
@@ -573,7 +614,7 @@ main (int argc, char **argv)
     {
       g_clear_pointer (&diagnostics, g_ptr_array_unref);
       g_clear_error (&error);
-      scenario = wn_load_scenario_file (o.scenario, &diagnostics, &error);
+      scenario = wn_load_scenario_file_full (o.scenario, o.max_input, &diagnostics, &error);
       if (scenario == NULL)
         {
           print_diagnostics (diagnostics, error);

@@ -10,8 +10,13 @@
 #include "wn-duration.h"
 #include "wn-decimal-private.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <glib/gstdio.h>
 
 /* Diagnostics kept before sorting and capping (bounds memory on hostile input). */
 #define HARD_LIMIT 10000
@@ -588,23 +593,158 @@ _wn_check_end (WnCheck *ctx, gboolean ok, GPtrArray **diagnostics, GError **erro
   return FALSE;
 }
 
-char *
-_wn_check_read_file (const char *filename, GPtrArray **diagnostics, GError **error, gsize *length)
+/* TRUE for a regular file or a pipe; else *why says what it is. */
+static gboolean
+readable_kind (const struct stat *st, char **why)
 {
-  g_autoptr(GError) io_error = NULL;
-  char *contents = NULL;
+  const char *kind;
+
+  if (S_ISREG (st->st_mode) || S_ISFIFO (st->st_mode))
+    return TRUE;
+  if (S_ISDIR (st->st_mode))
+    kind = "a directory";
+  else if (S_ISCHR (st->st_mode))
+    kind = "a character device";
+  else if (S_ISBLK (st->st_mode))
+    kind = "a block device";
+  else if (S_ISSOCK (st->st_mode))
+    kind = "a socket";
+  else
+    kind = "not a regular file";
+  *why = g_strdup_printf ("cannot read the file: it is %s; only regular files and pipes are read", kind);
+  return FALSE;
+}
+
+/* "64 MiB", "1536 KiB", "1000 bytes": exact, in the unit the limit was given in. */
+static char *
+format_bytes (gsize size)
+{
+  static const char *units[] = { "GiB", "MiB", "KiB" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (units); i++)
+    {
+      gsize unit = (gsize) 1 << (10 * (3 - i));
+
+      if (size >= unit && size % unit == 0)
+        return g_strdup_printf ("%" G_GSIZE_FORMAT " %s", size / unit, units[i]);
+    }
+  return g_strdup_printf ("%" G_GSIZE_FORMAT " bytes", size);
+}
+
+static char *
+too_large (gsize max_size, WnLoadError *code, char **why)
+{
+  g_autofree char *limit = format_bytes (max_size);
+
+  *code = WN_LOAD_ERROR_TOO_LARGE;
+  *why = g_strdup_printf ("the file is larger than the input limit of %s", limit);
+  return NULL;
+}
+
+/* Regular files and pipes (a FIFO, /dev/stdin from a pipe, a shell's <(…)) are
+ * read, up to `max_size` bytes; devices, which may have no end (/dev/zero),
+ * are refused unopened. NULL with *code and *why on failure. */
+static char *
+read_bounded (const char *filename, gsize max_size, gsize *length, WnLoadError *code, char **why)
+{
+  struct stat st;
+  g_autofree char *data = NULL;
+  gsize size = 0, capacity;
+  int fd;
+
+  *code = WN_LOAD_ERROR_IO;
+  if (g_stat (filename, &st) != 0)
+    {
+      *why = g_strdup_printf ("cannot read the file: %s", g_strerror (errno));
+      return NULL;
+    }
+  if (!readable_kind (&st, why))
+    return NULL;
+  if (S_ISREG (st.st_mode) && (guint64) st.st_size > (guint64) max_size)
+    return too_large (max_size, code, why);
+  fd = g_open (filename, O_RDONLY | O_CLOEXEC | O_NOCTTY, 0);
+  if (fd < 0)
+    {
+      *why = g_strdup_printf ("cannot read the file: %s", g_strerror (errno));
+      return NULL;
+    }
+  /* what was opened is what was looked at */
+  if (fstat (fd, &st) != 0 || !readable_kind (&st, why))
+    {
+      if (*why == NULL)
+        *why = g_strdup_printf ("cannot read the file: %s", g_strerror (errno));
+      close (fd);
+      return NULL;
+    }
+
+  /* a regular file's size, plus a byte to see it end; a pipe's in steps */
+  capacity = S_ISREG (st.st_mode) ? (gsize) st.st_size + 1 : MIN (65536, max_size + 1);
+  for (;;)
+    {
+      gssize n;
+
+      if (data == NULL || size == capacity)
+        {
+          char *bigger;
+
+          if (data != NULL && size > max_size)
+            break;
+          if (data != NULL)
+            capacity = capacity > (max_size + 1) / 2 ? max_size + 1 : capacity * 2;
+          bigger = g_try_realloc (data, capacity + 1);
+          if (bigger == NULL)
+            {
+              g_autofree char *want = format_bytes (capacity);
+
+              close (fd);
+              *why = g_strdup_printf ("cannot read the file: not enough memory for %s", want);
+              return NULL;
+            }
+          data = bigger;
+        }
+      n = read (fd, data + size, capacity - size);
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n < 0)
+        {
+          int errsv = errno;
+
+          close (fd);
+          *why = g_strdup_printf ("cannot read the file: %s", g_strerror (errsv));
+          return NULL;
+        }
+      if (n == 0)
+        break;
+      size += (gsize) n;
+    }
+  close (fd);
+  if (size > max_size)
+    return too_large (max_size, code, why);
+  data[size] = '\0';
+  *length = size;
+  return g_steal_pointer (&data);
+}
+
+char *
+_wn_check_read_file (const char *filename, gsize max_size, GPtrArray **diagnostics, GError **error,
+                     gsize *length)
+{
+  g_autofree char *why = NULL;
+  WnLoadError code;
+  char *contents;
 
   if (diagnostics != NULL)
     *diagnostics = NULL;
 
-  if (!g_file_get_contents (filename, &contents, length, &io_error))
+  contents = read_bounded (filename, max_size, length, &code, &why);
+  if (contents == NULL)
     {
       WnDiagnostic *d = g_new0 (WnDiagnostic, 1);
 
       d->file = g_strdup (filename);
       d->path = g_strdup ("");
-      d->message = g_strdup_printf ("cannot read the file: %s", io_error->message);
-      g_set_error (error, WN_LOAD_ERROR, WN_LOAD_ERROR_IO, "%s: %s", filename, d->message);
+      d->message = g_steal_pointer (&why);
+      g_set_error (error, WN_LOAD_ERROR, code, "%s: %s", filename, d->message);
       if (diagnostics != NULL)
         {
           *diagnostics = g_ptr_array_new_with_free_func ((GDestroyNotify) wn_diagnostic_free);

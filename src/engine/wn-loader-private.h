@@ -43,8 +43,9 @@ gboolean     _wn_check_begin       (WnCheck *ctx, const char *data, gssize lengt
  * problems handed out as wn_load_*_data() document. */
 gboolean     _wn_check_end         (WnCheck *ctx, gboolean ok, GPtrArray **diagnostics,
                                     GError **error);
-/* The file's contents, or NULL with a WN_LOAD_ERROR_IO error and diagnostic. */
-char        *_wn_check_read_file   (const char *filename, GPtrArray **diagnostics,
+/* The file's contents, at most `max_size` bytes (wn_load_process_file_full()),
+ * or NULL with a WN_LOAD_ERROR_IO or _TOO_LARGE error and diagnostic. */
+char        *_wn_check_read_file   (const char *filename, gsize max_size, GPtrArray **diagnostics,
                                     GError **error, gsize *length);
 
 /* wn-check.c: reporting */

@@ -21,7 +21,12 @@ typedef enum {
   WN_LOAD_ERROR_IO,          /* the file could not be read */
   WN_LOAD_ERROR_SYNTAX,      /* not well-formed JSON (loading stops there) */
   WN_LOAD_ERROR_INVALID,     /* one or more semantic errors */
+  WN_LOAD_ERROR_TOO_LARGE,   /* the file is larger than the input limit */
 } WnLoadError;
+
+/* Files larger than this are not read (WN_LOAD_ERROR_TOO_LARGE): a process
+ * of 300 000 nodes takes about 40 MiB. */
+#define WN_LOAD_DEFAULT_MAX_SIZE ((gsize) 64 * 1024 * 1024)
 
 /* One problem: FILE:LINE:COL: PATH: message. */
 typedef struct {
@@ -39,11 +44,18 @@ char       *wn_diagnostic_format  (const WnDiagnostic *d);
 /* On failure: NULL, *diagnostics (when given) holds every problem found (a
  * GPtrArray of WnDiagnostic, owned by the caller), and the GError carries them
  * all, one per line, in the same format. Nothing is half-loaded. A process file's
- * embedded "scenario" is loaded into process->scenario. */
+ * embedded "scenario" is loaded into process->scenario.
+ * Only regular files and pipes are read, up to WN_LOAD_DEFAULT_MAX_SIZE bytes
+ * (the _full loaders take another limit): a device (/dev/zero, a terminal) or a
+ * directory is refused with WN_LOAD_ERROR_IO without being read. */
 WnProcess  *wn_load_process_file  (const char *filename, GPtrArray **diagnostics, GError **error);
+WnProcess  *wn_load_process_file_full (const char *filename, gsize max_size,
+                                       GPtrArray **diagnostics, GError **error);
 WnProcess  *wn_load_process_data  (const char *data, gssize length, const char *display_name,
                                    GPtrArray **diagnostics, GError **error);
 WnScenario *wn_load_scenario_file (const char *filename, GPtrArray **diagnostics, GError **error);
+WnScenario *wn_load_scenario_file_full (const char *filename, gsize max_size,
+                                        GPtrArray **diagnostics, GError **error);
 WnScenario *wn_load_scenario_data (const char *data, gssize length, const char *display_name,
                                    GPtrArray **diagnostics, GError **error);
 /* Parse one JSON value as strictly as the loader reads files (UTF-8, no

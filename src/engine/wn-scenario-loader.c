@@ -784,13 +784,20 @@ wn_load_scenario_data (const char  *data,
 WnScenario *
 wn_load_scenario_file (const char *filename, GPtrArray **diagnostics, GError **error)
 {
+  return wn_load_scenario_file_full (filename, WN_LOAD_DEFAULT_MAX_SIZE, diagnostics, error);
+}
+
+WnScenario *
+wn_load_scenario_file_full (const char *filename, gsize max_size, GPtrArray **diagnostics, GError **error)
+{
   g_autofree char *contents = NULL;
   gsize length = 0;
 
   g_return_val_if_fail (filename != NULL, NULL);
+  g_return_val_if_fail (max_size > 0 && max_size < G_MAXSIZE, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  contents = _wn_check_read_file (filename, diagnostics, error, &length);
+  contents = _wn_check_read_file (filename, max_size, diagnostics, error, &length);
   if (contents == NULL)
     return NULL;
   return wn_load_scenario_data (contents, (gssize) length, filename, diagnostics, error);

@@ -656,6 +656,40 @@ def signal_ends_the_run_cleanly():
             check(os.listdir(tmp) == ["forever.process.json"], os.listdir(tmp))
 
 
+@case
+def input_files_bounded():
+    process = example("flaky-service.process.json")
+    for args in ([ "/dev/zero"], [process, "--scenario", "/dev/zero"]):
+        # a runner that read /dev/zero without end stops at the cap rather than take the machine
+        code, out, err = run(*args, memory=2 << 30, timeout=60)
+        check(code == 2 and err.startswith("/dev/zero: ") and "character device" in err, (args, code, err))
+    code, out, err = run_with([os.path.dirname(process)])
+    check(code == 2 and "directory" in err, (code, err))
+    size = os.path.getsize(process)
+    code, out, err = run_with([process, "--max-input-size", str(size - 1)])
+    check(code == 2 and err.startswith(process + ": ") and "larger than the input limit" in err
+          and "--max-input-size" in err, (code, err))
+    code, out, err = run_with([process, "--max-input-size", str(size), "-q"])
+    check(code == 0, (code, err))
+    # the default: 64 MiB
+    with tempfile.TemporaryDirectory() as tmp:
+        big = os.path.join(tmp, "big.process.json")
+        with open(big, "w") as f:
+            f.truncate(64 * 1024 * 1024 + 1)
+        code, out, err = run_with([big])
+        check(code == 2 and "larger than the input limit of 64 MiB" in err, (code, err))
+    # a pipe is read, within the limit too
+    with open(process) as f:
+        code, out, err = run_with(["/dev/stdin", "-q", "--summary", "json"], stdin=f)
+    check(code == 0 and summary(out)["completed"] == 1, (code, err))
+    with open(process) as f:
+        code, out, err = run_with(["/dev/stdin", "--max-input-size", "1K"], stdin=f)
+    check(code == 2 and "larger than the input limit of 1 KiB" in err, (code, err))
+    for bad in ("0", "-1", "1x", "K", "0x10", "99999999999G"):
+        code, out, err = run_with([process, "--max-input-size", bad])
+        check(code == 2 and "--max-input-size" in err, (bad, code, err))
+
+
 print(f"1..{len(results)}")
 failed = 0
 for i, fn in enumerate(results, 1):

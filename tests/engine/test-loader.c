@@ -578,6 +578,50 @@ test_io_error (void)
   g_assert_true (g_str_has_prefix (text, "/nonexistent/x.json: cannot read the file: "));
 }
 
+/* Devices are refused unread; files beyond the limit are refused by size. */
+static void
+test_input_limits (void)
+{
+  g_autofree char *path = wn_test_source_path ("engine/data/order-fulfilment.process.json");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) diags = NULL;
+  g_autoptr(WnProcess) process = NULL;
+  g_autoptr(WnScenario) scenario = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *contents = NULL;
+  gsize length = 0;
+
+  /* /dev/zero has no end: it must not be read at all */
+  g_assert_null (wn_load_process_file ("/dev/zero", &diags, &error));
+  g_assert_error (error, WN_LOAD_ERROR, WN_LOAD_ERROR_IO);
+  text = wn_diagnostic_format (g_ptr_array_index (diags, 0));
+  g_assert_cmpstr (text, ==, "/dev/zero: cannot read the file: it is a character device; "
+                             "only regular files and pipes are read");
+  g_clear_error (&error);
+  g_clear_pointer (&diags, g_ptr_array_unref);
+  g_assert_null (wn_load_scenario_file ("/dev/zero", NULL, &error));
+  g_assert_error (error, WN_LOAD_ERROR, WN_LOAD_ERROR_IO);
+  g_clear_error (&error);
+
+  g_assert_null (wn_load_process_file ("/", NULL, &error));
+  g_assert_error (error, WN_LOAD_ERROR, WN_LOAD_ERROR_IO);
+  g_assert_nonnull (strstr (error->message, "it is a directory"));
+  g_clear_error (&error);
+
+  g_assert_true (g_file_get_contents (path, &contents, &length, NULL));
+  g_assert_null (wn_load_process_file_full (path, length - 1, &diags, &error));
+  g_assert_error (error, WN_LOAD_ERROR, WN_LOAD_ERROR_TOO_LARGE);
+  g_assert_cmpuint (diags->len, ==, 1);
+  g_clear_error (&error);
+  g_clear_pointer (&diags, g_ptr_array_unref);
+  process = wn_load_process_file_full (path, length, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (process);
+  g_assert_null (wn_load_scenario_file_full (path, 10, NULL, &error));
+  g_assert_error (error, WN_LOAD_ERROR, WN_LOAD_ERROR_TOO_LARGE);
+  g_assert_cmpuint (WN_LOAD_DEFAULT_MAX_SIZE, ==, 64 * 1024 * 1024);
+}
+
 /* ---- process errors ------------------------------------------------------ */
 
 static void
@@ -1635,6 +1679,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/engine/Loader/examples", test_examples);
   g_test_add_func ("/engine/Loader/embedded-scenario", test_embedded_scenario);
   g_test_add_func ("/engine/Loader/io-error", test_io_error);
+  g_test_add_func ("/engine/Loader/input-limits", test_input_limits);
   g_test_add_func ("/engine/Loader/syntax-error", test_syntax_error);
   g_test_add_func ("/engine/Loader/not-an-object", test_not_an_object);
   g_test_add_func ("/engine/Loader/unknown-keys", test_unknown_keys);
