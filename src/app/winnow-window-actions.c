@@ -56,14 +56,29 @@ add_breakpoint_spec_action (GSimpleAction *action,
   winnow_breakpoints_page_add_spec (self->breakpoints, g_variant_get_string (param, NULL));
 }
 
+/* Every write checked, and the old file kept until the new one is whole: GIO's
+ * replace renamed a half-written file over it when the disk was full. */
 static gboolean
 write_file (GFile       *file,
             const char  *data,
             gsize        length,
+            const char  *what,
             GError     **error)
 {
-  return g_file_replace_contents (file, data, length, NULL, FALSE, G_FILE_CREATE_REPLACE_DESTINATION,
-                                  NULL, NULL, error);
+  g_autofree char *path = g_file_get_path (file);
+
+  if (path == NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED, "%s%s", what,
+                   _("only local files can be written"));
+      return FALSE;
+    }
+  if (!wn_output_write_file (path, data, length, error))
+    {
+      g_prefix_error (error, "%s", what);
+      return FALSE;
+    }
+  return TRUE;
 }
 
 gboolean
@@ -82,7 +97,7 @@ winnow_window_save_session (WinnowWindow  *self,
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("No process is loaded"));
       return FALSE;
     }
-  return write_file (file, text, strlen (text), error);
+  return write_file (file, text, strlen (text), _("Could not save the session: "), error);
 }
 
 gboolean
@@ -99,7 +114,7 @@ winnow_window_export_journal (WinnowWindow  *self,
   /* what is queued belongs in the file too */
   winnow_session_flush (self->session);
   text = winnow_session_get_journal_text (self->session, &length);
-  return write_file (file, text, length, error);
+  return write_file (file, text, length, _("Could not export the journal: "), error);
 }
 
 gboolean
@@ -170,7 +185,13 @@ chooser_response_cb (GtkNativeDialog *dialog,
             break;
           }
       if (error != NULL)
-        _winnow_window_show_toast (self, error->message);
+        {
+          /* a failed save stays until dismissed; the run is kept as it was */
+          AdwToast *toast = adw_toast_new (error->message);
+
+          adw_toast_set_timeout (toast, 0);
+          adw_toast_overlay_add_toast (self->toast_overlay, toast);
+        }
       else if (done != NULL)
         _winnow_window_show_toast (self, done);
     }

@@ -24,7 +24,9 @@ gboolean       winnow_window_open_default  (WinnowWindow   *self);
  * failure the problems show in the window and the run stays. */
 gboolean       winnow_window_open_scenario (WinnowWindow   *self,
                                             GFile          *file);
-/* What File ▸ Save Session… and Export Journal… write. */
+/* What File ▸ Save Session… and Export Journal… write. The file is replaced
+ * only once the new one is whole: on a failure (FALSE, the error names the
+ * file and the reason) the old file, and the run, are as they were. */
 gboolean       winnow_window_save_session  (WinnowWindow   *self,
                                             GFile          *file,
                                             GError        **error);

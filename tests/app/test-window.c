@@ -1,7 +1,9 @@
 /* The main window driven the way a user does: through its actions. */
 #include "config.h"
 
+#include <signal.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <glib/gstdio.h>
 #include <adwaita.h>
 
@@ -347,6 +349,104 @@ test_window_responsive (void)
     ;
 }
 
+/* Save or export with writes past `limit` bytes failing (EFBIG, as on a full
+ * disk); returns whether it succeeded. */
+static gboolean
+write_limited (WinnowWindow *window,
+               gboolean      session,
+               GFile        *file,
+               rlim_t        limit,
+               GError      **error)
+{
+  struct rlimit old, low;
+  void (*old_handler) (int) = signal (SIGXFSZ, SIG_IGN);
+  gboolean ok;
+
+  g_assert_cmpint (getrlimit (RLIMIT_FSIZE, &old), ==, 0);
+  low = old;
+  low.rlim_cur = limit;
+  g_assert_cmpint (setrlimit (RLIMIT_FSIZE, &low), ==, 0);
+  ok = session ? winnow_window_save_session (window, file, error)
+               : winnow_window_export_journal (window, file, error);
+  g_assert_cmpint (setrlimit (RLIMIT_FSIZE, &old), ==, 0);
+  signal (SIGXFSZ, old_handler);
+  return ok;
+}
+
+/* A save that cannot be written says so, with the file and the reason, and
+ * loses nothing: not the file it would have replaced, not the run. */
+static void
+test_window_failed_save (void)
+{
+  g_autofree char *path = winnow_test_example_path ("order-fulfilment.process.json");
+  g_autoptr(GFile) process = g_file_new_for_path (path);
+  WinnowWindow *window = winnow_window_new (NULL);
+  WinnowSession *session = winnow_window_get_session (window);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("winnow-save-XXXXXX", &error);
+  g_autofree char *target = g_build_filename (dir, "saved.json", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (target);
+  g_autoptr(GFile) full = g_file_new_for_path ("/dev/full");
+  g_autofree char *journal = NULL;
+  g_autofree char *contents = NULL;
+  guint64 events;
+
+  g_assert_no_error (error);
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_true (winnow_window_open_file (window, process));
+  winnow_test_activate (window, "set-speed", g_variant_new_string ("ff"));
+  winnow_test_activate (window, "play-pause", NULL);
+  while (winnow_session_is_playing (session))
+    g_main_context_iteration (NULL, TRUE);
+  winnow_test_wait_for_flush (session);
+  journal = winnow_session_get_journal_text (session, NULL);
+  g_assert_cmpuint (strlen (journal), >, 1024);
+  events = g_list_model_get_n_items (winnow_session_get_events (session));
+
+  for (guint i = 0; i < 2; i++)
+    {
+      gboolean save_session = i == 0;
+
+      g_assert_true (g_file_set_contents (target, "the old file\n", -1, &error));
+      g_assert_no_error (error);
+      g_assert_false (write_limited (window, save_session, file, 256, &error));
+      g_assert_error (error, G_FILE_ERROR, G_FILE_ERROR_FAILED);   /* EFBIG has no code of its own */
+      g_assert_true (g_str_has_prefix (error->message, save_session ? "Could not save the session: "
+                                                                    : "Could not export the journal: "));
+      g_assert_nonnull (strstr (error->message, target));
+      g_assert_nonnull (strstr (error->message, g_strerror (EFBIG)));
+      g_clear_error (&error);
+      g_assert_true (g_file_get_contents (target, &contents, NULL, &error));
+      g_assert_cmpstr (contents, ==, "the old file\n");
+      g_clear_pointer (&contents, g_free);
+      {
+        g_autoptr(GDir) listing = g_dir_open (dir, 0, NULL);
+
+        /* no temporary file left beside it */
+        g_assert_cmpstr (g_dir_read_name (listing), ==, "saved.json");
+        g_assert_null (g_dir_read_name (listing));
+      }
+    }
+
+  g_assert_false (winnow_window_export_journal (window, full, &error));
+  g_assert_error (error, G_FILE_ERROR, G_FILE_ERROR_NOSPC);
+  g_assert_nonnull (strstr (error->message, "/dev/full"));
+  g_clear_error (&error);
+
+  /* the run is as it was, and the next save works */
+  g_assert_cmpuint (g_list_model_get_n_items (winnow_session_get_events (session)), ==, events);
+  g_assert_true (winnow_window_export_journal (window, file, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (target, &contents, NULL, &error));
+  g_assert_cmpstr (contents, ==, journal);
+
+  g_unlink (target);
+  g_rmdir (dir);
+  gtk_window_destroy (GTK_WINDOW (window));
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+}
+
 int
 main (int argc, char **argv)
 {
@@ -366,5 +466,6 @@ main (int argc, char **argv)
 
   g_test_add_func ("/app/Window/run", test_window_run);
   g_test_add_func ("/app/Window/fast-forward-10000", test_window_responsive);
+  g_test_add_func ("/app/Window/failed-save", test_window_failed_save);
   return g_test_run ();
 }
