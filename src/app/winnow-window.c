@@ -1369,47 +1369,27 @@ remember_file (WinnowWindow *self,
   rebuild_recent_menu (self);
 }
 
-static gboolean
-process_sets_trust (WnProcess *process)
-{
-  if (process->engine.policy.trust != WN_TRUST_UNSET)
-    return TRUE;
-  return process->scenario != NULL && process->scenario->engine.policy.trust != WN_TRUST_UNSET;
-}
-
 gboolean
 winnow_window_open_file (WinnowWindow *self,
                          GFile        *file)
 {
-  g_autofree char *path = NULL;
   g_autoptr(GPtrArray) diagnostics = NULL;
   g_autoptr(GError) error = NULL;
-  g_autoptr(WnProcess) process = NULL;
   WnEngineOptions options = { 0 };
 
   g_return_val_if_fail (WINNOW_IS_WINDOW (self), FALSE);
   g_return_val_if_fail (G_IS_FILE (file), FALSE);
 
-  path = g_file_get_path (file);
-  if (path == NULL)
-    {
-      g_set_error (&error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED, _("Only local files can be opened"));
-      winnow_load_errors_show (self->load_errors, file, NULL, error);
-      return FALSE;
-    }
-  process = wn_load_process_file (path, &diagnostics, &error);
-  if (process == NULL)
+  options.instances = self->instances_option;
+  /* a default: the session keeps the trust a process (or its embedded scenario) sets */
+  if (self->settings != NULL)
+    options.trust = (WnTrust) g_settings_get_enum (self->settings, "default-trust");
+  if (!winnow_session_load_file (self->session, file, &options, &diagnostics, &error))
     {
       winnow_load_errors_show (self->load_errors, file, diagnostics, error);
       return FALSE;
     }
-
-  options.instances = self->instances_option;
-  if (self->settings != NULL && !process_sets_trust (process))
-    options.trust = (WnTrust) g_settings_get_enum (self->settings, "default-trust");
-
   winnow_load_errors_clear (self->load_errors);
-  winnow_session_set_process (self->session, process, NULL, &options, file);
   remember_file (self, file);
   return TRUE;
 }
