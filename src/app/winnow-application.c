@@ -76,21 +76,30 @@ winnow_application_handle_local_options (GApplication *app,
                                          GVariantDict *options)
 {
   WinnowApplication *self = WINNOW_APPLICATION (app);
-  int instances = 0;
+  const char *instances = NULL;
 
   if (g_variant_dict_contains (options, "version"))
     {
       g_print ("winnow %s\n", PACKAGE_VERSION);
       return 0;
     }
-  if (g_variant_dict_lookup (options, "instances", "i", &instances))
+  /* decimal digits only, as winnow-run reads -n: GLib's int options take
+   * "010" as octal and "0x10" as hex */
+  if (g_variant_dict_lookup (options, "instances", "&s", &instances))
     {
-      if (instances < 1)
+      guint64 n;
+
+      if (!g_ascii_string_to_unsigned (instances, 10, 1, WN_MAX_INSTANCES, &n, NULL))
         {
-          g_printerr ("winnow: %s\n", _("--instances takes a whole number of at least 1"));
+          g_autofree char *max = g_strdup_printf ("%u", (guint) WN_MAX_INSTANCES);
+          /* Translators: "--instances takes a whole number from 1 to 10000000, not “0x10”" */
+          g_autofree char *message = g_strdup_printf (_("--instances takes a whole number from 1 to %s, not “%s”"),
+                                                      max, instances);
+
+          g_printerr ("winnow: %s\n", message);
           return 2;
         }
-      self->instances = (guint) instances;
+      self->instances = (guint) n;
     }
   return -1;
 }
@@ -177,7 +186,7 @@ winnow_application_init (WinnowApplication *self)
 {
   const GOptionEntry entries[] = {
     { "version", 0, 0, G_OPTION_ARG_NONE, NULL, N_("Print the version and exit"), NULL },
-    { "instances", 'n', 0, G_OPTION_ARG_INT, NULL, N_("Start N instances at t = 0 (overrides the scenario’s “start”)"), N_("N") },
+    { "instances", 'n', 0, G_OPTION_ARG_STRING, NULL, N_("Start N instances at t = 0 (overrides the scenario’s “start”)"), N_("N") },
     { NULL }
   };
 
