@@ -218,6 +218,7 @@ reset_models (WinnowSession *self)
   memset (self->alert_counts, 0, sizeof self->alert_counts);
   self->announced_hit = 0;
   self->resumed = FALSE;
+  self->stepped = FALSE;
   self->n_terminated = 0;
   self->n_incidents = 0;
   self->n_rejected = 0;
@@ -691,6 +692,7 @@ winnow_session_step_next (WinnowSession *self)
   ran = wn_scheduler_step_next (wn_engine_get_scheduler (self->engine));
   if (ran)
     wn_engine_note_clock (self->engine, WN_PH_STEPPED, "to the next event");
+  self->stepped |= ran;
   self->snapshots_dirty = TRUE;
   self->instances_dirty = TRUE;
   _winnow_session_request_flush (self);
@@ -716,6 +718,7 @@ winnow_session_step_by (WinnowSession *self,
   /* journal data: not translated */
   action = g_strdup_printf ("by %s", text);
   wn_engine_note_clock (self->engine, WN_PH_STEPPED, action);
+  self->stepped = TRUE;
   self->snapshots_dirty = TRUE;
   self->instances_dirty = TRUE;
   _winnow_session_request_flush (self);
@@ -897,8 +900,10 @@ winnow_session_flush (WinnowSession *self)
   /* 3. a breakpoint that stopped the clock */
   _winnow_session_check_hit (self);
 
-  /* 4. a run that has nothing left to do stops the clock */
-  if (winnow_session_is_playing (self) && wn_scheduler_get_n_pending (wn_engine_get_scheduler (self->engine)) == 0)
+  /* 4. a run that has nothing left to do stops the clock, and says so: played
+   * or stepped to its end */
+  if ((winnow_session_is_playing (self) || self->stepped) &&
+      wn_scheduler_get_n_pending (wn_engine_get_scheduler (self->engine)) == 0)
     {
       /* the tables show where the run ended before the clock stops (and a
        * stopped table shows every row) */
@@ -908,6 +913,7 @@ winnow_session_flush (WinnowSession *self)
       g_signal_emit (self, signals[ALERT], 0, WINNOW_ALERT_FINISHED, 0, NULL);
       /* the pause queued a clock event: apply it on the next frame */
     }
+  self->stepped = FALSE;
 
   for (guint i = 0; i < G_N_ELEMENTS (alert_counts); i++)
     if (alert_counts[i] > 0)

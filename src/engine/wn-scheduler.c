@@ -411,8 +411,15 @@ scheduler_source_dispatch (GSource     *source,
 
       self->last_dispatch = g_source_get_time (source);
       reason = wn_scheduler_run_budget (self, target, self->batch);
-      if (reason == WN_STOP_QUIESCENT || reason == WN_STOP_LIMIT)
+      if (reason == WN_STOP_LIMIT)
         self->now = MAX (self->now, target);
+      else if (reason == WN_STOP_QUIESCENT)
+        {
+          /* nothing is left to wait for: the clock stands where the last
+           * action ran (the run's end, as headless), and whatever is posted
+           * next starts from there rather than from where real time went */
+          self->base_real = -1;
+        }
       else if (reason == WN_STOP_BUDGET)
         {
           /* fell behind: carry on from here rather than racing to catch up */

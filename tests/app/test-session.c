@@ -170,6 +170,49 @@ test_parallel (void)
   g_assert_cmpuint (play_and_check ("parallel-branch-failure.process.json", 300), >, 0);
 }
 
+static void
+count_finished_cb (WinnowSession  *session,
+                   int             kind,
+                   guint           count,
+                   gpointer        first,
+                   guint          *finished)
+{
+  if (kind == WINNOW_ALERT_FINISHED)
+    (*finished)++;
+}
+
+/* Stepping with F10 to the end of a run says the run has finished, as
+ * playing to its end does, once; the clock stands at the last event. */
+static void
+test_step_to_the_end (void)
+{
+  g_autofree char *path = g_build_filename (EXAMPLES_DIR, "order-fulfilment.process.json", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(WinnowSession) session = winnow_session_new ();
+  g_autoptr(GError) error = NULL;
+  GListModel *events;
+  guint finished = 0;
+  guint steps = 0;
+
+  g_assert_true (winnow_session_load_file (session, file, NULL, NULL, &error));
+  g_assert_no_error (error);
+  g_signal_connect (session, "alert", G_CALLBACK (count_finished_cb), &finished);
+  while (winnow_session_step_next (session))
+    {
+      winnow_session_flush (session);
+      g_assert_cmpuint (steps++, <, 10000);
+      if (winnow_session_get_next_time (session) != WN_TIME_NEVER)
+        g_assert_cmpuint (finished, ==, 0);
+    }
+  winnow_session_flush (session);
+  g_assert_cmpuint (finished, ==, 1);
+  g_assert_false (winnow_session_step_next (session));
+  winnow_session_flush (session);
+  g_assert_cmpuint (finished, ==, 1);
+  events = winnow_session_get_events (session);
+  g_assert_cmpuint (g_list_model_get_n_items (events), >, 0);
+}
+
 static WinnowSession *
 load_example (const char     *example,
               WnTrust         trust,
@@ -239,6 +282,7 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/app/Session/load-file", test_load_file);
+  g_test_add_func ("/app/Session/step-to-the-end", test_step_to_the_end);
   g_test_add_func ("/app/Session/incremental/flaky-service", test_flaky_service);
   g_test_add_func ("/app/Session/incremental/incidents", test_incidents);
   g_test_add_func ("/app/Session/incremental/parallel", test_parallel);

@@ -283,6 +283,7 @@ test_speed (Fixture *f, gconstpointer data)
   gint64 start, elapsed;
   double ratio;
 
+  add (f, 3600 * WN_USEC_PER_SEC, 1);   /* something to wait for: a quiescent clock stands still */
   wn_scheduler_attach (f->scheduler, context);
   wn_scheduler_set_speed (f->scheduler, 10.0);
   wn_scheduler_resume (f->scheduler);
@@ -317,6 +318,30 @@ test_fast_forward_quiesces (Fixture *f, gconstpointer data)
   g_assert_cmpint (wn_scheduler_now (f->scheduler), ==, (WnTime) 9999 * WN_USEC_PER_SEC);
   /* quiescent: the source no longer asks to run */
   g_assert_false (g_main_context_iteration (context, FALSE));
+  wn_scheduler_detach (f->scheduler);
+}
+
+/* Running in real time, the clock stops where the last action ran once
+ * nothing is left: a run that ended at 50 ms reads 50 ms, as headless, however
+ * long real time goes on before the clock is paused. */
+static void
+test_running_stops_at_the_end (Fixture *f, gconstpointer data)
+{
+  g_autoptr(GMainContext) context = g_main_context_new ();
+
+  add (f, 50 * WN_USEC_PER_MSEC, 1);
+  wn_scheduler_attach (f->scheduler, context);
+  wn_scheduler_resume (f->scheduler);
+  iterate_for (context, 250000);
+  g_assert_cmpuint (f->fired->len, ==, 1);
+  g_assert_cmpint (wn_scheduler_now (f->scheduler), ==, 50 * WN_USEC_PER_MSEC);
+  g_assert_cmpint (wn_scheduler_get_mode (f->scheduler), ==, WN_CLOCK_RUNNING);
+
+  /* what comes next starts from there, not from where real time went */
+  add (f, 60 * WN_USEC_PER_MSEC, 2);
+  iterate_for (context, 100000);
+  g_assert_cmpuint (f->fired->len, ==, 2);
+  g_assert_cmpint (wn_scheduler_now (f->scheduler), ==, 60 * WN_USEC_PER_MSEC);
   wn_scheduler_detach (f->scheduler);
 }
 
@@ -373,6 +398,7 @@ main (int argc, char **argv)
   ADD ("pause-freezes", test_pause_freezes);
   ADD ("speed-10x", test_speed);
   ADD ("fast-forward-quiesces", test_fast_forward_quiesces);
+  ADD ("running-stops-at-the-end", test_running_stops_at_the_end);
   ADD ("million-timers", test_million_timers);
 #undef ADD
 
