@@ -19,5 +19,6 @@
 #include "wn-loader.h"
 #include "wn-output.h"
 #include "wn-engine.h"
+#include "wn-enum-types.h"
 
 #undef WINNOW_INSIDE

@@ -26,7 +26,7 @@ typedef enum {
   WN_EV_GATEWAY,
   WN_EV_INJECT,
   WN_EV_CLOCK,
-  WN_EV_N_KINDS
+  WN_EV_N_KINDS  /*< skip >*/
 } WnEventKind;
 
 typedef enum {
@@ -43,17 +43,17 @@ typedef enum {
   /* job */
   WN_PH_ENQUEUED,
   WN_PH_LOCKED,
-  WN_PH_LOCK_RECLAIMED,
-  WN_PH_LOCK_EXTENDED,
+  WN_PH_LOCK_RECLAIMED,          /*< nick=lockReclaimed >*/
+  WN_PH_LOCK_EXTENDED,           /*< nick=lockExtended >*/
   WN_PH_EXECUTING,
-  WN_PH_RETRY_SCHEDULED,
-  WN_PH_WORKER_RETRY_SCHEDULED,
-  WN_PH_RETRIES_EXHAUSTED,
-  WN_PH_MAPPER_ERROR,
-  WN_PH_BPMN_ERROR,
+  WN_PH_RETRY_SCHEDULED,         /*< nick=retryScheduled >*/
+  WN_PH_WORKER_RETRY_SCHEDULED,  /*< nick=workerRetryScheduled >*/
+  WN_PH_RETRIES_EXHAUSTED,       /*< nick=retriesExhausted >*/
+  WN_PH_MAPPER_ERROR,            /*< nick=mapperError >*/
+  WN_PH_BPMN_ERROR,              /*< nick=bpmnError >*/
   WN_PH_STATUS,
   WN_PH_FAULT,
-  WN_PH_REPORT_REJECTED,
+  WN_PH_REPORT_REJECTED,         /*< nick=reportRejected >*/
   /* fault */
   WN_PH_THROWN,
   WN_PH_CAUGHT,
@@ -70,7 +70,7 @@ typedef enum {
   WN_PH_PAUSED,
   WN_PH_RESUMED,
   WN_PH_STEPPED,
-  WN_PH_N_PHASES
+  WN_PH_N_PHASES                 /*< skip >*/
 } WnEventPhase;
 
 const char *wn_event_kind_to_string  (WnEventKind kind);

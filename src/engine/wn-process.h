@@ -21,15 +21,15 @@ G_BEGIN_DECLS
 typedef struct _WnScenario WnScenario;
 
 typedef enum {
-  WN_NODE_START,
-  WN_NODE_END,
+  WN_NODE_START,      /*< nick=startEvent >*/
+  WN_NODE_END,        /*< nick=endEvent >*/
   WN_NODE_TASK,
-  WN_NODE_SCRIPT,
-  WN_NODE_SERVICE,
-  WN_NODE_BOUNDARY,
-  WN_NODE_EXCLUSIVE,
-  WN_NODE_PARALLEL,
-  WN_NODE_TIMER,
+  WN_NODE_SCRIPT,     /*< nick=scriptTask >*/
+  WN_NODE_SERVICE,    /*< nick=serviceTask >*/
+  WN_NODE_BOUNDARY,   /*< nick=boundaryEvent >*/
+  WN_NODE_EXCLUSIVE,  /*< nick=exclusiveGateway >*/
+  WN_NODE_PARALLEL,   /*< nick=parallelGateway >*/
+  WN_NODE_TIMER,      /*< nick=timerEvent >*/
 } WnNodeType;
 
 /* "startEvent", "endEvent", "task", "scriptTask", "serviceTask", "boundaryEvent",

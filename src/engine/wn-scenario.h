@@ -86,14 +86,14 @@ typedef struct {
  * after `after` scheduler actions, at virtual time `at` (journal-and-cli.md has
  * no such thing: a saved session keeps them under the scenario's "x-winnow" key). */
 typedef enum {
-  WN_COMMAND_START,            /* variables */
-  WN_COMMAND_INJECT,           /* topic or worker, response */
-  WN_COMMAND_TRUST_DEFAULT,    /* trust */
-  WN_COMMAND_TASK_TRUST,       /* node, trust (UNSET = inherit) */
-  WN_COMMAND_INCIDENT_RETRY,   /* instance, node (NULL = any) */
-  WN_COMMAND_INCIDENT_RESOLVE, /* instance, node (NULL = any) */
-  WN_COMMAND_CANCEL,           /* instance */
-  WN_COMMAND_CLOCK,            /* phase (paused/resumed/stepped), action */
+  WN_COMMAND_START,                                          /* variables */
+  WN_COMMAND_INJECT,                                         /* topic or worker, response */
+  WN_COMMAND_TRUST_DEFAULT,     /*< nick=trustDefault >*/    /* trust */
+  WN_COMMAND_TASK_TRUST,        /*< nick=taskTrust >*/       /* node, trust (UNSET = inherit) */
+  WN_COMMAND_INCIDENT_RETRY,    /*< nick=incidentRetry >*/   /* instance, node (NULL = any) */
+  WN_COMMAND_INCIDENT_RESOLVE,  /*< nick=incidentResolve >*/ /* instance, node (NULL = any) */
+  WN_COMMAND_CANCEL,                                         /* instance */
+  WN_COMMAND_CLOCK,                                          /* phase (paused/resumed/stepped), action */
 } WnCommandKind;
 
 typedef struct {

@@ -36,11 +36,16 @@ wn_time_add (WnTime  t,
 }
 
 /* Trust mode of a worker-dispatched task (SRD-039). UNSET is the resolution
- * sentinel: "not configured at this level". */
+ * sentinel: "not configured at this level".
+ *
+ * The engine's enums have GTypes (wn-enum-types.h, WN_TYPE_TRUST and so on)
+ * whose nicks are the names the files and the journal use ("workerTrusted",
+ * "retryScheduled", "startEvent"), so a GSettings enum key with those nicks
+ * binds to an enum property directly. */
 typedef enum {
   WN_TRUST_UNSET = 0,
-  WN_TRUST_WORKER_TRUSTED,
-  WN_TRUST_ENGINE_AUTHORITATIVE,
+  WN_TRUST_WORKER_TRUSTED,        /*< nick=workerTrusted >*/
+  WN_TRUST_ENGINE_AUTHORITATIVE,  /*< nick=engineAuthoritative >*/
 } WnTrust;
 
 /* What the engine does with a failed task. */
