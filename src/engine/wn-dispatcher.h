@@ -192,4 +192,7 @@ void          wn_dispatcher_get_counters (const WnDispatcher *dispatcher, WnDisp
 /* Instrumentation for the O(log n) tests: heap comparisons made so far. */
 guint64       wn_dispatcher_get_n_comparisons (const WnDispatcher *dispatcher);
 
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (WnOutcome, wn_outcome_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (WnDispatcher, wn_dispatcher_free)
+
 G_END_DECLS

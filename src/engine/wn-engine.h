@@ -224,4 +224,6 @@ guint         wn_engine_get_end_count    (WnEngine *engine, guint node);
  * no live worker)", "i3/j2 gated until T+00:02.000"); empty when nothing waits. */
 GPtrArray    *wn_engine_describe_waiting (WnEngine *engine);
 
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (WnEngine, wn_engine_free)
+
 G_END_DECLS

@@ -67,5 +67,6 @@ void           wn_error_mapper_classify   (const WnErrorMapper *mapper,
 char          *wn_error_mapper_describe_rule (const WnErrorMapper *mapper, guint i);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (WnErrorMapper, wn_error_mapper_unref)
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (WnClassification, wn_classification_clear)
 
 G_END_DECLS

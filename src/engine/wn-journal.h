@@ -137,5 +137,6 @@ void        wn_journal_skip          (WnJournal *journal);
 guint64     wn_journal_get_n_events  (const WnJournal *journal);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (WnEvent, wn_event_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (WnJournal, wn_journal_free)
 
 G_END_DECLS

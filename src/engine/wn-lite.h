@@ -132,5 +132,6 @@ JsonNode   *wn_path_lookup      (const WnPath *path, JsonObject *roots);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (WnLite, wn_lite_unref)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (WnPath, wn_path_free)
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (WnLiteValue, wn_lite_value_clear)
 
 G_END_DECLS

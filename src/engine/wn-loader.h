@@ -71,4 +71,6 @@ WnResponse *wn_load_response_data (const char *data, gssize length, const char *
 /* How many semantic errors are reported at most before loading gives up. */
 #define WN_LOAD_MAX_ERRORS 50
 
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (WnDiagnostic, wn_diagnostic_free)
+
 G_END_DECLS

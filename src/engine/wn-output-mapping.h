@@ -62,5 +62,6 @@ gboolean         wn_output_mapping_apply  (const WnOutputMapping *mapping,
 void             wn_output_direct         (const char *var, JsonNode *body, GArray *out);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (WnOutputMapping, wn_output_mapping_unref)
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (WnBinding, wn_binding_clear)
 
 G_END_DECLS

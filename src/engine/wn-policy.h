@@ -50,5 +50,6 @@ WnPolicy *wn_policy_ref     (WnPolicy *policy);
 void      wn_policy_unref   (WnPolicy *policy);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (WnPolicy, wn_policy_unref)
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (WnPolicyLevel, wn_policy_level_clear)
 
 G_END_DECLS

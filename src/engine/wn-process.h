@@ -128,5 +128,7 @@ gboolean    wn_process_set_attached_to  (WnProcess *process, const char *boundar
 gboolean    wn_process_finish       (WnProcess *process, GError **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (WnProcess, wn_process_unref)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (WnWorkerSpec, wn_worker_spec_free)
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (WnEngineConfig, wn_engine_config_clear)
 
 G_END_DECLS

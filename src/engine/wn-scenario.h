@@ -149,5 +149,6 @@ gboolean    wn_response_matches    (const WnResponse *r, guint n, JsonNode *inpu
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (WnScenario, wn_scenario_unref)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (WnResponse, wn_response_unref)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (WnCommand, wn_command_free)
 
 G_END_DECLS

@@ -104,4 +104,6 @@ void         wn_scheduler_set_notify     (WnScheduler *scheduler, WnSchedulerNot
 guint        wn_scheduler_attach         (WnScheduler *scheduler, GMainContext *context);
 void         wn_scheduler_detach         (WnScheduler *scheduler);
 
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (WnScheduler, wn_scheduler_free)
+
 G_END_DECLS

@@ -1,4 +1,5 @@
-/* Types: the GTypes of the engine's enums, for the front ends' properties. */
+/* Types: the GTypes of the engine's enums, for the front ends' properties, and the
+ * automatic cleanups of its types. */
 #include "wn-test-util.h"
 
 typedef const char *(*ToString) (int value);
@@ -75,6 +76,64 @@ test_enum_property (void)
   g_param_spec_unref (pspec);
 }
 
+/* Every public type frees itself with g_autoptr / g_auto (under the valgrind
+ * setup a missing or wrong cleanup is a leak). */
+static void
+test_autocleanups (void)
+{
+  g_autoptr(WnProcess) process = wn_test_load_process (
+    "{\"format\": \"winnow.process/1\", \"id\": \"p\", \"nodes\": ["
+    "{\"id\": \"s\", \"type\": \"startEvent\"},"
+    "{\"id\": \"w\", \"type\": \"serviceTask\", \"worker\": {\"topic\": \"t\"}},"
+    "{\"id\": \"e\", \"type\": \"endEvent\"}],"
+    "\"flows\": [{\"id\": \"f1\", \"from\": \"s\", \"to\": \"w\"},"
+    "{\"id\": \"f2\", \"from\": \"w\", \"to\": \"e\"}]}");
+  g_autoptr(WnScheduler) scheduler = wn_scheduler_new ();
+  g_autoptr(WnJournal) journal = wn_journal_new ();
+  g_autoptr(WnCommand) command = wn_command_new (WN_COMMAND_CANCEL, 0, 0);
+  g_autoptr(WnWorkerSpec) spec = wn_worker_spec_new ("topic");
+  g_autoptr(GPtrArray) diagnostics = NULL;
+  g_autoptr(WnDiagnostic) diagnostic = NULL;
+  g_autoptr(GError) error = NULL;
+  g_auto(WnEngineConfig) config = { 0 };
+  g_auto(WnPolicyLevel) level = { 0 };
+  g_auto(WnBinding) binding = { 0 };
+  g_auto(WnClassification) classification = { 0 };
+  g_auto(WnLiteValue) value = { 0 };
+  WnRng rng;
+
+  wn_rng_init (&rng, 1);
+  {
+    g_autoptr(WnEngine) engine = wn_engine_new (process, NULL, NULL);
+
+    g_assert_nonnull (wn_engine_start_instance (engine, NULL, &error));
+    g_assert_no_error (error);
+    g_assert_cmpint (wn_engine_run (engine, WN_TIME_NEVER), ==, WN_STOP_QUIESCENT);
+  }
+  {
+    g_autoptr(WnDispatcher) dispatcher = wn_dispatcher_new (scheduler, journal, &rng, NULL, NULL);
+    WnJobSpec job = { .id = "j1", .topic = "t" };
+
+    g_assert_true (wn_dispatcher_enqueue (dispatcher, &job, &error));
+    g_assert_no_error (error);
+  }
+
+  g_assert_null (wn_load_process_data ("{", -1, "x.json", &diagnostics, &error));
+  g_assert_error (error, WN_LOAD_ERROR, WN_LOAD_ERROR_SYNTAX);
+  diagnostic = g_ptr_array_steal_index (diagnostics, 0);
+  g_assert_cmpuint (diagnostic->line, ==, 1);
+
+  config.policy.mapper = wn_error_mapper_new (NULL, 0);
+  level.mapper = wn_error_mapper_ref (config.policy.mapper);
+  binding.var = g_strdup ("x");
+  binding.value = json_node_init_int (json_node_alloc (), 1);
+  classification.mapper_error = g_strdup ("boom");
+  value.kind = WN_LITE_STRING;
+  value.owned_str = TRUE;
+  value.str = g_strdup ("owned");
+  value.len = 5;
+}
+
 int
 main (int argc, char **argv)
 {
@@ -82,6 +141,7 @@ main (int argc, char **argv)
 
   g_test_add_func ("/engine/Types/enum-gtypes", test_enum_gtypes);
   g_test_add_func ("/engine/Types/enum-property", test_enum_property);
+  g_test_add_func ("/engine/Types/autocleanups", test_autocleanups);
 
   return g_test_run ();
 }
