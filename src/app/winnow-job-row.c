@@ -21,6 +21,7 @@ struct _WinnowJobRow
   WnTime      enqueued_at;
   WnTime      not_before;
   WnTime      deadline;
+  WnTime      next_change;   /* the engine's: when the clock alone changes the state */
   WnTime      now;
   guint       generation;
   guint       flags;
@@ -220,6 +221,7 @@ static void
 winnow_job_row_init (WinnowJobRow *self)
 {
   self->deadline = -1;
+  self->next_change = WN_TIME_NEVER;
 }
 
 WinnowJobRow *
@@ -257,12 +259,15 @@ winnow_job_row_update (WinnowJobRow    *self,
       self->executions = info->executions;
       self->not_before = info->not_before;
       self->deadline = info->deadline;
+      self->next_change = info->next_change;
       self->worker = g_strdup (info->worker);
       self->now = now;
       self->filled = TRUE;
       return;
     }
 
+  /* follows the state, the gate and the deadline: nothing shows it */
+  self->next_change = info->next_change;
   if (WINNOW_SET_FIELD (self->state, info->state))
     WINNOW_NOTIFY (object, properties, PROP_STATE, PROP_STATE_NAME, PROP_STYLE);
   if (WINNOW_SET_FIELD (self->attempt, info->attempt))
@@ -351,6 +356,13 @@ winnow_job_row_get_worker (WinnowJobRow *self)
 {
   g_return_val_if_fail (WINNOW_IS_JOB_ROW (self), NULL);
   return self->worker;
+}
+
+WnTime
+winnow_job_row_get_next_change (WinnowJobRow *self)
+{
+  g_return_val_if_fail (WINNOW_IS_JOB_ROW (self), WN_TIME_NEVER);
+  return self->next_change;
 }
 
 WnTime
@@ -444,6 +456,7 @@ winnow_job_row_assign (WinnowJobRow *self,
   changed |= WINNOW_SET_FIELD (self->enqueued_at, from->enqueued_at);
   changed |= WINNOW_SET_FIELD (self->not_before, from->not_before);
   changed |= WINNOW_SET_FIELD (self->deadline, from->deadline);
+  self->next_change = from->next_change;
   if (self->policy != from->policy)
     {
       if (from->policy != NULL)

@@ -24,6 +24,8 @@ guint         winnow_job_row_get_executions (WinnowJobRow    *self);
 WnTime        winnow_job_row_get_not_before (WinnowJobRow    *self);
 const char   *winnow_job_row_get_worker     (WinnowJobRow    *self);
 WnTime        winnow_job_row_get_deadline   (WinnowJobRow    *self);
+/* When the clock alone changes the state (WnJobInfo.next_change). */
+WnTime        winnow_job_row_get_next_change (WinnowJobRow   *self);
 WnTime        winnow_job_row_get_enqueued_at (WinnowJobRow   *self);
 WnTrust       winnow_job_row_get_trust      (WinnowJobRow    *self);
 /* The policy resolved at enqueue (borrowed; may be NULL). */

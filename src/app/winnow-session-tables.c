@@ -224,21 +224,22 @@ track_id (gpointer row)
   return winnow_track_row_get_id (row);
 }
 
+/* A gated or locked job changes state when the clock passes its gate or its
+ * deadline, with no event to say so (the engine says when): keep it where
+ * the next pass looks. */
 static gboolean
-is_timed (WnJobState state)
+is_timed (WinnowJobRow *row)
 {
-  return state == WN_JOB_GATED || state == WN_JOB_LOCKED;
+  return winnow_job_row_get_next_change (row) != WN_TIME_NEVER;
 }
 
-/* A gated or locked job changes state when the clock passes its gate or its
- * deadline, with no event to say so: keep it where the next pass looks. */
 static void
 note_timed (WinnowSession *self,
             WinnowJobRow  *row)
 {
   guint flags = winnow_job_row_get_flags (row);
 
-  if (is_timed (winnow_job_row_get_state (row)) && !(flags & ROW_TIMED))
+  if (is_timed (row) && !(flags & ROW_TIMED))
     {
       winnow_job_row_set_flags (row, flags | ROW_TIMED);
       g_ptr_array_add (self->timed_jobs, g_object_ref (row));
@@ -549,15 +550,13 @@ refresh_jobs_incremental (WinnowSession *self,
   for (guint i = 0; i < self->timed_jobs->len; i++)
     {
       WinnowJobRow *row = g_ptr_array_index (self->timed_jobs, i);
-      WnJobState state = winnow_job_row_get_state (row);
-      gboolean due = (state == WN_JOB_GATED && winnow_job_row_get_not_before (row) <= now) ||
-                     (state == WN_JOB_LOCKED && winnow_job_row_get_deadline (row) < now);
+      gboolean due = winnow_job_row_get_next_change (row) <= now;
 
       if (due && !refresh_job_row (self, row, now, added))
         g_ptr_array_add (gone, row);
       if (winnow_job_row_get_generation (row) != GONE_GENERATION &&
           g_hash_table_lookup (self->job_index, winnow_job_row_get_id (row)) == row &&
-          is_timed (winnow_job_row_get_state (row)))
+          is_timed (row))
         self->timed_jobs->pdata[kept++] = row;
       else
         {

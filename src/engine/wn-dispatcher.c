@@ -595,6 +595,24 @@ job_state (const Job *job,
     }
 }
 
+/* When `state` (the job's state now) changes by the clock alone. */
+static WnTime
+job_next_change (const Job  *job,
+                 WnJobState  state)
+{
+  switch (state)
+    {
+    case WN_JOB_GATED:
+      return job->not_before;
+    case WN_JOB_LOCKED:
+      return job->deadline < WN_TIME_NEVER ? job->deadline + 1 : WN_TIME_NEVER;
+    case WN_JOB_AVAILABLE:
+    case WN_JOB_EXPIRED:
+    default:
+      return WN_TIME_NEVER;
+    }
+}
+
 static void
 job_fill_info (const Job *job,
                WnTime     now,
@@ -608,6 +626,7 @@ job_fill_info (const Job *job,
   info->input = job->input;
   info->policy = job->policy;
   info->state = job_state (job, now);
+  info->next_change = job_next_change (job, info->state);
   info->attempt = job->attempt;
   info->executions = job->executions;
   info->lost = job->lost;

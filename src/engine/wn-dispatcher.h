@@ -111,6 +111,10 @@ typedef struct {
   WnTime      first_lock;     /* of the current lock; -1 when unlocked */
   WnTime      deadline;       /* of the current lock; -1 when unlocked */
   gpointer    owner;
+  /* When the clock alone changes `state`: a gated job is available from
+   * not_before, a locked one expired from deadline + 1 µs. WN_TIME_NEVER when
+   * only a fetch, a report or a removal can (available, expired). */
+  WnTime      next_change;
 } WnJobInfo;
 
 typedef struct _WnDispatcher WnDispatcher;

@@ -146,6 +146,7 @@ test_job (void)
     .policy = policy, .state = WN_JOB_LOCKED, .attempt = 1, .executions = 2,
     .enqueued_at = 100 * WN_USEC_PER_MSEC, .not_before = 2 * WN_USEC_PER_SEC,
     .worker = "w1", .first_lock = WN_USEC_PER_SEC, .deadline = 5 * WN_USEC_PER_SEC,
+    .next_change = 5 * WN_USEC_PER_SEC + 1,
   };
   const char *const attempt[] = { "attempt", "attempt-text", NULL };
   const char *const worker[] = { "worker", "worker-text", NULL };
@@ -158,6 +159,7 @@ test_job (void)
   winnow_job_row_assign (display, source);
   assert_heard_all (&heard, display);
   assert_same_job (display, source);
+  g_assert_cmpint (winnow_job_row_get_next_change (display), ==, 5 * WN_USEC_PER_SEC + 1);
 
   /* nothing shown differs: nothing said */
   heard_reset (&heard);

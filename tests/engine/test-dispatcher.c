@@ -1052,6 +1052,48 @@ test_snapshot_states (Fixture      *fx,
   g_assert_cmpint (wn_dispatcher_get_next_gate (fx->dispatcher), ==, WN_TIME_NEVER);
 }
 
+/* The snapshot says when the clock alone will change the job's state, and
+ * the state at that time is the one it says: a gate opening, a lock expiring. */
+static void
+test_snapshot_next_change (Fixture      *fx,
+                           gconstpointer user_data)
+{
+  g_autoptr(WnPolicy) policy = policy_ea_fixed (3, 2 * SEC);
+  GError *error = NULL;
+  WnJobInfo info;
+
+  enqueue (fx, "j1", "t", policy);
+  g_assert_cmpint (info_of (fx, "j1").next_change, ==, WN_TIME_NEVER);
+
+  advance_to (fx, SEC);
+  fetch_expect (fx, "w1", "t", 3 * SEC, "j1");
+  info = info_of (fx, "j1");
+  g_assert_cmpint (info.state, ==, WN_JOB_LOCKED);
+  g_assert_cmpint (info.next_change, ==, 4 * SEC + 1);
+  advance_to (fx, 4 * SEC);
+  g_assert_cmpint (info_of (fx, "j1").state, ==, WN_JOB_LOCKED);
+  g_assert_cmpint (info_of (fx, "j1").next_change, ==, 4 * SEC + 1);
+
+  g_assert_true (wn_dispatcher_fail (fx->dispatcher, "j1", "w1", "503", NULL, "down", &error));
+  g_assert_no_error (error);
+  info = info_of (fx, "j1");
+  g_assert_cmpint (info.state, ==, WN_JOB_GATED);
+  g_assert_cmpint (info.next_change, ==, 6 * SEC);
+  advance_to (fx, 6 * SEC - 1);
+  g_assert_cmpint (info_of (fx, "j1").state, ==, WN_JOB_GATED);
+  advance_to (fx, 6 * SEC);
+  info = info_of (fx, "j1");
+  g_assert_cmpint (info.state, ==, WN_JOB_AVAILABLE);
+  g_assert_cmpint (info.next_change, ==, WN_TIME_NEVER);
+
+  fetch_expect (fx, "w1", "t", SEC, "j1");
+  g_assert_cmpint (info_of (fx, "j1").next_change, ==, 7 * SEC + 1);
+  advance_to (fx, 7 * SEC + 1);
+  info = info_of (fx, "j1");
+  g_assert_cmpint (info.state, ==, WN_JOB_EXPIRED);
+  g_assert_cmpint (info.next_change, ==, WN_TIME_NEVER);
+}
+
 static void
 count_job_cb (const WnJobInfo *info,
               gpointer         data)
@@ -1847,6 +1889,7 @@ main (int   argc,
   ADD ("extend-lock", test_extend_lock);
   g_test_add_func ("/engine/Dispatcher/fetch-cost-logarithmic", test_fetch_cost_logarithmic);
   ADD ("snapshot-states", test_snapshot_states);
+  ADD ("snapshot-next-change", test_snapshot_next_change);
   ADD ("remove-and-foreach", test_remove_and_foreach);
   ADD ("begin-execution", test_begin_execution);
   ADD ("wait-wakes-at-gate", test_wait_wakes_at_gate);
