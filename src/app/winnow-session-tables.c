@@ -338,31 +338,17 @@ count_track (WinnowSession *self,
     }
 }
 
-/* "i<n>/t<m>" → (n, m), the order wn_engine_foreach_track() walks in. */
-static void
-track_numbers (const char *id,
-               guint64    *instance,
-               guint64    *track)
-{
-  const char *slash = strchr (id, '/');
-
-  *instance = g_ascii_strtoull (id + 1, NULL, 10);
-  *track = slash != NULL ? g_ascii_strtoull (slash + 2, NULL, 10) : 0;
-}
-
+/* By track, in the order wn_engine_foreach_track() walks in. */
 static int
 compare_incidents (gconstpointer a,
                    gconstpointer b)
 {
   const WinnowIncident *x = *(WinnowIncident * const *) a;
   const WinnowIncident *y = *(WinnowIncident * const *) b;
-  guint64 xi, xt, yi, yt;
 
-  track_numbers (x->track, &xi, &xt);
-  track_numbers (y->track, &yi, &yt);
-  if (xi != yi)
-    return xi < yi ? -1 : 1;
-  return (xt > yt) - (xt < yt);
+  if (x->instance_number != y->instance_number)
+    return x->instance_number < y->instance_number ? -1 : 1;
+  return (x->track_number > y->track_number) - (x->track_number < y->track_number);
 }
 
 /* The open incidents, from the listed tracks, in the full pass's order. */
@@ -386,6 +372,8 @@ collect_incidents (WinnowSession *self)
       incident->track = g_strdup (winnow_track_row_get_id (row));
       incident->error = g_strdup (winnow_track_row_get_error (row));
       incident->since = winnow_track_row_get_since (row);
+      incident->instance_number = winnow_track_row_get_instance_number (row);
+      incident->track_number = winnow_track_row_get_number (row);
       g_ptr_array_add (self->incidents_next, incident);
     }
   g_ptr_array_sort (self->incidents_next, compare_incidents);

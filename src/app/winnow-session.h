@@ -48,6 +48,8 @@ typedef struct {
   char   *track;
   char   *error;
   WnTime  since;
+  guint   instance_number;   /* the track's id "i<n>/t<m>" as numbers */
+  guint   track_number;
 } WinnowIncident;
 
 /* The events model keeps at most this many rows; older ones are dropped. */

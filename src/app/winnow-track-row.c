@@ -18,6 +18,8 @@ struct _WinnowTrackRow
   WnTrackState  state;
   WnTime        since;
   WnTime        now;
+  guint         instance_number;   /* the id "i<instance_number>/t<number>" as numbers */
+  guint         number;
   guint         generation;
   guint         flags;
   gboolean      filled;
@@ -200,6 +202,8 @@ winnow_track_row_update (WinnowTrackRow    *self,
   if (!self->filled)
     {
       self->instance = g_strdup (info->instance);
+      self->instance_number = info->instance_number;
+      self->number = info->number;
       self->node = g_strdup (info->node);
       self->node_name = g_strdup (node_name);
       self->state = info->state;
@@ -236,6 +240,20 @@ winnow_track_row_get_id (WinnowTrackRow *self)
 {
   g_return_val_if_fail (WINNOW_IS_TRACK_ROW (self), NULL);
   return self->id;
+}
+
+guint
+winnow_track_row_get_instance_number (WinnowTrackRow *self)
+{
+  g_return_val_if_fail (WINNOW_IS_TRACK_ROW (self), 0);
+  return self->instance_number;
+}
+
+guint
+winnow_track_row_get_number (WinnowTrackRow *self)
+{
+  g_return_val_if_fail (WINNOW_IS_TRACK_ROW (self), 0);
+  return self->number;
 }
 
 const char *
@@ -341,6 +359,9 @@ winnow_track_row_assign (WinnowTrackRow *self,
     return;
   changed |= winnow_str_replace (&self->id, from->id);
   changed |= winnow_str_replace (&self->instance, from->instance);
+  /* they follow the id */
+  self->instance_number = from->instance_number;
+  self->number = from->number;
   changed |= winnow_str_replace (&self->node, from->node);
   changed |= winnow_str_replace (&self->node_name, from->node_name);
   changed |= winnow_str_replace (&self->job, from->job);

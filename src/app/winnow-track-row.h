@@ -18,6 +18,9 @@ void            winnow_track_row_update         (WinnowTrackRow    *self,
                                                  WnTime             now);
 const char     *winnow_track_row_get_id         (WinnowTrackRow    *self);
 const char     *winnow_track_row_get_instance   (WinnowTrackRow    *self);
+/* The id "i<n>/t<m>" as the engine numbers it: n and m. */
+guint           winnow_track_row_get_instance_number (WinnowTrackRow *self);
+guint           winnow_track_row_get_number     (WinnowTrackRow    *self);
 const char     *winnow_track_row_get_node       (WinnowTrackRow    *self);
 const char     *winnow_track_row_get_node_name  (WinnowTrackRow    *self);
 WnTrackState    winnow_track_row_get_state      (WinnowTrackRow    *self);

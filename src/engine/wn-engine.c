@@ -697,6 +697,16 @@ read_instance (WnEngine    *self,
   return g_ptr_array_index (self->instances, n - 1);
 }
 
+/* The n of an instance's "i<n>": the engine writes the id, and keeps no
+ * number beside it (an instance is kept small). */
+static guint
+instance_number (const WnInstance *instance)
+{
+  const char *p = instance->id + 1;
+
+  return (guint) read_number (&p);
+}
+
 static WnInstance *
 instance_by_id (WnEngine   *self,
                 const char *id)
@@ -1046,6 +1056,7 @@ fill_instance_info (WnInstance     *instance,
                     WnInstanceInfo *info)
 {
   info->id = instance->id;
+  info->number = instance_number (instance);
   info->state = instance->state;
   info->started_at = instance->started_at;
   info->ended_at = instance->ended_at;
@@ -1103,6 +1114,9 @@ fill_track_info (WnEngine    *self,
       info->job = job_id;
     }
   info->error = track->error;
+  info->instance_number = instance_number (instance);
+  info->number = track->number;
+  info->job_number = track->job;
 }
 
 gboolean

@@ -158,6 +158,7 @@ typedef struct {
   const char     *reason;        /* termination reason, or NULL */
   guint           n_incidents;    /* open incidents */
   JsonObject     *variables;      /* borrowed */
+  guint           number;         /* the id as a number: "i<number>", from 1 in start order */
 } WnInstanceInfo;
 
 typedef enum {
@@ -186,6 +187,12 @@ typedef struct {
   WnTime       since;          /* when it entered the current state */
   const char  *job;            /* the job it is parked on, or NULL */
   const char  *error;          /* incident / failure diagnostic, or NULL */
+  /* The same ids as numbers, so nobody parses them: "i<instance_number>/t<number>",
+   * the job "i<instance_number>/j<job_number>" (0: none). foreach walks tracks
+   * in (instance_number, number) order. */
+  guint        instance_number;
+  guint        number;
+  guint        job_number;
 } WnTrackInfo;
 
 typedef void (*WnInstanceForeachFunc) (const WnInstanceInfo *info, gpointer data);

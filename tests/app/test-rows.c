@@ -231,7 +231,7 @@ test_track (void)
 {
   g_autoptr(WinnowTrackRow) source = winnow_track_row_new ("i1/t1");
   g_autoptr(WinnowTrackRow) display = g_object_new (WINNOW_TYPE_TRACK_ROW, NULL);
-  WnTrackInfo info = { "i1/t1", "i1", "work", WN_TRACK_PARKED, WN_USEC_PER_SEC, "j1", NULL };
+  WnTrackInfo info = { "i1/t1", "i1", "work", WN_TRACK_PARKED, WN_USEC_PER_SEC, "j1", NULL, 1, 1, 1 };
   const char *const job[] = { "job", "job-text", NULL };
   const char *const node[] = { "node", "node-name", NULL };
   const char *const since[] = { "since", "since-text", NULL };
@@ -243,6 +243,8 @@ test_track (void)
   winnow_track_row_assign (display, source);
   assert_heard_all (&heard, display);
   assert_same_track (display, source);
+  g_assert_cmpuint (winnow_track_row_get_instance_number (display), ==, 1);
+  g_assert_cmpuint (winnow_track_row_get_number (display), ==, 1);
 
   heard_reset (&heard);
   winnow_track_row_assign (display, source);

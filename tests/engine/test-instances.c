@@ -346,6 +346,7 @@ test_ids_and_lookup (void)
 
       g_assert_true (wn_engine_lookup_instance (run->engine, id, &info));
       g_assert_cmpstr (info.id, ==, id);
+      g_assert_cmpuint (info.number, ==, i);
     }
   for (guint i = 0; i < G_N_ELEMENTS (misses); i++)
     g_assert_false (wn_engine_lookup_instance (run->engine, misses[i], &info));
@@ -372,6 +373,8 @@ typedef struct {
   WnEngine *engine;
   guint     n;
   guint     n_parked;
+  guint     last_instance;   /* the numbers of the track listed last */
+  guint     last_track;
 } TrackCheck;
 
 static void
@@ -391,6 +394,32 @@ check_track_cb (const WnTrackInfo *listed,
   g_assert_cmpint (found.since, ==, listed->since);
   g_assert_cmpstr (found.job, ==, job);
   g_assert_cmpstr (found.error, ==, listed->error);
+
+  /* the ids as numbers, and foreach's order by them */
+  {
+    g_autofree char *instance_id = g_strdup_printf ("i%u", listed->instance_number);
+    g_autofree char *track_id = g_strdup_printf ("i%u/t%u", listed->instance_number, listed->number);
+
+    g_assert_cmpstr (listed->instance, ==, instance_id);
+    g_assert_cmpstr (id, ==, track_id);
+    g_assert_cmpuint (found.instance_number, ==, listed->instance_number);
+    g_assert_cmpuint (found.number, ==, listed->number);
+    g_assert_cmpuint (found.job_number, ==, listed->job_number);
+    g_assert_true (listed->instance_number > check->last_instance ||
+                   (listed->instance_number == check->last_instance && listed->number > check->last_track));
+    check->last_instance = listed->instance_number;
+    check->last_track = listed->number;
+  }
+  if (job != NULL)
+    {
+      g_autofree char *job_id = g_strdup_printf ("i%u/j%u", listed->instance_number, listed->job_number);
+
+      g_assert_cmpstr (job, ==, job_id);
+    }
+  else
+    {
+      g_assert_cmpuint (listed->job_number, ==, 0);
+    }
   check->n++;
   if (found.state == WN_TRACK_PARKED)
     check->n_parked++;
@@ -422,7 +451,7 @@ test_track_lookup (void)
 
   /* over: the ended tracks are still found, as they ended */
   wn_test_run_until (run, WN_TIME_NEVER);
-  check.n = check.n_parked = 0;
+  check.n = check.n_parked = check.last_instance = check.last_track = 0;
   wn_engine_foreach_track (run->engine, TRUE, check_track_cb, &check);
   g_assert_cmpuint (check.n, >=, 4);
   g_assert_cmpuint (check.n_parked, ==, 0);
