@@ -82,6 +82,170 @@ parse_attempts (WnCheck *ctx, JsonNode *node, const char *path, guint *lo, guint
   return FALSE;
 }
 
+/* {"fail": {...}}, built once it checks out. */
+static WnResponse *
+parse_fail (WnCheck *ctx, JsonNode *node, const char *path)
+{
+  g_autofree char *code = NULL;
+  JsonNode *body = NULL;
+  const char *message = NULL;
+  JsonNode *m;
+  guint before = _wn_check_n_errors (ctx);
+
+  if (!_wn_check_object (ctx, node, path))
+    return NULL;
+  _wn_check_keys (ctx, node, path, fail_keys, NULL, NULL);
+  if ((m = _wn_check_member (ctx, node, path, "code", FALSE)) != NULL)
+    {
+      g_autofree char *p = _wn_check_path_key (path, "code");
+
+      code = _wn_check_code (ctx, m, p);
+    }
+  body = _wn_check_member (ctx, node, path, "body", FALSE);
+  if ((m = _wn_check_member (ctx, node, path, "message", FALSE)) != NULL)
+    {
+      g_autofree char *p = _wn_check_path_key (path, "message");
+
+      message = _wn_check_string (ctx, m, p);
+    }
+  if (_wn_check_n_errors (ctx) != before)
+    return NULL;
+  return wn_response_new_fail (code, body, message);
+}
+
+/* {"workerError": {...}}: exactly one of bpmnErrorCode, status or cause. */
+static WnResponse *
+parse_worker_error (WnCheck *ctx, JsonNode *node, const char *path)
+{
+  static const char * const kinds[] = { "bpmnErrorCode", "status", "cause", NULL };
+  const char * const *keys;
+  const char *kind = NULL;
+  JsonNode *value = NULL;
+  const char *text = NULL;
+  const char *message = NULL;
+  guint n_keys = 0;
+  JsonNode *m;
+  guint before = _wn_check_n_errors (ctx);
+
+  if (!_wn_check_object (ctx, node, path))
+    return NULL;
+  _wn_check_keys (ctx, node, path, worker_error_keys, NULL, NULL);
+  keys = wn_json_doc_get_keys (ctx->doc, json_node_get_object (node), &n_keys);
+  for (guint i = 0; i < n_keys; i++)
+    {
+      g_autofree char *p = NULL;
+
+      if (!_wn_check_in_list (kinds, keys[i]))
+        continue;
+      m = json_object_get_member (json_node_get_object (node), keys[i]);
+      p = _wn_check_path_key (path, keys[i]);
+      if (kind != NULL)
+        {
+          _wn_check_report (ctx, m, p, "a workerError has exactly one of bpmnErrorCode, status or cause "
+                            "(it already has %s)", kind);
+          continue;
+        }
+      kind = keys[i];
+      value = m;
+      if (strcmp (kind, "bpmnErrorCode") == 0)
+        text = _wn_check_nonempty (ctx, m, p);
+      else if (strcmp (kind, "cause") == 0)
+        text = _wn_check_string (ctx, m, p);
+    }
+  if (kind == NULL)
+    _wn_check_report (ctx, node, path, "a workerError needs exactly one of bpmnErrorCode, status or cause");
+  if ((m = _wn_check_member (ctx, node, path, "message", FALSE)) != NULL)
+    {
+      g_autofree char *p = _wn_check_path_key (path, "message");
+
+      message = _wn_check_string (ctx, m, p);
+    }
+  if (_wn_check_n_errors (ctx) != before)
+    return NULL;
+  if (strcmp (kind, "bpmnErrorCode") == 0)
+    return wn_response_new_bpmn_error (text, message, NULL);
+  if (strcmp (kind, "status") == 0)
+    return wn_response_new_status (value, message, NULL);
+  return wn_response_new_cause (text, message);
+}
+
+static WnResponse *parse_response (WnCheck *ctx, JsonNode *node, const char *path, ResponseMode mode);
+
+/* {"random": [...]}: choices, each with its p. */
+static WnResponse *
+parse_random (WnCheck *ctx, JsonNode *node, const char *path)
+{
+  g_autoptr(WnResponse) response = wn_response_new (WN_RESPONSE_RANDOM);
+  JsonArray *array = _wn_check_array (ctx, node, path);
+  double sum = 0;
+  guint n;
+
+  if (array == NULL)
+    return NULL;
+  n = json_array_get_length (array);
+  if (n == 0)
+    _wn_check_report (ctx, node, path, "must not be empty");
+  response->choices = g_new0 (WnChoice, n + 1);
+  for (guint i = 0; i < n; i++)
+    {
+      JsonNode *choice = json_array_get_element (array, i);
+      g_autofree char *cp = _wn_check_path_index (path, i);
+      WnResponse *inner;
+      JsonNode *m;
+      double p = 0;
+
+      if (!_wn_check_object (ctx, choice, cp))
+        continue;
+      if ((m = _wn_check_member (ctx, choice, cp, "p", TRUE)) != NULL)
+        {
+          g_autofree char *pp = _wn_check_path_key (cp, "p");
+
+          if (!_wn_check_holds_number (m))
+            _wn_check_report (ctx, m, pp, "must be a number > 0, not %s", _wn_check_type_name (m));
+          else if (!((p = json_node_get_double (m)) > 0) || !isfinite (p))
+            _wn_check_report (ctx, m, pp, "must be a number > 0");
+        }
+      inner = parse_response (ctx, choice, cp, RESPONSE_CHOICE);
+      if (inner == NULL)
+        continue;
+      response->choices[response->n_choices].p = p;
+      response->choices[response->n_choices].response = inner;
+      response->n_choices++;
+      sum += p;
+    }
+  /* each weight is finite, but their sum may not be (1e308 + 1e308):
+   * then every draw would take the last entry */
+  if (!isfinite (sum))
+    _wn_check_report (ctx, node, path,
+                      "the weights p add up to more than %g: give smaller ones", G_MAXDOUBLE);
+  return g_steal_pointer (&response);
+}
+
+/* The response for `outcome` (a key of response_outcomes) with the value
+ * `node`, or NULL with the problems reported. */
+static WnResponse *
+parse_outcome (WnCheck *ctx, const char *outcome, JsonNode *node, const char *path)
+{
+  if (strcmp (outcome, "complete") == 0)
+    return wn_response_new_complete (node);
+  if (strcmp (outcome, "fail") == 0)
+    return parse_fail (ctx, node, path);
+  if (strcmp (outcome, "workerError") == 0)
+    return parse_worker_error (ctx, node, path);
+  if (strcmp (outcome, "crash") == 0)
+    return _wn_check_true (ctx, node, path) ? wn_response_new_crash () : NULL;
+  if (strcmp (outcome, "hang") == 0)
+    {
+      if (JSON_NODE_HOLDS_OBJECT (node))
+        return wn_response_new_hang (0, node, NULL);
+      if (_wn_check_holds_type (node, G_TYPE_BOOLEAN) && json_node_get_boolean (node))
+        return wn_response_new_hang (0, NULL, NULL);
+      _wn_check_report (ctx, node, path, "must be true or an object (the body reported late)");
+      return NULL;
+    }
+  return parse_random (ctx, node, path);
+}
+
 static WnResponse *
 parse_response (WnCheck *ctx, JsonNode *node, const char *path, ResponseMode mode)
 {
@@ -101,6 +265,10 @@ parse_response (WnCheck *ctx, JsonNode *node, const char *path, ResponseMode mod
   const char *outcome = NULL;
   JsonNode *outcome_node = NULL;
   g_autofree char *outcome_path = NULL;
+  g_autoptr(WnLite) when = NULL;
+  guint attempts_lo = 0;
+  guint attempts_hi = 0;
+  WnTime after = 0;
   guint n_keys = 0;
   JsonNode *m;
   guint before = _wn_check_n_errors (ctx);
@@ -154,168 +322,44 @@ parse_response (WnCheck *ctx, JsonNode *node, const char *path, ResponseMode mod
       return NULL;
     }
 
-  if (strcmp (outcome, "complete") == 0)
+  response = parse_outcome (ctx, outcome, outcome_node, outcome_path);
+  if (strcmp (outcome, "random") == 0 &&
+      (m = _wn_check_member (ctx, node, path, "after", FALSE)) != NULL)
     {
-      response = wn_response_new (WN_RESPONSE_COMPLETE);
-      response->body = wn_json_node_deep_copy (outcome_node);
-    }
-  else if (strcmp (outcome, "fail") == 0)
-    {
-      response = wn_response_new (WN_RESPONSE_FAIL);
-      if (_wn_check_object (ctx, outcome_node, outcome_path))
-        {
-          _wn_check_keys (ctx, outcome_node, outcome_path, fail_keys, NULL, NULL);
-          if ((m = _wn_check_member (ctx, outcome_node, outcome_path, "code", FALSE)) != NULL)
-            {
-              g_autofree char *p = _wn_check_path_key (outcome_path, "code");
+      g_autofree char *p = _wn_check_path_key (path, "after");
 
-              response->code = _wn_check_code (ctx, m, p);
-            }
-          if ((m = _wn_check_member (ctx, outcome_node, outcome_path, "body", FALSE)) != NULL)
-            response->body = wn_json_node_deep_copy (m);
-          if ((m = _wn_check_member (ctx, outcome_node, outcome_path, "message", FALSE)) != NULL)
-            {
-              g_autofree char *p = _wn_check_path_key (outcome_path, "message");
-
-              response->message = g_strdup (_wn_check_string (ctx, m, p));
-            }
-        }
-    }
-  else if (strcmp (outcome, "workerError") == 0)
-    {
-      response = wn_response_new (WN_RESPONSE_WORKER_ERROR);
-      if (_wn_check_object (ctx, outcome_node, outcome_path))
-        {
-          static const char * const kinds[] = { "bpmnErrorCode", "status", "cause", NULL };
-          const char *kind = NULL;
-
-          _wn_check_keys (ctx, outcome_node, outcome_path, worker_error_keys, NULL, NULL);
-          keys = wn_json_doc_get_keys (ctx->doc, json_node_get_object (outcome_node), &n_keys);
-          for (guint i = 0; i < n_keys; i++)
-            {
-              g_autofree char *p = NULL;
-
-              if (!_wn_check_in_list (kinds, keys[i]))
-                continue;
-              m = json_object_get_member (json_node_get_object (outcome_node), keys[i]);
-              p = _wn_check_path_key (outcome_path, keys[i]);
-              if (kind != NULL)
-                {
-                  _wn_check_report (ctx, m, p, "a workerError has exactly one of bpmnErrorCode, status or cause "
-                          "(it already has %s)", kind);
-                  continue;
-                }
-              kind = keys[i];
-              if (strcmp (kind, "bpmnErrorCode") == 0)
-                response->bpmn_code = g_strdup (_wn_check_nonempty (ctx, m, p));
-              else if (strcmp (kind, "status") == 0)
-                response->status = wn_json_node_deep_copy (m);
-              else
-                response->cause = g_strdup (_wn_check_string (ctx, m, p));
-            }
-          if (kind == NULL)
-            _wn_check_report (ctx, outcome_node, outcome_path,
-                    "a workerError needs exactly one of bpmnErrorCode, status or cause");
-          if ((m = _wn_check_member (ctx, outcome_node, outcome_path, "message", FALSE)) != NULL)
-            {
-              g_autofree char *p = _wn_check_path_key (outcome_path, "message");
-
-              response->message = g_strdup (_wn_check_string (ctx, m, p));
-            }
-        }
-    }
-  else if (strcmp (outcome, "crash") == 0)
-    {
-      response = wn_response_new (WN_RESPONSE_CRASH);
-      _wn_check_true (ctx, outcome_node, outcome_path);
-    }
-  else if (strcmp (outcome, "hang") == 0)
-    {
-      response = wn_response_new (WN_RESPONSE_HANG);
-      if (JSON_NODE_HOLDS_OBJECT (outcome_node))
-        response->body = wn_json_node_deep_copy (outcome_node);
-      else if (!_wn_check_holds_type (outcome_node, G_TYPE_BOOLEAN) || !json_node_get_boolean (outcome_node))
-        _wn_check_report (ctx, outcome_node, outcome_path,
-                "must be true or an object (the body reported late)");
-    }
-  else
-    {
-      JsonArray *array;
-
-      response = wn_response_new (WN_RESPONSE_RANDOM);
-      array = _wn_check_array (ctx, outcome_node, outcome_path);
-      if (array != NULL && json_array_get_length (array) == 0)
-        _wn_check_report (ctx, outcome_node, outcome_path, "must not be empty");
-      if (array != NULL)
-        {
-          guint n = json_array_get_length (array);
-          double sum = 0;
-
-          response->choices = g_new0 (WnChoice, n + 1);
-          for (guint i = 0; i < n; i++)
-            {
-              JsonNode *choice = json_array_get_element (array, i);
-              g_autofree char *cp = _wn_check_path_index (outcome_path, i);
-              WnResponse *inner;
-              double p = 0;
-
-              if (!_wn_check_object (ctx, choice, cp))
-                continue;
-              if ((m = _wn_check_member (ctx, choice, cp, "p", TRUE)) != NULL)
-                {
-                  g_autofree char *pp = _wn_check_path_key (cp, "p");
-
-                  if (!_wn_check_holds_number (m))
-                    _wn_check_report (ctx, m, pp, "must be a number > 0, not %s", _wn_check_type_name (m));
-                  else if (!((p = json_node_get_double (m)) > 0) || !isfinite (p))
-                    _wn_check_report (ctx, m, pp, "must be a number > 0");
-                }
-              inner = parse_response (ctx, choice, cp, RESPONSE_CHOICE);
-              if (inner == NULL)
-                continue;
-              response->choices[response->n_choices].p = p;
-              response->choices[response->n_choices].response = inner;
-              response->n_choices++;
-              sum += p;
-            }
-          /* each weight is finite, but their sum may not be (1e308 + 1e308):
-           * then every draw would take the last entry */
-          if (!isfinite (sum))
-            _wn_check_report (ctx, outcome_node, outcome_path,
-                              "the weights p add up to more than %g: give smaller ones", G_MAXDOUBLE);
-        }
-      if ((m = _wn_check_member (ctx, node, path, "after", FALSE)) != NULL)
-        {
-          g_autofree char *p = _wn_check_path_key (path, "after");
-
-          _wn_check_report (ctx, m, p, "a random response takes no after (give each choice its own)");
-        }
+      _wn_check_report (ctx, m, p, "a random response takes no after (give each choice its own)");
     }
 
   if (mode == RESPONSE_SCRIPTED && (m = _wn_check_member (ctx, node, path, "attempts", FALSE)) != NULL)
     {
       g_autofree char *p = _wn_check_path_key (path, "attempts");
 
-      parse_attempts (ctx, m, p, &response->attempts_lo, &response->attempts_hi);
+      parse_attempts (ctx, m, p, &attempts_lo, &attempts_hi);
     }
   if (mode == RESPONSE_SCRIPTED && (m = _wn_check_member (ctx, node, path, "when", FALSE)) != NULL)
     {
       g_autofree char *p = _wn_check_path_key (path, "when");
 
-      response->when = _wn_check_lite (ctx, m, p);
+      when = _wn_check_lite (ctx, m, p);
     }
-  if (response->kind != WN_RESPONSE_RANDOM && (m = _wn_check_member (ctx, node, path, "after", FALSE)) != NULL)
+  if (strcmp (outcome, "random") != 0 && (m = _wn_check_member (ctx, node, path, "after", FALSE)) != NULL)
     {
       g_autofree char *p = _wn_check_path_key (path, "after");
 
-      _wn_check_duration (ctx, m, p, FALSE, &response->after);
+      _wn_check_duration (ctx, m, p, FALSE, &after);
     }
 
-  if (_wn_check_n_errors (ctx) != before)
+  if (response == NULL || _wn_check_n_errors (ctx) != before)
     {
-      wn_response_unref (response);
+      g_clear_pointer (&response, wn_response_unref);
       return NULL;
     }
+  response->attempts_lo = attempts_lo;
+  response->attempts_hi = attempts_hi;
+  response->when = g_steal_pointer (&when);
+  if (response->kind != WN_RESPONSE_RANDOM && !wn_response_set_after (response, after, NULL))
+    g_assert_not_reached ();   /* a duration the loader took is never negative */
   return response;
 }
 

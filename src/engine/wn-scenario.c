@@ -3,6 +3,7 @@
 
 #include "wn-duration.h"
 #include "wn-journal.h"
+#include "wn-json.h"
 
 #include <string.h>
 
@@ -109,6 +110,153 @@ wn_response_new (WnResponseKind kind)
   response->ref_count = 1;
   response->kind = kind;
   return response;
+}
+
+G_DEFINE_QUARK (wn-response-error-quark, wn_response_error)
+
+WnResponse *
+wn_response_new_complete (JsonNode *output)
+{
+  WnResponse *response = wn_response_new (WN_RESPONSE_COMPLETE);
+
+  if (output != NULL)
+    response->body = wn_json_node_deep_copy (output);
+  else
+    {
+      response->body = json_node_new (JSON_NODE_OBJECT);
+      json_node_take_object (response->body, json_object_new ());
+    }
+  return response;
+}
+
+WnResponse *
+wn_response_new_fail (const char *code,
+                      JsonNode   *body,
+                      const char *message)
+{
+  WnResponse *response = wn_response_new (WN_RESPONSE_FAIL);
+
+  response->code = g_strdup (code);
+  response->body = body != NULL ? wn_json_node_deep_copy (body) : NULL;
+  response->message = g_strdup (message);
+  return response;
+}
+
+static WnResponse *
+worker_error_new (const char *message)
+{
+  WnResponse *response = wn_response_new (WN_RESPONSE_WORKER_ERROR);
+
+  response->message = g_strdup (message);
+  return response;
+}
+
+WnResponse *
+wn_response_new_bpmn_error (const char  *code,
+                            const char  *message,
+                            GError     **error)
+{
+  WnResponse *response;
+
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  if (code == NULL || *code == '\0')
+    {
+      g_set_error_literal (error, WN_RESPONSE_ERROR, WN_RESPONSE_ERROR_NO_CODE,
+                           "a BPMN error needs a code");
+      return NULL;
+    }
+  response = worker_error_new (message);
+  response->bpmn_code = g_strdup (code);
+  return response;
+}
+
+WnResponse *
+wn_response_new_status (JsonNode    *status,
+                        const char  *message,
+                        GError     **error)
+{
+  WnResponse *response;
+
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  if (status == NULL)
+    {
+      g_set_error_literal (error, WN_RESPONSE_ERROR, WN_RESPONSE_ERROR_NO_STATUS,
+                           "a status needs a value");
+      return NULL;
+    }
+  response = worker_error_new (message);
+  response->status = wn_json_node_deep_copy (status);
+  return response;
+}
+
+WnResponse *
+wn_response_new_cause (const char *cause,
+                       const char *message)
+{
+  WnResponse *response;
+
+  g_return_val_if_fail (cause != NULL, NULL);
+
+  response = worker_error_new (message);
+  response->cause = g_strdup (cause);
+  return response;
+}
+
+WnResponse *
+wn_response_new_crash (void)
+{
+  return wn_response_new (WN_RESPONSE_CRASH);
+}
+
+WnResponse *
+wn_response_new_hang (WnTime      duration,
+                      JsonNode   *late_body,
+                      GError    **error)
+{
+  WnResponse *response;
+
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  if (late_body != NULL && !JSON_NODE_HOLDS_OBJECT (late_body))
+    {
+      g_set_error_literal (error, WN_RESPONSE_ERROR, WN_RESPONSE_ERROR_NOT_OBJECT,
+                           "the body a hang reports late must be an object");
+      return NULL;
+    }
+  response = wn_response_new (WN_RESPONSE_HANG);
+  if (!wn_response_set_after (response, duration, error))
+    {
+      wn_response_unref (response);
+      return NULL;
+    }
+  response->body = late_body != NULL ? wn_json_node_deep_copy (late_body) : NULL;
+  return response;
+}
+
+gboolean
+wn_response_set_after (WnResponse  *response,
+                       WnTime       after,
+                       GError     **error)
+{
+  g_return_val_if_fail (response != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (response->kind == WN_RESPONSE_RANDOM)
+    {
+      g_set_error_literal (error, WN_RESPONSE_ERROR, WN_RESPONSE_ERROR_NO_AFTER,
+                           "a random response takes no after (give each choice its own)");
+      return FALSE;
+    }
+  if (after < 0)
+    {
+      g_set_error_literal (error, WN_RESPONSE_ERROR, WN_RESPONSE_ERROR_NEGATIVE,
+                           "after must not be negative");
+      return FALSE;
+    }
+  response->after = after;
+  return TRUE;
 }
 
 WnResponse *

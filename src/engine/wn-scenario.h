@@ -57,6 +57,45 @@ struct _WnResponse {
 WnResponse *wn_response_new   (WnResponseKind kind);
 WnResponse *wn_response_ref   (WnResponse *response);
 void        wn_response_unref (WnResponse *response);
+
+/* Building a response by hand (the app's fault injection) under the rules a
+ * scenario file's response follows; the loader builds its responses with
+ * these too, so a built response is one a file could hold, and the session
+ * saves and reloads it as it is. Each returns a new response (the caller's)
+ * that takes no time (after = 0); values are copied. */
+#define WN_RESPONSE_ERROR (wn_response_error_quark ())
+GQuark wn_response_error_quark (void);
+
+typedef enum {
+  WN_RESPONSE_ERROR_NO_CODE,       /* a BPMN error without a code (NULL or "") */
+  WN_RESPONSE_ERROR_NO_STATUS,     /* a status outcome without a value */
+  WN_RESPONSE_ERROR_NOT_OBJECT,    /* a hang's late body that is not an object */
+  WN_RESPONSE_ERROR_NEGATIVE,      /* a negative after (or hang duration) */
+  WN_RESPONSE_ERROR_NO_AFTER,      /* an after for a random response (each choice has its own) */
+} WnResponseError;
+
+/* {"complete": output}: NULL is {}. */
+WnResponse *wn_response_new_complete   (JsonNode *output);
+/* {"fail": {"code", "body", "message"}}: a technical failure; each may be NULL. */
+WnResponse *wn_response_new_fail       (const char *code, JsonNode *body, const char *message);
+/* {"workerError": {"bpmnErrorCode": code, "message"}}: the worker's own BPMN
+ * error verdict; message may be NULL. */
+WnResponse *wn_response_new_bpmn_error (const char *code, const char *message, GError **error);
+/* {"workerError": {"status": status, "message"}}: the worker's own status
+ * verdict (any JSON value); message may be NULL. */
+WnResponse *wn_response_new_status     (JsonNode *status, const char *message, GError **error);
+/* {"workerError": {"cause": cause, "message"}}: a worker error that is
+ * neither; message may be NULL. */
+WnResponse *wn_response_new_cause      (const char *cause, const char *message);
+/* {"crash": true}: the worker dies with the job in hand. */
+WnResponse *wn_response_new_crash      (void);
+/* {"hang": late_body, "after": duration}: the worker holds the job for
+ * `duration`, then reports complete with `late_body` (an object; NULL is
+ * {"hang": true}, which completes with {}). */
+WnResponse *wn_response_new_hang       (WnTime duration, JsonNode *late_body, GError **error);
+/* {"after": after}: the time the execution takes (≥ 0); not for a random
+ * response. */
+gboolean    wn_response_set_after      (WnResponse *response, WnTime after, GError **error);
 /* One line for people: "fail 503 after 200ms", "crash", "complete after 100ms". */
 char       *wn_response_describe (const WnResponse *response);
 
