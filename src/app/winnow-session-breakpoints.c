@@ -130,10 +130,7 @@ winnow_breakpoint_to_spec (const WinnowBreakpoint *bp)
 {
   g_return_val_if_fail (bp != NULL, NULL);
 
-  if (bp->node != NULL)
-    return g_strdup_printf ("%s.%s@%s", wn_event_kind_to_string (bp->kind),
-                            wn_event_phase_to_string (bp->phase), bp->node);
-  return g_strdup_printf ("%s.%s", wn_event_kind_to_string (bp->kind), wn_event_phase_to_string (bp->phase));
+  return wn_breakpoint_to_spec (bp->kind, bp->phase, bp->node);
 }
 
 guint

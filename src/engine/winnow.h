@@ -18,6 +18,7 @@
 #include "wn-scenario.h"
 #include "wn-loader.h"
 #include "wn-output.h"
+#include "wn-breakpoint-item.h"
 #include "wn-engine.h"
 #include "wn-enum-types.h"
 

@@ -92,6 +92,7 @@ struct _WnEngine
   guint          *end_counts;    /* per node: completed instances that ended there */
   GArray         *completion_times;
   GArray         *breakpoints;   /* WnBreakpoint, node strings owned */
+  GListStore     *breakpoint_items;  /* WnBreakpointItem, one per breakpoints[i] */
   guint           next_breakpoint;
   guint           breakpoint_sub;
   guint           last_hit;
@@ -132,6 +133,10 @@ JsonObject *_wn_instance_get_variables (WnInstance *instance);
 /* Writes "<instance>/<tag><n>" (tag 't' or 'j') into `out`. */
 void        _wn_instance_format_id     (const WnInstance *instance, char tag, guint n, char out[WN_ID_SIZE]);
 WnTrack    *_wn_instance_get_track     (WnInstance *instance, guint index);
+
+/* wn-breakpoint-item.c */
+WnBreakpointItem *_wn_breakpoint_item_new  (const WnBreakpoint *bp);
+void              _wn_breakpoint_item_sync (WnBreakpointItem *item, const WnBreakpoint *bp);
 
 /* wn-worker.c */
 WnSimWorker *_wn_sim_worker_new        (WnEngine *engine, const WnWorkerConfig *config,

@@ -349,6 +349,7 @@ wn_engine_new (WnProcess             *process,
   self->commands = g_ptr_array_new_with_free_func ((GDestroyNotify) wn_command_free);
   self->breakpoints = g_array_new (FALSE, FALSE, sizeof (WnBreakpoint));
   g_array_set_clear_func (self->breakpoints, breakpoint_clear);
+  self->breakpoint_items = g_list_store_new (WN_TYPE_BREAKPOINT_ITEM);
 
   /* workers: the scenario's, then an implicit one per topic nobody serves */
   for (guint i = 0; i < self->scenario->workers->len; i++)
@@ -411,6 +412,7 @@ wn_engine_free (WnEngine *self)
   g_ptr_array_unref (self->scheduled);
   g_clear_pointer (&self->defaults_input, json_node_unref);
   g_array_unref (self->breakpoints);
+  g_clear_object (&self->breakpoint_items);
   g_clear_pointer (&self->last_hit_event, wn_event_free);
   g_ptr_array_unref (self->commands);
   invalidate_policies (self);
@@ -941,6 +943,16 @@ wn_breakpoint_parse (const char    *spec,
   return TRUE;
 }
 
+/* The model's item for breakpoints[i] follows it. */
+static void
+sync_item (WnEngine *self,
+           guint     i)
+{
+  g_autoptr(WnBreakpointItem) item = g_list_model_get_item (G_LIST_MODEL (self->breakpoint_items), i);
+
+  _wn_breakpoint_item_sync (item, &g_array_index (self->breakpoints, WnBreakpoint, i));
+}
+
 static void
 breakpoint_cb (const WnEvent *event,
                gpointer       data)
@@ -964,7 +976,21 @@ breakpoint_cb (const WnEvent *event,
           self->last_hit_event = wn_event_copy (event);
           wn_scheduler_request_stop (self->scheduler);
         }
+      /* last: the item notifies "hits" */
+      sync_item (self, i);
     }
+}
+
+static void
+append_breakpoint (WnEngine           *self,
+                   const WnBreakpoint *bp)
+{
+  g_autoptr(WnBreakpointItem) item = _wn_breakpoint_item_new (bp);
+
+  g_array_append_val (self->breakpoints, *bp);
+  if (self->breakpoint_sub == 0)
+    self->breakpoint_sub = wn_journal_subscribe (self->journal, breakpoint_cb, self, NULL);
+  g_list_store_append (self->breakpoint_items, item);
 }
 
 guint
@@ -975,9 +1001,7 @@ wn_engine_add_breakpoint (WnEngine     *self,
 {
   WnBreakpoint bp = { ++self->next_breakpoint, kind, phase, g_strdup (node), TRUE, 0 };
 
-  g_array_append_val (self->breakpoints, bp);
-  if (self->breakpoint_sub == 0)
-    self->breakpoint_sub = wn_journal_subscribe (self->journal, breakpoint_cb, self, NULL);
+  append_breakpoint (self, &bp);
   return bp.id;
 }
 
@@ -989,6 +1013,7 @@ wn_engine_remove_breakpoint (WnEngine *self,
     if (g_array_index (self->breakpoints, WnBreakpoint, i).id == id)
       {
         g_array_remove_index (self->breakpoints, i);
+        g_list_store_remove (self->breakpoint_items, i);
         if (self->breakpoints->len == 0 && self->breakpoint_sub != 0)
           {
             /* no listener left: the journal may go quiet again */
@@ -1010,7 +1035,8 @@ wn_engine_enable_breakpoint (WnEngine *self,
       WnBreakpoint *bp = &g_array_index (self->breakpoints, WnBreakpoint, i);
       if (bp->id == id)
         {
-          bp->enabled = enabled;
+          bp->enabled = !!enabled;
+          sync_item (self, i);
           return TRUE;
         }
     }
@@ -1023,6 +1049,40 @@ wn_engine_get_breakpoints (WnEngine *self,
 {
   *n_breakpoints = self->breakpoints->len;
   return (const WnBreakpoint *) self->breakpoints->data;
+}
+
+GListModel *
+wn_engine_get_breakpoint_model (WnEngine *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  return G_LIST_MODEL (self->breakpoint_items);
+}
+
+guint
+wn_engine_copy_breakpoints (WnEngine *self,
+                            WnEngine *from)
+{
+  guint dropped = 0;
+
+  g_return_val_if_fail (self != NULL, 0);
+  g_return_val_if_fail (from != NULL, 0);
+  g_return_val_if_fail (self->breakpoints->len == 0, 0);
+
+  for (guint i = 0; i < from->breakpoints->len; i++)
+    {
+      const WnBreakpoint *old = &g_array_index (from->breakpoints, WnBreakpoint, i);
+      WnBreakpoint bp = { old->id, old->kind, old->phase, g_strdup (old->node), old->enabled, 0 };
+
+      if (old->node != NULL && wn_process_find_node (self->process, old->node) == NULL)
+        {
+          g_free ((char *) bp.node);
+          dropped++;
+          continue;
+        }
+      append_breakpoint (self, &bp);
+    }
+  self->next_breakpoint = MAX (self->next_breakpoint, from->next_breakpoint);
+  return dropped;
 }
 
 guint

@@ -11,6 +11,7 @@
 #endif
 
 #include <glib.h>
+#include <gio/gio.h>
 #include <json-glib/json-glib.h>
 #include "wn-types.h"
 #include "wn-scheduler.h"
@@ -18,6 +19,7 @@
 #include "wn-dispatcher.h"
 #include "wn-process.h"
 #include "wn-scenario.h"
+#include "wn-breakpoint-item.h"
 
 G_BEGIN_DECLS
 
@@ -137,6 +139,15 @@ gboolean      wn_engine_remove_breakpoint (WnEngine *engine, guint id);
 gboolean      wn_engine_enable_breakpoint (WnEngine *engine, guint id, gboolean enabled);
 /* The breakpoints in the order they were added (borrowed). */
 const WnBreakpoint *wn_engine_get_breakpoints (WnEngine *engine, guint *n_breakpoints);
+/* The same breakpoints as a list model of WnBreakpointItem (borrowed; it
+ * lives as long as the engine, or longer with a reference): items come and go
+ * as breakpoints are added and removed, and notify "enabled" and "hits". */
+GListModel   *wn_engine_get_breakpoint_model (WnEngine *engine);
+/* A new run keeps the last one's breakpoints: add `from`'s to `engine` (which
+ * has none yet) with the same ids, enabled or not, no hits. Those on a node
+ * `engine`'s process does not have are left out; returns how many. Ids that
+ * wn_engine_add_breakpoint() gives afterwards follow from's. */
+guint         wn_engine_copy_breakpoints (WnEngine *engine, WnEngine *from);
 /* The breakpoint that stopped the clock last and the event that hit it (a copy
  * kept by the engine), or 0 / NULL. Cleared by wn_engine_clear_hit(). */
 guint         wn_engine_get_last_hit     (WnEngine *engine, const WnEvent **event);
