@@ -15,6 +15,7 @@
 #include "winnow-dispatcher-page.h"
 #include "winnow-instances-page.h"
 #include "winnow-journal-page.h"
+#include "winnow-job-inspector.h"
 
 G_BEGIN_DECLS
 
@@ -61,18 +62,7 @@ struct _WinnowWindow
   AdwEntryRow          *fault_json_row;
   GtkBox               *fault_actions;
   GtkLabel             *fault_error;
-  AdwPreferencesGroup  *job_group;
-  AdwActionRow         *job_state_row;
-  AdwActionRow         *job_attempt_row;
-  AdwActionRow         *job_lock_row;
-  AdwActionRow         *job_trust_row;
-  AdwActionRow         *job_retry_row;
-  AdwPreferencesGroup  *job_mapper_group;
-  GtkListBox           *job_mapper_list;
-  AdwPreferencesGroup  *job_mapping_group;
-  GtkListBox           *job_mapping_list;
-  AdwPreferencesGroup  *job_history_group;
-  GtkListBox           *job_history_list;
+  WinnowJobInspector   *job_inspector;
   WinnowHitBanner      *hit_banner;
   AdwViewStackPage     *timeline_page;
   AdwViewStackPage     *incidents_page;
@@ -114,10 +104,6 @@ struct _WinnowWindow
   gboolean              updating;
   GMenu                *recent_menu;
   GMenu                *examples_menu;
-  /* what the job inspector shows, to rebuild its lists only when it changes */
-  char                 *inspected_job;
-  guint                 inspected_version;
-  WnPolicy             *inspected_policy;
 };
 
 /* winnow-window.c */

@@ -17,6 +17,7 @@
 #include "winnow-dispatcher-page.h"
 #include "winnow-instances-page.h"
 #include "winnow-journal-page.h"
+#include "winnow-job-inspector.h"
 #include "winnow-event-row.h"
 #include "winnow-job-row.h"
 
@@ -222,437 +223,6 @@ update_run_stats (WinnowWindow *self)
   winnow_row_set_subtitle (self->run_stats_row, text);
 }
 
-
-
-static const char *
-trust_name (WnTrust trust)
-{
-  switch (trust)
-    {
-    case WN_TRUST_ENGINE_AUTHORITATIVE:
-      return _("Engine authoritative");
-    case WN_TRUST_WORKER_TRUSTED:
-      return _("Worker trusted");
-    case WN_TRUST_UNSET:
-    default:
-      return _("Inherited");
-    }
-}
-
-static int
-outcome_mark (WinnowOutcome outcome)
-{
-  switch (outcome)
-    {
-    case WINNOW_OUTCOME_COMPLETED:
-      return WINNOW_MARK_COMPLETED;
-    case WINNOW_OUTCOME_BPMN_ERROR:
-      return WINNOW_MARK_BPMN_ERROR;
-    case WINNOW_OUTCOME_STATUS:
-      return WINNOW_MARK_STATUS;
-    case WINNOW_OUTCOME_RETRY:
-    case WINNOW_OUTCOME_FAULT:
-      return WINNOW_MARK_FAULT;
-    case WINNOW_OUTCOME_EXHAUSTED:
-      return WINNOW_MARK_EXHAUSTED;
-    case WINNOW_OUTCOME_REJECTED:
-      return WINNOW_MARK_REJECTED;
-    case WINNOW_OUTCOME_LOST:
-      return WINNOW_MARK_RECLAIMED;
-    case WINNOW_OUTCOME_RUNNING:
-    case WINNOW_OUTCOME_CANCELED:
-    default:
-      return -1;
-    }
-}
-
-/* An execution's start, duration (so far, while it runs) and outcome. */
-static char *
-history_subtitle (const WinnowExecution *e,
-                  WnTime                 now)
-{
-  g_autofree char *at = wn_time_format_clock (e->start);
-  g_autofree char *took = wn_duration_format ((e->end < 0 ? now : e->end) - e->start);
-  g_autofree char *outcome = winnow_timeline_describe_outcome (e);
-
-  if (e->outcome == WINNOW_OUTCOME_RETRY && e->backoff >= 0)
-    {
-      g_autofree char *backoff = wn_duration_format (e->backoff);
-      g_autofree char *gate = wn_time_format_clock (e->gate);
-
-      /* Translators: "T+00:00.000, 100ms · technical, retried: 503 …\nbackoff 300ms → gate until T+00:00.400" */
-      return g_strdup_printf (_("%s, %s · %s\nbackoff %s drawn: gated until %s"), at, took, outcome, backoff, gate);
-    }
-  /* Translators: "T+00:00.000, 100ms · completed" */
-  return g_strdup_printf (_("%s, %s · %s"), at, took, outcome);
-}
-
-static GtkWidget *
-history_row (const WinnowExecution *e,
-             WnTime                 now)
-{
-  g_autofree char *title = NULL;
-  g_autofree char *subtitle = history_subtitle (e, now);
-  GtkWidget *row;
-  int mark = outcome_mark (e->outcome);
-
-  /* Translators: a row of the job's history: "Execution 2 · inventory" */
-  title = g_strdup_printf (_("Execution %u · %s"), e->attempt, e->worker ? e->worker : "?");
-  row = winnow_property_row_new (title, subtitle);
-  adw_action_row_set_subtitle_lines (ADW_ACTION_ROW (row), 4);
-  if (mark >= 0)
-    adw_action_row_add_prefix (ADW_ACTION_ROW (row), winnow_timeline_glyph_new ((WinnowMarkKind) mark));
-  else
-    {
-      GtkWidget *spacer = gtk_image_new_from_icon_name (e->outcome == WINNOW_OUTCOME_RUNNING
-                                                        ? "media-playback-start-symbolic" : "list-remove-symbolic");
-      adw_action_row_add_prefix (ADW_ACTION_ROW (row), spacer);
-    }
-  gtk_widget_add_css_class (row, "history-row");
-  return row;
-}
-
-static char *
-describe_class_seen (const WinnowJobTrace *job)
-{
-  switch (job->class_seen)
-    {
-    case WINNOW_CLASS_BPMN_ERROR:
-      return g_strdup_printf (_("BPMN error %s"), job->class_code ? job->class_code : "?");
-    case WINNOW_CLASS_STATUS:
-      {
-        g_autofree char *value = job->class_status ? json_to_string (job->class_status, FALSE) : g_strdup ("?");
-        return g_strdup_printf (_("status %s"), value);
-      }
-    case WINNOW_CLASS_TECHNICAL:
-      if (job->class_code != NULL)
-        /* Translators: a technical fault and its raw code: "technical (503)" */
-        return g_strdup_printf (_("technical (%s)"), job->class_code);
-      return g_strdup (_("technical"));
-    case WINNOW_CLASS_NONE:
-    case WINNOW_CLASS_MAPPER_ERROR:
-    default:
-      return g_strdup ("");
-    }
-}
-
-static void
-fill_mapper (WinnowWindow         *self,
-             const WinnowJobTrace *job,
-             WnPolicy             *policy)
-{
-  WnErrorMapper *mapper = policy ? policy->mapper : NULL;
-  guint n = mapper ? wn_error_mapper_get_n_rules (mapper) : 0;
-  WinnowRuleMatch match = WINNOW_RULE_UNKNOWN;
-  g_autofree char *seen = NULL;
-  g_autofree char *note = NULL;
-  int rule = -1;
-
-  winnow_list_box_clear (self->job_mapper_list);
-  if (policy == NULL)
-    {
-      adw_preferences_group_set_description (self->job_mapper_group,
-                                             _("The job’s policy is unknown: it was enqueued before the view attached."));
-      gtk_widget_set_visible (GTK_WIDGET (self->job_mapper_list), FALSE);
-      return;
-    }
-  if (mapper == NULL)
-    {
-      adw_preferences_group_set_description (self->job_mapper_group,
-                                             _("No error mapper: every raw fault is technical and goes to the retry policy."));
-      gtk_widget_set_visible (GTK_WIDGET (self->job_mapper_list), FALSE);
-      return;
-    }
-  gtk_widget_set_visible (GTK_WIDGET (self->job_mapper_list), n > 0);
-
-  if (job != NULL)
-    match = winnow_job_trace_match_rule (job, mapper, &rule);
-  seen = job ? describe_class_seen (job) : g_strdup ("");
-  switch (match)
-    {
-    case WINNOW_RULE_MATCHED:
-      /* Translators: "Rule 1 matched the last fault: BPMN error CardDeclined." */
-      note = g_strdup_printf (_("Rule %d matched the last fault: %s."), rule + 1, seen);
-      break;
-    case WINNOW_RULE_AMBIGUOUS:
-      /* Translators: the journal names a fault's outcome, not its body, so the rule is inferred */
-      note = g_strdup_printf (_("The last fault was %s. The journal does not carry the fault’s body, so the rule is "
-                                "inferred: rule %d, or a later one that yields the same."), seen, rule + 1);
-      break;
-    case WINNOW_RULE_NONE:
-      note = g_strdup_printf (_("No rule matched the last fault, %s: technical by default."), seen);
-      break;
-    case WINNOW_RULE_UNKNOWN:
-    default:
-      if (job != NULL && job->class_seen == WINNOW_CLASS_MAPPER_ERROR)
-        /* Translators: %s is the lite evaluator's message */
-        note = g_strdup_printf (_("A clause failed to evaluate (%s), so the fault was technical."),
-                                job->class_text ? job->class_text : "?");
-      else if (job != NULL && job->class_seen != WINNOW_CLASS_NONE && policy->trust == WN_TRUST_WORKER_TRUSTED)
-        note = g_strdup_printf (_("The last verdict was %s, reported by the worker: it may not have come from a rule."), seen);
-      else
-        note = g_strdup (_("No fault has been classified yet. First match wins."));
-      break;
-    }
-  if (match == WINNOW_RULE_MATCHED && policy->trust == WN_TRUST_WORKER_TRUSTED)
-    {
-      g_autofree char *with = g_strdup_printf ("%s %s", note, _("(A trusted worker may also give that verdict itself.)"));
-      g_free (note);
-      note = g_steal_pointer (&with);
-    }
-  adw_preferences_group_set_description (self->job_mapper_group, note);
-
-  for (guint i = 0; i < n; i++)
-    {
-      g_autofree char *text = wn_error_mapper_describe_rule (mapper, i);
-      g_autofree char *number = g_strdup_printf ("%u", i + 1);
-      GtkWidget *row = winnow_property_row_new (text, NULL);
-      GtkWidget *label = gtk_label_new (number);
-
-      gtk_widget_add_css_class (label, "rule-number");
-      gtk_widget_add_css_class (label, "numeric");
-      adw_action_row_add_prefix (ADW_ACTION_ROW (row), label);
-      gtk_widget_add_css_class (row, "rule-row");
-      if ((match == WINNOW_RULE_MATCHED || match == WINNOW_RULE_AMBIGUOUS) && (int) i == rule)
-        {
-          GtkWidget *icon = gtk_image_new_from_icon_name (match == WINNOW_RULE_MATCHED
-                                                          ? "object-select-symbolic" : "dialog-question-symbolic");
-
-          gtk_widget_add_css_class (row, match == WINNOW_RULE_MATCHED ? "matched-rule" : "maybe-rule");
-          adw_action_row_set_subtitle (ADW_ACTION_ROW (row), match == WINNOW_RULE_MATCHED
-                                       ? _("matched the last fault") : _("probably matched the last fault"));
-          adw_action_row_add_suffix (ADW_ACTION_ROW (row), icon);
-        }
-      gtk_list_box_append (self->job_mapper_list, row);
-    }
-}
-
-static void
-fill_mapping (WinnowWindow *self,
-              const char   *node_id,
-              WnPolicy     *policy)
-{
-  WnProcess *process = winnow_session_get_process (self->session);
-  const WnNode *node = process && node_id ? wn_process_find_node (process, node_id) : NULL;
-  WnOutputMapping *mapping = policy ? policy->mapping : NULL;
-  guint n = mapping ? wn_output_mapping_get_n_rules (mapping) : 0;
-
-  winnow_list_box_clear (self->job_mapping_list);
-  gtk_widget_set_visible (GTK_WIDGET (self->job_mapping_list), n > 0);
-  if (n == 0)
-    {
-      const char *var = node && node->worker && node->worker->output_var ? node->worker->output_var
-                      : node_id ? node_id : "?";
-      g_autofree char *text =
-        /* Translators: %s is a variable name */
-        g_strdup_printf (_("No mapping: a completion’s whole body goes to the variable “%s”."), var);
-
-      adw_preferences_group_set_description (self->job_mapping_group, text);
-      return;
-    }
-  adw_preferences_group_set_description (self->job_mapping_group,
-                                         policy->trust == WN_TRUST_ENGINE_AUTHORITATIVE
-                                         ? _("Applied by the dispatcher to the raw body.")
-                                         : _("Applied by the worker before it reports."));
-  for (guint i = 0; i < n; i++)
-    {
-      const WnOutputRule *rule = wn_output_mapping_get_rule (mapping, i);
-      /* Translators: an output mapping rule: "body.chargeId → chargeId" */
-      g_autofree char *text = g_strdup_printf (_("%s → %s"), wn_lite_get_source (rule->path), rule->var);
-      GtkWidget *row = winnow_property_row_new (text, rule->required ? _("required: missing fails the task")
-                                                          : _("optional: skipped when missing"));
-
-      gtk_widget_add_css_class (row, "rule-row");
-      gtk_list_box_append (self->job_mapping_list, row);
-    }
-}
-
-static void
-fill_history (WinnowWindow         *self,
-              const WinnowJobTrace *job)
-{
-  WnTime now = winnow_session_get_now (self->session);
-  g_autofree char *enqueued = NULL;
-  g_autofree char *description = NULL;
-
-  winnow_list_box_clear (self->job_history_list);
-  if (job == NULL)
-    {
-      adw_preferences_group_set_description (self->job_history_group, _("Nothing is known about this job’s past."));
-      gtk_widget_set_visible (GTK_WIDGET (self->job_history_list), FALSE);
-      return;
-    }
-  enqueued = wn_time_format_clock (job->enqueued_at);
-  if (job->executions->len == 0)
-    /* Translators: %s is a clock time */
-    description = g_strdup_printf (_("Enqueued at %s; no worker has run it yet."), enqueued);
-  else
-    description = g_strdup_printf (_("Enqueued at %s."), enqueued);
-  adw_preferences_group_set_description (self->job_history_group, description);
-  gtk_widget_set_visible (GTK_WIDGET (self->job_history_list), job->executions->len > 0);
-  for (guint i = 0; i < job->executions->len; i++)
-    gtk_list_box_append (self->job_history_list,
-                         history_row (&g_array_index (job->executions, WinnowExecution, i), now));
-}
-
-static char *
-describe_job_end (const WinnowJobTrace *job)
-{
-  g_autofree char *at = wn_time_format_clock (job->ended_at);
-  const char *text = job->end_text;
-
-  switch (job->end)
-    {
-    case WINNOW_JOB_COMPLETED:
-      /* Translators: a job that left the dispatcher: "completed at T+00:00.900" */
-      return g_strdup_printf (_("completed at %s"), at);
-    case WINNOW_JOB_BPMN_ERROR:
-      return g_strdup_printf (_("BPMN error %s at %s"), text ? text : "?", at);
-    case WINNOW_JOB_STATUS:
-      return g_strdup_printf (_("status %s at %s"), text ? text : "?", at);
-    case WINNOW_JOB_FAILED:
-      return g_strdup_printf (_("failed at %s: %s"), at, text ? text : "?");
-    case WINNOW_JOB_REMOVED:
-      if (text != NULL)
-        return g_strdup_printf (_("removed at %s: %s"), at, text);
-      return g_strdup_printf (_("removed at %s: its task was canceled"), at);
-    case WINNOW_JOB_LIVE:
-    default:
-      return g_strdup ("—");
-    }
-}
-
-static void
-update_job_inspector (WinnowWindow *self)
-{
-  const char *id = winnow_session_get_selected_job (self->session);
-  WinnowJobRow *row = winnow_session_lookup_job (self->session, id);
-  WinnowJobTrace *job = winnow_trace_lookup_job (winnow_session_get_trace (self->session), id);
-  WnProcess *process = winnow_session_get_process (self->session);
-  WnPolicy *policy = row ? winnow_job_row_get_policy (row) : NULL;
-  const WnNode *node;
-  gboolean shown = id != NULL && (row != NULL || job != NULL);
-  g_autofree char *title = NULL;
-  g_autofree char *description = NULL;
-  g_autofree char *state = NULL;
-  g_autofree char *lock = NULL;
-  g_autofree char *executions = NULL;
-  g_autofree char *trust = NULL;
-  g_autofree char *retry = NULL;
-  guint n_exec, n_retried;
-  gboolean rebuild;
-
-  if (policy == NULL && job != NULL)
-    policy = job->policy;
-  gtk_widget_set_visible (GTK_WIDGET (self->job_group), shown);
-  gtk_widget_set_visible (GTK_WIDGET (self->job_mapper_group), shown);
-  gtk_widget_set_visible (GTK_WIDGET (self->job_mapping_group), shown);
-  gtk_widget_set_visible (GTK_WIDGET (self->job_history_group), shown);
-  gtk_widget_set_visible (GTK_WIDGET (self->select_hint), !shown && winnow_session_get_selected_node (self->session) == NULL);
-  if (!shown)
-    {
-      g_clear_pointer (&self->inspected_job, g_free);
-      return;
-    }
-
-  node = process && (job || row) ? wn_process_find_node (process, job ? job->node : winnow_job_row_get_node (row)) : NULL;
-  /* Translators: title of the inspector's job section, e.g. "Job i1/j2" */
-  title = g_strdup_printf (_("Job %s"), id);
-  adw_preferences_group_set_title (self->job_group, title);
-  /* Translators: "topic authorize · Authorize payment" */
-  description = g_strdup_printf (_("topic %s · %s"), row ? winnow_job_row_get_topic (row) : job->topic,
-                                 node ? (node->name ? node->name : node->id) : "?");
-  adw_preferences_group_set_description (self->job_group, description);
-
-  /* now: the dispatcher's snapshot while it is in the store */
-  if (row != NULL)
-    {
-      g_autofree char *until = NULL;
-
-      switch (winnow_job_row_get_state (row))
-        {
-        case WN_JOB_GATED:
-          state = g_strdup (_("gated: waiting for its backoff to pass"));
-          g_object_get (row, "not-before-text", &until, NULL);
-          /* Translators: "gate until T+00:00.800 (−300ms); no lock" */
-          lock = g_strdup_printf (_("gate until %s; no lock"), until);
-          break;
-        case WN_JOB_LOCKED:
-        case WN_JOB_EXPIRED:
-          state = g_strdup_printf (winnow_job_row_get_state (row) == WN_JOB_LOCKED
-                                   ? _("locked: %s is running it") : _("expired: the lock of %s has lapsed"),
-                                   winnow_job_row_get_worker (row));
-          g_object_get (row, "deadline-text", &until, NULL);
-          /* Translators: "held by inventory, deadline T+05:00.000 (in 4m59s)" */
-          lock = g_strdup_printf (_("held by %s, deadline %s"), winnow_job_row_get_worker (row), until);
-          break;
-        case WN_JOB_AVAILABLE:
-        default:
-          state = g_strdup (_("available: waiting for a worker"));
-          lock = g_strdup (_("no lock, no gate"));
-          break;
-        }
-    }
-  else
-    {
-      g_autofree char *end = describe_job_end (job);
-
-      /* Translators: a job that is no longer in the dispatcher */
-      state = g_strdup_printf (_("left the store: %s"), end);
-      lock = g_strdup ("—");
-    }
-  winnow_row_set_subtitle (self->job_state_row, state);
-  winnow_row_set_subtitle (self->job_lock_row, lock);
-  gtk_widget_set_visible (GTK_WIDGET (self->job_lock_row), row != NULL);
-
-  n_exec = job ? job->executions->len : winnow_job_row_get_executions (row);
-  n_retried = job ? job->gates->len : winnow_job_row_get_attempt (row);
-  /* Translators: "3 executions · 2 retried" */
-  executions = g_strdup_printf (ngettext ("%u execution · %u retried", "%u executions · %u retried", n_exec),
-                                n_exec, n_retried);
-  winnow_row_set_subtitle (self->job_attempt_row, executions);
-
-  if (policy != NULL)
-    {
-      g_autofree char *retry_text = wn_retry_policy_describe (&policy->retry);
-
-      /* Translators: a job's trust and where it came from: "Engine authoritative (set on the task)" */
-      trust = g_strdup_printf ("%s (%s)", trust_name (policy->trust),
-                               policy->trust_origin_task != WN_TRUST_UNSET ? _("set on the task") : _("engine-wide at enqueue"));
-      retry = g_steal_pointer (&retry_text);
-    }
-  winnow_row_set_subtitle (self->job_trust_row, trust ? trust : "—");
-  winnow_row_set_subtitle (self->job_retry_row, retry ? retry : "—");
-
-  /* the lists: rebuilt when the job's history moved on; meanwhile only a
-   * running execution's duration changes */
-  rebuild = g_strcmp0 (self->inspected_job, id) != 0 || policy != self->inspected_policy ||
-            (job != NULL && job->version != self->inspected_version);
-  if (!rebuild)
-    {
-      const WinnowExecution *last = job != NULL && job->executions->len > 0 ?
-                                    &g_array_index (job->executions, WinnowExecution, job->executions->len - 1) : NULL;
-      GtkListBoxRow *last_row = last != NULL ?
-                                gtk_list_box_get_row_at_index (self->job_history_list, (int) job->executions->len - 1) : NULL;
-
-      if (last != NULL && last->end < 0 && ADW_IS_ACTION_ROW (last_row))
-        {
-          g_autofree char *subtitle = history_subtitle (last, winnow_session_get_now (self->session));
-          g_autofree char *escaped = g_markup_escape_text (subtitle, -1);
-
-          adw_action_row_set_subtitle (ADW_ACTION_ROW (last_row), escaped);
-        }
-      return;
-    }
-  g_free (self->inspected_job);
-  self->inspected_job = g_strdup (id);
-  self->inspected_version = job ? job->version : 0;
-  self->inspected_policy = policy;
-  fill_mapper (self, job, policy);
-  fill_mapping (self, job ? job->node : winnow_job_row_get_node (row), policy);
-  fill_history (self, job);
-}
-
 static void
 update_node_counts_row (WinnowWindow *self)
 {
@@ -767,7 +337,7 @@ update_upper_views (WinnowWindow *self)
   update_run_stats (self);
   update_node_counts_row (self);
   if (winnow_session_get_selected_job (self->session) != NULL)
-    update_job_inspector (self);
+    winnow_job_inspector_update (self->job_inspector);
   winnow_hit_banner_update (self->hit_banner);
 }
 
@@ -1006,6 +576,15 @@ incidents_count_cb (WinnowIncidentsPage *page,
 
 /* ---- inspector ---- */
 
+/* The hint shows while the side panel has nothing else to show. */
+static void
+update_select_hint (WinnowWindow *self)
+{
+  gtk_widget_set_visible (GTK_WIDGET (self->select_hint),
+                          !gtk_widget_get_visible (GTK_WIDGET (self->node_group)) &&
+                          !gtk_widget_get_visible (GTK_WIDGET (self->job_inspector)));
+}
+
 static const WnNode *
 selected_node (WinnowWindow *self)
 {
@@ -1097,12 +676,11 @@ update_inspector (WinnowWindow *self)
 
   self->updating = TRUE;
 
-  gtk_widget_set_visible (GTK_WIDGET (self->select_hint),
-                          node == NULL && !gtk_widget_get_visible (GTK_WIDGET (self->job_group)));
   if (node != NULL)
     gtk_switch_set_active (self->node_break_switch,
                            node_breakpoint (self, node->id) != 0);
   gtk_widget_set_visible (GTK_WIDGET (self->node_group), node != NULL);
+  update_select_hint (self);
   gtk_widget_set_visible (GTK_WIDGET (self->fault_group), worker);
   gtk_widget_set_visible (GTK_WIDGET (self->fault_actions), worker);
   gtk_widget_set_visible (GTK_WIDGET (self->topic_row), worker);
@@ -1195,15 +773,6 @@ _winnow_window_sync_trust_default (WinnowWindow *self)
   self->updating = FALSE;
 }
 
-/* The shared selection moved (the jobs table follows it itself). */
-static void
-selected_job_cb (WinnowSession *session,
-                 GParamSpec    *pspec,
-                 WinnowWindow  *self)
-{
-  update_job_inspector (self);
-}
-
 /* ---- runs ---- */
 
 static void
@@ -1253,7 +822,6 @@ session_run_changed_cb (WinnowSession *session,
   self->unseen_journal = 0;
   update_tab_badges (self);
   winnow_session_set_selected_job (session, NULL);
-  g_clear_pointer (&self->inspected_job, g_free);
   sync_diagram_breakpoints (self);
 
   if (winnow_session_get_selected_node (session) != NULL &&
@@ -1263,7 +831,6 @@ session_run_changed_cb (WinnowSession *session,
   _winnow_window_sync_trust_default (self);
   set_actions_enabled (self);
   update_inspector (self);
-  update_job_inspector (self);
   _winnow_window_update_clock (self);
   update_run_stats (self);
 }
@@ -1875,7 +1442,6 @@ winnow_window_finalize (GObject *object)
 {
   WinnowWindow *self = WINNOW_WINDOW (object);
 
-  g_clear_pointer (&self->inspected_job, g_free);
   for (guint i = 0; i < G_N_ELEMENTS (self->alert_titles); i++)
     g_clear_pointer (&self->alert_titles[i], g_free);
 
@@ -1934,6 +1500,7 @@ winnow_window_class_init (WinnowWindowClass *klass)
   g_type_ensure (WINNOW_TYPE_DISPATCHER_PAGE);
   g_type_ensure (WINNOW_TYPE_INSTANCES_PAGE);
   g_type_ensure (WINNOW_TYPE_JOURNAL_PAGE);
+  g_type_ensure (WINNOW_TYPE_JOB_INSPECTOR);
   /* GtkBuilder finds a type nobody has used yet by looking up its
    * *_get_type symbol in every loaded library: register the template's own
    * first (the window is built before anything is on screen) */
@@ -1998,18 +1565,7 @@ winnow_window_class_init (WinnowWindowClass *klass)
   BIND (fault_json_row);
   BIND (fault_actions);
   BIND (fault_error);
-  BIND (job_group);
-  BIND (job_state_row);
-  BIND (job_attempt_row);
-  BIND (job_lock_row);
-  BIND (job_trust_row);
-  BIND (job_retry_row);
-  BIND (job_mapper_group);
-  BIND (job_mapper_list);
-  BIND (job_mapping_group);
-  BIND (job_mapping_list);
-  BIND (job_history_group);
-  BIND (job_history_list);
+  BIND (job_inspector);
   BIND (node_break_row);
   BIND (node_break_switch);
   BIND (hit_banner);
@@ -2080,7 +1636,6 @@ winnow_window_init (WinnowWindow *self)
                           "selected-node", G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
   g_signal_connect (winnow_diagram_pane_get_diagram (self->diagram_pane), "node-activated",
                     G_CALLBACK (node_activated_cb), self);
-  g_signal_connect_object (self->session, "notify::selected-job", G_CALLBACK (selected_job_cb), self, 0);
   g_signal_connect_object (self->session, "breakpoint-hit", G_CALLBACK (session_hit_cb), self, 0);
   g_signal_connect_object (self->session, "breakpoints-changed", G_CALLBACK (breakpoints_changed_cb), self, 0);
 
@@ -2089,6 +1644,7 @@ winnow_window_init (WinnowWindow *self)
   g_signal_connect_swapped (self->fault_kind_row, "notify::selected", G_CALLBACK (update_fault_fields), self);
   g_signal_connect (self->view_stack, "notify::visible-child-name", G_CALLBACK (visible_page_cb), self);
   g_signal_connect (self->incidents, "notify::n-incidents", G_CALLBACK (incidents_count_cb), self);
+  g_signal_connect_swapped (self->job_inspector, "notify::visible", G_CALLBACK (update_select_hint), self);
 
   keys = gtk_event_controller_key_new ();
   gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);
