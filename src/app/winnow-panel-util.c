@@ -40,6 +40,17 @@ winnow_field_set_error (GtkLabel   *label,
   gtk_widget_set_visible (GTK_WIDGET (label), message != NULL);
 }
 
+const WnNode *
+winnow_panel_selected_node (WinnowSession *session)
+{
+  WnProcess *process = winnow_session_get_process (session);
+  const char *id = winnow_session_get_selected_node (session);
+
+  if (process == NULL || id == NULL)
+    return NULL;
+  return wn_process_find_node (process, id);
+}
+
 void
 winnow_panel_toast (GtkWidget  *widget,
                     const char *title)

@@ -4,6 +4,8 @@
 
 #include <adwaita.h>
 
+#include "winnow-session.h"
+
 G_BEGIN_DECLS
 
 /* An AdwActionRow with `title` and `subtitle` (either may hold markup
@@ -16,6 +18,8 @@ void       winnow_list_box_clear    (GtkListBox   *list);
 /* Show `message` in a field's error label, or hide the label when NULL. */
 void       winnow_field_set_error   (GtkLabel     *label,
                                      const char   *message);
+/* The session's selected node in its process, NULL when none. */
+const WnNode *winnow_panel_selected_node (WinnowSession *session);
 /* A short confirmation in the window's toast overlay (its win.toast action). */
 void       winnow_panel_toast       (GtkWidget    *widget,
                                      const char   *title);

@@ -16,6 +16,7 @@
 #include "winnow-instances-page.h"
 #include "winnow-journal-page.h"
 #include "winnow-job-inspector.h"
+#include "winnow-node-inspector.h"
 
 G_BEGIN_DECLS
 
@@ -48,14 +49,7 @@ struct _WinnowWindow
   AdwComboRow          *trust_default_row;
   AdwActionRow         *run_stats_row;
   GtkLabel             *select_hint;
-  AdwPreferencesGroup  *node_group;
-  AdwActionRow         *node_type_row;
-  AdwActionRow         *topic_row;
-  AdwActionRow         *retry_row;
-  AdwActionRow         *counts_row;
-  AdwActionRow         *node_break_row;
-  GtkSwitch            *node_break_switch;
-  AdwComboRow          *task_trust_row;
+  WinnowNodeInspector  *node_inspector;
   AdwPreferencesGroup  *fault_group;
   AdwComboRow          *fault_kind_row;
   AdwEntryRow          *fault_code_row;

@@ -18,6 +18,7 @@
 #include "winnow-instances-page.h"
 #include "winnow-journal-page.h"
 #include "winnow-job-inspector.h"
+#include "winnow-node-inspector.h"
 #include "winnow-event-row.h"
 #include "winnow-job-row.h"
 
@@ -116,7 +117,6 @@ static void alert_toast_dismissed_cb (AdwToast *toast, WinnowWindow *self);
 static void sync_diagram_breakpoints (WinnowWindow *self);
 static guint node_breakpoint (WinnowWindow *self, const char *node);
 static void toggle_node_breakpoint (WinnowWindow *self, const char *node, gboolean announce);
-static void setup_debugger (WinnowWindow *self);
 static void session_hit_cb (WinnowSession *session, guint id, WinnowEventRow *row, WinnowWindow *self);
 static void breakpoints_changed_cb (WinnowSession *session, WinnowWindow *self);
 
@@ -223,20 +223,6 @@ update_run_stats (WinnowWindow *self)
   winnow_row_set_subtitle (self->run_stats_row, text);
 }
 
-static void
-update_node_counts_row (WinnowWindow *self)
-{
-  const char *node = winnow_session_get_selected_node (self->session);
-  WinnowNodeCounts counts = winnow_session_get_node_counts (self->session, node);
-  g_autofree char *text = NULL;
-
-  if (node == NULL)
-    return;
-  /* Translators: live tracks at the selected node */
-  text = g_strdup_printf (_("%u active · %u parked · %u incident"), counts.active, counts.parked, counts.incident);
-  winnow_row_set_subtitle (self->counts_row, text);
-}
-
 /* Whether a tab's table shows a preview: the tab bar's note says so. */
 static gboolean
 tables_live (WinnowWindow *self)
@@ -335,7 +321,7 @@ update_upper_views (WinnowWindow *self)
   _winnow_window_update_clock (self);
   winnow_diagram_pane_update (self->diagram_pane);
   update_run_stats (self);
-  update_node_counts_row (self);
+  winnow_node_inspector_update (self->node_inspector);
   if (winnow_session_get_selected_job (self->session) != NULL)
     winnow_job_inspector_update (self->job_inspector);
   winnow_hit_banner_update (self->hit_banner);
@@ -581,19 +567,8 @@ static void
 update_select_hint (WinnowWindow *self)
 {
   gtk_widget_set_visible (GTK_WIDGET (self->select_hint),
-                          !gtk_widget_get_visible (GTK_WIDGET (self->node_group)) &&
+                          !gtk_widget_get_visible (GTK_WIDGET (self->node_inspector)) &&
                           !gtk_widget_get_visible (GTK_WIDGET (self->job_inspector)));
-}
-
-static const WnNode *
-selected_node (WinnowWindow *self)
-{
-  WnProcess *process = winnow_session_get_process (self->session);
-  const char *id = winnow_session_get_selected_node (self->session);
-
-  if (process == NULL || id == NULL)
-    return NULL;
-  return wn_process_find_node (process, id);
 }
 
 static void
@@ -630,62 +605,19 @@ update_fault_fields (WinnowWindow *self)
   gtk_widget_set_visible (GTK_WIDGET (self->fault_error), FALSE);
 }
 
-static char *
-describe_task_retry (WinnowWindow *self,
-                     const WnNode *node)
-{
-  WnEngine *engine = winnow_session_get_engine (self->session);
-  WnProcess *process = winnow_session_get_process (self->session);
-  WnEngineConfig config = { 0 };
-  WnRetryPolicy policy;
-  const char *origin;
-  g_autofree char *text = NULL;
-
-  wn_engine_config_merge (&config, &process->engine);
-  if (engine != NULL && wn_engine_get_scenario (engine) != NULL)
-    wn_engine_config_merge (&config, &wn_engine_get_scenario (engine)->engine);
-
-  if (node->worker->policy.has_retry)
-    {
-      policy = node->worker->policy.retry;
-      /* Translators: where a retry policy comes from */
-      origin = _("set on the task");
-    }
-  else if (config.policy.has_retry)
-    {
-      policy = config.policy.retry;
-      origin = _("engine-wide");
-    }
-  else
-    {
-      policy = wn_retry_policy_default ();
-      origin = _("the default");
-    }
-  wn_engine_config_clear (&config);
-  text = wn_retry_policy_describe (&policy);
-  return g_strdup_printf ("%s (%s)", text, origin);
-}
-
 static void
 update_inspector (WinnowWindow *self)
 {
-  const WnNode *node = selected_node (self);
+  const WnNode *node = winnow_panel_selected_node (self->session);
   WnEngine *engine = winnow_session_get_engine (self->session);
   gboolean worker = node != NULL && node->worker != NULL;
   GAction *inject = g_action_map_lookup_action (G_ACTION_MAP (self), "inject-fault");
 
-  self->updating = TRUE;
-
   if (node != NULL)
-    gtk_switch_set_active (self->node_break_switch,
-                           node_breakpoint (self, node->id) != 0);
-  gtk_widget_set_visible (GTK_WIDGET (self->node_group), node != NULL);
+    winnow_node_inspector_set_breakpoint (self->node_inspector, node_breakpoint (self, node->id) != 0);
   update_select_hint (self);
   gtk_widget_set_visible (GTK_WIDGET (self->fault_group), worker);
   gtk_widget_set_visible (GTK_WIDGET (self->fault_actions), worker);
-  gtk_widget_set_visible (GTK_WIDGET (self->topic_row), worker);
-  gtk_widget_set_visible (GTK_WIDGET (self->retry_row), worker);
-  gtk_widget_set_visible (GTK_WIDGET (self->task_trust_row), worker);
   g_simple_action_set_enabled (G_SIMPLE_ACTION (inject), worker && engine != NULL);
 
   gtk_widget_set_visible (GTK_WIDGET (self->node_filter_button), node != NULL);
@@ -693,32 +625,19 @@ update_inspector (WinnowWindow *self)
     {
       g_autofree char *chip = NULL;
 
-      adw_preferences_group_set_title (self->node_group, node->name ? node->name : node->id);
-      adw_preferences_group_set_description (self->node_group, node->name ? node->id : NULL);
-      winnow_row_set_subtitle (self->node_type_row, wn_node_type_to_string (node->type));
       /* Translators: the chip that says the lists are filtered to one node */
       chip = g_strdup_printf (_("Only %s"), node->name ? node->name : node->id);
       gtk_label_set_text (self->node_filter_label, chip);
-      update_node_counts_row (self);
     }
   if (worker)
     {
-      g_autofree char *retry = describe_task_retry (self, node);
       g_autofree char *fault_note = NULL;
-      WnTrust trust = engine ? wn_engine_get_task_trust (engine, node->id) : node->worker->policy.trust;
 
-      winnow_row_set_subtitle (self->topic_row, node->worker->topic);
-      winnow_row_set_subtitle (self->retry_row, retry);
-      adw_combo_row_set_selected (self->task_trust_row,
-                                  trust == WN_TRUST_WORKER_TRUSTED ? 1 :
-                                  trust == WN_TRUST_ENGINE_AUTHORITATIVE ? 2 : 0);
       /* Translators: %s is a topic name */
       fault_note = g_strdup_printf (_("The next execution on topic “%s” gets this response instead of its scripted one."),
                                     node->worker->topic);
       adw_preferences_group_set_description (self->fault_group, fault_note);
     }
-
-  self->updating = FALSE;
 }
 
 static void
@@ -728,22 +647,6 @@ selected_node_cb (WinnowSession *session,
 {
   gtk_widget_set_visible (GTK_WIDGET (self->fault_error), FALSE);
   update_inspector (self);
-}
-
-static void
-task_trust_selected_cb (AdwComboRow  *row,
-                        GParamSpec   *pspec,
-                        WinnowWindow *self)
-{
-  static const WnTrust trusts[] = { WN_TRUST_UNSET, WN_TRUST_WORKER_TRUSTED, WN_TRUST_ENGINE_AUTHORITATIVE };
-  const WnNode *node = selected_node (self);
-  guint selected = adw_combo_row_get_selected (row);
-  g_autoptr(GError) error = NULL;
-
-  if (self->updating || node == NULL || node->worker == NULL || selected >= G_N_ELEMENTS (trusts))
-    return;
-  if (!winnow_session_set_task_trust (self->session, node->id, trusts[selected], &error))
-    _winnow_window_show_toast (self, error->message);
 }
 
 static void
@@ -1089,17 +992,13 @@ toggle_node_breakpoint (WinnowWindow *self,
     _winnow_window_show_toast (self, text);
 }
 
+/* win.toggle-node-breakpoint: the node inspector's switch. */
 static void
-node_break_switch_cb (GtkSwitch    *toggle,
-                      GParamSpec   *pspec,
-                      WinnowWindow *self)
+toggle_node_breakpoint_action (GSimpleAction *action,
+                               GVariant      *param,
+                               gpointer       data)
 {
-  const char *node = winnow_session_get_selected_node (self->session);
-  gboolean want = gtk_switch_get_active (toggle);
-
-  if (self->updating || node == NULL || want == (node_breakpoint (self, node) != 0))
-    return;
-  toggle_node_breakpoint (self, node, FALSE);
+  toggle_node_breakpoint (data, g_variant_get_string (param, NULL), FALSE);
 }
 
 static void
@@ -1110,11 +1009,7 @@ breakpoints_changed_cb (WinnowSession *session,
 
   sync_diagram_breakpoints (self);
   if (node != NULL)
-    {
-      self->updating = TRUE;
-      gtk_switch_set_active (self->node_break_switch, node_breakpoint (self, node) != 0);
-      self->updating = FALSE;
-    }
+    winnow_node_inspector_set_breakpoint (self->node_inspector, node_breakpoint (self, node) != 0);
 }
 
 static void
@@ -1130,12 +1025,6 @@ session_hit_cb (WinnowSession  *session,
     winnow_session_set_selected_node (session, event->node);
   if (event->job != NULL)
     winnow_session_set_selected_job (session, event->job);
-}
-
-static void
-setup_debugger (WinnowWindow *self)
-{
-  g_signal_connect (self->node_break_switch, "notify::active", G_CALLBACK (node_break_switch_cb), self);
 }
 
 /* Parse `text` as one JSON value, as strictly as the loader reads files;
@@ -1172,7 +1061,7 @@ inject_fault_action (GSimpleAction *action,
                      gpointer       data)
 {
   WinnowWindow *self = data;
-  const WnNode *node = selected_node (self);
+  const WnNode *node = winnow_panel_selected_node (self->session);
   guint kind = adw_combo_row_get_selected (self->fault_kind_row);
   g_autofree char *code = g_strstrip (g_strdup (gtk_editable_get_text (GTK_EDITABLE (self->fault_code_row))));
   g_autofree char *json = g_strstrip (g_strdup (gtk_editable_get_text (GTK_EDITABLE (self->fault_json_row))));
@@ -1307,6 +1196,7 @@ start_instance_action (GSimpleAction *action,
 static const GActionEntry panel_entries[] = {
   { "inject-fault", inject_fault_action, NULL, NULL, NULL },
   { "start-instance", start_instance_action, NULL, NULL, NULL },
+  { "toggle-node-breakpoint", toggle_node_breakpoint_action, "s", NULL, NULL },
 };
 
 /* ---- input ---- */
@@ -1501,6 +1391,7 @@ winnow_window_class_init (WinnowWindowClass *klass)
   g_type_ensure (WINNOW_TYPE_INSTANCES_PAGE);
   g_type_ensure (WINNOW_TYPE_JOURNAL_PAGE);
   g_type_ensure (WINNOW_TYPE_JOB_INSPECTOR);
+  g_type_ensure (WINNOW_TYPE_NODE_INSPECTOR);
   /* GtkBuilder finds a type nobody has used yet by looking up its
    * *_get_type symbol in every loaded library: register the template's own
    * first (the window is built before anything is on screen) */
@@ -1553,12 +1444,7 @@ winnow_window_class_init (WinnowWindowClass *klass)
   BIND (trust_default_row);
   BIND (run_stats_row);
   BIND (select_hint);
-  BIND (node_group);
-  BIND (node_type_row);
-  BIND (topic_row);
-  BIND (retry_row);
-  BIND (counts_row);
-  BIND (task_trust_row);
+  BIND (node_inspector);
   BIND (fault_group);
   BIND (fault_kind_row);
   BIND (fault_code_row);
@@ -1566,8 +1452,6 @@ winnow_window_class_init (WinnowWindowClass *klass)
   BIND (fault_actions);
   BIND (fault_error);
   BIND (job_inspector);
-  BIND (node_break_row);
-  BIND (node_break_switch);
   BIND (hit_banner);
   BIND (timeline_page);
   BIND (incidents_page);
@@ -1623,7 +1507,6 @@ winnow_window_init (WinnowWindow *self)
   self->recent_menu = g_menu_new ();
   adw_split_button_set_menu_model (self->open_button, G_MENU_MODEL (self->recent_menu));
 
-  setup_debugger (self);
   update_fault_fields (self);
 
   g_signal_connect_object (self->session, "needs-flush", G_CALLBACK (session_needs_flush_cb), self, 0);
@@ -1639,12 +1522,12 @@ winnow_window_init (WinnowWindow *self)
   g_signal_connect_object (self->session, "breakpoint-hit", G_CALLBACK (session_hit_cb), self, 0);
   g_signal_connect_object (self->session, "breakpoints-changed", G_CALLBACK (breakpoints_changed_cb), self, 0);
 
-  g_signal_connect (self->task_trust_row, "notify::selected", G_CALLBACK (task_trust_selected_cb), self);
   g_signal_connect (self->trust_default_row, "notify::selected", G_CALLBACK (trust_default_selected_cb), self);
   g_signal_connect_swapped (self->fault_kind_row, "notify::selected", G_CALLBACK (update_fault_fields), self);
   g_signal_connect (self->view_stack, "notify::visible-child-name", G_CALLBACK (visible_page_cb), self);
   g_signal_connect (self->incidents, "notify::n-incidents", G_CALLBACK (incidents_count_cb), self);
   g_signal_connect_swapped (self->job_inspector, "notify::visible", G_CALLBACK (update_select_hint), self);
+  g_signal_connect_swapped (self->node_inspector, "notify::visible", G_CALLBACK (update_select_hint), self);
 
   keys = gtk_event_controller_key_new ();
   gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);
