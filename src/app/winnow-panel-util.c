@@ -1,5 +1,7 @@
 #include "config.h"
 
+#include <glib/gi18n.h>
+
 #include "winnow-panel-util.h"
 
 GtkWidget *
@@ -38,6 +40,34 @@ winnow_field_set_error (GtkLabel   *label,
 {
   gtk_label_set_text (label, message ? message : "");
   gtk_widget_set_visible (GTK_WIDGET (label), message != NULL);
+}
+
+/* Parse `text` as one JSON value, as strictly as the loader reads files;
+ * NULL and a message naming the place when it is not JSON. */
+JsonNode *
+winnow_parse_json (const char  *text,
+                   char       **message)
+{
+  g_autoptr(GPtrArray) diagnostics = NULL;
+  const WnDiagnostic *problem;
+  JsonNode *value;
+
+  if (text == NULL || *text == '\0')
+    {
+      *message = g_strdup (_("Not valid JSON: the text is empty"));
+      return NULL;
+    }
+  value = wn_load_json_data (text, -1, NULL, &diagnostics, NULL);
+  if (value == NULL)
+    {
+      problem = diagnostics != NULL && diagnostics->len > 0 ? g_ptr_array_index (diagnostics, 0) : NULL;
+      /* Translators: "Not valid JSON (line 1, column 2): expected a string" */
+      *message = g_strdup_printf (_("Not valid JSON (line %u, column %u): %s"),
+                                  problem ? problem->line : 0, problem ? problem->column : 0,
+                                  problem ? problem->message : "?");
+      return NULL;
+    }
+  return value;
 }
 
 const WnNode *

@@ -18,6 +18,10 @@ void       winnow_list_box_clear    (GtkListBox   *list);
 /* Show `message` in a field's error label, or hide the label when NULL. */
 void       winnow_field_set_error   (GtkLabel     *label,
                                      const char   *message);
+/* Parse `text` as one JSON value, as strictly as the loader reads files;
+ * NULL and a message naming the place when it is not JSON. */
+JsonNode  *winnow_parse_json        (const char   *text,
+                                     char        **message);
 /* The session's selected node in its process, NULL when none. */
 const WnNode *winnow_panel_selected_node (WinnowSession *session);
 /* A short confirmation in the window's toast overlay (its win.toast action). */

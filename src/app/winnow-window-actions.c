@@ -493,6 +493,18 @@ clear_node_filter_action (GSimpleAction *action,
   winnow_session_set_selected_node (self->session, NULL);
 }
 
+/* win.inject-fault: the fault panel's Inject button. */
+static void
+inject_fault_action (GSimpleAction *action,
+                     GVariant      *param,
+                     gpointer       data)
+{
+  WinnowWindow *self = data;
+
+  if (winnow_fault_panel_inject (self->fault_panel))
+    _winnow_window_ensure_tick (self);
+}
+
 /* win.toast: how a panel says something short (winnow_panel_toast). */
 static void
 toast_action (GSimpleAction *action,
@@ -526,6 +538,7 @@ static const GActionEntry win_entries[] = {
   { "timeline-zoom", timeline_zoom_action, "i", NULL, NULL },
   { "add-breakpoint", add_breakpoint_action, NULL, NULL, NULL },
   { "add-breakpoint-spec", add_breakpoint_spec_action, "s", NULL, NULL },
+  { "inject-fault", inject_fault_action, NULL, NULL, NULL },
 };
 
 

@@ -17,6 +17,7 @@
 #include "winnow-journal-page.h"
 #include "winnow-job-inspector.h"
 #include "winnow-node-inspector.h"
+#include "winnow-fault-panel.h"
 
 G_BEGIN_DECLS
 
@@ -50,12 +51,7 @@ struct _WinnowWindow
   AdwActionRow         *run_stats_row;
   GtkLabel             *select_hint;
   WinnowNodeInspector  *node_inspector;
-  AdwPreferencesGroup  *fault_group;
-  AdwComboRow          *fault_kind_row;
-  AdwEntryRow          *fault_code_row;
-  AdwEntryRow          *fault_json_row;
-  GtkBox               *fault_actions;
-  GtkLabel             *fault_error;
+  WinnowFaultPanel     *fault_panel;
   WinnowJobInspector   *job_inspector;
   WinnowHitBanner      *hit_banner;
   AdwViewStackPage     *timeline_page;

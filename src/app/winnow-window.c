@@ -19,22 +19,11 @@
 #include "winnow-journal-page.h"
 #include "winnow-job-inspector.h"
 #include "winnow-node-inspector.h"
+#include "winnow-fault-panel.h"
 #include "winnow-event-row.h"
 #include "winnow-job-row.h"
 
 #define DEFAULT_EXAMPLE "order-fulfilment.process.json"
-
-/* Fault kinds, in the order of the inspector's dropdown. */
-enum {
-  FAULT_FAIL,
-  FAULT_BPMN_ERROR,
-  FAULT_STATUS,
-  FAULT_CRASH,
-  FAULT_HANG,
-  FAULT_COMPLETE,
-  FAULT_CUSTOM,
-};
-
 
 enum {
   PROP_0,
@@ -572,53 +561,13 @@ update_select_hint (WinnowWindow *self)
 }
 
 static void
-update_fault_fields (WinnowWindow *self)
-{
-  guint kind = adw_combo_row_get_selected (self->fault_kind_row);
-  gboolean code = kind == FAULT_FAIL || kind == FAULT_BPMN_ERROR;
-  gboolean json = kind == FAULT_FAIL || kind == FAULT_STATUS || kind == FAULT_COMPLETE || kind == FAULT_CUSTOM;
-
-  gtk_widget_set_visible (GTK_WIDGET (self->fault_code_row), code);
-  gtk_widget_set_visible (GTK_WIDGET (self->fault_json_row), json);
-  switch (kind)
-    {
-    case FAULT_FAIL:
-      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->fault_code_row), _("Fault code"));
-      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->fault_json_row), _("Body (JSON, optional)"));
-      break;
-    case FAULT_BPMN_ERROR:
-      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->fault_code_row), _("BPMN error code"));
-      break;
-    case FAULT_STATUS:
-      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->fault_json_row), _("Status value (JSON)"));
-      break;
-    case FAULT_COMPLETE:
-      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->fault_json_row), _("Output body (JSON, optional)"));
-      break;
-    case FAULT_CUSTOM:
-      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->fault_json_row),
-                                     _("Response (JSON), e.g. {\"after\": \"1s\", \"fail\": {\"code\": \"503\"}}"));
-      break;
-    default:
-      break;
-    }
-  gtk_widget_set_visible (GTK_WIDGET (self->fault_error), FALSE);
-}
-
-static void
 update_inspector (WinnowWindow *self)
 {
   const WnNode *node = winnow_panel_selected_node (self->session);
-  WnEngine *engine = winnow_session_get_engine (self->session);
-  gboolean worker = node != NULL && node->worker != NULL;
-  GAction *inject = g_action_map_lookup_action (G_ACTION_MAP (self), "inject-fault");
 
   if (node != NULL)
     winnow_node_inspector_set_breakpoint (self->node_inspector, node_breakpoint (self, node->id) != 0);
   update_select_hint (self);
-  gtk_widget_set_visible (GTK_WIDGET (self->fault_group), worker);
-  gtk_widget_set_visible (GTK_WIDGET (self->fault_actions), worker);
-  g_simple_action_set_enabled (G_SIMPLE_ACTION (inject), worker && engine != NULL);
 
   gtk_widget_set_visible (GTK_WIDGET (self->node_filter_button), node != NULL);
   if (node != NULL)
@@ -629,15 +578,6 @@ update_inspector (WinnowWindow *self)
       chip = g_strdup_printf (_("Only %s"), node->name ? node->name : node->id);
       gtk_label_set_text (self->node_filter_label, chip);
     }
-  if (worker)
-    {
-      g_autofree char *fault_note = NULL;
-
-      /* Translators: %s is a topic name */
-      fault_note = g_strdup_printf (_("The next execution on topic “%s” gets this response instead of its scripted one."),
-                                    node->worker->topic);
-      adw_preferences_group_set_description (self->fault_group, fault_note);
-    }
 }
 
 static void
@@ -645,7 +585,6 @@ selected_node_cb (WinnowSession *session,
                   GParamSpec    *pspec,
                   WinnowWindow  *self)
 {
-  gtk_widget_set_visible (GTK_WIDGET (self->fault_error), FALSE);
   update_inspector (self);
 }
 
@@ -1027,128 +966,6 @@ session_hit_cb (WinnowSession  *session,
     winnow_session_set_selected_job (session, event->job);
 }
 
-/* Parse `text` as one JSON value, as strictly as the loader reads files;
- * NULL and a message naming the place when it is not JSON. */
-static JsonNode *
-parse_json (const char  *text,
-            char       **message)
-{
-  g_autoptr(GPtrArray) diagnostics = NULL;
-  const WnDiagnostic *problem;
-  JsonNode *value;
-
-  if (text == NULL || *text == '\0')
-    {
-      *message = g_strdup (_("Not valid JSON: the text is empty"));
-      return NULL;
-    }
-  value = wn_load_json_data (text, -1, NULL, &diagnostics, NULL);
-  if (value == NULL)
-    {
-      problem = diagnostics != NULL && diagnostics->len > 0 ? g_ptr_array_index (diagnostics, 0) : NULL;
-      /* Translators: "Not valid JSON (line 1, column 2): expected a string" */
-      *message = g_strdup_printf (_("Not valid JSON (line %u, column %u): %s"),
-                                  problem ? problem->line : 0, problem ? problem->column : 0,
-                                  problem ? problem->message : "?");
-      return NULL;
-    }
-  return value;
-}
-
-static void
-inject_fault_action (GSimpleAction *action,
-                     GVariant      *param,
-                     gpointer       data)
-{
-  WinnowWindow *self = data;
-  const WnNode *node = winnow_panel_selected_node (self->session);
-  guint kind = adw_combo_row_get_selected (self->fault_kind_row);
-  g_autofree char *code = g_strstrip (g_strdup (gtk_editable_get_text (GTK_EDITABLE (self->fault_code_row))));
-  g_autofree char *json = g_strstrip (g_strdup (gtk_editable_get_text (GTK_EDITABLE (self->fault_json_row))));
-  g_autofree char *message = NULL;
-  g_autofree char *description = NULL;
-  g_autofree char *done = NULL;
-  g_autoptr(WnResponse) response = NULL;
-  g_autoptr(GError) error = NULL;
-
-  if (node == NULL || node->worker == NULL)
-    return;
-
-  switch (kind)
-    {
-    case FAULT_FAIL:
-      response = wn_response_new (WN_RESPONSE_FAIL);
-      if (*json != '\0' && (response->body = parse_json (json, &message)) == NULL)
-        break;
-      response->code = *code != '\0' ? g_strdup (code) : NULL;
-      response->message = g_strdup (_("injected fault"));
-      break;
-    case FAULT_BPMN_ERROR:
-      if (*code == '\0')
-        {
-          message = g_strdup (_("A BPMN error needs a code"));
-          break;
-        }
-      response = wn_response_new (WN_RESPONSE_WORKER_ERROR);
-      response->bpmn_code = g_strdup (code);
-      response->message = g_strdup (_("injected BPMN error"));
-      break;
-    case FAULT_STATUS:
-      if (*json == '\0')
-        {
-          message = g_strdup (_("A status needs a JSON value, e.g. \"DECLINED\""));
-          break;
-        }
-      response = wn_response_new (WN_RESPONSE_WORKER_ERROR);
-      if ((response->status = parse_json (json, &message)) == NULL)
-        break;
-      break;
-    case FAULT_CRASH:
-      response = wn_response_new (WN_RESPONSE_CRASH);
-      break;
-    case FAULT_HANG:
-      response = wn_response_new (WN_RESPONSE_HANG);
-      break;
-    case FAULT_COMPLETE:
-      response = wn_response_new (WN_RESPONSE_COMPLETE);
-      if (*json != '\0' && (response->body = parse_json (json, &message)) == NULL)
-        break;
-      break;
-    case FAULT_CUSTOM:
-    default:
-      {
-        g_autoptr(GPtrArray) diagnostics = NULL;
-
-        response = wn_load_response_data (json, -1, _("response"), &diagnostics, &error);
-        if (response == NULL)
-          {
-            if (diagnostics != NULL && diagnostics->len > 0)
-              message = wn_diagnostic_format (g_ptr_array_index (diagnostics, 0));
-            else
-              message = g_strdup (error ? error->message : _("Not a valid response"));
-          }
-      }
-      break;
-    }
-
-  if (message != NULL)
-    {
-      winnow_field_set_error (self->fault_error, message);
-      return;
-    }
-  if (!winnow_session_inject (self->session, node->worker->topic, NULL, response, &error))
-    {
-      winnow_field_set_error (self->fault_error, error->message);
-      return;
-    }
-  winnow_field_set_error (self->fault_error, NULL);
-  description = wn_response_describe (response);
-  /* Translators: "Injected crash on topic authorize" */
-  done = g_strdup_printf (_("Injected %s on topic %s"), description, node->worker->topic);
-  _winnow_window_show_toast (self, done);
-  _winnow_window_ensure_tick (self);
-}
-
 static void
 start_instance_action (GSimpleAction *action,
                        GVariant      *param,
@@ -1168,7 +985,7 @@ start_instance_action (GSimpleAction *action,
   text = g_strstrip (gtk_text_buffer_get_text (buffer, &start, &end, FALSE));
   if (*text != '\0')
     {
-      node = parse_json (text, &message);
+      node = winnow_parse_json (text, &message);
       if (node == NULL)
         {
           winnow_field_set_error (self->start_error, message);
@@ -1194,7 +1011,6 @@ start_instance_action (GSimpleAction *action,
 }
 
 static const GActionEntry panel_entries[] = {
-  { "inject-fault", inject_fault_action, NULL, NULL, NULL },
   { "start-instance", start_instance_action, NULL, NULL, NULL },
   { "toggle-node-breakpoint", toggle_node_breakpoint_action, "s", NULL, NULL },
 };
@@ -1392,6 +1208,7 @@ winnow_window_class_init (WinnowWindowClass *klass)
   g_type_ensure (WINNOW_TYPE_JOURNAL_PAGE);
   g_type_ensure (WINNOW_TYPE_JOB_INSPECTOR);
   g_type_ensure (WINNOW_TYPE_NODE_INSPECTOR);
+  g_type_ensure (WINNOW_TYPE_FAULT_PANEL);
   /* GtkBuilder finds a type nobody has used yet by looking up its
    * *_get_type symbol in every loaded library: register the template's own
    * first (the window is built before anything is on screen) */
@@ -1445,12 +1262,7 @@ winnow_window_class_init (WinnowWindowClass *klass)
   BIND (run_stats_row);
   BIND (select_hint);
   BIND (node_inspector);
-  BIND (fault_group);
-  BIND (fault_kind_row);
-  BIND (fault_code_row);
-  BIND (fault_json_row);
-  BIND (fault_actions);
-  BIND (fault_error);
+  BIND (fault_panel);
   BIND (job_inspector);
   BIND (hit_banner);
   BIND (timeline_page);
@@ -1496,6 +1308,9 @@ winnow_window_init (WinnowWindow *self)
 
   _winnow_window_add_actions (self);
   g_action_map_add_action_entries (G_ACTION_MAP (self), panel_entries, G_N_ELEMENTS (panel_entries), self);
+  g_object_bind_property (self->fault_panel, "can-inject",
+                          g_action_map_lookup_action (G_ACTION_MAP (self), "inject-fault"), "enabled",
+                          G_BINDING_SYNC_CREATE);
   g_signal_connect (self->step_button, "query-tooltip", G_CALLBACK (step_query_tooltip_cb), self);
 
   /* A menu button builds its popover when it gets its menu: these two wait
@@ -1506,8 +1321,6 @@ winnow_window_init (WinnowWindow *self)
   /* menus filled at run time */
   self->recent_menu = g_menu_new ();
   adw_split_button_set_menu_model (self->open_button, G_MENU_MODEL (self->recent_menu));
-
-  update_fault_fields (self);
 
   g_signal_connect_object (self->session, "needs-flush", G_CALLBACK (session_needs_flush_cb), self, 0);
   g_signal_connect_object (self->session, "flushed", G_CALLBACK (session_flushed_cb), self, 0);
@@ -1523,7 +1336,6 @@ winnow_window_init (WinnowWindow *self)
   g_signal_connect_object (self->session, "breakpoints-changed", G_CALLBACK (breakpoints_changed_cb), self, 0);
 
   g_signal_connect (self->trust_default_row, "notify::selected", G_CALLBACK (trust_default_selected_cb), self);
-  g_signal_connect_swapped (self->fault_kind_row, "notify::selected", G_CALLBACK (update_fault_fields), self);
   g_signal_connect (self->view_stack, "notify::visible-child-name", G_CALLBACK (visible_page_cb), self);
   g_signal_connect (self->incidents, "notify::n-incidents", G_CALLBACK (incidents_count_cb), self);
   g_signal_connect_swapped (self->job_inspector, "notify::visible", G_CALLBACK (update_select_hint), self);

@@ -1,0 +1,290 @@
+/* winnow-fault-panel.c — the side panel's fault injection, shown while the
+ * selected node is a task. It follows the session's selected node itself;
+ * its Inject button is win.inject-fault, which calls
+ * winnow_fault_panel_inject(), and its `can-inject` property is that
+ * action's enabled state (the window binds them). */
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "winnow-fault-panel.h"
+#include "winnow-panel-util.h"
+
+struct _WinnowFaultPanel
+{
+  WinnowPanel          parent_instance;
+
+  /* template children */
+  GtkWidget           *box;
+  AdwPreferencesGroup *fault_group;
+  AdwComboRow         *fault_kind_row;
+  AdwEntryRow         *fault_code_row;
+  AdwEntryRow         *fault_json_row;
+  GtkLabel            *fault_error;
+
+  gboolean             can_inject;
+};
+
+enum {
+  PROP_0,
+  PROP_CAN_INJECT,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+/* Fault kinds, in the order of the inspector's dropdown. */
+enum {
+  FAULT_FAIL,
+  FAULT_BPMN_ERROR,
+  FAULT_STATUS,
+  FAULT_CRASH,
+  FAULT_HANG,
+  FAULT_COMPLETE,
+  FAULT_CUSTOM,
+};
+
+G_DEFINE_FINAL_TYPE (WinnowFaultPanel, winnow_fault_panel, WINNOW_TYPE_PANEL)
+
+static void
+update_fault_fields (WinnowFaultPanel *self)
+{
+  guint kind = adw_combo_row_get_selected (self->fault_kind_row);
+  gboolean code = kind == FAULT_FAIL || kind == FAULT_BPMN_ERROR;
+  gboolean json = kind == FAULT_FAIL || kind == FAULT_STATUS || kind == FAULT_COMPLETE || kind == FAULT_CUSTOM;
+
+  gtk_widget_set_visible (GTK_WIDGET (self->fault_code_row), code);
+  gtk_widget_set_visible (GTK_WIDGET (self->fault_json_row), json);
+  switch (kind)
+    {
+    case FAULT_FAIL:
+      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->fault_code_row), _("Fault code"));
+      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->fault_json_row), _("Body (JSON, optional)"));
+      break;
+    case FAULT_BPMN_ERROR:
+      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->fault_code_row), _("BPMN error code"));
+      break;
+    case FAULT_STATUS:
+      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->fault_json_row), _("Status value (JSON)"));
+      break;
+    case FAULT_COMPLETE:
+      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->fault_json_row), _("Output body (JSON, optional)"));
+      break;
+    case FAULT_CUSTOM:
+      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->fault_json_row),
+                                     _("Response (JSON), e.g. {\"after\": \"1s\", \"fail\": {\"code\": \"503\"}}"));
+      break;
+    default:
+      break;
+    }
+  gtk_widget_set_visible (GTK_WIDGET (self->fault_error), FALSE);
+}
+
+static void
+update_fault_panel (WinnowFaultPanel *self)
+{
+  WinnowSession *session = winnow_panel_get_session (WINNOW_PANEL (self));
+  const WnNode *node = winnow_panel_selected_node (session);
+  WnEngine *engine = winnow_session_get_engine (session);
+  gboolean worker = node != NULL && node->worker != NULL;
+  gboolean can_inject = worker && engine != NULL;
+
+  /* the whole section: the fields and the Inject button */
+  gtk_widget_set_visible (GTK_WIDGET (self), worker);
+  if (worker)
+    {
+      g_autofree char *fault_note = NULL;
+
+      /* Translators: %s is a topic name */
+      fault_note = g_strdup_printf (_("The next execution on topic “%s” gets this response instead of its scripted one."),
+                                    node->worker->topic);
+      adw_preferences_group_set_description (self->fault_group, fault_note);
+    }
+  if (self->can_inject != can_inject)
+    {
+      self->can_inject = can_inject;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CAN_INJECT]);
+    }
+}
+
+static void
+selected_node_cb (WinnowSession    *session,
+                  GParamSpec       *pspec,
+                  WinnowFaultPanel *self)
+{
+  gtk_widget_set_visible (GTK_WIDGET (self->fault_error), FALSE);
+  update_fault_panel (self);
+}
+
+static void
+run_changed_cb (WinnowSession    *session,
+                WinnowFaultPanel *self)
+{
+  update_fault_panel (self);
+}
+
+static void
+winnow_fault_panel_get_property (GObject    *object,
+                                 guint       prop_id,
+                                 GValue     *value,
+                                 GParamSpec *pspec)
+{
+  WinnowFaultPanel *self = WINNOW_FAULT_PANEL (object);
+
+  switch (prop_id)
+    {
+    case PROP_CAN_INJECT:
+      g_value_set_boolean (value, self->can_inject);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+winnow_fault_panel_session_changed (WinnowPanel   *panel,
+                                    WinnowSession *old)
+{
+  WinnowFaultPanel *self = WINNOW_FAULT_PANEL (panel);
+  WinnowSession *session = winnow_panel_get_session (panel);
+
+  if (session == NULL)
+    return;
+  g_signal_connect_object (session, "notify::selected-node", G_CALLBACK (selected_node_cb), self, 0);
+  g_signal_connect_object (session, "run-changed", G_CALLBACK (run_changed_cb), self, 0);
+  update_fault_panel (self);
+}
+
+static void
+winnow_fault_panel_class_init (WinnowFaultPanelClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  WinnowPanelClass *panel_class = WINNOW_PANEL_CLASS (klass);
+
+  object_class->get_property = winnow_fault_panel_get_property;
+  panel_class->session_changed = winnow_fault_panel_session_changed;
+
+  /* a task is selected and a run is on: win.inject-fault's enabled state */
+  properties[PROP_CAN_INJECT] =
+    g_param_spec_boolean ("can-inject", NULL, NULL, FALSE,
+                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  gtk_widget_class_set_template_from_resource (widget_class, RESOURCE_BASE "/winnow-fault-panel.ui");
+#define BIND(name) gtk_widget_class_bind_template_child (widget_class, WinnowFaultPanel, name)
+  BIND (box);
+  BIND (fault_group);
+  BIND (fault_kind_row);
+  BIND (fault_code_row);
+  BIND (fault_json_row);
+  BIND (fault_error);
+#undef BIND
+}
+
+static void
+winnow_fault_panel_init (WinnowFaultPanel *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+  g_signal_connect_swapped (self->fault_kind_row, "notify::selected", G_CALLBACK (update_fault_fields), self);
+  update_fault_fields (self);
+}
+
+gboolean
+winnow_fault_panel_inject (WinnowFaultPanel *self)
+{
+  WinnowSession *session;
+  const WnNode *node;
+  guint kind;
+  g_autofree char *code = NULL;
+  g_autofree char *json = NULL;
+  g_autofree char *message = NULL;
+  g_autofree char *description = NULL;
+  g_autofree char *done = NULL;
+  g_autoptr(WnResponse) response = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_return_val_if_fail (WINNOW_IS_FAULT_PANEL (self), FALSE);
+
+  session = winnow_panel_get_session (WINNOW_PANEL (self));
+  node = session ? winnow_panel_selected_node (session) : NULL;
+  if (node == NULL || node->worker == NULL)
+    return FALSE;
+  kind = adw_combo_row_get_selected (self->fault_kind_row);
+  code = g_strstrip (g_strdup (gtk_editable_get_text (GTK_EDITABLE (self->fault_code_row))));
+  json = g_strstrip (g_strdup (gtk_editable_get_text (GTK_EDITABLE (self->fault_json_row))));
+
+  switch (kind)
+    {
+    case FAULT_FAIL:
+      response = wn_response_new (WN_RESPONSE_FAIL);
+      if (*json != '\0' && (response->body = winnow_parse_json (json, &message)) == NULL)
+        break;
+      response->code = *code != '\0' ? g_strdup (code) : NULL;
+      response->message = g_strdup (_("injected fault"));
+      break;
+    case FAULT_BPMN_ERROR:
+      if (*code == '\0')
+        {
+          message = g_strdup (_("A BPMN error needs a code"));
+          break;
+        }
+      response = wn_response_new (WN_RESPONSE_WORKER_ERROR);
+      response->bpmn_code = g_strdup (code);
+      response->message = g_strdup (_("injected BPMN error"));
+      break;
+    case FAULT_STATUS:
+      if (*json == '\0')
+        {
+          message = g_strdup (_("A status needs a JSON value, e.g. \"DECLINED\""));
+          break;
+        }
+      response = wn_response_new (WN_RESPONSE_WORKER_ERROR);
+      if ((response->status = winnow_parse_json (json, &message)) == NULL)
+        break;
+      break;
+    case FAULT_CRASH:
+      response = wn_response_new (WN_RESPONSE_CRASH);
+      break;
+    case FAULT_HANG:
+      response = wn_response_new (WN_RESPONSE_HANG);
+      break;
+    case FAULT_COMPLETE:
+      response = wn_response_new (WN_RESPONSE_COMPLETE);
+      if (*json != '\0' && (response->body = winnow_parse_json (json, &message)) == NULL)
+        break;
+      break;
+    case FAULT_CUSTOM:
+    default:
+      {
+        g_autoptr(GPtrArray) diagnostics = NULL;
+
+        response = wn_load_response_data (json, -1, _("response"), &diagnostics, &error);
+        if (response == NULL)
+          {
+            if (diagnostics != NULL && diagnostics->len > 0)
+              message = wn_diagnostic_format (g_ptr_array_index (diagnostics, 0));
+            else
+              message = g_strdup (error ? error->message : _("Not a valid response"));
+          }
+      }
+      break;
+    }
+
+  if (message != NULL)
+    {
+      winnow_field_set_error (self->fault_error, message);
+      return FALSE;
+    }
+  if (!winnow_session_inject (session, node->worker->topic, NULL, response, &error))
+    {
+      winnow_field_set_error (self->fault_error, error->message);
+      return FALSE;
+    }
+  winnow_field_set_error (self->fault_error, NULL);
+  description = wn_response_describe (response);
+  /* Translators: "Injected crash on topic authorize" */
+  done = g_strdup_printf (_("Injected %s on topic %s"), description, node->worker->topic);
+  winnow_panel_toast (GTK_WIDGET (self), done);
+  return TRUE;
+}
