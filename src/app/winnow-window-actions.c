@@ -505,6 +505,18 @@ inject_fault_action (GSimpleAction *action,
     _winnow_window_ensure_tick (self);
 }
 
+/* win.start-instance: the run panel's Start Instance button. */
+static void
+start_instance_action (GSimpleAction *action,
+                       GVariant      *param,
+                       gpointer       data)
+{
+  WinnowWindow *self = data;
+
+  if (winnow_run_panel_start_instance (self->run_panel))
+    _winnow_window_ensure_tick (self);
+}
+
 /* win.toast: how a panel says something short (winnow_panel_toast). */
 static void
 toast_action (GSimpleAction *action,
@@ -539,6 +551,7 @@ static const GActionEntry win_entries[] = {
   { "add-breakpoint", add_breakpoint_action, NULL, NULL, NULL },
   { "add-breakpoint-spec", add_breakpoint_spec_action, "s", NULL, NULL },
   { "inject-fault", inject_fault_action, NULL, NULL, NULL },
+  { "start-instance", start_instance_action, NULL, NULL, NULL },
 };
 
 

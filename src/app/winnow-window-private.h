@@ -18,6 +18,7 @@
 #include "winnow-job-inspector.h"
 #include "winnow-node-inspector.h"
 #include "winnow-fault-panel.h"
+#include "winnow-run-panel.h"
 
 G_BEGIN_DECLS
 
@@ -47,8 +48,7 @@ struct _WinnowWindow
   GtkPaned             *main_paned;
   GtkPaned             *side_paned;
   WinnowDiagramPane    *diagram_pane;
-  AdwComboRow          *trust_default_row;
-  AdwActionRow         *run_stats_row;
+  WinnowRunPanel       *run_panel;
   GtkLabel             *select_hint;
   WinnowNodeInspector  *node_inspector;
   WinnowFaultPanel     *fault_panel;
@@ -59,8 +59,6 @@ struct _WinnowWindow
   WinnowTimelinePage   *timeline;
   WinnowIncidentsPage  *incidents;
   WinnowBreakpointsPage *breakpoints;
-  GtkTextView          *variables_view;
-  GtkLabel             *start_error;
   GtkLabel             *live_note;
   GtkButton            *node_filter_button;
   GtkLabel             *node_filter_label;
@@ -91,7 +89,6 @@ struct _WinnowWindow
   guint                 alert_counts[WINNOW_ALERT_FINISHED + 1];
   guint                 unseen_instances;
   guint                 unseen_journal;
-  gboolean              updating;
   GMenu                *recent_menu;
   GMenu                *examples_menu;
 };

@@ -20,6 +20,7 @@
 #include "winnow-job-inspector.h"
 #include "winnow-node-inspector.h"
 #include "winnow-fault-panel.h"
+#include "winnow-run-panel.h"
 #include "winnow-event-row.h"
 #include "winnow-job-row.h"
 
@@ -191,27 +192,6 @@ step_query_tooltip_cb (GtkWidget    *widget,
   return TRUE;
 }
 
-static void
-update_run_stats (WinnowWindow *self)
-{
-  WnEngine *engine = winnow_session_get_engine (self->session);
-  WnRunStats stats;
-  g_autofree char *text = NULL;
-
-  if (engine == NULL)
-    {
-      winnow_row_set_subtitle (self->run_stats_row, "—");
-      return;
-    }
-  wn_engine_get_stats (engine, &stats);
-  /* Two lines whatever the counts: a line that grows a digit never wraps anew
-   * and moves the inspector below it while the run plays.
-   * Translators: run totals in the inspector; keep the line break */
-  text = g_strdup_printf (_("%u started · %u active\n%u completed · %u terminated"),
-                          stats.instances, stats.active, stats.completed, stats.terminated);
-  winnow_row_set_subtitle (self->run_stats_row, text);
-}
-
 /* Whether a tab's table shows a preview: the tab bar's note says so. */
 static gboolean
 tables_live (WinnowWindow *self)
@@ -309,7 +289,7 @@ update_upper_views (WinnowWindow *self)
 {
   _winnow_window_update_clock (self);
   winnow_diagram_pane_update (self->diagram_pane);
-  update_run_stats (self);
+  winnow_run_panel_update (self->run_panel);
   winnow_node_inspector_update (self->node_inspector);
   if (winnow_session_get_selected_job (self->session) != NULL)
     winnow_job_inspector_update (self->job_inspector);
@@ -588,19 +568,6 @@ selected_node_cb (WinnowSession *session,
   update_inspector (self);
 }
 
-static void
-trust_default_selected_cb (AdwComboRow  *row,
-                           GParamSpec   *pspec,
-                           WinnowWindow *self)
-{
-  guint selected = adw_combo_row_get_selected (row);
-
-  if (self->updating || selected == GTK_INVALID_LIST_POSITION)
-    return;
-  g_action_group_activate_action (G_ACTION_GROUP (self), "default-trust",
-                                  g_variant_new_string (selected == 1 ? "engineAuthoritative" : "workerTrusted"));
-}
-
 void
 _winnow_window_sync_trust_default (WinnowWindow *self)
 {
@@ -609,10 +576,8 @@ _winnow_window_sync_trust_default (WinnowWindow *self)
 
   if (trust == WN_TRUST_UNSET)
     return;
-  self->updating = TRUE;
   g_simple_action_set_state (G_SIMPLE_ACTION (action), g_variant_new_string (wn_trust_to_string (trust)));
-  adw_combo_row_set_selected (self->trust_default_row, trust == WN_TRUST_ENGINE_AUTHORITATIVE ? 1 : 0);
-  self->updating = FALSE;
+  winnow_run_panel_set_trust_default (self->run_panel, trust);
 }
 
 /* ---- runs ---- */
@@ -674,7 +639,6 @@ session_run_changed_cb (WinnowSession *session,
   set_actions_enabled (self);
   update_inspector (self);
   _winnow_window_update_clock (self);
-  update_run_stats (self);
 }
 
 static void
@@ -966,52 +930,7 @@ session_hit_cb (WinnowSession  *session,
     winnow_session_set_selected_job (session, event->job);
 }
 
-static void
-start_instance_action (GSimpleAction *action,
-                       GVariant      *param,
-                       gpointer       data)
-{
-  WinnowWindow *self = data;
-  GtkTextBuffer *buffer = gtk_text_view_get_buffer (self->variables_view);
-  GtkTextIter start, end;
-  g_autofree char *text = NULL;
-  g_autofree char *message = NULL;
-  g_autofree char *done = NULL;
-  g_autoptr(JsonNode) node = NULL;
-  g_autoptr(GError) error = NULL;
-  const char *id;
-
-  gtk_text_buffer_get_bounds (buffer, &start, &end);
-  text = g_strstrip (gtk_text_buffer_get_text (buffer, &start, &end, FALSE));
-  if (*text != '\0')
-    {
-      node = winnow_parse_json (text, &message);
-      if (node == NULL)
-        {
-          winnow_field_set_error (self->start_error, message);
-          return;
-        }
-      if (!JSON_NODE_HOLDS_OBJECT (node))
-        {
-          winnow_field_set_error (self->start_error, _("Variables must be a JSON object, e.g. {\"order\": {\"amount\": 5}}"));
-          return;
-        }
-    }
-  id = winnow_session_start_instance (self->session, node ? json_node_get_object (node) : NULL, &error);
-  if (id == NULL)
-    {
-      winnow_field_set_error (self->start_error, error ? error->message : _("The instance could not start"));
-      return;
-    }
-  winnow_field_set_error (self->start_error, NULL);
-  /* Translators: %s is an instance id */
-  done = g_strdup_printf (_("Started instance %s"), id);
-  _winnow_window_show_toast (self, done);
-  _winnow_window_ensure_tick (self);
-}
-
 static const GActionEntry panel_entries[] = {
-  { "start-instance", start_instance_action, NULL, NULL, NULL },
   { "toggle-node-breakpoint", toggle_node_breakpoint_action, "s", NULL, NULL },
 };
 
@@ -1209,6 +1128,7 @@ winnow_window_class_init (WinnowWindowClass *klass)
   g_type_ensure (WINNOW_TYPE_JOB_INSPECTOR);
   g_type_ensure (WINNOW_TYPE_NODE_INSPECTOR);
   g_type_ensure (WINNOW_TYPE_FAULT_PANEL);
+  g_type_ensure (WINNOW_TYPE_RUN_PANEL);
   /* GtkBuilder finds a type nobody has used yet by looking up its
    * *_get_type symbol in every loaded library: register the template's own
    * first (the window is built before anything is on screen) */
@@ -1258,8 +1178,7 @@ winnow_window_class_init (WinnowWindowClass *klass)
   BIND (diagram_pane);
   gtk_widget_class_bind_template_child_full (widget_class, "examples_submenu", FALSE,
                                              G_STRUCT_OFFSET (WinnowWindow, examples_menu));
-  BIND (trust_default_row);
-  BIND (run_stats_row);
+  BIND (run_panel);
   BIND (select_hint);
   BIND (node_inspector);
   BIND (fault_panel);
@@ -1270,8 +1189,6 @@ winnow_window_class_init (WinnowWindowClass *klass)
   BIND (timeline);
   BIND (incidents);
   BIND (breakpoints);
-  BIND (variables_view);
-  BIND (start_error);
   BIND (live_note);
   BIND (node_filter_button);
   BIND (node_filter_label);
@@ -1335,7 +1252,6 @@ winnow_window_init (WinnowWindow *self)
   g_signal_connect_object (self->session, "breakpoint-hit", G_CALLBACK (session_hit_cb), self, 0);
   g_signal_connect_object (self->session, "breakpoints-changed", G_CALLBACK (breakpoints_changed_cb), self, 0);
 
-  g_signal_connect (self->trust_default_row, "notify::selected", G_CALLBACK (trust_default_selected_cb), self);
   g_signal_connect (self->view_stack, "notify::visible-child-name", G_CALLBACK (visible_page_cb), self);
   g_signal_connect (self->incidents, "notify::n-incidents", G_CALLBACK (incidents_count_cb), self);
   g_signal_connect_swapped (self->job_inspector, "notify::visible", G_CALLBACK (update_select_hint), self);
@@ -1359,7 +1275,6 @@ winnow_window_init (WinnowWindow *self)
   set_actions_enabled (self);
   update_inspector (self);
   _winnow_window_update_clock (self);
-  update_run_stats (self);
   g_debug ("window built in %" G_GINT64_FORMAT " µs", g_get_monotonic_time () - started);
 }
 
