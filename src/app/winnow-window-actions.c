@@ -501,7 +501,7 @@ inject_fault_action (GSimpleAction *action,
 {
   WinnowWindow *self = data;
 
-  if (winnow_fault_panel_inject (self->fault_panel))
+  if (winnow_fault_panel_inject (winnow_inspector_get_fault_panel (self->inspector)))
     _winnow_window_ensure_tick (self);
 }
 
@@ -513,7 +513,7 @@ start_instance_action (GSimpleAction *action,
 {
   WinnowWindow *self = data;
 
-  if (winnow_run_panel_start_instance (self->run_panel))
+  if (winnow_run_panel_start_instance (winnow_inspector_get_run_panel (self->inspector)))
     _winnow_window_ensure_tick (self);
 }
 

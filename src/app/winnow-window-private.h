@@ -15,10 +15,7 @@
 #include "winnow-dispatcher-page.h"
 #include "winnow-instances-page.h"
 #include "winnow-journal-page.h"
-#include "winnow-job-inspector.h"
-#include "winnow-node-inspector.h"
-#include "winnow-fault-panel.h"
-#include "winnow-run-panel.h"
+#include "winnow-inspector.h"
 
 G_BEGIN_DECLS
 
@@ -48,11 +45,7 @@ struct _WinnowWindow
   GtkPaned             *main_paned;
   GtkPaned             *side_paned;
   WinnowDiagramPane    *diagram_pane;
-  WinnowRunPanel       *run_panel;
-  GtkLabel             *select_hint;
-  WinnowNodeInspector  *node_inspector;
-  WinnowFaultPanel     *fault_panel;
-  WinnowJobInspector   *job_inspector;
+  WinnowInspector      *inspector;
   WinnowHitBanner      *hit_banner;
   AdwViewStackPage     *timeline_page;
   AdwViewStackPage     *incidents_page;

@@ -17,10 +17,7 @@
 #include "winnow-dispatcher-page.h"
 #include "winnow-instances-page.h"
 #include "winnow-journal-page.h"
-#include "winnow-job-inspector.h"
-#include "winnow-node-inspector.h"
-#include "winnow-fault-panel.h"
-#include "winnow-run-panel.h"
+#include "winnow-inspector.h"
 #include "winnow-event-row.h"
 #include "winnow-job-row.h"
 
@@ -289,10 +286,7 @@ update_upper_views (WinnowWindow *self)
 {
   _winnow_window_update_clock (self);
   winnow_diagram_pane_update (self->diagram_pane);
-  winnow_run_panel_update (self->run_panel);
-  winnow_node_inspector_update (self->node_inspector);
-  if (winnow_session_get_selected_job (self->session) != NULL)
-    winnow_job_inspector_update (self->job_inspector);
+  winnow_inspector_update (self->inspector);
   winnow_hit_banner_update (self->hit_banner);
 }
 
@@ -531,23 +525,14 @@ incidents_count_cb (WinnowIncidentsPage *page,
 
 /* ---- inspector ---- */
 
-/* The hint shows while the side panel has nothing else to show. */
-static void
-update_select_hint (WinnowWindow *self)
-{
-  gtk_widget_set_visible (GTK_WIDGET (self->select_hint),
-                          !gtk_widget_get_visible (GTK_WIDGET (self->node_inspector)) &&
-                          !gtk_widget_get_visible (GTK_WIDGET (self->job_inspector)));
-}
-
 static void
 update_inspector (WinnowWindow *self)
 {
   const WnNode *node = winnow_panel_selected_node (self->session);
 
   if (node != NULL)
-    winnow_node_inspector_set_breakpoint (self->node_inspector, node_breakpoint (self, node->id) != 0);
-  update_select_hint (self);
+    winnow_node_inspector_set_breakpoint (winnow_inspector_get_node_inspector (self->inspector),
+                                          node_breakpoint (self, node->id) != 0);
 
   gtk_widget_set_visible (GTK_WIDGET (self->node_filter_button), node != NULL);
   if (node != NULL)
@@ -577,7 +562,7 @@ _winnow_window_sync_trust_default (WinnowWindow *self)
   if (trust == WN_TRUST_UNSET)
     return;
   g_simple_action_set_state (G_SIMPLE_ACTION (action), g_variant_new_string (wn_trust_to_string (trust)));
-  winnow_run_panel_set_trust_default (self->run_panel, trust);
+  winnow_run_panel_set_trust_default (winnow_inspector_get_run_panel (self->inspector), trust);
 }
 
 /* ---- runs ---- */
@@ -912,7 +897,8 @@ breakpoints_changed_cb (WinnowSession *session,
 
   sync_diagram_breakpoints (self);
   if (node != NULL)
-    winnow_node_inspector_set_breakpoint (self->node_inspector, node_breakpoint (self, node) != 0);
+    winnow_node_inspector_set_breakpoint (winnow_inspector_get_node_inspector (self->inspector),
+                                          node_breakpoint (self, node) != 0);
 }
 
 static void
@@ -1125,10 +1111,7 @@ winnow_window_class_init (WinnowWindowClass *klass)
   g_type_ensure (WINNOW_TYPE_DISPATCHER_PAGE);
   g_type_ensure (WINNOW_TYPE_INSTANCES_PAGE);
   g_type_ensure (WINNOW_TYPE_JOURNAL_PAGE);
-  g_type_ensure (WINNOW_TYPE_JOB_INSPECTOR);
-  g_type_ensure (WINNOW_TYPE_NODE_INSPECTOR);
-  g_type_ensure (WINNOW_TYPE_FAULT_PANEL);
-  g_type_ensure (WINNOW_TYPE_RUN_PANEL);
+  g_type_ensure (WINNOW_TYPE_INSPECTOR);
   /* GtkBuilder finds a type nobody has used yet by looking up its
    * *_get_type symbol in every loaded library: register the template's own
    * first (the window is built before anything is on screen) */
@@ -1178,11 +1161,7 @@ winnow_window_class_init (WinnowWindowClass *klass)
   BIND (diagram_pane);
   gtk_widget_class_bind_template_child_full (widget_class, "examples_submenu", FALSE,
                                              G_STRUCT_OFFSET (WinnowWindow, examples_menu));
-  BIND (run_panel);
-  BIND (select_hint);
-  BIND (node_inspector);
-  BIND (fault_panel);
-  BIND (job_inspector);
+  BIND (inspector);
   BIND (hit_banner);
   BIND (timeline_page);
   BIND (incidents_page);
@@ -1225,7 +1204,7 @@ winnow_window_init (WinnowWindow *self)
 
   _winnow_window_add_actions (self);
   g_action_map_add_action_entries (G_ACTION_MAP (self), panel_entries, G_N_ELEMENTS (panel_entries), self);
-  g_object_bind_property (self->fault_panel, "can-inject",
+  g_object_bind_property (winnow_inspector_get_fault_panel (self->inspector), "can-inject",
                           g_action_map_lookup_action (G_ACTION_MAP (self), "inject-fault"), "enabled",
                           G_BINDING_SYNC_CREATE);
   g_signal_connect (self->step_button, "query-tooltip", G_CALLBACK (step_query_tooltip_cb), self);
@@ -1254,8 +1233,6 @@ winnow_window_init (WinnowWindow *self)
 
   g_signal_connect (self->view_stack, "notify::visible-child-name", G_CALLBACK (visible_page_cb), self);
   g_signal_connect (self->incidents, "notify::n-incidents", G_CALLBACK (incidents_count_cb), self);
-  g_signal_connect_swapped (self->job_inspector, "notify::visible", G_CALLBACK (update_select_hint), self);
-  g_signal_connect_swapped (self->node_inspector, "notify::visible", G_CALLBACK (update_select_hint), self);
 
   keys = gtk_event_controller_key_new ();
   gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);
