@@ -8,6 +8,7 @@
 #include <glib/gi18n.h>
 
 #include "winnow-diagram-pane.h"
+#include "winnow-panel-util.h"
 
 struct _WinnowDiagramPane
 {
@@ -18,6 +19,7 @@ struct _WinnowDiagramPane
   GtkBox           *legend;
   GtkBox           *examples;
 
+  GBinding         *selection;     /* the session's selected node, both ways */
   WinnowNodeCounts *last_counts;   /* per node of the process, as shown */
   guint             n_last_counts;
 };
@@ -50,6 +52,44 @@ setup_legend (WinnowDiagramPane *self)
     }
 }
 
+/* The diagram marks the nodes that stop the clock when a token enters them. */
+static void
+sync_breakpoints (WinnowDiagramPane *self)
+{
+  WinnowSession *session = winnow_panel_get_session (WINNOW_PANEL (self));
+  WnProcess *process = session ? winnow_session_get_process (session) : NULL;
+
+  for (guint i = 0; process != NULL && i < process->n_nodes; i++)
+    winnow_diagram_set_breakpoint (self->diagram, process->nodes[i].id,
+                                   winnow_session_node_breaks (session, process->nodes[i].id));
+}
+
+/* A double click on a node selects it and sets a breakpoint there, or
+ * removes the one it has. */
+static void
+node_activated_cb (WinnowDiagram     *diagram,
+                   const char        *node_id,
+                   WinnowDiagramPane *self)
+{
+  WinnowSession *session = winnow_panel_get_session (WINNOW_PANEL (self));
+  WnProcess *process = session ? winnow_session_get_process (session) : NULL;
+  const WnNode *node = process ? wn_process_find_node (process, node_id) : NULL;
+  g_autofree char *text = NULL;
+  const char *name;
+
+  if (node == NULL)
+    return;
+  winnow_session_set_selected_node (session, node_id);
+  name = node->name ? node->name : node->id;
+  if (winnow_session_toggle_node_breakpoint (session, node_id))
+    /* Translators: %s is a node's name */
+    text = g_strdup_printf (_("The clock will stop when a token enters “%s”"), name);
+  else
+    /* Translators: %s is a node's name */
+    text = g_strdup_printf (_("Breakpoint at “%s” removed"), name);
+  winnow_panel_toast (GTK_WIDGET (self), text);
+}
+
 static void
 run_changed_cb (WinnowSession     *session,
                 WinnowDiagramPane *self)
@@ -63,6 +103,7 @@ run_changed_cb (WinnowSession     *session,
   self->n_last_counts = process ? process->n_nodes : 0;
   self->last_counts = g_new0 (WinnowNodeCounts, MAX (self->n_last_counts, 1));
   gtk_stack_set_visible_child_name (self->stack, process ? "diagram" : "empty");
+  sync_breakpoints (self);
 }
 
 static void
@@ -81,8 +122,13 @@ winnow_diagram_pane_session_changed (WinnowPanel   *panel,
   WinnowDiagramPane *self = WINNOW_DIAGRAM_PANE (panel);
   WinnowSession *session = winnow_panel_get_session (panel);
 
-  if (session != NULL)
-    g_signal_connect_object (session, "run-changed", G_CALLBACK (run_changed_cb), self, 0);
+  g_clear_pointer (&self->selection, g_binding_unbind);
+  if (session == NULL)
+    return;
+  g_signal_connect_object (session, "run-changed", G_CALLBACK (run_changed_cb), self, 0);
+  g_signal_connect_object (session, "breakpoints-changed", G_CALLBACK (sync_breakpoints), self, G_CONNECT_SWAPPED);
+  self->selection = g_object_bind_property (session, "selected-node", self->diagram, "selected-node",
+                                            G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
 }
 
 static void
@@ -108,6 +154,7 @@ winnow_diagram_pane_init (WinnowDiagramPane *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
   setup_legend (self);
+  g_signal_connect (self->diagram, "node-activated", G_CALLBACK (node_activated_cb), self);
   gtk_stack_set_visible_child_name (self->stack, "empty");
 }
 

@@ -151,6 +151,41 @@ winnow_session_find_breakpoint (WinnowSession *self,
   return 0;
 }
 
+gboolean
+winnow_session_node_breaks (WinnowSession *self,
+                            const char    *node)
+{
+  guint id;
+
+  g_return_val_if_fail (WINNOW_IS_SESSION (self), FALSE);
+
+  id = winnow_session_find_breakpoint (self, WN_EV_NODE, WN_PH_ENTERED, node);
+  for (guint i = 0; id != 0 && i < self->breakpoints->len; i++)
+    {
+      WinnowBreakpoint *bp = &g_array_index (self->breakpoints, WinnowBreakpoint, i);
+
+      if (bp->id == id)
+        return bp->enabled;
+    }
+  return FALSE;
+}
+
+gboolean
+winnow_session_toggle_node_breakpoint (WinnowSession *self,
+                                       const char    *node)
+{
+  g_return_val_if_fail (WINNOW_IS_SESSION (self), FALSE);
+  g_return_val_if_fail (node != NULL, FALSE);
+
+  if (winnow_session_node_breaks (self, node))
+    {
+      winnow_session_remove_breakpoint (self, winnow_session_find_breakpoint (self, WN_EV_NODE, WN_PH_ENTERED, node));
+      return FALSE;
+    }
+  winnow_session_add_breakpoint (self, WN_EV_NODE, WN_PH_ENTERED, node);
+  return TRUE;
+}
+
 guint
 winnow_session_add_breakpoint (WinnowSession *self,
                                WnEventKind    kind,

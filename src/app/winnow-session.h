@@ -182,6 +182,13 @@ guint             winnow_session_find_breakpoint   (WinnowSession          *self
                                                     WnEventKind             kind,
                                                     WnEventPhase            phase,
                                                     const char             *node);
+/* Whether an enabled "a token enters `node`" breakpoint is set. */
+gboolean          winnow_session_node_breaks       (WinnowSession          *self,
+                                                    const char             *node);
+/* Set that breakpoint, or remove it when it is set and enabled; returns
+ * whether the node breaks now. */
+gboolean          winnow_session_toggle_node_breakpoint (WinnowSession     *self,
+                                                    const char             *node);
 /* In the order they were added, hit counts up to date (borrowed). */
 const WinnowBreakpoint *winnow_session_get_breakpoints (WinnowSession      *self,
                                                     guint                  *n_breakpoints);

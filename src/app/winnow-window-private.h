@@ -47,7 +47,6 @@ struct _WinnowWindow
   WinnowDiagramPane    *diagram_pane;
   WinnowInspector      *inspector;
   WinnowHitBanner      *hit_banner;
-  AdwViewStackPage     *timeline_page;
   AdwViewStackPage     *incidents_page;
   WinnowTimelinePage   *timeline;
   WinnowIncidentsPage  *incidents;
@@ -56,8 +55,6 @@ struct _WinnowWindow
   GtkButton            *node_filter_button;
   GtkLabel             *node_filter_label;
   AdwViewStack         *view_stack;
-  AdwViewStackPage     *tracks_page;
-  AdwViewStackPage     *jobs_page;
   AdwViewStackPage     *journal_page;
   AdwViewStackPage     *instances_page;
   WinnowTracksPage     *tracks;
@@ -92,6 +89,11 @@ void  _winnow_window_ensure_tick      (WinnowWindow *self);
 void  _winnow_window_update_clock     (WinnowWindow *self);
 void  _winnow_window_sync_trust_default (WinnowWindow *self);
 char *_winnow_describe_speed          (double speed);
+
+/* winnow-window-files.c */
+void  _winnow_window_rebuild_recent_menu (WinnowWindow *self);
+void  _winnow_window_populate_examples   (WinnowWindow *self);
+void  _winnow_window_setup_drop          (WinnowWindow *self);
 
 /* winnow-window-actions.c */
 void  _winnow_window_add_actions      (WinnowWindow *self);

@@ -21,7 +21,6 @@
 #include "winnow-event-row.h"
 #include "winnow-job-row.h"
 
-#define DEFAULT_EXAMPLE "order-fulfilment.process.json"
 
 enum {
   PROP_0,
@@ -101,9 +100,6 @@ _winnow_window_show_toast (WinnowWindow *self,
 
 static void update_tab_badges (WinnowWindow *self);
 static void alert_toast_dismissed_cb (AdwToast *toast, WinnowWindow *self);
-static void sync_diagram_breakpoints (WinnowWindow *self);
-static guint node_breakpoint (WinnowWindow *self, const char *node);
-static void toggle_node_breakpoint (WinnowWindow *self, const char *node, gboolean announce);
 static void session_hit_cb (WinnowSession *session, guint id, WinnowEventRow *row, WinnowWindow *self);
 static void breakpoints_changed_cb (WinnowSession *session, WinnowWindow *self);
 
@@ -532,7 +528,7 @@ update_inspector (WinnowWindow *self)
 
   if (node != NULL)
     winnow_node_inspector_set_breakpoint (winnow_inspector_get_node_inspector (self->inspector),
-                                          node_breakpoint (self, node->id) != 0);
+                                          winnow_session_node_breaks (self->session, node->id));
 
   gtk_widget_set_visible (GTK_WIDGET (self->node_filter_button), node != NULL);
   if (node != NULL)
@@ -614,7 +610,6 @@ session_run_changed_cb (WinnowSession *session,
   self->unseen_journal = 0;
   update_tab_badges (self);
   winnow_session_set_selected_job (session, NULL);
-  sync_diagram_breakpoints (self);
 
   if (winnow_session_get_selected_node (session) != NULL &&
       (process == NULL || wn_process_find_node (process, winnow_session_get_selected_node (session)) == NULL))
@@ -643,242 +638,7 @@ session_mode_cb (WinnowSession *session,
   _winnow_window_ensure_tick (self);
 }
 
-/* ---- loading ---- */
-
-static void
-rebuild_recent_menu (WinnowWindow *self)
-{
-  g_auto(GStrv) uris = NULL;
-  guint n = 0;
-
-  g_menu_remove_all (self->recent_menu);
-  if (self->settings != NULL)
-    uris = g_settings_get_strv (self->settings, "recent-files");
-  else
-    {
-      GtkRecentManager *manager = gtk_recent_manager_get_default ();
-      GList *items = gtk_recent_manager_get_items (manager);
-      GPtrArray *found = g_ptr_array_new ();
-
-      for (GList *l = items; l != NULL && found->len < MAX_RECENT; l = l->next)
-        {
-          const char *uri = gtk_recent_info_get_uri (l->data);
-
-          if (g_str_has_suffix (uri, ".process.json") && gtk_recent_info_exists (l->data))
-            g_ptr_array_add (found, g_strdup (uri));
-        }
-      g_list_free_full (items, (GDestroyNotify) gtk_recent_info_unref);
-      g_ptr_array_add (found, NULL);
-      uris = (GStrv) g_ptr_array_free (found, FALSE);
-    }
-
-  for (guint i = 0; uris != NULL && uris[i] != NULL && n < MAX_RECENT; i++)
-    {
-      g_autoptr(GFile) file = g_file_new_for_uri (uris[i]);
-      g_autofree char *name = g_file_get_basename (file);
-      g_autoptr(GMenuItem) item = g_menu_item_new (name, NULL);
-
-      g_menu_item_set_action_and_target_value (item, "win.open-recent", g_variant_new_string (uris[i]));
-      g_menu_append_item (self->recent_menu, item);
-      n++;
-    }
-  if (n == 0)
-    {
-      g_autoptr(GMenuItem) item = g_menu_item_new (_("No recent processes"), "win.none");
-      g_menu_append_item (self->recent_menu, item);
-    }
-}
-
-static void
-remember_file (WinnowWindow *self,
-               GFile        *file)
-{
-  g_autofree char *uri = g_file_get_uri (file);
-  g_autoptr(GFile) parent = g_file_get_parent (file);
-  GtkRecentData recent = { 0 };
-
-  recent.mime_type = (char *) "application/json";
-  recent.app_name = (char *) (g_get_application_name () ? g_get_application_name () : "winnow");
-  recent.app_exec = (char *) "winnow %u";
-  gtk_recent_manager_add_full (gtk_recent_manager_get_default (), uri, &recent);
-  if (self->settings != NULL)
-    {
-      g_auto(GStrv) old = g_settings_get_strv (self->settings, "recent-files");
-      g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
-      g_auto(GStrv) uris = NULL;
-      guint n = 1;
-
-      g_strv_builder_add (builder, uri);
-      for (guint i = 0; old[i] != NULL && n < MAX_RECENT; i++)
-        if (g_strcmp0 (old[i], uri) != 0)
-          {
-            g_strv_builder_add (builder, old[i]);
-            n++;
-          }
-      uris = g_strv_builder_end (builder);
-      g_settings_set_strv (self->settings, "recent-files", (const char * const *) uris);
-      if (parent != NULL)
-        {
-          g_autofree char *folder = g_file_get_path (parent);
-          if (folder != NULL)
-            g_settings_set_string (self->settings, "last-folder", folder);
-        }
-    }
-  rebuild_recent_menu (self);
-}
-
-gboolean
-winnow_window_open_file (WinnowWindow *self,
-                         GFile        *file)
-{
-  g_autoptr(GPtrArray) diagnostics = NULL;
-  g_autoptr(GError) error = NULL;
-  WnEngineOptions options = { 0 };
-
-  g_return_val_if_fail (WINNOW_IS_WINDOW (self), FALSE);
-  g_return_val_if_fail (G_IS_FILE (file), FALSE);
-
-  options.instances = self->instances_option;
-  /* a default: the session keeps the trust a process (or its embedded scenario) sets */
-  if (self->settings != NULL)
-    options.trust = (WnTrust) g_settings_get_enum (self->settings, "default-trust");
-  if (!winnow_session_load_file (self->session, file, &options, &diagnostics, &error))
-    {
-      winnow_load_errors_show (self->load_errors, file, diagnostics, error);
-      return FALSE;
-    }
-  winnow_load_errors_clear (self->load_errors);
-  remember_file (self, file);
-  return TRUE;
-}
-
-char *
-winnow_find_examples_dir (void)
-{
-  const char *env = g_getenv ("WINNOW_EXAMPLES_DIR");
-  g_autofree char *installed = NULL;
-
-  if (env != NULL && *env != '\0' && g_file_test (env, G_FILE_TEST_IS_DIR))
-    return g_strdup (env);
-  installed = g_build_filename (PKGDATADIR, "examples", NULL);
-  if (g_file_test (installed, G_FILE_TEST_IS_DIR))
-    return g_steal_pointer (&installed);
-  return NULL;
-}
-
-gboolean
-winnow_window_open_default (WinnowWindow *self)
-{
-  g_autofree char *dir = winnow_find_examples_dir ();
-  g_autofree char *path = NULL;
-  g_autoptr(GFile) file = NULL;
-
-  g_return_val_if_fail (WINNOW_IS_WINDOW (self), FALSE);
-
-  if (dir == NULL)
-    return FALSE;
-  path = g_build_filename (dir, DEFAULT_EXAMPLE, NULL);
-  if (!g_file_test (path, G_FILE_TEST_IS_REGULAR))
-    return FALSE;
-  file = g_file_new_for_path (path);
-  return winnow_window_open_file (self, file);
-}
-
-static int
-compare_names (gconstpointer a,
-               gconstpointer b)
-{
-  return g_strcmp0 (*(const char * const *) a, *(const char * const *) b);
-}
-
-static void
-populate_examples (WinnowWindow *self)
-{
-  g_autofree char *dir = winnow_find_examples_dir ();
-  g_autoptr(GDir) handle = NULL;
-  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
-  const char *name;
-
-  if (dir == NULL || (handle = g_dir_open (dir, 0, NULL)) == NULL)
-    {
-      g_autoptr(GMenuItem) item = g_menu_item_new (_("No examples installed"), "win.none");
-      g_menu_append_item (self->examples_menu, item);
-      return;
-    }
-  while ((name = g_dir_read_name (handle)) != NULL)
-    if (g_str_has_suffix (name, ".process.json"))
-      g_ptr_array_add (names, g_strdup (name));
-  g_ptr_array_sort (names, compare_names);
-
-  for (guint i = 0; i < names->len; i++)
-    {
-      const char *file = g_ptr_array_index (names, i);
-      g_autofree char *path = g_build_filename (dir, file, NULL);
-      g_autofree char *label = g_strndup (file, strlen (file) - strlen (".process.json"));
-      g_autoptr(GMenuItem) item = g_menu_item_new (label, NULL);
-
-      g_menu_item_set_action_and_target_value (item, "win.open-example", g_variant_new_string (path));
-      g_menu_append_item (self->examples_menu, item);
-      winnow_diagram_pane_add_example (self->diagram_pane, label, path);
-    }
-}
-
-/* ---- the debugger: timeline, breakpoints, incidents, sessions ---- */
-
-
-static guint
-node_breakpoint (WinnowWindow *self,
-                 const char   *node)
-{
-  guint id = winnow_session_find_breakpoint (self->session, WN_EV_NODE, WN_PH_ENTERED, node);
-  guint n;
-  const WinnowBreakpoint *bps = winnow_session_get_breakpoints (self->session, &n);
-
-  for (guint i = 0; id != 0 && i < n; i++)
-    if (bps[i].id == id)
-      return bps[i].enabled ? id : 0;
-  return 0;
-}
-
-static void
-sync_diagram_breakpoints (WinnowWindow *self)
-{
-  WnProcess *process = winnow_session_get_process (self->session);
-
-  for (guint i = 0; process != NULL && i < process->n_nodes; i++)
-    winnow_diagram_set_breakpoint (winnow_diagram_pane_get_diagram (self->diagram_pane), process->nodes[i].id,
-                                   node_breakpoint (self, process->nodes[i].id) != 0);
-}
-
-static void
-toggle_node_breakpoint (WinnowWindow *self,
-                        const char   *node_id,
-                        gboolean      announce)
-{
-  WnProcess *process = winnow_session_get_process (self->session);
-  const WnNode *node = process ? wn_process_find_node (process, node_id) : NULL;
-  guint id = winnow_session_find_breakpoint (self->session, WN_EV_NODE, WN_PH_ENTERED, node_id);
-  g_autofree char *text = NULL;
-  const char *name;
-
-  if (node == NULL)
-    return;
-  name = node->name ? node->name : node->id;
-  if (id != 0 && node_breakpoint (self, node_id) != 0)
-    {
-      winnow_session_remove_breakpoint (self->session, id);
-      /* Translators: %s is a node's name */
-      text = g_strdup_printf (_("Breakpoint at “%s” removed"), name);
-    }
-  else
-    {
-      winnow_session_add_breakpoint (self->session, WN_EV_NODE, WN_PH_ENTERED, node_id);
-      /* Translators: %s is a node's name */
-      text = g_strdup_printf (_("The clock will stop when a token enters “%s”"), name);
-    }
-  if (announce)
-    _winnow_window_show_toast (self, text);
-}
+/* ---- breakpoints ---- */
 
 /* win.toggle-node-breakpoint: the node inspector's switch. */
 static void
@@ -886,7 +646,9 @@ toggle_node_breakpoint_action (GSimpleAction *action,
                                GVariant      *param,
                                gpointer       data)
 {
-  toggle_node_breakpoint (data, g_variant_get_string (param, NULL), FALSE);
+  WinnowWindow *self = data;
+
+  winnow_session_toggle_node_breakpoint (self->session, g_variant_get_string (param, NULL));
 }
 
 static void
@@ -895,10 +657,9 @@ breakpoints_changed_cb (WinnowSession *session,
 {
   const char *node = winnow_session_get_selected_node (session);
 
-  sync_diagram_breakpoints (self);
   if (node != NULL)
     winnow_node_inspector_set_breakpoint (winnow_inspector_get_node_inspector (self->inspector),
-                                          node_breakpoint (self, node) != 0);
+                                          winnow_session_node_breaks (session, node));
 }
 
 static void
@@ -942,32 +703,6 @@ key_pressed_cb (GtkEventControllerKey *controller,
 }
 
 static gboolean
-drop_cb (GtkDropTarget *target,
-         const GValue  *value,
-         double         x,
-         double         y,
-         WinnowWindow  *self)
-{
-  GFile *file = NULL;
-
-  if (G_VALUE_HOLDS (value, GDK_TYPE_FILE_LIST))
-    {
-      GSList *files = gdk_file_list_get_files (g_value_get_boxed (value));
-
-      if (files != NULL)
-        file = files->data;
-      g_slist_free (files);
-    }
-  else if (G_VALUE_HOLDS (value, G_TYPE_FILE))
-    file = g_value_get_object (value);
-
-  if (file == NULL)
-    return FALSE;
-  winnow_window_open_file (self, file);
-  return TRUE;
-}
-
-static gboolean
 close_request_cb (GtkWindow    *window,
                   WinnowWindow *self)
 {
@@ -985,14 +720,6 @@ close_request_cb (GtkWindow    *window,
   return FALSE;
 }
 
-static void
-node_activated_cb (WinnowDiagram *diagram,
-                   const char    *node_id,
-                   WinnowWindow  *self)
-{
-  winnow_session_set_selected_node (self->session, node_id);
-  toggle_node_breakpoint (self, node_id, TRUE);
-}
 
 /* ---- setup ---- */
 
@@ -1163,7 +890,6 @@ winnow_window_class_init (WinnowWindowClass *klass)
                                              G_STRUCT_OFFSET (WinnowWindow, examples_menu));
   BIND (inspector);
   BIND (hit_banner);
-  BIND (timeline_page);
   BIND (incidents_page);
   BIND (timeline);
   BIND (incidents);
@@ -1172,8 +898,6 @@ winnow_window_class_init (WinnowWindowClass *klass)
   BIND (node_filter_button);
   BIND (node_filter_label);
   BIND (view_stack);
-  BIND (tracks_page);
-  BIND (jobs_page);
   BIND (journal_page);
   BIND (instances_page);
   BIND (tracks);
@@ -1187,8 +911,6 @@ static void
 winnow_window_init (WinnowWindow *self)
 {
   GtkEventController *keys;
-  GtkDropTarget *drop;
-  GType drop_types[] = { GDK_TYPE_FILE_LIST, G_TYPE_FILE };
   gint64 started = g_get_monotonic_time ();
 
   /* first: the panels' templates bind to it */
@@ -1224,10 +946,6 @@ winnow_window_init (WinnowWindow *self)
   g_signal_connect_object (self->session, "run-changed", G_CALLBACK (session_run_changed_cb), self, 0);
   g_signal_connect_object (self->session, "notify::mode", G_CALLBACK (session_mode_cb), self, 0);
   g_signal_connect_object (self->session, "notify::selected-node", G_CALLBACK (selected_node_cb), self, 0);
-  g_object_bind_property (self->session, "selected-node", winnow_diagram_pane_get_diagram (self->diagram_pane),
-                          "selected-node", G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
-  g_signal_connect (winnow_diagram_pane_get_diagram (self->diagram_pane), "node-activated",
-                    G_CALLBACK (node_activated_cb), self);
   g_signal_connect_object (self->session, "breakpoint-hit", G_CALLBACK (session_hit_cb), self, 0);
   g_signal_connect_object (self->session, "breakpoints-changed", G_CALLBACK (breakpoints_changed_cb), self, 0);
 
@@ -1239,16 +957,13 @@ winnow_window_init (WinnowWindow *self)
   g_signal_connect (keys, "key-pressed", G_CALLBACK (key_pressed_cb), self);
   gtk_widget_add_controller (GTK_WIDGET (self), keys);
 
-  drop = gtk_drop_target_new (G_TYPE_INVALID, GDK_ACTION_COPY);
-  gtk_drop_target_set_gtypes (drop, drop_types, G_N_ELEMENTS (drop_types));
-  g_signal_connect (drop, "drop", G_CALLBACK (drop_cb), self);
-  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drop));
+  _winnow_window_setup_drop (self);
 
   g_signal_connect (self, "close-request", G_CALLBACK (close_request_cb), self);
 
   restore_settings (self);
-  rebuild_recent_menu (self);
-  populate_examples (self);
+  _winnow_window_rebuild_recent_menu (self);
+  _winnow_window_populate_examples (self);
   set_actions_enabled (self);
   update_inspector (self);
   _winnow_window_update_clock (self);

@@ -1,0 +1,226 @@
+/* winnow-window-files.c — how files reach the window: opening a process
+ * (the session loads it), the recent files, the bundled examples, and a
+ * file dropped on the window. */
+#include "config.h"
+
+#include <string.h>
+#include <glib/gi18n.h>
+
+#include "winnow-window-private.h"
+
+#define DEFAULT_EXAMPLE "order-fulfilment.process.json"
+
+void
+_winnow_window_rebuild_recent_menu (WinnowWindow *self)
+{
+  g_auto(GStrv) uris = NULL;
+  guint n = 0;
+
+  g_menu_remove_all (self->recent_menu);
+  if (self->settings != NULL)
+    uris = g_settings_get_strv (self->settings, "recent-files");
+  else
+    {
+      GtkRecentManager *manager = gtk_recent_manager_get_default ();
+      GList *items = gtk_recent_manager_get_items (manager);
+      GPtrArray *found = g_ptr_array_new ();
+
+      for (GList *l = items; l != NULL && found->len < MAX_RECENT; l = l->next)
+        {
+          const char *uri = gtk_recent_info_get_uri (l->data);
+
+          if (g_str_has_suffix (uri, ".process.json") && gtk_recent_info_exists (l->data))
+            g_ptr_array_add (found, g_strdup (uri));
+        }
+      g_list_free_full (items, (GDestroyNotify) gtk_recent_info_unref);
+      g_ptr_array_add (found, NULL);
+      uris = (GStrv) g_ptr_array_free (found, FALSE);
+    }
+
+  for (guint i = 0; uris != NULL && uris[i] != NULL && n < MAX_RECENT; i++)
+    {
+      g_autoptr(GFile) file = g_file_new_for_uri (uris[i]);
+      g_autofree char *name = g_file_get_basename (file);
+      g_autoptr(GMenuItem) item = g_menu_item_new (name, NULL);
+
+      g_menu_item_set_action_and_target_value (item, "win.open-recent", g_variant_new_string (uris[i]));
+      g_menu_append_item (self->recent_menu, item);
+      n++;
+    }
+  if (n == 0)
+    {
+      g_autoptr(GMenuItem) item = g_menu_item_new (_("No recent processes"), "win.none");
+      g_menu_append_item (self->recent_menu, item);
+    }
+}
+
+static void
+remember_file (WinnowWindow *self,
+               GFile        *file)
+{
+  g_autofree char *uri = g_file_get_uri (file);
+  g_autoptr(GFile) parent = g_file_get_parent (file);
+  GtkRecentData recent = { 0 };
+
+  recent.mime_type = (char *) "application/json";
+  recent.app_name = (char *) (g_get_application_name () ? g_get_application_name () : "winnow");
+  recent.app_exec = (char *) "winnow %u";
+  gtk_recent_manager_add_full (gtk_recent_manager_get_default (), uri, &recent);
+  if (self->settings != NULL)
+    {
+      g_auto(GStrv) old = g_settings_get_strv (self->settings, "recent-files");
+      g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+      g_auto(GStrv) uris = NULL;
+      guint n = 1;
+
+      g_strv_builder_add (builder, uri);
+      for (guint i = 0; old[i] != NULL && n < MAX_RECENT; i++)
+        if (g_strcmp0 (old[i], uri) != 0)
+          {
+            g_strv_builder_add (builder, old[i]);
+            n++;
+          }
+      uris = g_strv_builder_end (builder);
+      g_settings_set_strv (self->settings, "recent-files", (const char * const *) uris);
+      if (parent != NULL)
+        {
+          g_autofree char *folder = g_file_get_path (parent);
+          if (folder != NULL)
+            g_settings_set_string (self->settings, "last-folder", folder);
+        }
+    }
+  _winnow_window_rebuild_recent_menu (self);
+}
+
+gboolean
+winnow_window_open_file (WinnowWindow *self,
+                         GFile        *file)
+{
+  g_autoptr(GPtrArray) diagnostics = NULL;
+  g_autoptr(GError) error = NULL;
+  WnEngineOptions options = { 0 };
+
+  g_return_val_if_fail (WINNOW_IS_WINDOW (self), FALSE);
+  g_return_val_if_fail (G_IS_FILE (file), FALSE);
+
+  options.instances = self->instances_option;
+  /* a default: the session keeps the trust a process (or its embedded scenario) sets */
+  if (self->settings != NULL)
+    options.trust = (WnTrust) g_settings_get_enum (self->settings, "default-trust");
+  if (!winnow_session_load_file (self->session, file, &options, &diagnostics, &error))
+    {
+      winnow_load_errors_show (self->load_errors, file, diagnostics, error);
+      return FALSE;
+    }
+  winnow_load_errors_clear (self->load_errors);
+  remember_file (self, file);
+  return TRUE;
+}
+
+char *
+winnow_find_examples_dir (void)
+{
+  const char *env = g_getenv ("WINNOW_EXAMPLES_DIR");
+  g_autofree char *installed = NULL;
+
+  if (env != NULL && *env != '\0' && g_file_test (env, G_FILE_TEST_IS_DIR))
+    return g_strdup (env);
+  installed = g_build_filename (PKGDATADIR, "examples", NULL);
+  if (g_file_test (installed, G_FILE_TEST_IS_DIR))
+    return g_steal_pointer (&installed);
+  return NULL;
+}
+
+gboolean
+winnow_window_open_default (WinnowWindow *self)
+{
+  g_autofree char *dir = winnow_find_examples_dir ();
+  g_autofree char *path = NULL;
+  g_autoptr(GFile) file = NULL;
+
+  g_return_val_if_fail (WINNOW_IS_WINDOW (self), FALSE);
+
+  if (dir == NULL)
+    return FALSE;
+  path = g_build_filename (dir, DEFAULT_EXAMPLE, NULL);
+  if (!g_file_test (path, G_FILE_TEST_IS_REGULAR))
+    return FALSE;
+  file = g_file_new_for_path (path);
+  return winnow_window_open_file (self, file);
+}
+
+static int
+compare_names (gconstpointer a,
+               gconstpointer b)
+{
+  return g_strcmp0 (*(const char * const *) a, *(const char * const *) b);
+}
+
+void
+_winnow_window_populate_examples (WinnowWindow *self)
+{
+  g_autofree char *dir = winnow_find_examples_dir ();
+  g_autoptr(GDir) handle = NULL;
+  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  const char *name;
+
+  if (dir == NULL || (handle = g_dir_open (dir, 0, NULL)) == NULL)
+    {
+      g_autoptr(GMenuItem) item = g_menu_item_new (_("No examples installed"), "win.none");
+      g_menu_append_item (self->examples_menu, item);
+      return;
+    }
+  while ((name = g_dir_read_name (handle)) != NULL)
+    if (g_str_has_suffix (name, ".process.json"))
+      g_ptr_array_add (names, g_strdup (name));
+  g_ptr_array_sort (names, compare_names);
+
+  for (guint i = 0; i < names->len; i++)
+    {
+      const char *file = g_ptr_array_index (names, i);
+      g_autofree char *path = g_build_filename (dir, file, NULL);
+      g_autofree char *label = g_strndup (file, strlen (file) - strlen (".process.json"));
+      g_autoptr(GMenuItem) item = g_menu_item_new (label, NULL);
+
+      g_menu_item_set_action_and_target_value (item, "win.open-example", g_variant_new_string (path));
+      g_menu_append_item (self->examples_menu, item);
+      winnow_diagram_pane_add_example (self->diagram_pane, label, path);
+    }
+}
+
+static gboolean
+drop_cb (GtkDropTarget *target,
+         const GValue  *value,
+         double         x,
+         double         y,
+         WinnowWindow  *self)
+{
+  GFile *file = NULL;
+
+  if (G_VALUE_HOLDS (value, GDK_TYPE_FILE_LIST))
+    {
+      GSList *files = gdk_file_list_get_files (g_value_get_boxed (value));
+
+      if (files != NULL)
+        file = files->data;
+      g_slist_free (files);
+    }
+  else if (G_VALUE_HOLDS (value, G_TYPE_FILE))
+    file = g_value_get_object (value);
+
+  if (file == NULL)
+    return FALSE;
+  winnow_window_open_file (self, file);
+  return TRUE;
+}
+
+void
+_winnow_window_setup_drop (WinnowWindow *self)
+{
+  GType types[] = { GDK_TYPE_FILE_LIST, G_TYPE_FILE };
+  GtkDropTarget *drop = gtk_drop_target_new (G_TYPE_INVALID, GDK_ACTION_COPY);
+
+  gtk_drop_target_set_gtypes (drop, types, G_N_ELEMENTS (types));
+  g_signal_connect (drop, "drop", G_CALLBACK (drop_cb), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drop));
+}
