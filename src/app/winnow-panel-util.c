@@ -87,3 +87,18 @@ winnow_panel_toast (GtkWidget  *widget,
 {
   gtk_widget_activate_action (widget, "win.toast", "s", title);
 }
+
+static void
+create_popup_cb (GtkMenuButton *button,
+                 gpointer       menu)
+{
+  gtk_menu_button_set_create_popup_func (button, NULL, NULL, NULL);
+  gtk_menu_button_set_menu_model (button, G_MENU_MODEL (menu));
+}
+
+void
+winnow_menu_button_set_menu_lazily (GtkMenuButton *button,
+                                    GMenuModel    *menu)
+{
+  gtk_menu_button_set_create_popup_func (button, create_popup_cb, menu, NULL);
+}

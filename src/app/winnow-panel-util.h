@@ -24,6 +24,10 @@ JsonNode  *winnow_parse_json        (const char   *text,
                                      char        **message);
 /* The session's selected node in its process, NULL when none. */
 const WnNode *winnow_panel_selected_node (WinnowSession *session);
+/* Give `button` its menu on its first click: a menu button builds its popover
+ * when it gets its menu, and one that waits keeps it out of the first frame. */
+void       winnow_menu_button_set_menu_lazily (GtkMenuButton *button,
+                                               GMenuModel    *menu);
 /* A short confirmation in the window's toast overlay (its win.toast action). */
 void       winnow_panel_toast       (GtkWidget    *widget,
                                      const char   *title);

@@ -27,8 +27,13 @@ winnow_panel_dispose (GObject *object)
 {
   WinnowPanel *self = WINNOW_PANEL (object);
 
+  GtkWidget *child;
+
   winnow_panel_set_session (self, NULL);
   gtk_widget_dispose_template (GTK_WIDGET (self), G_OBJECT_TYPE (self));
+  /* and the template's top widget, bound or not */
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
+    gtk_widget_unparent (child);
   G_OBJECT_CLASS (winnow_panel_parent_class)->dispose (object);
 }
 

@@ -406,11 +406,11 @@ set_speed_action (GSimpleAction *action,
   g_simple_action_set_state (action, param);
   winnow_session_set_speed (self->session, speed);
   /* Translators: the speed button shows this for fast-forward */
-  label = speed <= 0 ? g_strdup (C_("speed", "FF")) : _winnow_describe_speed (speed);
-  gtk_menu_button_set_label (self->speed_button, label);
+  label = speed <= 0 ? g_strdup (C_("speed", "FF")) : winnow_transport_describe_speed (speed);
+  winnow_transport_set_speed_label (self->transport, label);
   if (self->settings != NULL)
     g_settings_set_double (self->settings, "speed", speed <= 0 ? SPEED_SETTING_FF : speed);
-  _winnow_window_update_clock (self);
+  winnow_transport_update (self->transport);
   _winnow_window_ensure_tick (self);
 }
 
@@ -430,7 +430,7 @@ set_step_delta_action (GSimpleAction *action,
   self->step_delta = delta;
   text = wn_duration_format (delta);
   label = g_strdup_printf ("+%s", text);
-  adw_split_button_set_label (self->step_by_button, label);
+  winnow_transport_set_step_label (self->transport, label);
   if (self->settings != NULL)
     g_settings_set_int (self->settings, "step-delta-ms", (int) (delta / WN_USEC_PER_MSEC));
 }

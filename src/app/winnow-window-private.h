@@ -5,6 +5,7 @@
 #include "winnow-window.h"
 #include "winnow-diagram.h"
 #include "winnow-timeline.h"
+#include "winnow-transport.h"
 #include "winnow-incidents-page.h"
 #include "winnow-timeline-page.h"
 #include "winnow-breakpoints-page.h"
@@ -31,15 +32,9 @@ struct _WinnowWindow
   AdwToastOverlay      *toast_overlay;
   AdwSplitButton       *open_button;
   GtkLabel             *file_label;
-  GtkButton            *play_button;
-  GtkButton            *step_button;
-  AdwSplitButton       *step_by_button;
-  GtkMenuButton        *speed_button;
+  WinnowTransport      *transport;
   GtkMenuButton        *primary_menu_button;
-  GMenuModel           *speed_menu;
   GMenuModel           *primary_menu;
-  GtkLabel             *clock_label;
-  GtkLabel             *clock_state_label;
   GtkLabel             *seed_label;
   WinnowLoadErrors     *load_errors;
   GtkPaned             *main_paned;
@@ -86,9 +81,7 @@ struct _WinnowWindow
 /* winnow-window.c */
 void  _winnow_window_show_toast       (WinnowWindow *self, const char *title);
 void  _winnow_window_ensure_tick      (WinnowWindow *self);
-void  _winnow_window_update_clock     (WinnowWindow *self);
 void  _winnow_window_sync_trust_default (WinnowWindow *self);
-char *_winnow_describe_speed          (double speed);
 
 /* winnow-window-files.c */
 void  _winnow_window_rebuild_recent_menu (WinnowWindow *self);

@@ -48,14 +48,6 @@ create_settings (void)
   return g_settings_new_full (schema, NULL, NULL);
 }
 
-char *
-_winnow_describe_speed (double speed)
-{
-  if (speed <= 0)
-    return g_strdup (_("fast-forward"));
-  /* Translators: a playback speed factor, e.g. "10×" */
-  return g_strdup_printf (_("%g×"), speed);
-}
 
 static const char *
 speed_to_target (double speed)
@@ -105,85 +97,8 @@ static void breakpoints_changed_cb (WinnowSession *session, WinnowWindow *self);
 
 /* ---- views that follow the run ---- */
 
-/* Setting a tooltip asks the X server where the pointer is (GTK 4.8): only
- * when it changes. */
-static void
-set_tooltip (GtkWidget  *widget,
-             const char *text)
-{
-  const char *current = gtk_widget_get_tooltip_text (widget);
 
-  if (g_strcmp0 (current, text) != 0)
-    gtk_widget_set_tooltip_text (widget, text);
-}
 
-void
-_winnow_window_update_clock (WinnowWindow *self)
-{
-  WnClockMode mode = winnow_session_get_mode (self->session);
-  g_autofree char *clock = wn_time_format_clock (winnow_session_get_now (self->session));
-  g_autofree char *state = NULL;
-
-  gtk_label_set_text (self->clock_label, clock);
-  switch (mode)
-    {
-    case WN_CLOCK_RUNNING:
-      {
-        g_autofree char *speed = _winnow_describe_speed (winnow_session_get_speed (self->session));
-        /* Translators: the clock's state while playing, e.g. "running 10×" */
-        state = g_strdup_printf (_("running %s"), speed);
-      }
-      break;
-    case WN_CLOCK_FAST_FORWARD:
-      state = g_strdup (_("fast-forward"));
-      break;
-    case WN_CLOCK_PAUSED:
-    default:
-      state = g_strdup (_("paused"));
-      break;
-    }
-  gtk_label_set_text (self->clock_state_label, state);
-  if (mode == WN_CLOCK_PAUSED)
-    {
-      gtk_widget_remove_css_class (GTK_WIDGET (self->clock_state_label), "running");
-      gtk_widget_add_css_class (GTK_WIDGET (self->clock_state_label), "paused");
-      gtk_button_set_icon_name (self->play_button, "media-playback-start-symbolic");
-      set_tooltip (GTK_WIDGET (self->play_button), _("Play (Space)"));
-    }
-  else
-    {
-      gtk_widget_remove_css_class (GTK_WIDGET (self->clock_state_label), "paused");
-      gtk_widget_add_css_class (GTK_WIDGET (self->clock_state_label), "running");
-      gtk_button_set_icon_name (self->play_button, "media-playback-pause-symbolic");
-      set_tooltip (GTK_WIDGET (self->play_button), _("Pause (Space)"));
-    }
-}
-
-/* The step button's tooltip names the next event's time, which changes on
- * every frame of a run: it is written when shown, since setting a widget's
- * tooltip asks the X server where the pointer is. */
-static gboolean
-step_query_tooltip_cb (GtkWidget    *widget,
-                       int           x,
-                       int           y,
-                       gboolean      keyboard,
-                       GtkTooltip   *tooltip,
-                       WinnowWindow *self)
-{
-  WnTime next = winnow_session_get_next_time (self->session);
-  g_autofree char *tip = NULL;
-
-  if (next == WN_TIME_NEVER)
-    tip = g_strdup (_("Nothing is left to run"));
-  else
-    {
-      g_autofree char *at = wn_time_format_clock (next);
-      /* Translators: tooltip of the step button; %s is a clock time */
-      tip = g_strdup_printf (_("Step to the next event (F10): next at %s"), at);
-    }
-  gtk_tooltip_set_text (tooltip, tip);
-  return TRUE;
-}
 
 /* Whether a tab's table shows a preview: the tab bar's note says so. */
 static gboolean
@@ -280,7 +195,7 @@ update_alerts (WinnowWindow *self,
 static void
 update_upper_views (WinnowWindow *self)
 {
-  _winnow_window_update_clock (self);
+  winnow_transport_update (self->transport);
   winnow_diagram_pane_update (self->diagram_pane);
   winnow_inspector_update (self->inspector);
   winnow_hit_banner_update (self->hit_banner);
@@ -618,7 +533,7 @@ session_run_changed_cb (WinnowSession *session,
   _winnow_window_sync_trust_default (self);
   set_actions_enabled (self);
   update_inspector (self);
-  _winnow_window_update_clock (self);
+  winnow_transport_update (self->transport);
 }
 
 static void
@@ -626,7 +541,7 @@ session_mode_cb (WinnowSession *session,
                  GParamSpec    *pspec,
                  WinnowWindow  *self)
 {
-  _winnow_window_update_clock (self);
+  winnow_transport_update (self->transport);
   winnow_hit_banner_update (self->hit_banner);
   /* A big table goes live as soon as the clock runs, before the run's rows
    * reach it (the tables follow the clock themselves); one that leaves live
@@ -786,13 +701,6 @@ winnow_window_finalize (GObject *object)
   G_OBJECT_CLASS (winnow_window_parent_class)->finalize (object);
 }
 
-static void
-create_popup_cb (GtkMenuButton *button,
-                 gpointer       menu)
-{
-  gtk_menu_button_set_create_popup_func (button, NULL, NULL, NULL);
-  gtk_menu_button_set_menu_model (button, G_MENU_MODEL (menu));
-}
 
 static void
 winnow_window_get_property (GObject    *object,
@@ -828,6 +736,7 @@ winnow_window_class_init (WinnowWindowClass *klass)
                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
+  g_type_ensure (WINNOW_TYPE_TRANSPORT);
   g_type_ensure (WINNOW_TYPE_DIAGRAM_PANE);
   g_type_ensure (WINNOW_TYPE_HIT_BANNER);
   g_type_ensure (WINNOW_TYPE_LOAD_ERRORS);
@@ -872,15 +781,9 @@ winnow_window_class_init (WinnowWindowClass *klass)
   BIND (toast_overlay);
   BIND (open_button);
   BIND (file_label);
-  BIND (play_button);
-  BIND (step_button);
-  BIND (step_by_button);
-  BIND (speed_button);
+  BIND (transport);
   BIND (primary_menu_button);
-  BIND (speed_menu);
   BIND (primary_menu);
-  BIND (clock_label);
-  BIND (clock_state_label);
   BIND (seed_label);
   BIND (load_errors);
   BIND (main_paned);
@@ -929,12 +832,10 @@ winnow_window_init (WinnowWindow *self)
   g_object_bind_property (winnow_inspector_get_fault_panel (self->inspector), "can-inject",
                           g_action_map_lookup_action (G_ACTION_MAP (self), "inject-fault"), "enabled",
                           G_BINDING_SYNC_CREATE);
-  g_signal_connect (self->step_button, "query-tooltip", G_CALLBACK (step_query_tooltip_cb), self);
 
   /* A menu button builds its popover when it gets its menu: these two wait
    * for their first click, which keeps their widgets out of the first frame. */
-  gtk_menu_button_set_create_popup_func (self->speed_button, create_popup_cb, self->speed_menu, NULL);
-  gtk_menu_button_set_create_popup_func (self->primary_menu_button, create_popup_cb, self->primary_menu, NULL);
+  winnow_menu_button_set_menu_lazily (self->primary_menu_button, self->primary_menu);
 
   /* menus filled at run time */
   self->recent_menu = g_menu_new ();
@@ -966,7 +867,7 @@ winnow_window_init (WinnowWindow *self)
   _winnow_window_populate_examples (self);
   set_actions_enabled (self);
   update_inspector (self);
-  _winnow_window_update_clock (self);
+  winnow_transport_update (self->transport);
   g_debug ("window built in %" G_GINT64_FORMAT " µs", g_get_monotonic_time () - started);
 }
 
