@@ -1,3 +1,10 @@
+/* winnow-timeline.c — the timeline widget (see winnow-timeline.h): the lanes'
+ * layout over the trace, the ruler, the bars, gates, lock spans and outcome
+ * glyphs, zoom and pan, hit-testing and tooltips, and the legend's swatches
+ * and glyphs drawn the same way. Past 1,500 lines because it is one custom-
+ * drawn widget whose drawing, measuring and interaction share one geometry:
+ * split, each part would need the others' internals.
+ */
 #include "config.h"
 
 #include <math.h>
