@@ -19,6 +19,7 @@ struct _WinnowFaultPanel
   AdwPreferencesGroup *fault_group;
   AdwComboRow         *fault_kind_row;
   AdwEntryRow         *fault_code_row;
+  AdwEntryRow         *fault_duration_row;
   AdwEntryRow         *fault_json_row;
   GtkLabel            *fault_error;
 
@@ -51,9 +52,11 @@ update_fault_fields (WinnowFaultPanel *self)
 {
   guint kind = adw_combo_row_get_selected (self->fault_kind_row);
   gboolean code = kind == FAULT_FAIL || kind == FAULT_BPMN_ERROR;
-  gboolean json = kind == FAULT_FAIL || kind == FAULT_STATUS || kind == FAULT_COMPLETE || kind == FAULT_CUSTOM;
+  gboolean json = kind == FAULT_FAIL || kind == FAULT_STATUS || kind == FAULT_COMPLETE || kind == FAULT_CUSTOM ||
+                  kind == FAULT_HANG;
 
   gtk_widget_set_visible (GTK_WIDGET (self->fault_code_row), code);
+  gtk_widget_set_visible (GTK_WIDGET (self->fault_duration_row), kind == FAULT_HANG);
   gtk_widget_set_visible (GTK_WIDGET (self->fault_json_row), json);
   switch (kind)
     {
@@ -67,6 +70,7 @@ update_fault_fields (WinnowFaultPanel *self)
     case FAULT_STATUS:
       adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->fault_json_row), _("Status value (JSON)"));
       break;
+    case FAULT_HANG:
     case FAULT_COMPLETE:
       adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->fault_json_row), _("Output body (JSON, optional)"));
       break;
@@ -78,6 +82,20 @@ update_fault_fields (WinnowFaultPanel *self)
       break;
     }
   gtk_widget_set_visible (GTK_WIDGET (self->fault_error), FALSE);
+}
+
+/* A message about what was typed goes as soon as the user types again. */
+static void
+field_changed_cb (WinnowFaultPanel *self)
+{
+  winnow_field_set_error (self->fault_error, NULL);
+}
+
+/* Enter in a field injects, as the button does. */
+static void
+field_activated_cb (WinnowFaultPanel *self)
+{
+  gtk_widget_activate_action (GTK_WIDGET (self), "win.inject-fault", NULL);
 }
 
 static void
@@ -177,6 +195,7 @@ winnow_fault_panel_class_init (WinnowFaultPanelClass *klass)
   BIND (fault_group);
   BIND (fault_kind_row);
   BIND (fault_code_row);
+  BIND (fault_duration_row);
   BIND (fault_json_row);
   BIND (fault_error);
 #undef BIND
@@ -185,8 +204,18 @@ winnow_fault_panel_class_init (WinnowFaultPanelClass *klass)
 static void
 winnow_fault_panel_init (WinnowFaultPanel *self)
 {
+  AdwEntryRow *fields[3];
+
   gtk_widget_init_template (GTK_WIDGET (self));
+  fields[0] = self->fault_code_row;
+  fields[1] = self->fault_duration_row;
+  fields[2] = self->fault_json_row;
   g_signal_connect_swapped (self->fault_kind_row, "notify::selected", G_CALLBACK (update_fault_fields), self);
+  for (guint i = 0; i < G_N_ELEMENTS (fields); i++)
+    {
+      g_signal_connect_swapped (fields[i], "changed", G_CALLBACK (field_changed_cb), self);
+      g_signal_connect_swapped (fields[i], "entry-activated", G_CALLBACK (field_activated_cb), self);
+    }
   update_fault_fields (self);
 }
 
@@ -202,6 +231,7 @@ winnow_fault_panel_inject (WinnowFaultPanel *self)
   g_autofree char *description = NULL;
   g_autofree char *done = NULL;
   g_autoptr(WnResponse) response = NULL;
+  g_autoptr(JsonNode) value = NULL;
   g_autoptr(GError) error = NULL;
 
   g_return_val_if_fail (WINNOW_IS_FAULT_PANEL (self), FALSE);
@@ -214,62 +244,63 @@ winnow_fault_panel_inject (WinnowFaultPanel *self)
   code = g_strstrip (g_strdup (gtk_editable_get_text (GTK_EDITABLE (self->fault_code_row))));
   json = g_strstrip (g_strdup (gtk_editable_get_text (GTK_EDITABLE (self->fault_json_row))));
 
-  switch (kind)
-    {
-    case FAULT_FAIL:
-      response = wn_response_new (WN_RESPONSE_FAIL);
-      if (*json != '\0' && (response->body = winnow_parse_json (json, &message)) == NULL)
-        break;
-      response->code = *code != '\0' ? g_strdup (code) : NULL;
-      response->message = g_strdup (_("injected fault"));
-      break;
-    case FAULT_BPMN_ERROR:
-      if (*code == '\0')
-        {
-          message = g_strdup (_("A BPMN error needs a code"));
-          break;
-        }
-      response = wn_response_new (WN_RESPONSE_WORKER_ERROR);
-      response->bpmn_code = g_strdup (code);
-      response->message = g_strdup (_("injected BPMN error"));
-      break;
-    case FAULT_STATUS:
-      if (*json == '\0')
-        {
-          message = g_strdup (_("A status needs a JSON value, e.g. \"DECLINED\""));
-          break;
-        }
-      response = wn_response_new (WN_RESPONSE_WORKER_ERROR);
-      if ((response->status = winnow_parse_json (json, &message)) == NULL)
-        break;
-      break;
-    case FAULT_CRASH:
-      response = wn_response_new (WN_RESPONSE_CRASH);
-      break;
-    case FAULT_HANG:
-      response = wn_response_new (WN_RESPONSE_HANG);
-      break;
-    case FAULT_COMPLETE:
-      response = wn_response_new (WN_RESPONSE_COMPLETE);
-      if (*json != '\0' && (response->body = winnow_parse_json (json, &message)) == NULL)
-        break;
-      break;
-    case FAULT_CUSTOM:
-    default:
+  /* the body first, for the kinds that show its field (a custom response is
+   * read whole below) */
+  if (*json != '\0' && (kind == FAULT_FAIL || kind == FAULT_STATUS || kind == FAULT_HANG || kind == FAULT_COMPLETE) &&
+      (value = winnow_parse_json (json, &message)) == NULL)
+    ;
+  else
+    switch (kind)
       {
-        g_autoptr(GPtrArray) diagnostics = NULL;
-
-        response = wn_load_response_data (json, -1, _("response"), &diagnostics, &error);
+      case FAULT_FAIL:
+        response = wn_response_new_fail (*code != '\0' ? code : NULL, value, _("injected fault"));
+        break;
+      case FAULT_BPMN_ERROR:
+        response = wn_response_new_bpmn_error (code, _("injected BPMN error"), &error);
         if (response == NULL)
-          {
-            if (diagnostics != NULL && diagnostics->len > 0)
-              message = wn_diagnostic_format (g_ptr_array_index (diagnostics, 0));
-            else
-              message = g_strdup (error ? error->message : _("Not a valid response"));
-          }
+          message = g_strdup (_("A BPMN error needs a code"));
+        break;
+      case FAULT_STATUS:
+        response = wn_response_new_status (value, NULL, &error);
+        if (response == NULL)
+          message = g_strdup (_("A status needs a JSON value, e.g. \"DECLINED\""));
+        break;
+      case FAULT_CRASH:
+        response = wn_response_new_crash ();
+        break;
+      case FAULT_HANG:
+        {
+          g_autofree char *text = g_strstrip (g_strdup (gtk_editable_get_text (GTK_EDITABLE (self->fault_duration_row))));
+          WnTime duration;
+
+          if (!wn_duration_parse (text, &duration, NULL))
+            /* Translators: %s is what the user typed */
+            message = g_strdup_printf (_("“%s” is not a duration: type one like 30s or 10m (longer than the lock to see it lapse)"),
+                                       text);
+          else if ((response = wn_response_new_hang (duration, value, &error)) == NULL)
+            message = g_strdup (_("A hang’s output must be a JSON object"));
+        }
+        break;
+      case FAULT_COMPLETE:
+        response = wn_response_new_complete (value);
+        break;
+      case FAULT_CUSTOM:
+      default:
+        {
+          g_autoptr(GPtrArray) diagnostics = NULL;
+
+          response = wn_load_response_data (json, -1, _("response"), &diagnostics, &error);
+          if (response == NULL)
+            {
+              if (diagnostics != NULL && diagnostics->len > 0)
+                message = wn_diagnostic_format (g_ptr_array_index (diagnostics, 0));
+              else
+                message = g_strdup (error ? error->message : _("Not a valid response"));
+            }
+        }
+        break;
       }
-      break;
-    }
+  g_clear_error (&error);
 
   if (message != NULL)
     {

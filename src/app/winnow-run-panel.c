@@ -99,10 +99,19 @@ winnow_run_panel_class_init (WinnowRunPanelClass *klass)
 #undef BIND
 }
 
+/* A message about the variables goes as soon as the user edits them. */
+static void
+variables_changed_cb (WinnowRunPanel *self)
+{
+  winnow_field_set_error (self->start_error, NULL);
+}
+
 static void
 winnow_run_panel_init (WinnowRunPanel *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  g_signal_connect_swapped (gtk_text_view_get_buffer (self->variables_view), "changed",
+                            G_CALLBACK (variables_changed_cb), self);
   g_signal_connect (self->trust_default_row, "notify::selected", G_CALLBACK (trust_default_selected_cb), self);
 }
 

@@ -517,6 +517,76 @@ test_bad_input (void)
   close_window (window);
 }
 
+/* Fault injection as a user fills it in: a Hang takes the duration typed, a
+ * message about the fields goes as soon as they are edited again, and Enter
+ * in a field injects. */
+static void
+test_fault_fields (void)
+{
+  WinnowWindow *window = open_window ("order-fulfilment.process.json");
+  WinnowSession *session = winnow_window_get_session (window);
+  GtkWidget *kind = winnow_test_find_named (GTK_WIDGET (window), "fault-kind");
+  GtkWidget *code = winnow_test_find_named (GTK_WIDGET (window), "fault-code");
+  GtkWidget *duration = winnow_test_find_named (GTK_WIDGET (window), "fault-duration");
+  GtkWidget *fault_error = winnow_test_find_named (GTK_WIDGET (window), "fault-error");
+  GtkTextBuffer *variables = gtk_text_view_get_buffer (GTK_TEXT_VIEW (winnow_test_find_named (GTK_WIDGET (window), "variables")));
+  GtkWidget *start_error = winnow_test_find_named (GTK_WIDGET (window), "start-error");
+  const WnEvent *event;
+
+  /* variables that are not an object are refused; editing them takes the message away */
+  gtk_text_buffer_set_text (variables, "[1]", -1);
+  winnow_test_activate (window, "start-instance", NULL);
+  g_assert_true (gtk_widget_get_visible (start_error));
+  gtk_text_buffer_set_text (variables, "{}", -1);
+  g_assert_false (gtk_widget_get_visible (start_error));
+
+  winnow_session_set_selected_node (session, "reserve-stock");
+  winnow_test_wait_for_flush (session);
+
+  /* a BPMN error without a code is refused; typing the code takes the message away */
+  adw_combo_row_set_selected (ADW_COMBO_ROW (kind), 1);
+  gtk_editable_set_text (GTK_EDITABLE (code), "");
+  winnow_test_activate (window, "inject-fault", NULL);
+  g_assert_true (gtk_widget_get_visible (fault_error));
+  gtk_editable_set_text (GTK_EDITABLE (code), "OutOfStock");
+  g_assert_false (gtk_widget_get_visible (fault_error));
+  /* Enter in the field injects */
+  g_signal_emit_by_name (code, "entry-activated");
+  winnow_test_wait_for_flush (session);
+  event = winnow_test_find_event (session, WN_EV_INJECT, WN_PH_APPLIED, NULL, NULL);
+  g_assert_nonnull (event);
+  g_assert_nonnull (strstr (event->action, "OutOfStock"));
+
+  /* a hang for the time typed; what is not a duration is said so */
+  adw_combo_row_set_selected (ADW_COMBO_ROW (kind), 4);
+  g_assert_true (gtk_widget_get_visible (duration));
+  gtk_editable_set_text (GTK_EDITABLE (duration), "soon");
+  winnow_test_activate (window, "inject-fault", NULL);
+  g_assert_true (gtk_widget_get_visible (fault_error));
+  gtk_editable_set_text (GTK_EDITABLE (duration), "7m");
+  g_assert_false (gtk_widget_get_visible (fault_error));
+  winnow_test_activate (window, "inject-fault", NULL);
+  g_assert_false (gtk_widget_get_visible (fault_error));
+  {
+    GListModel *events = winnow_session_get_events (session);
+    guint hangs = 0;
+
+    for (guint i = 0; i < g_list_model_get_n_items (events); i++)
+      {
+        g_autoptr(WinnowEventRow) row = g_list_model_get_item (events, i);
+        const WnEvent *e = winnow_event_row_get_event (row);
+
+        if (e->kind == WN_EV_INJECT && strstr (e->action, "hang") != NULL)
+          {
+            g_assert_nonnull (strstr (e->action, "7m"));
+            hangs++;
+          }
+      }
+    g_assert_cmpuint (hangs, ==, 1);
+  }
+  close_window (window);
+}
+
 /* ---- alerts ---- */
 
 /* A new run takes the last run's alert toasts away: all at once, while the
@@ -829,6 +899,7 @@ main (int argc, char **argv)
   g_test_add_func ("/app/Debugger/inspector-running", test_inspector_running);
   g_test_add_func ("/app/Debugger/incident-retry", test_incident_retry);
   g_test_add_func ("/app/Debugger/bad-input", test_bad_input);
+  g_test_add_func ("/app/Debugger/fault-fields", test_fault_fields);
   g_test_add_func ("/app/Debugger/alerts-restart", test_alerts_restart);
   g_test_add_func ("/app/Debugger/session-round-trip", test_session_round_trip);
   g_test_add_func ("/app/Debugger/timeline", test_timeline);
