@@ -93,7 +93,7 @@ winnow_instance_row_get_property (GObject    *object,
       g_value_set_string (value, self->id);
       break;
     case PROP_STATE:
-      g_value_set_int (value, self->state);
+      g_value_set_enum (value, self->state);
       break;
     case PROP_STATE_NAME:
       g_value_set_string (value, wn_instance_state_to_string (self->state));
@@ -128,7 +128,7 @@ winnow_instance_row_class_init (WinnowInstanceRowClass *klass)
   object_class->get_property = winnow_instance_row_get_property;
 
   properties[PROP_ID] = g_param_spec_string ("id", NULL, NULL, NULL, flags);
-  properties[PROP_STATE] = g_param_spec_int ("state", NULL, NULL, 0, G_MAXINT, 0, flags);
+  properties[PROP_STATE] = g_param_spec_enum ("state", NULL, NULL, WN_TYPE_INSTANCE_STATE, WN_INSTANCE_ACTIVE, flags);
   properties[PROP_STATE_NAME] = g_param_spec_string ("state-name", NULL, NULL, NULL, flags);
   properties[PROP_STARTED_TEXT] = g_param_spec_string ("started-text", NULL, NULL, NULL, flags);
   properties[PROP_ENDED_TEXT] = g_param_spec_string ("ended-text", NULL, NULL, NULL, flags);

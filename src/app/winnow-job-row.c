@@ -143,7 +143,7 @@ winnow_job_row_get_property (GObject    *object,
       g_value_set_string (value, self->topic);
       break;
     case PROP_STATE:
-      g_value_set_int (value, self->state);
+      g_value_set_enum (value, self->state);
       break;
     case PROP_STATE_NAME:
     case PROP_STYLE:
@@ -177,7 +177,7 @@ winnow_job_row_get_property (GObject    *object,
       g_value_take_string (value, deadline_text (self));
       break;
     case PROP_TRUST:
-      g_value_set_int (value, winnow_job_row_get_trust (self));
+      g_value_set_enum (value, winnow_job_row_get_trust (self));
       break;
     case PROP_TRUST_TEXT:
       g_value_set_string (value, self->policy ? wn_trust_to_label (self->policy->trust) : "—");
@@ -200,7 +200,7 @@ winnow_job_row_class_init (WinnowJobRowClass *klass)
   properties[PROP_INSTANCE] = g_param_spec_string ("instance", NULL, NULL, NULL, flags);
   properties[PROP_NODE] = g_param_spec_string ("node", NULL, NULL, NULL, flags);
   properties[PROP_TOPIC] = g_param_spec_string ("topic", NULL, NULL, NULL, flags);
-  properties[PROP_STATE] = g_param_spec_int ("state", NULL, NULL, 0, G_MAXINT, 0, flags);
+  properties[PROP_STATE] = g_param_spec_enum ("state", NULL, NULL, WN_TYPE_JOB_STATE, WN_JOB_AVAILABLE, flags);
   properties[PROP_STATE_NAME] = g_param_spec_string ("state-name", NULL, NULL, NULL, flags);
   properties[PROP_ATTEMPT] = g_param_spec_uint ("attempt", NULL, NULL, 0, G_MAXUINT, 0, flags);
   properties[PROP_ATTEMPT_TEXT] = g_param_spec_string ("attempt-text", NULL, NULL, NULL, flags);
@@ -211,7 +211,7 @@ winnow_job_row_class_init (WinnowJobRowClass *klass)
   properties[PROP_WORKER_TEXT] = g_param_spec_string ("worker-text", NULL, NULL, NULL, flags);
   properties[PROP_DEADLINE] = g_param_spec_int64 ("deadline", NULL, NULL, G_MININT64, G_MAXINT64, -1, flags);
   properties[PROP_DEADLINE_TEXT] = g_param_spec_string ("deadline-text", NULL, NULL, NULL, flags);
-  properties[PROP_TRUST] = g_param_spec_int ("trust", NULL, NULL, 0, G_MAXINT, 0, flags);
+  properties[PROP_TRUST] = g_param_spec_enum ("trust", NULL, NULL, WN_TYPE_TRUST, WN_TRUST_UNSET, flags);
   properties[PROP_TRUST_TEXT] = g_param_spec_string ("trust-text", NULL, NULL, NULL, flags);
   properties[PROP_STYLE] = g_param_spec_string ("style", NULL, NULL, NULL, flags);
   g_object_class_install_properties (object_class, N_PROPS, properties);

@@ -319,7 +319,7 @@ winnow_session_get_property (GObject    *object,
       g_value_set_boolean (value, self->engine != NULL);
       break;
     case PROP_MODE:
-      g_value_set_int (value, winnow_session_get_mode (self));
+      g_value_set_enum (value, winnow_session_get_mode (self));
       break;
     case PROP_SPEED:
       g_value_set_double (value, self->speed);
@@ -373,8 +373,8 @@ winnow_session_class_init (WinnowSessionClass *klass)
     g_param_spec_boolean ("loaded", NULL, NULL, FALSE,
                           G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
   properties[PROP_MODE] =
-    g_param_spec_int ("mode", NULL, NULL, 0, G_MAXINT, WN_CLOCK_PAUSED,
-                      G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+    g_param_spec_enum ("mode", NULL, NULL, WN_TYPE_CLOCK_MODE, WN_CLOCK_PAUSED,
+                       G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
   properties[PROP_SPEED] =
     g_param_spec_double ("speed", NULL, NULL, 0.0, G_MAXDOUBLE, 1.0,
                          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);

@@ -121,7 +121,7 @@ winnow_track_row_get_property (GObject    *object,
       g_value_set_string (value, self->node_name ? self->node_name : self->node);
       break;
     case PROP_STATE:
-      g_value_set_int (value, self->state);
+      g_value_set_enum (value, self->state);
       break;
     case PROP_STATE_NAME:
       g_value_set_string (value, wn_track_state_to_string (self->state));
@@ -162,7 +162,7 @@ winnow_track_row_class_init (WinnowTrackRowClass *klass)
   properties[PROP_INSTANCE] = g_param_spec_string ("instance", NULL, NULL, NULL, flags);
   properties[PROP_NODE] = g_param_spec_string ("node", NULL, NULL, NULL, flags);
   properties[PROP_NODE_NAME] = g_param_spec_string ("node-name", NULL, NULL, NULL, flags);
-  properties[PROP_STATE] = g_param_spec_int ("state", NULL, NULL, 0, G_MAXINT, 0, flags);
+  properties[PROP_STATE] = g_param_spec_enum ("state", NULL, NULL, WN_TYPE_TRACK_STATE, WN_TRACK_ACTIVE, flags);
   properties[PROP_STATE_NAME] = g_param_spec_string ("state-name", NULL, NULL, NULL, flags);
   properties[PROP_SINCE] = g_param_spec_int64 ("since", NULL, NULL, G_MININT64, G_MAXINT64, 0, flags);
   properties[PROP_SINCE_TEXT] = g_param_spec_string ("since-text", NULL, NULL, NULL, flags);

@@ -336,6 +336,49 @@ test_instance (void)
   heard_clear (&heard, display);
 }
 
+/* `object`'s property `name` is an enum of `type` and reads `expected`. */
+static void
+assert_enum_property (gpointer    object,
+                      const char *name,
+                      GType       type,
+                      int         expected)
+{
+  GParamSpec *pspec = g_object_class_find_property (G_OBJECT_GET_CLASS (object), name);
+  GValue value = G_VALUE_INIT;
+
+  g_assert_nonnull (pspec);
+  g_assert_cmpstr (g_type_name (pspec->value_type), ==, g_type_name (type));
+  g_value_init (&value, type);
+  g_object_get_property (object, name, &value);
+  g_assert_cmpint (g_value_get_enum (&value), ==, expected);
+  g_value_unset (&value);
+}
+
+/* The engine's enums cross the rows' properties as their own GTypes. */
+static void
+test_enum_properties (void)
+{
+  g_autoptr(WnPolicy) policy = wn_policy_resolve (NULL, NULL);
+  g_autoptr(WinnowJobRow) job = winnow_job_row_new ("j1");
+  g_autoptr(WinnowTrackRow) track = winnow_track_row_new ("i1/t1");
+  g_autoptr(WinnowInstanceRow) instance = winnow_instance_row_new ("i1");
+  WnJobInfo job_info = { .id = "j1", .topic = "pay", .policy = policy, .state = WN_JOB_LOCKED };
+  WnTrackInfo track_info = { .id = "i1/t1", .instance = "i1", .node = "ship", .state = WN_TRACK_PARKED };
+  WnInstanceInfo instance_info = { "i1", WN_INSTANCE_TERMINATED, WN_USEC_PER_SEC, -1, NULL, NULL, 0, NULL };
+
+  assert_enum_property (job, "state", WN_TYPE_JOB_STATE, WN_JOB_AVAILABLE);
+  assert_enum_property (job, "trust", WN_TYPE_TRUST, WN_TRUST_UNSET);
+  winnow_job_row_update (job, &job_info, 0);
+  assert_enum_property (job, "state", WN_TYPE_JOB_STATE, WN_JOB_LOCKED);
+  assert_enum_property (job, "trust", WN_TYPE_TRUST, WN_TRUST_WORKER_TRUSTED);
+
+  winnow_track_row_update (track, &track_info, "Ship", 0);
+  assert_enum_property (track, "state", WN_TYPE_TRACK_STATE, WN_TRACK_PARKED);
+
+  winnow_instance_row_update (instance, &instance_info);
+  assert_enum_property (instance, "state", WN_TYPE_INSTANCE_STATE, WN_INSTANCE_TERMINATED);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -343,5 +386,6 @@ main (int argc, char **argv)
   g_test_add_func ("/app/Rows/job", test_job);
   g_test_add_func ("/app/Rows/track", test_track);
   g_test_add_func ("/app/Rows/instance", test_instance);
+  g_test_add_func ("/app/Rows/enum-properties", test_enum_properties);
   return g_test_run ();
 }

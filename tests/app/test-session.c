@@ -277,12 +277,48 @@ test_load_file (void)
   g_assert_false (winnow_session_is_loaded (remote));
 }
 
+/* The clock's mode is a WnClockMode property that follows play and pause. */
+static int
+mode_property (WinnowSession *session)
+{
+  GParamSpec *pspec = g_object_class_find_property (G_OBJECT_GET_CLASS (session), "mode");
+  GValue value = G_VALUE_INIT;
+  int mode;
+
+  g_assert_nonnull (pspec);
+  g_assert_cmpstr (g_type_name (pspec->value_type), ==, g_type_name (WN_TYPE_CLOCK_MODE));
+  g_value_init (&value, WN_TYPE_CLOCK_MODE);
+  g_object_get_property (G_OBJECT (session), "mode", &value);
+  mode = g_value_get_enum (&value);
+  g_value_unset (&value);
+  return mode;
+}
+
+static void
+test_mode (void)
+{
+  g_autoptr(WinnowSession) session = NULL;
+  g_autoptr(GError) error = NULL;
+  gboolean loaded = FALSE;
+
+  session = load_example ("order-fulfilment.process.json", WN_TRUST_UNSET, &loaded, &error);
+  g_assert_no_error (error);
+  g_assert_true (loaded);
+  g_assert_cmpint (mode_property (session), ==, WN_CLOCK_PAUSED);
+  winnow_session_play (session);
+  g_assert_cmpint (mode_property (session), ==, WN_CLOCK_RUNNING);
+  g_assert_cmpint (winnow_session_get_mode (session), ==, WN_CLOCK_RUNNING);
+  winnow_session_pause (session);
+  g_assert_cmpint (mode_property (session), ==, WN_CLOCK_PAUSED);
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/app/Session/load-file", test_load_file);
   g_test_add_func ("/app/Session/step-to-the-end", test_step_to_the_end);
+  g_test_add_func ("/app/Session/mode", test_mode);
   g_test_add_func ("/app/Session/incremental/flaky-service", test_flaky_service);
   g_test_add_func ("/app/Session/incremental/incidents", test_incidents);
   g_test_add_func ("/app/Session/incremental/parallel", test_parallel);
