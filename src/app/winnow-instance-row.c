@@ -201,10 +201,7 @@ winnow_instance_row_get_incidents (WinnowInstanceRow *self)
   return self->n_incidents;
 }
 
-/* Make `self` show what `from` shows, and say so: a live table's display row
- * (winnow-live-table.h) keeps its place in the view while the row it shows
- * changes, so the view rebinds no widget. A display row is never updated, so
- * its `filled` is never read and not copied. */
+/* Make `self` show what `from` shows (winnow-row-util.h says how). */
 void
 winnow_instance_row_assign (WinnowInstanceRow *self,
                            WinnowInstanceRow *from)
@@ -223,8 +220,6 @@ winnow_instance_row_assign (WinnowInstanceRow *self,
   changed |= WINNOW_SET_FIELD (self->started_at, from->started_at);
   changed |= WINNOW_SET_FIELD (self->ended_at, from->ended_at);
   changed |= WINNOW_SET_FIELD (self->n_incidents, from->n_incidents);
-  /* anything shown changed: every property, once; else none, so the view
-   * relays out nothing */
   if (changed)
     winnow_notify_all (G_OBJECT (self), properties, N_PROPS);
 }

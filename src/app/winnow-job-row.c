@@ -7,25 +7,24 @@
 
 struct _WinnowJobRow
 {
-  GObject     parent_instance;
+  GObject         parent_instance;
 
-  char       *id;
-  char       *instance;
-  char       *node;
-  char       *topic;
-  char       *worker;
-  WnPolicy   *policy;
-  WnJobState  state;
-  guint       attempt;
-  guint       executions;
-  WnTime      enqueued_at;
-  WnTime      not_before;
-  WnTime      deadline;
-  WnTime      next_change;   /* the engine's: when the clock alone changes the state */
-  WnTime      now;
-  guint       generation;
-  guint       flags;
-  gboolean    filled;
+  char           *id;
+  char           *instance;
+  char           *node;
+  char           *topic;
+  char           *worker;
+  WnPolicy       *policy;
+  WnJobState      state;
+  guint           attempt;
+  guint           executions;
+  WnTime          enqueued_at;
+  WnTime          not_before;
+  WnTime          deadline;
+  WnTime          next_change;   /* the engine's: when the clock alone changes the state */
+  WnTime          now;
+  WinnowRowMarks  marks;
+  gboolean        filled;
 };
 
 enum {
@@ -401,39 +400,14 @@ winnow_job_row_set_now (WinnowJobRow *self,
   self->now = now;
 }
 
-guint
-winnow_job_row_get_generation (WinnowJobRow *self)
+WinnowRowMarks *
+winnow_job_row_get_marks (WinnowJobRow *self)
 {
-  return self->generation;
+  g_return_val_if_fail (WINNOW_IS_JOB_ROW (self), NULL);
+  return &self->marks;
 }
 
-void
-winnow_job_row_set_generation (WinnowJobRow *self,
-                               guint         generation)
-{
-  self->generation = generation;
-}
-
-guint
-winnow_job_row_get_flags (WinnowJobRow *self)
-{
-  g_return_val_if_fail (WINNOW_IS_JOB_ROW (self), 0);
-  return self->flags;
-}
-
-void
-winnow_job_row_set_flags (WinnowJobRow *self,
-                          guint         flags)
-{
-  g_return_if_fail (WINNOW_IS_JOB_ROW (self));
-  self->flags = flags;
-}
-
-/* Make `self` show what `from` shows, and say so: a live table's display row
- * (winnow-live-table.h) keeps its place in the view while the row it shows
- * changes, so the view rebinds no widget. Only the fields shown are copied:
- * a display row is never updated nor synced, so its generation and `filled`
- * are never read. */
+/* Make `self` show what `from` shows (winnow-row-util.h says how). */
 void
 winnow_job_row_assign (WinnowJobRow *self,
                       WinnowJobRow *from)
@@ -465,10 +439,7 @@ winnow_job_row_assign (WinnowJobRow *self,
       self->policy = from->policy;
       changed = TRUE;
     }
-  /* the clock alone notifies nothing: the view re-reads the visible texts */
   self->now = from->now;
-  /* anything shown changed: every property, once; else none, so the view
-   * relays out nothing */
   if (changed)
     winnow_notify_all (G_OBJECT (self), properties, N_PROPS);
 }

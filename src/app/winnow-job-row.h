@@ -3,6 +3,7 @@
 #include <glib-object.h>
 
 #include "winnow.h"
+#include "winnow-row-util.h"
 
 G_BEGIN_DECLS
 
@@ -36,14 +37,8 @@ WnPolicy     *winnow_job_row_get_policy     (WinnowJobRow    *self);
 void          winnow_job_row_set_now        (WinnowJobRow    *self,
                                              WnTime           now);
 
-/* Bookkeeping for the session's refresh pass. */
-guint         winnow_job_row_get_generation (WinnowJobRow    *self);
-void          winnow_job_row_set_generation (WinnowJobRow    *self,
-                                             guint            generation);
-/* Free bits for the session's incremental pass (which lists a row is on). */
-guint         winnow_job_row_get_flags      (WinnowJobRow    *self);
-void          winnow_job_row_set_flags      (WinnowJobRow    *self,
-                                             guint            flags);
+/* The session's bookkeeping on the row (winnow-row-util.h). */
+WinnowRowMarks *winnow_job_row_get_marks (WinnowJobRow *self);
 
 /* Make `self` show what `from` shows: when anything it shows differs, every
  * property notifies (once, in one freeze/thaw); otherwise none does. */

@@ -1,11 +1,29 @@
 /* winnow-row-util.h — what the table rows (job, track, instance) share when
  * they copy a snapshot or another row: replace a field only when it differs,
- * and notify properties by index into the class's pspec table. */
+ * and notify properties by index into the class's pspec table; and the
+ * session's marks on the rows it refreshes incrementally.
+ *
+ * A row's _assign() makes it show what another row shows, and says so: a
+ * live table's display row (winnow-live-table.h) keeps its place in the view
+ * while the row it shows changes, so the view rebinds no widget. Only the
+ * fields shown are copied (a display row is never updated nor synced, so its
+ * marks and `filled` are never read), and the clock alone (`now`) notifies
+ * nothing: the view re-reads the visible texts. When anything shown changed,
+ * every property notifies, once (winnow_notify_all); else none does, so the
+ * view relays out nothing. */
 #pragma once
 
 #include <glib-object.h>
 
 G_BEGIN_DECLS
+
+/* The session's bookkeeping on a job or track row (winnow-session-tables.c),
+ * kept by the row and read by nobody else: the refresh pass that last saw
+ * it, and free bits for which of the session's lists it is on. */
+typedef struct {
+  guint generation;
+  guint flags;
+} WinnowRowMarks;
 
 /* Make `*field` a copy of `value`; TRUE if it differed (and was replaced). */
 static inline gboolean

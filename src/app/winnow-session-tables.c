@@ -41,10 +41,10 @@ typedef struct {
 } Pass;
 
 typedef struct {
-  GHashTable *index;
-  guint       generation;
-  guint     (*get_generation) (gpointer row);
-  const char *(*get_id) (gpointer row);
+  GHashTable      *index;
+  guint            generation;
+  WinnowRowMarks *(*get_marks) (gpointer row);
+  const char     *(*get_id) (gpointer row);
 } SyncData;
 
 
@@ -116,11 +116,10 @@ mark_job (WinnowSession *self,
           const char    *id)
 {
   WinnowJobRow *row = g_hash_table_lookup (self->job_index, id);
-  guint flags;
 
-  if (row == NULL || ((flags = winnow_job_row_get_flags (row)) & ROW_DIRTY))
+  if (row == NULL || (winnow_job_row_get_marks (row)->flags & ROW_DIRTY))
     return;
-  winnow_job_row_set_flags (row, flags | ROW_DIRTY);
+  winnow_job_row_get_marks (row)->flags |= ROW_DIRTY;
   g_ptr_array_add (self->dirty_jobs, g_object_ref (row));
 }
 
@@ -129,11 +128,10 @@ mark_track (WinnowSession *self,
             const char    *id)
 {
   WinnowTrackRow *row = g_hash_table_lookup (self->track_index, id);
-  guint flags;
 
-  if (row == NULL || ((flags = winnow_track_row_get_flags (row)) & ROW_DIRTY))
+  if (row == NULL || (winnow_track_row_get_marks (row)->flags & ROW_DIRTY))
     return;
-  winnow_track_row_set_flags (row, flags | ROW_DIRTY);
+  winnow_track_row_get_marks (row)->flags |= ROW_DIRTY;
   g_ptr_array_add (self->dirty_tracks, g_object_ref (row));
 }
 
@@ -145,19 +143,19 @@ clear_marks (WinnowSession *self)
     {
       WinnowJobRow *row = g_ptr_array_index (self->dirty_jobs, i);
 
-      winnow_job_row_set_flags (row, winnow_job_row_get_flags (row) & ~ROW_DIRTY);
+      winnow_job_row_get_marks (row)->flags &= ~ROW_DIRTY;
     }
   for (guint i = 0; i < self->timed_jobs->len; i++)
     {
       WinnowJobRow *row = g_ptr_array_index (self->timed_jobs, i);
 
-      winnow_job_row_set_flags (row, winnow_job_row_get_flags (row) & ~ROW_TIMED);
+      winnow_job_row_get_marks (row)->flags &= ~ROW_TIMED;
     }
   for (guint i = 0; i < self->dirty_tracks->len; i++)
     {
       WinnowTrackRow *row = g_ptr_array_index (self->dirty_tracks, i);
 
-      winnow_track_row_set_flags (row, winnow_track_row_get_flags (row) & ~ROW_DIRTY);
+      winnow_track_row_get_marks (row)->flags &= ~ROW_DIRTY;
     }
   g_ptr_array_set_size (self->dirty_jobs, 0);
   g_ptr_array_set_size (self->timed_jobs, 0);
@@ -170,7 +168,7 @@ row_seen (gpointer row,
 {
   SyncData *sync = data;
 
-  return sync->get_generation (row) == sync->generation;
+  return sync->get_marks (row)->generation == sync->generation;
 }
 
 static void
@@ -185,14 +183,14 @@ row_gone (gpointer row,
 /* Bring `store` in line with a pass over the engine: rows not seen this
  * generation leave, new ones are appended. */
 static void
-sync_store (WinnowRowList *store,
-            GHashTable    *index,
-            Pass          *pass,
-            guint          generation,
-            guint        (*get_generation) (gpointer row),
-            const char  *(*get_id) (gpointer row))
+sync_store (WinnowRowList   *store,
+            GHashTable      *index,
+            Pass            *pass,
+            guint            generation,
+            WinnowRowMarks *(*get_marks) (gpointer row),
+            const char     *(*get_id) (gpointer row))
 {
-  SyncData sync = { index, generation, get_generation, get_id };
+  SyncData sync = { index, generation, get_marks, get_id };
   guint survivors = pass->seen - pass->added->len;
 
   if (g_list_model_get_n_items (G_LIST_MODEL (store)) != survivors)
@@ -200,10 +198,10 @@ sync_store (WinnowRowList *store,
   winnow_row_list_append (store, pass->added->pdata, pass->added->len);
 }
 
-static guint
-job_generation (gpointer row)
+static WinnowRowMarks *
+job_marks (gpointer row)
 {
-  return winnow_job_row_get_generation (row);
+  return winnow_job_row_get_marks (row);
 }
 
 static const char *
@@ -212,10 +210,10 @@ job_id (gpointer row)
   return winnow_job_row_get_id (row);
 }
 
-static guint
-track_generation (gpointer row)
+static WinnowRowMarks *
+track_marks (gpointer row)
 {
-  return winnow_track_row_get_generation (row);
+  return winnow_track_row_get_marks (row);
 }
 
 static const char *
@@ -237,11 +235,11 @@ static void
 note_timed (WinnowSession *self,
             WinnowJobRow  *row)
 {
-  guint flags = winnow_job_row_get_flags (row);
+  WinnowRowMarks *marks = winnow_job_row_get_marks (row);
 
-  if (is_timed (row) && !(flags & ROW_TIMED))
+  if (is_timed (row) && !(marks->flags & ROW_TIMED))
     {
-      winnow_job_row_set_flags (row, flags | ROW_TIMED);
+      marks->flags |= ROW_TIMED;
       g_ptr_array_add (self->timed_jobs, g_object_ref (row));
     }
 }
@@ -260,10 +258,10 @@ job_cb (const WnJobInfo *info,
       g_hash_table_insert (self->job_index, (gpointer) winnow_job_row_get_id (row), row);
       g_ptr_array_add (pass->added, g_object_ref (row));
     }
-  else if (winnow_job_row_get_generation (row) == 0)
+  else if (winnow_job_row_get_marks (row)->generation == 0)
     g_ptr_array_add (pass->added, g_object_ref (row));   /* announced, listed now */
   winnow_job_row_update (row, info, pass->now);
-  winnow_job_row_set_generation (row, self->generation);
+  winnow_job_row_get_marks (row)->generation = self->generation;
   note_timed (self, row);
   pass->seen++;
 }
@@ -275,14 +273,14 @@ refresh_jobs (WinnowSession *self,
   Pass pass = { self, g_ptr_array_new_with_free_func (g_object_unref), 0, now };
 
   wn_dispatcher_foreach (wn_engine_get_dispatcher (self->engine), job_cb, &pass);
-  sync_store (self->jobs, self->job_index, &pass, self->generation, job_generation, job_id);
+  sync_store (self->jobs, self->job_index, &pass, self->generation, job_marks, job_id);
   g_ptr_array_unref (pass.added);
   /* announced and gone before this pass: never listed */
   for (guint i = 0; i < self->new_jobs->len; i++)
     {
       WinnowJobRow *row = g_ptr_array_index (self->new_jobs, i);
 
-      if (winnow_job_row_get_generation (row) == 0)
+      if (winnow_job_row_get_marks (row)->generation == 0)
         g_hash_table_remove (self->job_index, winnow_job_row_get_id (row));
     }
   g_ptr_array_set_size (self->new_jobs, 0);
@@ -403,10 +401,10 @@ track_cb (const WnTrackInfo *info,
       g_hash_table_insert (self->track_index, (gpointer) winnow_track_row_get_id (row), row);
       g_ptr_array_add (pass->added, g_object_ref (row));
     }
-  else if (winnow_track_row_get_generation (row) == 0)
+  else if (winnow_track_row_get_marks (row)->generation == 0)
     g_ptr_array_add (pass->added, g_object_ref (row));   /* announced, listed now */
   winnow_track_row_update (row, info, node && node->name ? node->name : info->node, pass->now);
-  winnow_track_row_set_generation (row, self->generation);
+  winnow_track_row_get_marks (row)->generation = self->generation;
   pass->seen++;
 
   count_track (self, node, info->state, +1);
@@ -420,13 +418,13 @@ refresh_tracks (WinnowSession *self,
 
   memset (self->counts, 0, sizeof (WinnowNodeCounts) * self->process->n_nodes);
   wn_engine_foreach_track (self->engine, FALSE, track_cb, &pass);
-  sync_store (self->tracks, self->track_index, &pass, self->generation, track_generation, track_id);
+  sync_store (self->tracks, self->track_index, &pass, self->generation, track_marks, track_id);
   g_ptr_array_unref (pass.added);
   for (guint i = 0; i < self->new_tracks->len; i++)
     {
       WinnowTrackRow *row = g_ptr_array_index (self->new_tracks, i);
 
-      if (winnow_track_row_get_generation (row) == 0)
+      if (winnow_track_row_get_marks (row)->generation == 0)
         g_hash_table_remove (self->track_index, winnow_track_row_get_id (row));
     }
   g_ptr_array_set_size (self->new_tracks, 0);
@@ -488,7 +486,7 @@ refresh_job_row (WinnowSession *self,
                  GPtrArray     *added)
 {
   WnJobInfo info;
-  guint generation = winnow_job_row_get_generation (row);
+  guint generation = winnow_job_row_get_marks (row)->generation;
 
   if (generation == GONE_GENERATION)
     return TRUE;
@@ -497,7 +495,7 @@ refresh_job_row (WinnowSession *self,
       winnow_job_row_update (row, &info, now);
       if (generation == 0)
         {
-          winnow_job_row_set_generation (row, self->generation);
+          winnow_job_row_get_marks (row)->generation = self->generation;
           g_ptr_array_add (added, g_object_ref (row));
         }
       note_timed (self, row);
@@ -509,7 +507,7 @@ refresh_job_row (WinnowSession *self,
       g_hash_table_remove (self->job_index, winnow_job_row_get_id (row));
       return TRUE;
     }
-  winnow_job_row_set_generation (row, GONE_GENERATION);
+  winnow_job_row_get_marks (row)->generation = GONE_GENERATION;
   return FALSE;
 }
 
@@ -527,7 +525,7 @@ refresh_jobs_incremental (WinnowSession *self,
     {
       WinnowJobRow *row = g_ptr_array_index (dirty, i);
 
-      winnow_job_row_set_flags (row, winnow_job_row_get_flags (row) & ~ROW_DIRTY);
+      winnow_job_row_get_marks (row)->flags &= ~ROW_DIRTY;
       if (!refresh_job_row (self, row, now, added))
         g_ptr_array_add (gone, row);
     }
@@ -542,13 +540,13 @@ refresh_jobs_incremental (WinnowSession *self,
 
       if (due && !refresh_job_row (self, row, now, added))
         g_ptr_array_add (gone, row);
-      if (winnow_job_row_get_generation (row) != GONE_GENERATION &&
+      if (winnow_job_row_get_marks (row)->generation != GONE_GENERATION &&
           g_hash_table_lookup (self->job_index, winnow_job_row_get_id (row)) == row &&
           is_timed (row))
         self->timed_jobs->pdata[kept++] = row;
       else
         {
-          winnow_job_row_set_flags (row, winnow_job_row_get_flags (row) & ~ROW_TIMED);
+          winnow_job_row_get_marks (row)->flags &= ~ROW_TIMED;
           g_object_unref (row);
         }
     }
@@ -556,7 +554,7 @@ refresh_jobs_incremental (WinnowSession *self,
 
   if (gone->len > 0)
     {
-      SyncData sync = { self->job_index, 0, job_generation, job_id };
+      SyncData sync = { self->job_index, 0, job_marks, job_id };
 
       winnow_row_list_remove (self->jobs, gone->pdata, gone->len, row_gone, &sync);
     }
@@ -576,11 +574,11 @@ refresh_tracks_incremental (WinnowSession *self,
   for (guint i = 0; i < dirty->len; i++)
     {
       WinnowTrackRow *row = g_ptr_array_index (dirty, i);
-      guint generation = winnow_track_row_get_generation (row);
+      guint generation = winnow_track_row_get_marks (row)->generation;
       gboolean listed = generation != 0 && generation != GONE_GENERATION;
       WnTrackInfo info;
 
-      winnow_track_row_set_flags (row, winnow_track_row_get_flags (row) & ~ROW_DIRTY);
+      winnow_track_row_get_marks (row)->flags &= ~ROW_DIRTY;
       if (generation == GONE_GENERATION)
         continue;
       /* A cancelled track takes its job out of the dispatcher, and the event
@@ -605,7 +603,7 @@ refresh_tracks_incremental (WinnowSession *self,
           winnow_track_row_update (row, &info, node && node->name ? node->name : info.node, now);
           if (!listed)
             {
-              winnow_track_row_set_generation (row, self->generation);
+              winnow_track_row_get_marks (row)->generation = self->generation;
               g_ptr_array_add (added, g_object_ref (row));
             }
           count_track (self, node, info.state, +1);
@@ -615,7 +613,7 @@ refresh_tracks_incremental (WinnowSession *self,
         g_hash_table_remove (self->track_index, winnow_track_row_get_id (row));
       else
         {
-          winnow_track_row_set_generation (row, GONE_GENERATION);
+          winnow_track_row_get_marks (row)->generation = GONE_GENERATION;
           g_ptr_array_add (gone, row);
         }
     }
@@ -624,7 +622,7 @@ refresh_tracks_incremental (WinnowSession *self,
 
   if (gone->len > 0)
     {
-      SyncData sync = { self->track_index, 0, track_generation, track_id };
+      SyncData sync = { self->track_index, 0, track_marks, track_id };
 
       winnow_row_list_remove (self->tracks, gone->pdata, gone->len, row_gone, &sync);
     }

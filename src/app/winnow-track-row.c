@@ -7,22 +7,21 @@
 
 struct _WinnowTrackRow
 {
-  GObject       parent_instance;
+  GObject         parent_instance;
 
-  char         *id;
-  char         *instance;
-  char         *node;
-  char         *node_name;
-  char         *job;
-  char         *error;
-  WnTrackState  state;
-  WnTime        since;
-  WnTime        now;
-  guint         instance_number;   /* the id "i<instance_number>/t<number>" as numbers */
-  guint         number;
-  guint         generation;
-  guint         flags;
-  gboolean      filled;
+  char           *id;
+  char           *instance;
+  char           *node;
+  char           *node_name;
+  char           *job;
+  char           *error;
+  WnTrackState    state;
+  WnTime          since;
+  WnTime          now;
+  guint           instance_number;   /* the id "i<instance_number>/t<number>" as numbers */
+  guint           number;
+  WinnowRowMarks  marks;
+  gboolean        filled;
 };
 
 enum {
@@ -313,39 +312,14 @@ winnow_track_row_set_now (WinnowTrackRow *self,
   self->now = now;
 }
 
-guint
-winnow_track_row_get_generation (WinnowTrackRow *self)
+WinnowRowMarks *
+winnow_track_row_get_marks (WinnowTrackRow *self)
 {
-  return self->generation;
+  g_return_val_if_fail (WINNOW_IS_TRACK_ROW (self), NULL);
+  return &self->marks;
 }
 
-void
-winnow_track_row_set_generation (WinnowTrackRow *self,
-                                 guint           generation)
-{
-  self->generation = generation;
-}
-
-guint
-winnow_track_row_get_flags (WinnowTrackRow *self)
-{
-  g_return_val_if_fail (WINNOW_IS_TRACK_ROW (self), 0);
-  return self->flags;
-}
-
-void
-winnow_track_row_set_flags (WinnowTrackRow *self,
-                            guint           flags)
-{
-  g_return_if_fail (WINNOW_IS_TRACK_ROW (self));
-  self->flags = flags;
-}
-
-/* Make `self` show what `from` shows, and say so: a live table's display row
- * (winnow-live-table.h) keeps its place in the view while the row it shows
- * changes, so the view rebinds no widget. Only the fields shown are copied:
- * a display row is never updated nor synced, so its generation and `filled`
- * are never read. */
+/* Make `self` show what `from` shows (winnow-row-util.h says how). */
 void
 winnow_track_row_assign (WinnowTrackRow *self,
                         WinnowTrackRow *from)
@@ -368,10 +342,7 @@ winnow_track_row_assign (WinnowTrackRow *self,
   changed |= winnow_str_replace (&self->error, from->error);
   changed |= WINNOW_SET_FIELD (self->state, from->state);
   changed |= WINNOW_SET_FIELD (self->since, from->since);
-  /* the clock alone notifies nothing: the view re-reads the visible texts */
   self->now = from->now;
-  /* anything shown changed: every property, once; else none, so the view
-   * relays out nothing */
   if (changed)
     winnow_notify_all (G_OBJECT (self), properties, N_PROPS);
 }

@@ -3,6 +3,7 @@
 #include <glib-object.h>
 
 #include "winnow.h"
+#include "winnow-row-util.h"
 
 G_BEGIN_DECLS
 
@@ -32,13 +33,8 @@ const char     *winnow_track_row_get_error      (WinnowTrackRow    *self);
 void            winnow_track_row_set_now        (WinnowTrackRow    *self,
                                                  WnTime             now);
 
-guint           winnow_track_row_get_generation (WinnowTrackRow    *self);
-void            winnow_track_row_set_generation (WinnowTrackRow    *self,
-                                                 guint              generation);
-/* Free bits for the session's incremental pass (which lists a row is on). */
-guint           winnow_track_row_get_flags      (WinnowTrackRow    *self);
-void            winnow_track_row_set_flags      (WinnowTrackRow    *self,
-                                                 guint              flags);
+/* The session's bookkeeping on the row (winnow-row-util.h). */
+WinnowRowMarks *winnow_track_row_get_marks      (WinnowTrackRow    *self);
 
 /* Make `self` show what `from` shows: when anything it shows differs, every
  * property notifies (once, in one freeze/thaw); otherwise none does. */
