@@ -153,6 +153,16 @@ typedef struct {
   Fault       fault;
 } Parser;
 
+/* Parses one level of the grammar into a node index. */
+typedef gboolean (*ParseFn) (Parser *p,
+                             guint  *out);
+
+/* A token of a binary level and the operator it writes. */
+typedef struct {
+  TokKind tok;
+  Op      op;
+} BinaryOp;
+
 static const struct {
   const char *word;
   TokKind     kind;
@@ -1108,84 +1118,144 @@ parse_primary (Parser *p,
   return emit (p, &node, 0, out);
 }
 
+/* A prefix operator: `prefix` applies `op` to what `self` parses after it
+ * (so `- - x` and `not not x` nest, each inside enter()); without it the
+ * level is what `next` parses. */
 static gboolean
-parse_unary (Parser *p,
-             guint  *out)
+parse_prefix (Parser  *p,
+              TokKind  prefix,
+              Op       op,
+              ParseFn  self,
+              ParseFn  next,
+              guint   *out)
 {
   gsize offset = p->tok.start;
   guint operand;
   gboolean ok;
 
-  if (p->tok.kind != TOK_MINUS)
-    return parse_primary (p, out);
+  if (p->tok.kind != prefix)
+    return next (p, out);
 
   if (!advance (p) || !enter (p))
     return FALSE;
-  ok = parse_unary (p, &operand);
+  ok = self (p, &operand);
   leave (p);
-  return ok && emit_unary (p, OP_NEG, offset, operand, out);
+  return ok && emit_unary (p, op, offset, operand, out);
+}
+
+/* One level of left-associative binary operators: operands that `operand`
+ * parses, joined by any of the `n_ops` tokens in `ops`. */
+static gboolean
+parse_chain (Parser         *p,
+             ParseFn         operand,
+             const BinaryOp *ops,
+             gsize           n_ops,
+             guint          *out)
+{
+  guint lhs;
+
+  if (!operand (p, &lhs))
+    return FALSE;
+
+  for (;;)
+    {
+      gsize offset = p->tok.start;
+      const BinaryOp *found = NULL;
+      guint rhs;
+
+      for (gsize i = 0; i < n_ops && found == NULL; i++)
+        if (p->tok.kind == ops[i].tok)
+          found = &ops[i];
+      if (found == NULL)
+        break;
+
+      if (!advance (p) || !operand (p, &rhs) || !emit_binary (p, found->op, offset, lhs, rhs, &lhs))
+        return FALSE;
+    }
+
+  *out = lhs;
+  return TRUE;
+}
+
+static gboolean
+parse_unary (Parser *p,
+             guint  *out)
+{
+  return parse_prefix (p, TOK_MINUS, OP_NEG, parse_unary, parse_primary, out);
 }
 
 static gboolean
 parse_mul (Parser *p,
            guint  *out)
 {
-  guint lhs;
+  static const BinaryOp ops[] = {
+    { TOK_STAR, OP_MUL },
+    { TOK_SLASH, OP_DIV },
+    { TOK_PERCENT, OP_MOD },
+  };
 
-  if (!parse_unary (p, &lhs))
-    return FALSE;
-
-  for (;;)
-    {
-      gsize offset = p->tok.start;
-      guint rhs;
-      Op op;
-
-      if (p->tok.kind == TOK_STAR)
-        op = OP_MUL;
-      else if (p->tok.kind == TOK_SLASH)
-        op = OP_DIV;
-      else if (p->tok.kind == TOK_PERCENT)
-        op = OP_MOD;
-      else
-        break;
-
-      if (!advance (p) || !parse_unary (p, &rhs) || !emit_binary (p, op, offset, lhs, rhs, &lhs))
-        return FALSE;
-    }
-
-  *out = lhs;
-  return TRUE;
+  return parse_chain (p, parse_unary, ops, G_N_ELEMENTS (ops), out);
 }
 
 static gboolean
 parse_add (Parser *p,
            guint  *out)
 {
-  guint lhs;
+  static const BinaryOp ops[] = {
+    { TOK_PLUS, OP_ADD },
+    { TOK_MINUS, OP_SUB },
+  };
 
-  if (!parse_mul (p, &lhs))
-    return FALSE;
+  return parse_chain (p, parse_mul, ops, G_N_ELEMENTS (ops), out);
+}
 
-  for (;;)
+/* The comparison `kind` writes, or FALSE where it is not one. */
+static gboolean
+comparison_op (TokKind  kind,
+               Op      *op)
+{
+  switch (kind)
     {
-      gsize offset = p->tok.start;
-      guint rhs;
-      Op op;
-
-      if (p->tok.kind == TOK_PLUS)
-        op = OP_ADD;
-      else if (p->tok.kind == TOK_MINUS)
-        op = OP_SUB;
-      else
-        break;
-
-      if (!advance (p) || !parse_mul (p, &rhs) || !emit_binary (p, op, offset, lhs, rhs, &lhs))
-        return FALSE;
+    case TOK_EQ:
+      *op = OP_EQ;
+      return TRUE;
+    case TOK_NE:
+      *op = OP_NE;
+      return TRUE;
+    case TOK_LT:
+      *op = OP_LT;
+      return TRUE;
+    case TOK_LE:
+      *op = OP_LE;
+      return TRUE;
+    case TOK_GT:
+      *op = OP_GT;
+      return TRUE;
+    case TOK_GE:
+      *op = OP_GE;
+      return TRUE;
+    case TOK_END:
+    case TOK_NUMBER:
+    case TOK_STRING:
+    case TOK_PATH:
+    case TOK_CALL:
+    case TOK_TRUE:
+    case TOK_FALSE:
+    case TOK_NIL:
+    case TOK_AND:
+    case TOK_OR:
+    case TOK_NOT:
+    case TOK_LPAREN:
+    case TOK_RPAREN:
+    case TOK_COMMA:
+    case TOK_PLUS:
+    case TOK_MINUS:
+    case TOK_STAR:
+    case TOK_SLASH:
+    case TOK_PERCENT:
+    default:
+      return FALSE;
     }
-
-  *out = lhs;
-  return TRUE;
 }
 
 static gboolean
@@ -1201,46 +1271,8 @@ parse_cmp (Parser *p,
     return FALSE;
 
   offset = p->tok.start;
-  switch (p->tok.kind)
+  if (!comparison_op (p->tok.kind, &op))
     {
-    case TOK_EQ:
-      op = OP_EQ;
-      break;
-    case TOK_NE:
-      op = OP_NE;
-      break;
-    case TOK_LT:
-      op = OP_LT;
-      break;
-    case TOK_LE:
-      op = OP_LE;
-      break;
-    case TOK_GT:
-      op = OP_GT;
-      break;
-    case TOK_GE:
-      op = OP_GE;
-      break;
-    case TOK_END:
-    case TOK_NUMBER:
-    case TOK_STRING:
-    case TOK_PATH:
-    case TOK_CALL:
-    case TOK_TRUE:
-    case TOK_FALSE:
-    case TOK_NIL:
-    case TOK_AND:
-    case TOK_OR:
-    case TOK_NOT:
-    case TOK_LPAREN:
-    case TOK_RPAREN:
-    case TOK_COMMA:
-    case TOK_PLUS:
-    case TOK_MINUS:
-    case TOK_STAR:
-    case TOK_SLASH:
-    case TOK_PERCENT:
-    default:
       *out = lhs;
       return TRUE;
     }
@@ -1248,112 +1280,44 @@ parse_cmp (Parser *p,
   if (!advance (p) || !parse_add (p, &rhs) || !emit_binary (p, op, offset, lhs, rhs, out))
     return FALSE;
 
-  switch (p->tok.kind)
+  if (comparison_op (p->tok.kind, &op))
     {
-    case TOK_EQ:
-    case TOK_NE:
-    case TOK_LT:
-    case TOK_LE:
-    case TOK_GT:
-    case TOK_GE:
-      {
-        g_autofree char *found = describe_token (p, &p->tok);
+      g_autofree char *found = describe_token (p, &p->tok);
 
-        fault_set (&p->fault, p->tok.start,
-                   "expected 'and', 'or' or end of input but found %s "
-                   "(comparisons do not chain; use 'and')", found);
-        return FALSE;
-      }
-    case TOK_END:
-    case TOK_NUMBER:
-    case TOK_STRING:
-    case TOK_PATH:
-    case TOK_CALL:
-    case TOK_TRUE:
-    case TOK_FALSE:
-    case TOK_NIL:
-    case TOK_AND:
-    case TOK_OR:
-    case TOK_NOT:
-    case TOK_LPAREN:
-    case TOK_RPAREN:
-    case TOK_COMMA:
-    case TOK_PLUS:
-    case TOK_MINUS:
-    case TOK_STAR:
-    case TOK_SLASH:
-    case TOK_PERCENT:
-    default:
-      return TRUE;
+      fault_set (&p->fault, p->tok.start,
+                 "expected 'and', 'or' or end of input but found %s "
+                 "(comparisons do not chain; use 'and')", found);
+      return FALSE;
     }
+  return TRUE;
 }
 
 static gboolean
 parse_not (Parser *p,
            guint  *out)
 {
-  gsize offset = p->tok.start;
-  guint operand;
-  gboolean ok;
-
-  if (p->tok.kind != TOK_NOT)
-    return parse_cmp (p, out);
-
-  if (!advance (p) || !enter (p))
-    return FALSE;
-  ok = parse_not (p, &operand);
-  leave (p);
-  return ok && emit_unary (p, OP_NOT, offset, operand, out);
+  return parse_prefix (p, TOK_NOT, OP_NOT, parse_not, parse_cmp, out);
 }
 
 static gboolean
 parse_and (Parser *p,
            guint  *out)
 {
-  guint lhs;
+  static const BinaryOp ops[] = { { TOK_AND, OP_AND } };
 
-  if (!parse_not (p, &lhs))
-    return FALSE;
-
-  while (p->tok.kind == TOK_AND)
-    {
-      gsize offset = p->tok.start;
-      guint rhs;
-
-      if (!advance (p) || !parse_not (p, &rhs) || !emit_binary (p, OP_AND, offset, lhs, rhs, &lhs))
-        return FALSE;
-    }
-
-  *out = lhs;
-  return TRUE;
+  return parse_chain (p, parse_not, ops, G_N_ELEMENTS (ops), out);
 }
 
 static gboolean
 parse_or (Parser *p,
           guint  *out)
 {
-  guint lhs;
-  gboolean ok = FALSE;
+  static const BinaryOp ops[] = { { TOK_OR, OP_OR } };
+  gboolean ok;
 
   if (!enter (p))
     return FALSE;
-
-  if (!parse_and (p, &lhs))
-    goto out;
-
-  while (p->tok.kind == TOK_OR)
-    {
-      gsize offset = p->tok.start;
-      guint rhs;
-
-      if (!advance (p) || !parse_and (p, &rhs) || !emit_binary (p, OP_OR, offset, lhs, rhs, &lhs))
-        goto out;
-    }
-
-  *out = lhs;
-  ok = TRUE;
-
-out:
+  ok = parse_chain (p, parse_and, ops, G_N_ELEMENTS (ops), out);
   leave (p);
   return ok;
 }
