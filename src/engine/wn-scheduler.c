@@ -582,16 +582,15 @@ wn_scheduler_run_instant (WnScheduler *self)
   return run_ready (self, NULL);
 }
 
-WnStopReason
-wn_scheduler_run_budget (WnScheduler *self,
-                         WnTime       limit,
-                         guint        budget)
+/* Runs instants up to `limit`; at most *budget actions when budget != NULL. */
+static WnStopReason
+run_to (WnScheduler *self,
+        WnTime       limit,
+        guint       *budget)
 {
-  guint left = budget;
-
   for (;;)
     {
-      WnStopReason reason = run_ready (self, &left);
+      WnStopReason reason = run_ready (self, budget);
       WnTime next;
 
       if (reason != WN_STOP_QUIESCENT)
@@ -606,32 +605,25 @@ wn_scheduler_run_budget (WnScheduler *self,
       /* Out of budget: stop at the last instant run. Moving the clock on first
        * would leave the next instant's timers uncollected, and a command given
        * now (then replayed from a saved session) would run in another order. */
-      if (left == 0)
+      if (budget != NULL && *budget == 0)
         return WN_STOP_BUDGET;
       self->now = next;
     }
 }
 
 WnStopReason
+wn_scheduler_run_budget (WnScheduler *self,
+                         WnTime       limit,
+                         guint        budget)
+{
+  return run_to (self, limit, &budget);
+}
+
+WnStopReason
 wn_scheduler_run_until (WnScheduler *self,
                         WnTime       limit)
 {
-  for (;;)
-    {
-      WnStopReason reason = run_ready (self, NULL);
-      WnTime next;
-
-      if (reason != WN_STOP_QUIESCENT)
-        return reason;
-      next = heap_next_time (self);
-      if (fire_trigger (self, MIN (next, limit)))
-        continue;
-      if (next == WN_TIME_NEVER)
-        return WN_STOP_QUIESCENT;
-      if (next > limit)
-        return WN_STOP_LIMIT;
-      self->now = next;
-    }
+  return run_to (self, limit, NULL);
 }
 
 gboolean
