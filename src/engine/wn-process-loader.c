@@ -290,6 +290,36 @@ parse_set (WnCheck *ctx, JsonNode *node, const char *path, NodeSrc *src)
     }
 }
 
+/* The required "id" of the node or flow at `path`, or NULL where it is
+ * missing, not an identifier or already used by another one in `ids` (which
+ * maps each id to the path of its first use). */
+static const char *
+parse_unique_id (WnCheck    *ctx,
+                 JsonNode   *node,
+                 const char *path,
+                 GHashTable *ids)
+{
+  g_autofree char *p = NULL;
+  const char *id;
+  const char *first;
+  JsonNode *m;
+
+  if ((m = _wn_check_member (ctx, node, path, "id", TRUE)) == NULL)
+    return NULL;
+  p = _wn_check_path_key (path, "id");
+  id = _wn_check_identifier (ctx, m, p);
+  if (id == NULL)
+    return NULL;
+  first = g_hash_table_lookup (ids, id);
+  if (first != NULL)
+    {
+      _wn_check_report (ctx, m, p, "duplicate id \"%s\" (first used at %s)", id, first);
+      return NULL;
+    }
+  g_hash_table_insert (ids, (gpointer) id, g_steal_pointer (&p));
+  return id;
+}
+
 static void
 parse_node (WnCheck    *ctx,
             JsonNode   *node,
@@ -312,24 +342,7 @@ parse_node (WnCheck    *ctx,
   if (!_wn_check_object (ctx, node, path))
     return;
 
-  if ((m = _wn_check_member (ctx, node, path, "id", TRUE)) != NULL)
-    {
-      g_autofree char *p = _wn_check_path_key (path, "id");
-      const char *id = _wn_check_identifier (ctx, m, p);
-
-      if (id != NULL)
-        {
-          const char *first = g_hash_table_lookup (ids, id);
-
-          if (first != NULL)
-            _wn_check_report (ctx, m, p, "duplicate id \"%s\" (first used at %s)", id, first);
-          else
-            {
-              g_hash_table_insert (ids, (gpointer) id, g_steal_pointer (&p));
-              src->id = id;
-            }
-        }
-    }
+  src->id = parse_unique_id (ctx, node, path, ids);
 
   if ((m = _wn_check_member (ctx, node, path, "type", TRUE)) != NULL)
     {
@@ -463,24 +476,7 @@ parse_flow (WnCheck    *ctx,
     }
   _wn_check_keys (ctx, node, path, flow_keys, NULL, NULL);
 
-  if ((m = _wn_check_member (ctx, node, path, "id", TRUE)) != NULL)
-    {
-      g_autofree char *p = _wn_check_path_key (path, "id");
-      const char *id = _wn_check_identifier (ctx, m, p);
-
-      if (id != NULL)
-        {
-          const char *first = g_hash_table_lookup (ids, id);
-
-          if (first != NULL)
-            _wn_check_report (ctx, m, p, "duplicate id \"%s\" (first used at %s)", id, first);
-          else
-            {
-              g_hash_table_insert (ids, (gpointer) id, g_steal_pointer (&p));
-              src->id = id;
-            }
-        }
-    }
+  src->id = parse_unique_id (ctx, node, path, ids);
 
   for (guint end = 0; end < 2; end++)
     {
