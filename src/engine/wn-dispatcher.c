@@ -863,6 +863,94 @@ journal_fault (WnDispatcher *self,
     }
 }
 
+/* Verdicts: each journals its event and hands the job's outcome to finish(). */
+
+static void
+finish_complete (WnDispatcher *self,
+                 Job          *job,
+                 GArray       *bindings,
+                 JsonNode     *direct)
+{
+  WnOutcome *outcome;
+
+  if (journal_on (self))
+    {
+      WnEvent event;
+
+      job_event_init (&event, WN_PH_COMPLETED, job);
+      event.worker = job->worker;
+      event.attempt = job->executions;
+      emit (self, &event);
+    }
+
+  outcome = outcome_new (job, WN_OUTCOME_COMPLETE);
+  outcome->bindings = bindings;
+  if (direct != NULL)
+    ((Delivery *) outcome)->direct = json_node_ref (direct);
+  finish (self, job, outcome);
+}
+
+static void
+finish_bpmn_error (WnDispatcher *self,
+                   Job          *job,
+                   const char   *code,
+                   const char   *message)
+{
+  WnOutcome *outcome = outcome_new (job, WN_OUTCOME_BPMN_ERROR);
+
+  outcome->code = g_strdup (code);
+  outcome->message = g_strdup (message);
+  if (journal_on (self))
+    {
+      WnEvent event;
+
+      job_event_init (&event, WN_PH_BPMN_ERROR, job);
+      event.worker = job->worker;
+      event.code = outcome->code;
+      event.error = outcome->message;
+      emit (self, &event);
+    }
+  finish (self, job, outcome);
+}
+
+/* A NULL status is JSON null. */
+static void
+finish_status (WnDispatcher *self,
+               Job          *job,
+               JsonNode     *status)
+{
+  WnOutcome *outcome = outcome_new (job, WN_OUTCOME_STATUS);
+
+  outcome->status = status != NULL ? json_node_ref (status) : json_node_new (JSON_NODE_NULL);
+  if (journal_on (self))
+    {
+      WnEvent event;
+
+      job_event_init (&event, WN_PH_STATUS, job);
+      event.worker = job->worker;
+      event.status = outcome->status;
+      emit (self, &event);
+    }
+  finish (self, job, outcome);
+}
+
+/* A terminal fault with `message` (taken). */
+static void
+finish_fault (WnDispatcher *self,
+              Job          *job,
+              gboolean      exhausted,
+              const char   *code,
+              char         *message)
+{
+  WnOutcome *outcome = outcome_new (job, WN_OUTCOME_FAULT);
+
+  outcome->exhausted = exhausted;
+  outcome->code = g_strdup (code);
+  outcome->message = message;
+  journal_fault (self, job, job->worker, code, outcome->message);
+  finish (self, job, outcome);
+}
+
 /* Public API */
 
 const char *
@@ -1358,7 +1446,6 @@ wn_dispatcher_complete (WnDispatcher *self,
   g_autoptr(GError) local_error = NULL;
   Job *job;
   GArray *bindings;
-  WnOutcome *outcome;
   const char *var;
 
   g_return_val_if_fail (self != NULL, FALSE);
@@ -1376,12 +1463,9 @@ wn_dispatcher_complete (WnDispatcher *self,
         {
           if (!wn_output_mapping_apply (job->policy->mapping, output, bindings, &local_error))
             {
-              outcome = outcome_new (job, WN_OUTCOME_FAULT);
-              outcome->exhausted = FALSE;
-              outcome->message = g_strdup_printf ("output mapping failed: %s", local_error->message);
-              journal_fault (self, job, job->worker, NULL, outcome->message);
               g_array_unref (bindings);
-              finish (self, job, outcome);
+              finish_fault (self, job, FALSE, NULL,
+                            g_strdup_printf ("output mapping failed: %s", local_error->message));
               return TRUE;
             }
         }
@@ -1389,19 +1473,7 @@ wn_dispatcher_complete (WnDispatcher *self,
         wn_output_direct (var, output, bindings);
     }
 
-  if (journal_on (self))
-    {
-      WnEvent event;
-
-      job_event_init (&event, WN_PH_COMPLETED, job);
-      event.worker = job->worker;
-      event.attempt = job->executions;
-      emit (self, &event);
-    }
-
-  outcome = outcome_new (job, WN_OUTCOME_COMPLETE);
-  outcome->bindings = bindings;
-  finish (self, job, outcome);
+  finish_complete (self, job, bindings, NULL);
   return TRUE;
 }
 
@@ -1413,13 +1485,7 @@ fail_trusted (WnDispatcher *self,
               JsonNode     *body,
               const char   *message)
 {
-  WnOutcome *outcome = outcome_new (job, WN_OUTCOME_FAULT);
-
-  outcome->exhausted = TRUE;
-  outcome->code = g_strdup (code);
-  outcome->message = fault_describe (code, message, body);
-  journal_fault (self, job, job->worker, code, outcome->message);
-  finish (self, job, outcome);
+  finish_fault (self, job, TRUE, code, fault_describe (code, message, body));
   return TRUE;
 }
 
@@ -1483,39 +1549,15 @@ wn_dispatcher_fail (WnDispatcher *self,
   switch (classification.kind)
     {
     case WN_CLASS_BPMN_ERROR:
-      outcome = outcome_new (job, WN_OUTCOME_BPMN_ERROR);
-      outcome->code = g_strdup (classification.bpmn_code);
-      outcome->message = g_strdup (classification.bpmn_message != NULL
-                                   ? classification.bpmn_message : fault_text (message, body));
-      if (journal_on (self))
-        {
-          WnEvent event;
-
-          job_event_init (&event, WN_PH_BPMN_ERROR, job);
-          event.worker = job->worker;
-          event.code = outcome->code;
-          event.error = outcome->message;
-          emit (self, &event);
-        }
+      finish_bpmn_error (self, job, classification.bpmn_code,
+                         classification.bpmn_message != NULL
+                         ? classification.bpmn_message : fault_text (message, body));
       wn_classification_clear (&classification);
-      finish (self, job, outcome);
       return TRUE;
 
     case WN_CLASS_STATUS:
-      outcome = outcome_new (job, WN_OUTCOME_STATUS);
-      outcome->status = classification.status != NULL
-        ? json_node_ref (classification.status) : json_node_new (JSON_NODE_NULL);
-      if (journal_on (self))
-        {
-          WnEvent event;
-
-          job_event_init (&event, WN_PH_STATUS, job);
-          event.worker = job->worker;
-          event.status = outcome->status;
-          emit (self, &event);
-        }
+      finish_status (self, job, classification.status);
       wn_classification_clear (&classification);
-      finish (self, job, outcome);
       return TRUE;
 
     case WN_CLASS_TECHNICAL:
@@ -1606,7 +1648,6 @@ complete_trusted (WnDispatcher *self,
                   JsonNode     *direct,
                   GError      **error)
 {
-  WnOutcome *outcome;
   Job *job;
 
   job = held_trusted_job (self, id, worker,
@@ -1617,21 +1658,7 @@ complete_trusted (WnDispatcher *self,
       return FALSE;
     }
 
-  if (journal_on (self))
-    {
-      WnEvent event;
-
-      job_event_init (&event, WN_PH_COMPLETED, job);
-      event.worker = job->worker;
-      event.attempt = job->executions;
-      emit (self, &event);
-    }
-
-  outcome = outcome_new (job, WN_OUTCOME_COMPLETE);
-  outcome->bindings = bindings;
-  if (direct != NULL)
-    ((Delivery *) outcome)->direct = json_node_ref (direct);
-  finish (self, job, outcome);
+  finish_complete (self, job, bindings, direct);
   return TRUE;
 }
 
@@ -1695,7 +1722,6 @@ wn_dispatcher_report_bpmn_error (WnDispatcher *self,
                                  const char   *message,
                                  GError      **error)
 {
-  WnOutcome *outcome;
   Job *job;
 
   g_return_val_if_fail (self != NULL, FALSE);
@@ -1707,21 +1733,7 @@ wn_dispatcher_report_bpmn_error (WnDispatcher *self,
   if (job == NULL)
     return FALSE;
 
-  if (journal_on (self))
-    {
-      WnEvent event;
-
-      job_event_init (&event, WN_PH_BPMN_ERROR, job);
-      event.worker = job->worker;
-      event.code = code;
-      event.error = message;
-      emit (self, &event);
-    }
-
-  outcome = outcome_new (job, WN_OUTCOME_BPMN_ERROR);
-  outcome->code = g_strdup (code);
-  outcome->message = g_strdup (message);
-  finish (self, job, outcome);
+  finish_bpmn_error (self, job, code, message);
   return TRUE;
 }
 
@@ -1732,7 +1744,6 @@ wn_dispatcher_report_status (WnDispatcher *self,
                              JsonNode     *status,
                              GError      **error)
 {
-  WnOutcome *outcome;
   Job *job;
 
   g_return_val_if_fail (self != NULL, FALSE);
@@ -1743,20 +1754,7 @@ wn_dispatcher_report_status (WnDispatcher *self,
   if (job == NULL)
     return FALSE;
 
-  outcome = outcome_new (job, WN_OUTCOME_STATUS);
-  outcome->status = status != NULL ? json_node_ref (status) : json_node_new (JSON_NODE_NULL);
-
-  if (journal_on (self))
-    {
-      WnEvent event;
-
-      job_event_init (&event, WN_PH_STATUS, job);
-      event.worker = job->worker;
-      event.status = outcome->status;
-      emit (self, &event);
-    }
-
-  finish (self, job, outcome);
+  finish_status (self, job, status);
   return TRUE;
 }
 
@@ -1769,7 +1767,6 @@ wn_dispatcher_report_fault (WnDispatcher *self,
                             gboolean      exhausted,
                             GError      **error)
 {
-  WnOutcome *outcome;
   Job *job;
 
   g_return_val_if_fail (self != NULL, FALSE);
@@ -1780,12 +1777,8 @@ wn_dispatcher_report_fault (WnDispatcher *self,
   if (job == NULL)
     return FALSE;
 
-  outcome = outcome_new (job, WN_OUTCOME_FAULT);
-  outcome->exhausted = exhausted;
-  outcome->code = g_strdup (code);
-  outcome->message = message != NULL ? g_strdup (message) : fault_describe (code, NULL, NULL);
-  journal_fault (self, job, job->worker, code, outcome->message);
-  finish (self, job, outcome);
+  finish_fault (self, job, exhausted, code,
+                message != NULL ? g_strdup (message) : fault_describe (code, NULL, NULL));
   return TRUE;
 }
 
