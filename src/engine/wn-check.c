@@ -410,6 +410,48 @@ _wn_check_duration (WnCheck *ctx, JsonNode *node, const char *path, gboolean pos
   return TRUE;
 }
 
+/* _wn_check_member(), with the member's path in *member_path where it is present. */
+static JsonNode *
+member_at (WnCheck *ctx, JsonNode *object, const char *path, const char *key, gboolean required,
+           char **member_path)
+{
+  JsonNode *m = _wn_check_member (ctx, object, path, key, required);
+
+  if (m != NULL)
+    *member_path = _wn_check_path_key (path, key);
+  return m;
+}
+
+gboolean
+_wn_check_member_bool (WnCheck *ctx, JsonNode *object, const char *path, const char *key,
+                       gboolean required, gboolean *out)
+{
+  g_autofree char *p = NULL;
+  JsonNode *m = member_at (ctx, object, path, key, required, &p);
+
+  return m != NULL && _wn_check_bool (ctx, m, p, out);
+}
+
+gboolean
+_wn_check_member_uint (WnCheck *ctx, JsonNode *object, const char *path, const char *key,
+                       gboolean required, guint min, guint *out)
+{
+  g_autofree char *p = NULL;
+  JsonNode *m = member_at (ctx, object, path, key, required, &p);
+
+  return m != NULL && _wn_check_uint (ctx, m, p, min, out);
+}
+
+gboolean
+_wn_check_member_duration (WnCheck *ctx, JsonNode *object, const char *path, const char *key,
+                           gboolean required, gboolean positive, WnTime *out)
+{
+  g_autofree char *p = NULL;
+  JsonNode *m = member_at (ctx, object, path, key, required, &p);
+
+  return m != NULL && _wn_check_duration (ctx, m, p, positive, out);
+}
+
 /* Report an error found at byte `offset` inside the string value `node`. */
 static void
 report_in_string (WnCheck *ctx, JsonNode *node, const char *path, gsize offset, const char *message)

@@ -93,6 +93,15 @@ gboolean     _wn_check_uint        (WnCheck *ctx, JsonNode *node, const char *pa
                                     guint *out);
 gboolean     _wn_check_duration    (WnCheck *ctx, JsonNode *node, const char *path,
                                     gboolean positive, WnTime *out);
+/* The member `key` of `object` checked as by the functions above, at its own
+ * path; FALSE where it is missing (reported when `required`) or invalid. */
+gboolean     _wn_check_member_bool (WnCheck *ctx, JsonNode *object, const char *path,
+                                    const char *key, gboolean required, gboolean *out);
+gboolean     _wn_check_member_uint (WnCheck *ctx, JsonNode *object, const char *path,
+                                    const char *key, gboolean required, guint min, guint *out);
+gboolean     _wn_check_member_duration (WnCheck *ctx, JsonNode *object, const char *path,
+                                        const char *key, gboolean required, gboolean positive,
+                                        WnTime *out);
 /* A compiled lite expression; a parse error is reported inside the string. */
 WnLite      *_wn_check_lite        (WnCheck *ctx, JsonNode *node, const char *path);
 /* A variable name or path (a worker's input). */

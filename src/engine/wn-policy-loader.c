@@ -80,21 +80,10 @@ _wn_load_retry (WnCheck *ctx, JsonNode *node, const char *path, WnRetryPolicy *o
     {
       guint max_attempts = 1;
       WnTime delay = 0;
-      JsonNode *m;
 
       _wn_check_keys (ctx, node, path, fixed_keys, retry_keys_all, "policy \"fixed\"");
-      if ((m = _wn_check_member (ctx, node, path, "maxAttempts", TRUE)) != NULL)
-        {
-          g_autofree char *p = _wn_check_path_key (path, "maxAttempts");
-
-          _wn_check_uint (ctx, m, p, 1, &max_attempts);
-        }
-      if ((m = _wn_check_member (ctx, node, path, "delay", TRUE)) != NULL)
-        {
-          g_autofree char *p = _wn_check_path_key (path, "delay");
-
-          _wn_check_duration (ctx, m, p, FALSE, &delay);
-        }
+      _wn_check_member_uint (ctx, node, path, "maxAttempts", TRUE, 1, &max_attempts);
+      _wn_check_member_duration (ctx, node, path, "delay", TRUE, FALSE, &delay);
       *out = wn_retry_policy_fixed (max_attempts, delay);
     }
   else if (strcmp (policy, "exponential") == 0)
@@ -103,33 +92,12 @@ _wn_load_retry (WnCheck *ctx, JsonNode *node, const char *path, WnRetryPolicy *o
       WnTime base = 0;
       WnTime max = 0;
       gboolean jitter = FALSE;
-      JsonNode *m;
 
       _wn_check_keys (ctx, node, path, exp_keys, retry_keys_all, "policy \"exponential\"");
-      if ((m = _wn_check_member (ctx, node, path, "maxAttempts", TRUE)) != NULL)
-        {
-          g_autofree char *p = _wn_check_path_key (path, "maxAttempts");
-
-          _wn_check_uint (ctx, m, p, 1, &max_attempts);
-        }
-      if ((m = _wn_check_member (ctx, node, path, "base", TRUE)) != NULL)
-        {
-          g_autofree char *p = _wn_check_path_key (path, "base");
-
-          _wn_check_duration (ctx, m, p, FALSE, &base);
-        }
-      if ((m = _wn_check_member (ctx, node, path, "max", TRUE)) != NULL)
-        {
-          g_autofree char *p = _wn_check_path_key (path, "max");
-
-          _wn_check_duration (ctx, m, p, FALSE, &max);
-        }
-      if ((m = _wn_check_member (ctx, node, path, "jitter", FALSE)) != NULL)
-        {
-          g_autofree char *p = _wn_check_path_key (path, "jitter");
-
-          _wn_check_bool (ctx, m, p, &jitter);
-        }
+      _wn_check_member_uint (ctx, node, path, "maxAttempts", TRUE, 1, &max_attempts);
+      _wn_check_member_duration (ctx, node, path, "base", TRUE, FALSE, &base);
+      _wn_check_member_duration (ctx, node, path, "max", TRUE, FALSE, &max);
+      _wn_check_member_bool (ctx, node, path, "jitter", FALSE, &jitter);
       *out = wn_retry_policy_exponential (max_attempts, base, max, jitter);
     }
   else

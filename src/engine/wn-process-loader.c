@@ -85,12 +85,7 @@ parse_output_mapping (WnCheck *ctx, JsonNode *node, const char *path, WnOutputMa
           rules[i].var = _wn_check_nonempty (ctx, m, p);
           var_nodes->pdata[i] = m;
         }
-      if ((m = _wn_check_member (ctx, rule, rp, "required", FALSE)) != NULL)
-        {
-          g_autofree char *p = _wn_check_path_key (rp, "required");
-
-          _wn_check_bool (ctx, m, p, &rules[i].required);
-        }
+      _wn_check_member_bool (ctx, rule, rp, "required", FALSE, &rules[i].required);
     }
 
   if (_wn_check_n_errors (ctx) == before && n > 0)
@@ -201,12 +196,7 @@ parse_worker (WnCheck *ctx, JsonNode *node, const char *path)
 
               spec->status_var = g_strdup (s);
             }
-          if ((v = _wn_check_member (ctx, m, p, "overwrite", FALSE)) != NULL)
-            {
-              g_autofree char *vp = _wn_check_path_key (p, "overwrite");
-
-              _wn_check_bool (ctx, v, vp, &spec->status_overwrite);
-            }
+          _wn_check_member_bool (ctx, m, p, "overwrite", FALSE, &spec->status_overwrite);
         }
     }
 

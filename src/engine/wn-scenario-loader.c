@@ -343,12 +343,8 @@ parse_response (WnCheck *ctx, JsonNode *node, const char *path, ResponseMode mod
 
       when = _wn_check_lite (ctx, m, p);
     }
-  if (strcmp (outcome, "random") != 0 && (m = _wn_check_member (ctx, node, path, "after", FALSE)) != NULL)
-    {
-      g_autofree char *p = _wn_check_path_key (path, "after");
-
-      _wn_check_duration (ctx, m, p, FALSE, &after);
-    }
+  if (strcmp (outcome, "random") != 0)
+    _wn_check_member_duration (ctx, node, path, "after", FALSE, FALSE, &after);
 
   if (response == NULL || _wn_check_n_errors (ctx) != before)
     {
@@ -400,12 +396,7 @@ parse_worker_config (WnCheck *ctx, JsonNode *node, const char *path, WnScenario 
 
       topic = _wn_check_identifier (ctx, m, p);
     }
-  if ((m = _wn_check_member (ctx, node, path, "lockDuration", FALSE)) != NULL)
-    {
-      g_autofree char *p = _wn_check_path_key (path, "lockDuration");
-
-      has_lock = _wn_check_duration (ctx, m, p, TRUE, &lock);
-    }
+  has_lock = _wn_check_member_duration (ctx, node, path, "lockDuration", FALSE, TRUE, &lock);
   if ((m = _wn_check_member (ctx, node, path, "concurrency", FALSE)) != NULL)
     {
       g_autofree char *p = _wn_check_path_key (path, "concurrency");
@@ -684,12 +675,7 @@ _wn_load_scenario_object (WnCheck *ctx, JsonNode *root, const char *prefix, gboo
           if (!_wn_check_object (ctx, entry, ep))
             continue;
           _wn_check_keys (ctx, entry, ep, start_keys, NULL, NULL);
-          if ((v = _wn_check_member (ctx, entry, ep, "at", FALSE)) != NULL)
-            {
-              g_autofree char *vp = _wn_check_path_key (ep, "at");
-
-              _wn_check_duration (ctx, v, vp, FALSE, &at);
-            }
+          _wn_check_member_duration (ctx, entry, ep, "at", FALSE, FALSE, &at);
           if ((v = _wn_check_member (ctx, entry, ep, "count", FALSE)) != NULL)
             {
               g_autofree char *vp = _wn_check_path_key (ep, "count");
@@ -743,12 +729,7 @@ _wn_load_scenario_object (WnCheck *ctx, JsonNode *root, const char *prefix, gboo
           if (!_wn_check_object (ctx, entry, fp))
             continue;
           _wn_check_keys (ctx, entry, fp, fault_keys, NULL, NULL);
-          if ((v = _wn_check_member (ctx, entry, fp, "at", FALSE)) != NULL)
-            {
-              g_autofree char *vp = _wn_check_path_key (fp, "at");
-
-              _wn_check_duration (ctx, v, vp, FALSE, &at);
-            }
+          _wn_check_member_duration (ctx, entry, fp, "at", FALSE, FALSE, &at);
           topic_json = _wn_check_member (ctx, entry, fp, "topic", FALSE);
           worker_json = _wn_check_member (ctx, entry, fp, "worker", FALSE);
           if (topic_json != NULL && worker_json != NULL)
