@@ -757,27 +757,6 @@ describe_token (const Parser *p,
       return g_strdup_printf ("string %s", text);
     case TOK_PATH:
       return g_strdup_printf ("name '%s'", text);
-    case TOK_CALL:
-    case TOK_TRUE:
-    case TOK_FALSE:
-    case TOK_NIL:
-    case TOK_AND:
-    case TOK_OR:
-    case TOK_NOT:
-    case TOK_LPAREN:
-    case TOK_RPAREN:
-    case TOK_COMMA:
-    case TOK_PLUS:
-    case TOK_MINUS:
-    case TOK_STAR:
-    case TOK_SLASH:
-    case TOK_PERCENT:
-    case TOK_EQ:
-    case TOK_NE:
-    case TOK_LT:
-    case TOK_LE:
-    case TOK_GT:
-    case TOK_GE:
     default:
       return g_strdup_printf ("'%s'", text);
     }
@@ -1092,23 +1071,6 @@ parse_primary (Parser *p,
       if (p->tok.kind != TOK_RPAREN)
         return fail_expected (p, "')'");
       return advance (p);
-    case TOK_END:
-    case TOK_AND:
-    case TOK_OR:
-    case TOK_NOT:
-    case TOK_RPAREN:
-    case TOK_COMMA:
-    case TOK_PLUS:
-    case TOK_MINUS:
-    case TOK_STAR:
-    case TOK_SLASH:
-    case TOK_PERCENT:
-    case TOK_EQ:
-    case TOK_NE:
-    case TOK_LT:
-    case TOK_LE:
-    case TOK_GT:
-    case TOK_GE:
     default:
       return fail_expected (p, "a value");
     }
@@ -1234,25 +1196,6 @@ comparison_op (TokKind  kind,
     case TOK_GE:
       *op = OP_GE;
       return TRUE;
-    case TOK_END:
-    case TOK_NUMBER:
-    case TOK_STRING:
-    case TOK_PATH:
-    case TOK_CALL:
-    case TOK_TRUE:
-    case TOK_FALSE:
-    case TOK_NIL:
-    case TOK_AND:
-    case TOK_OR:
-    case TOK_NOT:
-    case TOK_LPAREN:
-    case TOK_RPAREN:
-    case TOK_COMMA:
-    case TOK_PLUS:
-    case TOK_MINUS:
-    case TOK_STAR:
-    case TOK_SLASH:
-    case TOK_PERCENT:
     default:
       return FALSE;
     }
