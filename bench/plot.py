@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Draw wn-bench's growth curves (its --csv output) as one small SVG.
 
     python3 bench/plot.py bench/build/curves.csv bench/build/curves.svg

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Winnow's benchmarks, in one command: builds a release tree in bench/build,
 # installs the peer (bpmn-engine, pinned in bench/peer/package-lock.json), runs
 # wn-bench under Xvfb and prints the table. docs/performance.md explains it.

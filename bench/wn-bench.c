@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* wn-bench — Winnow's benchmarks (docs/performance.md; run them with bench/run.sh).
  *
  * Everything the engine must never do, the bench may: it reads clocks. Each

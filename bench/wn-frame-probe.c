@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* wn-frame-probe — measures the Winnow app's frames with its own frame clock.
  *
  * Loaded into the app with LD_PRELOAD by wn-bench (bench/run.sh), so the app

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Configure (once) and build into ./build. Extra arguments go to `meson setup`.
 set -eu
 cd "$(dirname "$0")/.."

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Install the Debian 12 packages Winnow needs to build, run and test, if missing.
 set -eu
 

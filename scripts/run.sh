@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Quick start: install what is missing, build, and open the bundled example.
 set -eu
 cd "$(dirname "$0")/.."

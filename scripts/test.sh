@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Quick start: install what is missing, build, and run the whole test suite
 # (GUI tests under a virtual display when there is no real one).
 set -eu

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """The engine's boundary holds: from outside the engine only winnow.h compiles.
 
 usage: check-engine-boundary.py BUILD_ROOT ENGINE_SOURCE_DIR

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Check the Flatpak manifest against the build it packages.
 
 Usage: check-flatpak-manifest.py MANIFEST MESON_OPTIONS_TXT APP_ID COMMAND [BUILD_ROOT]

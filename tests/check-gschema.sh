@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The compiled settings schema has the id the app opens (APPLICATION_ID), and
 # its keys are exactly the keys the code reads: every key some source under
 # SOURCE_DIR gets, binds or makes an action of, and no key that none does.

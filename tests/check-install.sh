@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Install the build into a temporary DESTDIR and check what a user gets.
 #
 # Usage: check-install.sh MESON BUILD_ROOT SOURCE_ROOT BINDIR DATADIR LOCALEDIR

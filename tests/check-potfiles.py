@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Check po/POTFILES.in against the sources.
 
 Fails when a file under src/, ui/ or data/ has translatable strings but is not

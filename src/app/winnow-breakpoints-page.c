@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* winnow-breakpoints-page.c — the Breakpoints tab. The page rebuilds its
  * list when the breakpoints or the run change; the window calls
  * winnow_breakpoints_page_update() on the frame that shows the tabs, for

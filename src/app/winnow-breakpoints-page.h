@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* winnow-breakpoints-page.h — the Breakpoints tab: every breakpoint with its
  * hits, a switch and a remove button, and the fields that add one. */
 #pragma once

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* winnow-diagram-pane.c — the diagram area. The pane shows each new run's
  * process; the window calls winnow_diagram_pane_update() on the frame that
  * reads the journal, for the badges, and reaches the diagram itself

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* winnow-diagram-pane.h — the diagram area: the process (WinnowDiagram)
  * with its badges, legend and zoom-to-fit button, or, with no process
  * open, a page that opens one or an example. */

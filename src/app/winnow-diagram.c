@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* winnow-diagram.c — the process diagram: draws the layout of its process
  * (winnow-layout.c, computed once per process, with the texts made here with
  * Pango), the live badges and breakpoints on it, and lets the user select,

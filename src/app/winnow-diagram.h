@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* winnow-diagram.h — the process diagram: layered BPMN drawing with live token badges. */
 #pragma once
 

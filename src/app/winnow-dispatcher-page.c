@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* winnow-dispatcher-page.c — the Dispatcher tab: a table of the jobs in the
  * store, filtered by a topic search, a state and the selected node, with
  * their count. Its selection is the session's selected job, both ways. The

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* winnow-dispatcher-page.h — the Dispatcher tab: the jobs in the
  * dispatcher's store, filtered by topic, state and the selected node. */
 #pragma once

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* winnow-event-log.h — the journal as a list model.
  *
  * The newest `max` events of a WinnowJournal, as WinnowEventRow items made

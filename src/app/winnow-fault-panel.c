@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* winnow-fault-panel.c — the side panel's fault injection, shown while the
  * selected node is a task. It follows the session's selected node itself;
  * its Inject button is win.inject-fault, which calls

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* winnow-fault-panel.h — the side panel's fault injection: the response the
  * selected task's topic gets on its next execution. */
 #pragma once

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* winnow-hit-banner.c — the breakpoint-hit banner. It shows itself on the
  * session's breakpoint-hit and hides on a new run or its hit-banner.dismiss
  * action (its close button); the window calls winnow_hit_banner_update()

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* winnow-hit-banner.h — the banner that says which breakpoint stopped the
  * clock, and on which event, with Step, Continue and Dismiss buttons. */
 #pragma once

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* winnow-incidents-page.c — the Incidents tab. The window calls
  * winnow_incidents_page_update() on the frame that shows the tabs; the
  * page's own actions (incidents.retry, .resolve, .cancel-instance) are the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* winnow-incidents-page.h — the Incidents tab: every open incident, with
  * its Retry, Resolve and Cancel Instance buttons. */
 #pragma once

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* winnow-inspector.c — the window's side panel. Its sections are panels of
  * their own, bound to its session in its template; each follows the
  * session's selection itself and hides while it has nothing to show, and

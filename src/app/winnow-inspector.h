@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* winnow-inspector.h — the window's side panel: a hint while nothing is
  * selected, then the selected job, the selected node, fault injection for a
  * selected task, and the run. */

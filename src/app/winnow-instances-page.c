@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* winnow-instances-page.c — the Instances tab: a table of every instance
  * the run started. The window calls winnow_instances_page_update() on the
  * frame that shows the tabs; the tab's badge (terminated instances not seen

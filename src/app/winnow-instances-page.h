@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* winnow-instances-page.h — the Instances tab: every instance of the run,
  * its state, times and outcome. */
 #pragma once

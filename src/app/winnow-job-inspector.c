@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* winnow-job-inspector.c — the side panel's job section (the selected job).
  * It follows the session's selected-job itself; the window calls
  * winnow_job_inspector_update() on the frame that shows the views above the

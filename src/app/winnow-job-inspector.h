@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* winnow-job-inspector.h — the side panel's job section: the selected job
  * now, its error mapper and output mapping, and its history. */
 #pragma once

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* winnow-journal-page.c — the Journal tab: every event of the run, newest at
  * the bottom, searched and filtered by kind, instance and the selected node,
  * with their count, and the list following the newest event until the user

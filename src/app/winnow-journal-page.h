@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* winnow-journal-page.h — the Journal tab: every event of the run, newest at
  * the bottom, with a search, a kind and an instance filter. */
 #pragma once

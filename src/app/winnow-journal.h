@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* winnow-journal.h — every event of a run, kept compactly.
  *
  * The engine hands events out on its stack; the app keeps them all (the

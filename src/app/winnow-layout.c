@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* winnow-layout.c — the process diagram's layout: a small Sugiyama pipeline.
  *
  * Break cycles with a DFS from the start event, layer by longest path, insert

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* winnow-layout.h — where the process diagram puts its shapes, flows and
  * texts: a layered layout, computed once per process, without GTK (GLib and
  * the engine only), so that it is tested without a display.

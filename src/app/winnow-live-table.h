@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* winnow-live-table.h — the models behind one table, and how it follows a run.
  *
  * source → filter → sort → selection, as any GTK table. What this adds is the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* winnow-load-errors.c — the load-error banner: every problem of a file
  * that could not be opened, visible without scrolling. The window calls
  * winnow_load_errors_show() when opening fails and _clear() when it

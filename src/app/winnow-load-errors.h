@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* winnow-load-errors.h — the banner that lists every problem of a file
  * that could not be opened, each as FILE:LINE:COL: path: message. */
 #pragma once

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* winnow-node-inspector.c — the side panel's node section. It follows the
  * session's selected node itself; the window calls
  * winnow_node_inspector_update() on the frame that shows the views above the

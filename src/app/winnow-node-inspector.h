@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* winnow-node-inspector.h — the side panel's node section: the selected
  * node's type, topic, retry policy and live tracks, its breakpoint switch
  * and its task's trust. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* winnow-paint.c — cairo helpers shared by the diagram and the timeline. */
 #include "config.h"
 

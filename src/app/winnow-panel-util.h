@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* winnow-panel-util.h — small helpers the window's panels share: rows of a
  * boxed list, a field's error label, and a toast from anywhere in the window. */
 #pragma once

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* winnow-panel.c — what every panel of the window has in common: the
  * `session` property the window's template binds, the handlers on that
  * session dropped when it changes, a child laid out to fill the panel, and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* winnow-panel.h — the base of the window's panels: a widget with its own
  * template that shows one session. */
 #pragma once

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* winnow-row-list.h — a list model over an array of row objects.
  *
  * What GListStore does, for the session's snapshot tables, with O(1) access by

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* winnow-row-util.h — what the table rows (job, track, instance) share when
  * they copy a snapshot or another row: replace a field only when it differs,
  * and notify properties by index into the class's pspec table; and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* winnow-run-panel.c — the side panel's run section. Its default trust row
  * drives win.default-trust (the window's action, which keeps the setting and
  * says the state back through winnow_run_panel_set_trust_default()); its

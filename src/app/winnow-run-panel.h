@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* winnow-run-panel.h — the side panel's run section: the engine-wide default
  * trust, the run's totals, and starting an instance with variables. */
 #pragma once

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* winnow-session-breakpoints.c — the session's breakpoints: kept across
  * runs, given to each new engine, and the stop the clock makes at one
  * announced once.

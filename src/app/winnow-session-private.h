@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* winnow-session-private.h — what the session's files share: its struct and
  * the calls between them. winnow-session.c loads, runs the clock and takes
  * commands; winnow-session-tables.c keeps the models the views show;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* winnow-session-tables.c — the models the views show: the journal's events,
  * the jobs, tracks and instances as rows, the per-node counts behind the
  * diagram's badges, and the open incidents. Rows are made as the journal

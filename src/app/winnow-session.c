@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* winnow-session.c — one run of a process for the window: loading, the
  * engine's clock and commands, the journal as it arrives, and the once-a-frame
  * flush that brings the models (winnow-session-tables.c) up to date.

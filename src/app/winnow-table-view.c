@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* winnow-table-view.c — one table of the tabs (winnow-table-view.h): the
  * columns and their cells, the sorters, the live table behind them, and the
  * cells that show the clock. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* winnow-table-view.h — one table of the tabs: a column view over a
  * WinnowLiveTable, its columns described by WinnowColumnSpec. The view shows
  * its rows only while it is mapped (its tab shows): a hidden table costs

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* winnow-timeline-page.c — the Timeline tab. The page fits each new run;
  * the window calls winnow_timeline_page_update() on the frame that shows
  * the tabs and when the tab comes to show. The page's timeline.zoom action

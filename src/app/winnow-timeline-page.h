@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* winnow-timeline-page.h — the Timeline tab: a lane per job on the virtual
  * clock (WinnowTimeline), its legend and its zoom buttons. */
 #pragma once

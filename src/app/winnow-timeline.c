@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* winnow-timeline.c — the timeline widget (see winnow-timeline.h): the lanes'
  * layout over the trace, the ruler, the bars, gates, lock spans and outcome
  * glyphs, zoom and pan, hit-testing and tooltips, and the legend's swatches

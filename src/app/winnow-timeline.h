@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* winnow-timeline.h — every job of the run on a virtual-time axis.
  *
  * A ruler on top, one lane per job grouped under its instance; bars for

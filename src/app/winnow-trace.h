@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* winnow-trace.h — what each job went through, built from journal events.
  *
  * The session feeds every event to a trace once per frame. The trace keeps, per

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* winnow-tracks-page.c — the Tracks tab: a table of the live tracks, only
  * those at the selected node while one is, and what to do when there is
  * none. A click on a track that waits on a job selects that job. The window

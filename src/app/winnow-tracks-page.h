@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* winnow-tracks-page.h — the Tracks tab: every live track, or those at the
  * selected node. */
 #pragma once

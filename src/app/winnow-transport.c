@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* winnow-transport.c — the transport in the header bar. Its buttons are the
  * window's actions (win.play-pause, win.step-next, win.step-by, win.set-speed,
  * win.set-step-delta); it shows the clock the window updates each frame

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* winnow-transport.h — the header bar's transport: restart, play/pause,
  * step, step by Δ, the speed, and the clock. */
 #pragma once

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* winnow-window-actions.c — the window's actions (win.*): files, the clock,
  * settings, tabs. The menus, the keyboard shortcuts, the toasts' buttons and
  * the tests all reach the window through them. */

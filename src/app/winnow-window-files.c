@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* winnow-window-files.c — how files reach the window: opening a process
  * (the session loads it), the recent files, the bundled examples, and a
  * file dropped on the window. */

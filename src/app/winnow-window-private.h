@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* winnow-window-private.h — what the window's files share: its instance
  * struct and the helpers its actions call (winnow-window-actions.c). */
 #pragma once

@@ -1,3 +1,11 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* winnow-window.c — the main window as a shell: the header bar (open, the
+ * transport, the seed, the menu), the load-error and breakpoint banners, the
+ * tab strip with its badges, the toasts that say what the run did, and the
+ * frame clock that paces every panel (update_upper_views and
+ * update_lower_views). The panels are widgets of their own, bound to the
+ * window's session in its template; its actions are in
+ * winnow-window-actions.c and its files in winnow-window-files.c. */
 #include "config.h"
 
 #include <inttypes.h>

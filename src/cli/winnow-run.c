@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* winnow-run — the headless runner (journal-and-cli.md). */
 #include "config.h"
 

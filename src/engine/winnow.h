@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* winnow.h — the engine's public API, for the runner, the app and the tests. */
 #pragma once
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* wn-breakpoint-item.c — a breakpoint as a GObject, for list models. */
 #include "wn-breakpoint-item.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* wn-breakpoint-item.h — one of an engine's breakpoints as a list-model item
  * (wn_engine_get_breakpoint_model()). */
 #pragma once

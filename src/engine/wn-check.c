@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* wn-check.c — the checker both loaders share (wn-loader-private.h).
  *
  * A document is parsed by wn-json (which keeps positions), then walked once by

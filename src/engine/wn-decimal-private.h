@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* wn-decimal-private.h — the decimal writer the engine's ids, the journal and
  * the loader's paths share. */
 #pragma once

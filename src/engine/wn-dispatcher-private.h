@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* wn-dispatcher-private.h — what the simulated workers use beyond the public API. */
 #pragma once
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* wn-dispatcher.c — the job store: locks, gates, classification and retry. */
 
 #include <string.h>

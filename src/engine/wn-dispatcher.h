@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* wn-dispatcher.h — the job store: locks, gates, classification and retry
  * (semantics §2, §3, §5; SRD-038 §3.4–3.5, SRD-039 FR-8).
  *

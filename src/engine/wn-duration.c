@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* wn-duration.c — parsing and formatting durations.
  *
  * Parsing (wn_duration_parse):

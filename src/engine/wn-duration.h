@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* wn-duration.h — durations: Go style ("1m30s"), ISO-8601 ("PT1M30S") or milliseconds. */
 #pragma once
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* wn-engine-private.h — what wn-engine.c, wn-instance.c and wn-worker.c share. */
 #pragma once
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* wn-engine.c — one simulation run: wiring, policy resolution, facade. */
 #include "config.h"
 

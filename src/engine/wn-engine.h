@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* wn-engine.h — the facade the runner, the app and the tests drive.
  *
  * An engine is one simulation run: a process, a scenario, a seed. It owns the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* wn-error-mapper.c — ordered rules classifying a raw fault {code, body}. */
 #include "config.h"
 

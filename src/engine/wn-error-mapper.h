@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* wn-error-mapper.h — classify a raw fault {code, body} (semantics §6.1). */
 #pragma once
 

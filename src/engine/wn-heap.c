@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* wn-heap.c — an indexed binary min-heap with counted comparisons. */
 
 #include "wn-heap.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* wn-heap.h — an indexed binary min-heap.
  *
  * Items are caller-owned structs that embed a `guint` position field; the heap

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* wn-instance.c — instances and tracks: enter nodes, park once, wake once.
  *
  * A track runs through instantaneous nodes in one loop and stops when it parks

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* wn-journal.c — events, their JSON-lines and text forms, and subscribers. */
 #include "config.h"
 

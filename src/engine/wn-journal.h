@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* wn-journal.h — the engine's one observation surface (journal-and-cli.md).
  *
  * Every state change is one WnEvent, stamped with a sequence number and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* wn-json.c — a strict JSON reader that records positions.
  *
  * Recursive descent over the bytes of a document already checked to be UTF-8.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* wn-json.h — a strict JSON reader (RFC 8259) that remembers where things are.
  *
  * Builds ordinary json-glib trees, and records the 1-based line and column (in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* wn-lite.c — the `lite` expression language (shared spec lite.md).
  *
  * Compilation: a hand-written lexer feeds a recursive-descent parser that

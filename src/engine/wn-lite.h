@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* wn-lite.h — the `lite` expression language: compile once, evaluate many times.
  *
  * See shared spec lite.md. An expression is compiled at load into a WnLite;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* wn-loader-private.h — what the process loader (wn-process-loader.c) and the
  * scenario loader (wn-scenario-loader.c) share: the checker (wn-check.c), which
  * walks a positioned JSON document and collects every problem as a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* wn-loader.h — load winnow.process/1 and winnow.scenario/1 files with precise errors.
  * The process loader is wn-process-loader.c, the scenario loader
  * wn-scenario-loader.c; they share a checker (wn-loader-private.h). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* wn-memory.c — whether memory is left (see wn-memory.h). */
 #include "config.h"
 

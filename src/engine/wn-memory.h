@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* wn-memory.h — whether memory is left, asked before a size users choose runs
  * the process out of it.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* wn-output-mapping.c — shape a completion body into variables.
  *
  * Rules are grouped by the head of their target. A head is either plain (one

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* wn-output-mapping.h — shape a completion body into variables (semantics §6.2). */
 #pragma once
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* wn-output.c — checked, atomically replaced output files (wn-output.h). */
 #include "config.h"
 

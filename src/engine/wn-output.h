@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* wn-output.h — the files the front ends write: every write checked, nothing
  * half-replaced.
  *

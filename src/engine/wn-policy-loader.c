@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* wn-policy-loader.c — the policy pieces a process and a scenario both carry:
  * trust, retry, errorMapper and the "engine" block that holds them. */
 #include "wn-loader-private.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* wn-policy.c — trust modes, configuration levels and the resolved policy. */
 #include "config.h"
 

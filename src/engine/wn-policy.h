@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* wn-policy.h — trust modes and the resolved policy bundle (semantics §4, SRD-039 §3). */
 #pragma once
 

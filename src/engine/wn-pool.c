@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* wn-pool.c — fixed-size objects carved out of big chunks (see wn-pool.h). */
 #include "config.h"
 

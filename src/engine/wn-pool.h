@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* wn-pool.h — fixed-size objects carved out of big chunks.
  *
  * The engine keeps one object per instance for the whole run, and a run of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* wn-process-loader.c — read winnow.process/1 documents (wn-loader.h): nodes,
  * flows, workers and the graph checks over them; an embedded scenario goes to
  * the scenario loader. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* wn-process.c — the process model and its by-hand builder. */
 #include "wn-process.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* wn-process.h — a loaded, validated process model (files.md, "Process").
  *
  * Plain, immutable-after-load structs: front ends read them directly. Build one

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* wn-retry-policy.c — none / fixed / exponential retry policies. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* wn-retry-policy.h — none / fixed / exponential retry policies (SRD-038 §3.1, semantics §6.3). */
 #pragma once
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* wn-rng.c — xoshiro256** (Blackman & Vigna), its state filled by splitmix64. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* wn-rng.h — the run's seeded PRNG (xoshiro256**, seeded by splitmix64). */
 #pragma once
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* wn-scenario-loader.c — read winnow.scenario/1 documents (wn-loader.h), a
  * process's embedded scenario, and single responses: workers, their scripted
  * responses, faults and the operator's saved commands. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* wn-scenario.c — workers, load and faults around a process. */
 #include "wn-scenario.h"
 

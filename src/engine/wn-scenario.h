@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* wn-scenario.h — the simulated world around a process (files.md, "Scenario"). */
 #pragma once
 

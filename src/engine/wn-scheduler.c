@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* wn-scheduler.c — virtual clock: a ready queue and a timer heap with FIFO ties. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* wn-scheduler.h — the virtual clock and the one place deferred work runs.
  *
  * A ready queue (actions due now) and a timer heap (actions due later); ties

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* wn-types.h — small types shared by every engine module. */
 #pragma once
 

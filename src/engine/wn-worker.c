@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* wn-worker.c — simulated workers: fetch, execute for `after`, report.
  *
  * Each worker has `concurrency` slots; a slot fetches one job at a time. For an

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The app's command line: counts in decimal digits only, as winnow-run's -n
 # (GLib's int options would read "010" as octal and "0x10" as hex). A bad
 # value is refused before any window opens, so no display is needed.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The debugger, driven the way a user does: breakpoints, the job inspector,
  * incidents, the timeline, and sessions that replay headless. */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-diagram.c — the process diagram widget: layout, state, rendering. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-layout.c — the process diagram's layout, without GTK or a display:
  * texts are measured by a rule of the test's own (a fixed advance per
  * character, a fixed line height), so the geometry is exact. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The live table behind the big tables (src/app/winnow-live-table.c): its
  * preview follows rows that change in place, the selection stays on its row
  * across play and pause and while the row moves, and those moves are told

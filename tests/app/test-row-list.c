@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The plain row store behind the session's tables (winnow-row-list.h): what
  * a list view is told when rows come and go must match what it then reads.
  * No display. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The table rows (winnow-job-row.h, winnow-track-row.h, winnow-instance-row.h):
  * what a live table's display row shows after it takes on a source row, and
  * what it says. assign: every property equals the source's; when anything

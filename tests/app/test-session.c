@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The session: loading a file, and its tables while the clock runs at
  * fast-forward. Its snapshots are then incremental: they look up only the
  * jobs and tracks the journal named (winnow-session-tables.c). After every

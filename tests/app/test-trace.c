@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The trace the timeline and the job inspector read: spans from journal
  * events, ranges by time, and which mapper rule a fault matched. No display. */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The main window driven the way a user does: through its actions. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Helpers shared by the app suites: drive the window as a user does. */
 #pragma once
 

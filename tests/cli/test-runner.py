@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """winnow-run through the built binary: examples, determinism, errors, options (TAP)."""
 import json
 import os

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Helpers shared by the test suites (GLib and the engine only: no display). */
 #pragma once
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Breakpoints as a list model over the engine's own, and carried to a new run. */
 #include "wn-test-util.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The dispatcher: locks, gates, waiting fetches, classification and retry
  * (semantics §2, §3, §5), and the indexed heap under it. */
 #include <string.h>

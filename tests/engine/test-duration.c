@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Durations: parsing (Go style, ISO-8601, milliseconds), errors, formatting. */
 #include "wn-test-util.h"
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The error mapper: classifying a raw fault {code, body} (semantics §6.1). */
 #include "wn-test-util.h"
 

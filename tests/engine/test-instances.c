@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Instances and tracks, trust modes and policy resolution through the engine facade. */
 #include "wn-test-util.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The journal: sequence, subscribers, the JSON-lines and text forms. */
 #include "wn-test-util.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-lite.c — the `lite` expression language and structural paths. */
 #include <math.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Loader: the JSON reader's positions, the process and scenario formats, and
  * every class of load error with its exact FILE:LINE:COL: PATH: message. */
 #include "wn-test-util.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Output mapping: shaping a completion body into variables (semantics §6.2). */
 #include "wn-test-util.h"
 

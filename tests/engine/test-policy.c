@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Trust modes, configuration levels and policy resolution (semantics §4). */
 #include "wn-test-util.h"
 

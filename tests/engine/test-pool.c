@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The engine's fixed-size object pool (wn-pool.c), in both of its modes. */
 #include <string.h>
 

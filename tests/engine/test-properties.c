@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Property tests: random valid processes under random scenarios, every journal
  * checked against the engine's invariants.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Responses built by hand (the app's fault injection): each is one a scenario
  * file could hold, reads back the same, and is refused with a named error
  * where a file's would be. */

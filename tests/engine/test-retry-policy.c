@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Retry policies (semantics §6.3) and the run's PRNG they draw jitter from. */
 #include <string.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The virtual clock: ordering, stepping, modes, cancellation, scale. */
 #include "wn-test-util.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Types: the GTypes of the engine's enums, for the front ends' properties, and the
  * automatic cleanups of its types. */
 #include "wn-test-util.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Whole runs of the bundled examples through the facade. */
 #include "wn-test-util.h"
 

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Build the libFuzzer targets with clang against the engine sources.
 #
 #   tests/fuzz/build.sh [OUTDIR]        (default: build-fuzz)

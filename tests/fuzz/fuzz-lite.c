@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fuzz-lite.c — the lite language on arbitrary text: wn_lite_compile() and, for
  * what compiles, every evaluation entry point over a fixed scope; the same text
  * as a structural path through wn_path_parse() and wn_path_lookup(). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fuzz-process-loader.c — wn_load_process_data() on arbitrary bytes; what loads
  * is run (fuzz-sim.c). */
 #include "fuzz-target.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fuzz-scenario-loader.c — wn_load_scenario_data() and wn_load_response_data()
  * on arbitrary bytes; a scenario that loads is run against a fixed process
  * whose parallel branches serve every topic of the bundled examples. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fuzz-sim.c — a bounded run of whatever the loader targets managed to load.
  *
  * A document that loads is a promise: the engine must run it without crashing,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fuzz-sim.h — what the loader targets do with a document that loaded. */
 #pragma once
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Rebuild the fuzzers' seed corpora under tests/fuzz/corpus/ from the bundled
 examples, the engine tests' data files and the expressions of the lite spec.
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* replay.c — run a fuzz target's entry point on every file of the directories
  * given, as a plain test built with the project's compiler (no libFuzzer).
  * A missing directory is skipped; a crash or an abort fails the test. */
