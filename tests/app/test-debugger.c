@@ -588,6 +588,32 @@ test_fault_fields (void)
   close_window (window);
 }
 
+/* A new selection shows from its top: the side panel does not keep the
+ * scroll position the last one left. */
+static void
+test_inspector_scrolls_to_top (void)
+{
+  WinnowWindow *window = open_window ("order-fulfilment.process.json");
+  WinnowSession *session = winnow_window_get_session (window);
+  GtkScrolledWindow *scroller = GTK_SCROLLED_WINDOW (winnow_test_find_named (GTK_WIDGET (window), "inspector-scroller"));
+  GtkAdjustment *adj = gtk_scrolled_window_get_vadjustment (scroller);
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1100, 640);
+  winnow_session_set_selected_node (session, "authorize-payment");
+  winnow_test_wait_for_flush (session);
+  winnow_test_settle (GTK_WIDGET (window));
+  /* the task's sections are taller than the panel at this size */
+  g_assert_cmpfloat (gtk_adjustment_get_upper (adj), >, gtk_adjustment_get_page_size (adj));
+  gtk_adjustment_set_value (adj, gtk_adjustment_get_upper (adj));
+  g_assert_cmpfloat (gtk_adjustment_get_value (adj), >, 0);
+
+  winnow_session_set_selected_node (session, "reserve-stock");
+  winnow_test_wait_for_flush (session);
+  winnow_test_settle (GTK_WIDGET (window));
+  g_assert_cmpfloat (gtk_adjustment_get_value (adj), ==, 0);
+  close_window (window);
+}
+
 /* ---- alerts ---- */
 
 /* A new run takes the last run's alert toasts away: all at once, while the
@@ -901,6 +927,7 @@ main (int argc, char **argv)
   g_test_add_func ("/app/Debugger/incident-retry", test_incident_retry);
   g_test_add_func ("/app/Debugger/bad-input", test_bad_input);
   g_test_add_func ("/app/Debugger/fault-fields", test_fault_fields);
+  g_test_add_func ("/app/Debugger/inspector-scrolls-to-top", test_inspector_scrolls_to_top);
   g_test_add_func ("/app/Debugger/alerts-restart", test_alerts_restart);
   g_test_add_func ("/app/Debugger/session-round-trip", test_session_round_trip);
   g_test_add_func ("/app/Debugger/timeline", test_timeline);
