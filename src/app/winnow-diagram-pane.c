@@ -18,6 +18,7 @@ struct _WinnowDiagramPane
   GtkStack         *stack;
   WinnowDiagram    *diagram;
   GtkBox           *legend;
+  AdwStatusPage    *empty_page;
   GtkBox           *examples;
 
   GBinding         *selection;     /* the session's selected node, both ways */
@@ -147,6 +148,7 @@ winnow_diagram_pane_class_init (WinnowDiagramPaneClass *klass)
   gtk_widget_class_bind_template_child (widget_class, WinnowDiagramPane, stack);
   gtk_widget_class_bind_template_child (widget_class, WinnowDiagramPane, diagram);
   gtk_widget_class_bind_template_child (widget_class, WinnowDiagramPane, legend);
+  gtk_widget_class_bind_template_child (widget_class, WinnowDiagramPane, empty_page);
   gtk_widget_class_bind_template_child (widget_class, WinnowDiagramPane, examples);
 }
 
@@ -200,6 +202,9 @@ winnow_diagram_pane_add_example (WinnowDiagramPane *self,
   g_return_if_fail (WINNOW_IS_DIAGRAM_PANE (self));
   g_return_if_fail (label != NULL && path != NULL);
 
+  /* the empty page offers examples only when there are some */
+  adw_status_page_set_description (self->empty_page,
+                                   _("Open a winnow.process/1 file, drop one here, or start from an example."));
   button = gtk_button_new_with_label (label);
   gtk_widget_add_css_class (button, "pill");
   gtk_actionable_set_action_name (GTK_ACTIONABLE (button), "win.open-example");

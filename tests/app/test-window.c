@@ -448,6 +448,34 @@ test_window_failed_save (void)
     ;
 }
 
+/* With no examples installed, the empty window offers none: not in its
+ * page, not in the Examples menu. */
+static void
+test_window_no_examples (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *empty = g_dir_make_tmp ("winnow-no-examples-XXXXXX", &error);
+  g_autofree char *saved = g_strdup (g_getenv ("WINNOW_EXAMPLES_DIR"));
+  WinnowWindow *window;
+  GtkWidget *page;
+
+  g_assert_no_error (error);
+  g_setenv ("WINNOW_EXAMPLES_DIR", empty, TRUE);
+  window = winnow_window_new (NULL);
+  page = winnow_test_find_named (GTK_WIDGET (window), "empty-page");
+  g_assert_nonnull (page);
+  g_assert_null (strstr (adw_status_page_get_description (ADW_STATUS_PAGE (page)), "example"));
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_setenv ("WINNOW_EXAMPLES_DIR", saved, TRUE);
+  g_rmdir (empty);
+
+  /* and with them, it does */
+  window = winnow_window_new (NULL);
+  page = winnow_test_find_named (GTK_WIDGET (window), "empty-page");
+  g_assert_nonnull (strstr (adw_status_page_get_description (ADW_STATUS_PAGE (page)), "example"));
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -465,6 +493,7 @@ main (int argc, char **argv)
       g_setenv ("WINNOW_EXAMPLES_DIR", dir, TRUE);
     }
 
+  g_test_add_func ("/app/Window/no-examples", test_window_no_examples);
   g_test_add_func ("/app/Window/run", test_window_run);
   g_test_add_func ("/app/Window/fast-forward-10000", test_window_responsive);
   g_test_add_func ("/app/Window/failed-save", test_window_failed_save);
