@@ -19,6 +19,7 @@ struct _WinnowJobRow
   WnJobState      state;
   guint           attempt;
   guint           executions;
+  guint           lost;          /* executions cut off by a lock taken over: no attempts */
   WnTime          enqueued_at;
   WnTime          not_before;
   WnTime          deadline;
@@ -120,6 +121,32 @@ winnow_job_row_finalize (GObject *object)
   G_OBJECT_CLASS (winnow_job_row_parent_class)->finalize (object);
 }
 
+/* The Attempt column: the 1-based number of the execution the job is on, as
+ * the journal's `attempt` counts them, and of how many its retry policy
+ * allows: "2 of 3". A locked (or lapsed) job is on the execution it runs; a
+ * waiting one on the next. Executions a takeover cut off are no attempts. */
+static guint
+execution_number (WinnowJobRow *self)
+{
+  guint done = self->executions > self->lost ? self->executions - self->lost : 0;
+
+  if (self->state == WN_JOB_LOCKED || self->state == WN_JOB_EXPIRED)
+    return MAX (done, 1);
+  return done + 1;
+}
+
+static char *
+attempt_text (WinnowJobRow *self)
+{
+  const WnRetryPolicy *retry = self->policy ? &self->policy->retry : NULL;
+
+  if (retry == NULL)
+    return g_strdup_printf ("%u", execution_number (self));
+  /* Translators: the Attempt column: execution 2 of the 3 the retry policy allows */
+  return g_strdup_printf (_("%u of %u"), execution_number (self),
+                          retry->kind == WN_RETRY_NONE ? 1 : retry->max_attempts);
+}
+
 static void
 winnow_job_row_get_property (GObject    *object,
                              guint       prop_id,
@@ -153,7 +180,7 @@ winnow_job_row_get_property (GObject    *object,
       g_value_set_uint (value, self->attempt);
       break;
     case PROP_ATTEMPT_TEXT:
-      g_value_take_string (value, g_strdup_printf ("%u", self->attempt));
+      g_value_take_string (value, attempt_text (self));
       break;
     case PROP_EXECUTIONS:
       g_value_set_uint (value, self->executions);
@@ -240,6 +267,7 @@ winnow_job_row_update (WinnowJobRow    *self,
 {
   GObject *object;
   gboolean texts;
+  guint shown;
 
   g_return_if_fail (WINNOW_IS_JOB_ROW (self));
   g_return_if_fail (info != NULL);
@@ -257,6 +285,7 @@ winnow_job_row_update (WinnowJobRow    *self,
       self->state = info->state;
       self->attempt = info->attempt;
       self->executions = info->executions;
+      self->lost = info->lost;
       self->not_before = info->not_before;
       self->deadline = info->deadline;
       self->next_change = info->next_change;
@@ -268,12 +297,19 @@ winnow_job_row_update (WinnowJobRow    *self,
 
   /* follows the state, the gate and the deadline: nothing shows it */
   self->next_change = info->next_change;
+  shown = execution_number (self);
   if (WINNOW_SET_FIELD (self->state, info->state))
     WINNOW_NOTIFY (object, properties, PROP_STATE, PROP_STATE_NAME, PROP_STYLE);
   if (WINNOW_SET_FIELD (self->attempt, info->attempt))
-    WINNOW_NOTIFY (object, properties, PROP_ATTEMPT, PROP_ATTEMPT_TEXT);
+    {
+      WINNOW_NOTIFY (object, properties, PROP_ATTEMPT, PROP_ATTEMPT_TEXT);
+      shown = 0;   /* said already */
+    }
   if (WINNOW_SET_FIELD (self->executions, info->executions))
     WINNOW_NOTIFY (object, properties, PROP_EXECUTIONS);
+  self->lost = info->lost;
+  if (shown != 0 && execution_number (self) != shown)
+    WINNOW_NOTIFY (object, properties, PROP_ATTEMPT_TEXT);
   if (winnow_str_replace (&self->worker, info->worker))
     WINNOW_NOTIFY (object, properties, PROP_WORKER, PROP_WORKER_TEXT);
 
@@ -428,6 +464,7 @@ winnow_job_row_assign (WinnowJobRow *self,
   changed |= WINNOW_SET_FIELD (self->state, from->state);
   changed |= WINNOW_SET_FIELD (self->attempt, from->attempt);
   changed |= WINNOW_SET_FIELD (self->executions, from->executions);
+  changed |= WINNOW_SET_FIELD (self->lost, from->lost);
   changed |= WINNOW_SET_FIELD (self->enqueued_at, from->enqueued_at);
   changed |= WINNOW_SET_FIELD (self->not_before, from->not_before);
   changed |= WINNOW_SET_FIELD (self->deadline, from->deadline);

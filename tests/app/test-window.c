@@ -151,6 +151,13 @@ test_window_run (void)
   g_assert_nonnull (job);
   g_assert_cmpint (winnow_job_row_get_state (job), ==, WN_JOB_GATED);
   g_assert_cmpuint (winnow_job_row_get_attempt (job), ==, 1);
+  {
+    g_autofree char *attempt_text = NULL;
+
+    /* the table counts executions as the journal does: gated after the first, the job waits for its second of three */
+    g_object_get (job, "attempt-text", &attempt_text, NULL);
+    g_assert_cmpstr (attempt_text, ==, "2 of 3");
+  }
   g_assert_cmpint (winnow_job_row_get_not_before (job), ==, 400 * WN_USEC_PER_MSEC);
   g_assert_cmpint (winnow_job_row_get_not_before (job), ==, retry->not_before_us);
   g_assert_null (winnow_job_row_get_worker (job));
