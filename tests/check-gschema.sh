@@ -43,12 +43,16 @@ for key in $read_keys; do
   fi
 done
 
-range=$(GSETTINGS_BACKEND=memory gsettings --schemadir "$schemadir" range "$app_id" default-trust)
-expected=$(printf "enum\n'workerTrusted'\n'engineAuthoritative'")
-if [ "$range" != "$expected" ]; then
-  echo "FAIL: default-trust takes: $range"
-  failures=$((failures + 1))
-fi
+# The settings-backed actions (win.set-speed, win.set-step-delta,
+# win.default-trust) take exactly the targets their menus offer.
+for key in set-speed set-step-delta default-trust; do
+  range=$(GSETTINGS_BACKEND=memory gsettings --schemadir "$schemadir" range "$app_id" "$key" | sed 1d | tr -d "'" | sort)
+  targets=$(cat "$srcdir"/../ui/*.ui | grep -A1 ">win.$key<" | sed -n 's/.*"target">\([^<]*\)<.*/\1/p' | sort -u)
+  if [ -z "$targets" ] || [ "$range" != "$targets" ]; then
+    echo "FAIL: $key takes $(echo $range), its menu offers $(echo $targets)"
+    failures=$((failures + 1))
+  fi
+done
 
 [ $failures -eq 0 ] || exit 1
 echo "$app_id: $(printf '%s\n' "$keys" | wc -l) keys, each read by the code"

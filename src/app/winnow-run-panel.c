@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* winnow-run-panel.c — the side panel's run section. Its default trust row
- * drives win.default-trust (the window's action, which keeps the setting and
- * says the state back through winnow_run_panel_set_trust_default()); its
+/* winnow-run-panel.c — the side panel's run section. Its trust row shows the
+ * run's engine-wide trust (winnow_run_panel_set_trust_default()) and sets it
+ * for this run; the preference for the next file is win.default-trust. Its
  * Start Instance button is win.start-instance, which calls
  * winnow_run_panel_start_instance(). The window calls
  * winnow_run_panel_update() on the frame that shows the views above the tabs. */
@@ -61,12 +61,12 @@ trust_default_selected_cb (AdwComboRow    *row,
                            GParamSpec     *pspec,
                            WinnowRunPanel *self)
 {
+  WinnowSession *session = winnow_panel_get_session (WINNOW_PANEL (self));
   guint selected = adw_combo_row_get_selected (row);
 
-  if (self->updating || selected == GTK_INVALID_LIST_POSITION)
+  if (self->updating || session == NULL || selected == GTK_INVALID_LIST_POSITION)
     return;
-  gtk_widget_activate_action (GTK_WIDGET (self), "win.default-trust", "s",
-                              selected == 1 ? "engineAuthoritative" : "workerTrusted");
+  winnow_session_set_trust_default (session, selected == 1 ? WN_TRUST_ENGINE_AUTHORITATIVE : WN_TRUST_WORKER_TRUSTED);
 }
 
 static void

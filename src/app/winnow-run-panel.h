@@ -14,8 +14,8 @@ G_DECLARE_FINAL_TYPE (WinnowRunPanel, winnow_run_panel, WINNOW, RUN_PANEL, Winno
 
 /* Catch up with the run's totals. */
 void     winnow_run_panel_update            (WinnowRunPanel *self);
-/* What the default trust row shows (win.default-trust's state); choosing a
- * row activates that action. */
+/* What the trust row shows (the run's engine-wide trust); choosing a row
+ * sets the run's. */
 void     winnow_run_panel_set_trust_default (WinnowRunPanel *self,
                                              WnTrust         trust);
 /* Start an instance with the variables typed in (win.start-instance).

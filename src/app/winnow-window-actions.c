@@ -392,65 +392,140 @@ step_by_action (GSimpleAction *action,
   _winnow_window_ensure_tick (self);
 }
 
+/* ---- settings-backed actions ----
+ * win.set-speed, win.set-step-delta and win.default-trust are the settings of
+ * the same names (g_settings_create_action()) when the schema is installed,
+ * plain stateful actions that check their target otherwise. Either way the
+ * window follows the action's state, not the code that changed it. */
+
 static void
-set_speed_action (GSimpleAction *action,
-                  GVariant      *param,
-                  gpointer       data)
+speed_state_cb (GAction      *action,
+                GParamSpec   *pspec,
+                WinnowWindow *self)
 {
-  WinnowWindow *self = data;
-  const char *target = g_variant_get_string (param, NULL);
-  double speed = target_to_speed (target);
+  g_autoptr(GVariant) state = g_action_get_state (action);
+  double speed = target_to_speed (g_variant_get_string (state, NULL));
   g_autofree char *label = NULL;
 
-  if (speed < 0 || (speed == 0 && g_strcmp0 (target, "ff") != 0))
+  if (self->session == NULL)   /* disposed: the setting outlives the window */
     return;
-  g_simple_action_set_state (action, param);
   winnow_session_set_speed (self->session, speed);
   /* Translators: the speed button shows this for fast-forward */
   label = speed <= 0 ? g_strdup (C_("speed", "FF")) : winnow_transport_describe_speed (speed);
   winnow_transport_set_speed_label (self->transport, label);
-  if (self->settings != NULL)
-    g_settings_set_double (self->settings, "speed", speed <= 0 ? SPEED_SETTING_FF : speed);
   winnow_transport_update (self->transport);
   _winnow_window_ensure_tick (self);
 }
 
 static void
-set_step_delta_action (GSimpleAction *action,
-                       GVariant      *param,
-                       gpointer       data)
+step_delta_state_cb (GAction      *action,
+                     GParamSpec   *pspec,
+                     WinnowWindow *self)
 {
-  WinnowWindow *self = data;
-  WnTime delta;
+  g_autoptr(GVariant) state = g_action_get_state (action);
+  WnTime delta = WN_USEC_PER_SEC;
   g_autofree char *text = NULL;
   g_autofree char *label = NULL;
 
-  if (!wn_duration_parse (g_variant_get_string (param, NULL), &delta, NULL) || delta <= 0)
+  if (self->session == NULL)
     return;
-  g_simple_action_set_state (action, param);
+  if (!wn_duration_parse (g_variant_get_string (state, NULL), &delta, NULL) || delta <= 0)
+    delta = WN_USEC_PER_SEC;
   self->step_delta = delta;
   text = wn_duration_format (delta);
   label = g_strdup_printf ("+%s", text);
   winnow_transport_set_step_label (self->transport, label);
-  if (self->settings != NULL)
-    g_settings_set_int (self->settings, "step-delta-ms", (int) (delta / WN_USEC_PER_MSEC));
+}
+
+/* The preference for processes that set no trust; choosing it also sets the
+ * current run's engine-wide trust, as the run panel's row does. */
+static void
+default_trust_state_cb (GAction      *action,
+                        GParamSpec   *pspec,
+                        WinnowWindow *self)
+{
+  g_autoptr(GVariant) state = g_action_get_state (action);
+  WnTrust trust;
+
+  if (self->session == NULL || !wn_trust_from_string (g_variant_get_string (state, NULL), &trust))
+    return;
+  winnow_session_set_trust_default (self->session, trust);
+  _winnow_window_sync_trust_default (self);
+}
+
+static gboolean
+valid_speed (const char *target)
+{
+  return g_strcmp0 (target, "ff") == 0 || target_to_speed (target) > 0;
+}
+
+static gboolean
+valid_step_delta (const char *target)
+{
+  WnTime delta;
+
+  return wn_duration_parse (target, &delta, NULL) && delta > 0;
+}
+
+static gboolean
+valid_trust (const char *target)
+{
+  WnTrust trust;
+
+  return wn_trust_from_string (target, &trust);
+}
+
+static const struct {
+  const char *name;
+  const char *fallback;
+  gboolean  (*valid) (const char *target);
+  void      (*state_cb) (GAction *action, GParamSpec *pspec, WinnowWindow *self);
+} setting_actions[] = {
+  { "set-speed", "1", valid_speed, speed_state_cb },
+  { "set-step-delta", "1s", valid_step_delta, step_delta_state_cb },
+  { "default-trust", "workerTrusted", valid_trust, default_trust_state_cb },
+};
+
+/* Without the schema: take a target only if it is one the setting would. */
+static void
+change_checked_state (GSimpleAction *action,
+                      GVariant      *value,
+                      gpointer       data)
+{
+  guint i = GPOINTER_TO_UINT (data);
+
+  if (setting_actions[i].valid (g_variant_get_string (value, NULL)))
+    g_simple_action_set_state (action, value);
 }
 
 static void
-default_trust_action (GSimpleAction *action,
-                      GVariant      *param,
-                      gpointer       data)
+add_setting_actions (WinnowWindow *self)
 {
-  WinnowWindow *self = data;
-  WnTrust trust;
+  GAction *backed[G_N_ELEMENTS (setting_actions)] = { NULL };
 
-  if (!wn_trust_from_string (g_variant_get_string (param, NULL), &trust))
-    return;
-  g_simple_action_set_state (action, param);
-  winnow_session_set_trust_default (self->session, trust);
+  /* the keys by name, in the table's order, where the schema test finds them */
   if (self->settings != NULL)
-    g_settings_set_enum (self->settings, "default-trust", trust);
-  _winnow_window_sync_trust_default (self);
+    {
+      backed[0] = g_settings_create_action (self->settings, "set-speed");
+      backed[1] = g_settings_create_action (self->settings, "set-step-delta");
+      backed[2] = g_settings_create_action (self->settings, "default-trust");
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (setting_actions); i++)
+    {
+      g_autoptr(GAction) action = backed[i];
+
+      if (action == NULL)
+        {
+          GSimpleAction *simple = g_simple_action_new_stateful (setting_actions[i].name, G_VARIANT_TYPE_STRING,
+                                                                g_variant_new_string (setting_actions[i].fallback));
+
+          g_signal_connect (simple, "change-state", G_CALLBACK (change_checked_state), GUINT_TO_POINTER (i));
+          action = G_ACTION (simple);
+        }
+      g_action_map_add_action (G_ACTION_MAP (self), action);
+      g_signal_connect_object (action, "notify::state", G_CALLBACK (setting_actions[i].state_cb), self, 0);
+      setting_actions[i].state_cb (action, NULL, self);
+    }
 }
 
 static void
@@ -537,9 +612,6 @@ static const GActionEntry win_entries[] = {
   { "play-pause", play_pause_action, NULL, NULL, NULL },
   { "step-next", step_next_action, NULL, NULL, NULL },
   { "step-by", step_by_action, NULL, NULL, NULL },
-  { "set-speed", set_speed_action, "s", "'1'", NULL },
-  { "set-step-delta", set_step_delta_action, "s", "'1s'", NULL },
-  { "default-trust", default_trust_action, "s", "'workerTrusted'", NULL },
   { "show-tab", show_tab_action, "s", NULL, NULL },
   { "find", find_action, NULL, NULL, NULL },
   { "zoom-to-fit", zoom_to_fit_action, NULL, NULL, NULL },
@@ -556,8 +628,19 @@ static const GActionEntry win_entries[] = {
 };
 
 
+/* The settings keep a settings-backed action alive after the window's action
+ * group is gone, and the group does not disconnect from what it still holds:
+ * take them out while it can. */
+void
+_winnow_window_remove_setting_actions (WinnowWindow *self)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (setting_actions); i++)
+    g_action_map_remove_action (G_ACTION_MAP (self), setting_actions[i].name);
+}
+
 void
 _winnow_window_add_actions (WinnowWindow *self)
 {
   g_action_map_add_action_entries (G_ACTION_MAP (self), win_entries, G_N_ELEMENTS (win_entries), self);
+  add_setting_actions (self);
 }

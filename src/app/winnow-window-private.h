@@ -22,8 +22,6 @@
 G_BEGIN_DECLS
 
 #define MAX_RECENT 8
-/* The "speed" setting stores fast-forward as its largest value. */
-#define SPEED_SETTING_FF 1000000.0
 
 struct _WinnowWindow
 {
@@ -90,6 +88,7 @@ void  _winnow_window_populate_examples   (WinnowWindow *self);
 void  _winnow_window_setup_drop          (WinnowWindow *self);
 
 /* winnow-window-actions.c */
+void  _winnow_window_remove_setting_actions (WinnowWindow *self);
 void  _winnow_window_add_actions      (WinnowWindow *self);
 
 G_END_DECLS

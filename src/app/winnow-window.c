@@ -57,37 +57,6 @@ create_settings (void)
 }
 
 
-static const char *
-speed_to_target (double speed)
-{
-  if (speed <= 0)
-    return "ff";
-  if (speed < 0.5)
-    return "0.1";
-  if (speed < 5)
-    return "1";
-  if (speed < 50)
-    return "10";
-  if (speed < 500)
-    return "100";
-  return "1000";
-}
-
-static const char *
-delta_to_target (WnTime delta)
-{
-  if (delta <= 10 * WN_USEC_PER_MSEC)
-    return "10ms";
-  if (delta <= 100 * WN_USEC_PER_MSEC)
-    return "100ms";
-  if (delta <= WN_USEC_PER_SEC)
-    return "1s";
-  if (delta <= 10 * WN_USEC_PER_SEC)
-    return "10s";
-  return "1m";
-}
-
-
 void
 _winnow_window_show_toast (WinnowWindow *self,
             const char   *title)
@@ -476,11 +445,9 @@ void
 _winnow_window_sync_trust_default (WinnowWindow *self)
 {
   WnTrust trust = winnow_session_get_trust_default (self->session);
-  GAction *action = g_action_map_lookup_action (G_ACTION_MAP (self), "default-trust");
 
   if (trust == WN_TRUST_UNSET)
     return;
-  g_simple_action_set_state (G_SIMPLE_ACTION (action), g_variant_new_string (wn_trust_to_string (trust)));
   winnow_run_panel_set_trust_default (winnow_inspector_get_run_panel (self->inspector), trust);
 }
 
@@ -649,10 +616,6 @@ close_request_cb (GtkWindow    *window,
 static void
 restore_settings (WinnowWindow *self)
 {
-  GAction *action;
-  double speed = 1.0;
-  int delta_ms = 1000;
-
   if (self->settings != NULL)
     {
       gtk_window_set_default_size (GTK_WINDOW (self),
@@ -662,16 +625,8 @@ restore_settings (WinnowWindow *self)
         gtk_window_maximize (GTK_WINDOW (self));
       g_settings_bind (self->settings, "main-pane-position", self->main_paned, "position", G_SETTINGS_BIND_DEFAULT);
       g_settings_bind (self->settings, "side-pane-position", self->side_paned, "position", G_SETTINGS_BIND_DEFAULT);
-      speed = g_settings_get_double (self->settings, "speed");
-      if (speed >= SPEED_SETTING_FF)
-        speed = 0;
-      delta_ms = g_settings_get_int (self->settings, "step-delta-ms");
     }
-
-  action = g_action_map_lookup_action (G_ACTION_MAP (self), "set-speed");
-  g_action_activate (action, g_variant_new_string (speed_to_target (speed)));
-  action = g_action_map_lookup_action (G_ACTION_MAP (self), "set-step-delta");
-  g_action_activate (action, g_variant_new_string (delta_to_target ((WnTime) delta_ms * WN_USEC_PER_MSEC)));
+  /* speed, step and default trust are settings-backed actions (winnow-window-actions.c) */
 }
 
 /* ---- GObject ---- */
@@ -688,6 +643,7 @@ winnow_window_dispose (GObject *object)
     }
   if (self->session != NULL)
     g_signal_handlers_disconnect_by_data (self->session, self);
+  _winnow_window_remove_setting_actions (self);
 
   gtk_widget_dispose_template (GTK_WIDGET (self), WINNOW_TYPE_WINDOW);
 

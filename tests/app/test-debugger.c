@@ -701,6 +701,69 @@ without_clock (const char *jsonl)
   return g_string_free (out, FALSE);
 }
 
+/* Speed, step and the default trust are settings-backed actions: the
+ * actions write the settings, a setting changed elsewhere (another window,
+ * dconf) reaches the session and the buttons, and a target the setting does
+ * not take changes nothing. */
+static void
+test_settings_actions (void)
+{
+  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
+  g_autoptr(GSettingsSchema) schema = source ? g_settings_schema_source_lookup (source, APPLICATION_ID, TRUE) : NULL;
+  g_autoptr(GSettings) settings = NULL;
+  g_autoptr(GVariant) state = NULL;
+  g_autofree char *text = NULL;
+  WinnowWindow *window;
+  WinnowSession *session;
+  WnTime before;
+
+  if (schema == NULL)
+    {
+      g_test_skip ("the settings schema is not installed");
+      return;
+    }
+  settings = g_settings_new (APPLICATION_ID);
+  window = open_window ("order-fulfilment.process.json");
+  session = winnow_window_get_session (window);
+
+  winnow_test_activate (window, "set-speed", g_variant_new_string ("ff"));
+  text = g_settings_get_string (settings, "set-speed");
+  g_assert_cmpstr (text, ==, "ff");
+  g_clear_pointer (&text, g_free);
+  g_assert_cmpfloat (winnow_session_get_speed (session), ==, 0);
+
+  g_settings_set_string (settings, "set-speed", "10");
+  g_assert_cmpfloat (winnow_session_get_speed (session), ==, 10);
+  state = g_action_group_get_action_state (G_ACTION_GROUP (window), "set-speed");
+  g_assert_cmpstr (g_variant_get_string (state, NULL), ==, "10");
+  g_clear_pointer (&state, g_variant_unref);
+
+  /* not a speed the menu offers: refused, nothing changes */
+  winnow_test_activate (window, "set-speed", g_variant_new_string ("-3"));
+  g_assert_cmpfloat (winnow_session_get_speed (session), ==, 10);
+  text = g_settings_get_string (settings, "set-speed");
+  g_assert_cmpstr (text, ==, "10");
+  g_clear_pointer (&text, g_free);
+
+  /* the step set elsewhere is the step Step By takes */
+  g_settings_set_string (settings, "set-step-delta", "10ms");
+  before = winnow_session_get_now (session);
+  winnow_test_activate (window, "step-by", NULL);
+  g_assert_cmpint (winnow_session_get_now (session), ==, before + 10 * WN_USEC_PER_MSEC);
+  winnow_test_activate (window, "set-step-delta", g_variant_new_string ("1m"));
+  text = g_settings_get_string (settings, "set-step-delta");
+  g_assert_cmpstr (text, ==, "1m");
+  g_clear_pointer (&text, g_free);
+
+  winnow_test_activate (window, "default-trust", g_variant_new_string ("engineAuthoritative"));
+  g_assert_cmpint (g_settings_get_enum (settings, "default-trust"), ==, WN_TRUST_ENGINE_AUTHORITATIVE);
+
+  close_window (window);
+  g_settings_reset (settings, "set-speed");
+  g_settings_reset (settings, "set-step-delta");
+  g_settings_reset (settings, "default-trust");
+}
+
 static void
 test_session_round_trip (void)
 {
@@ -929,6 +992,7 @@ main (int argc, char **argv)
   g_test_add_func ("/app/Debugger/fault-fields", test_fault_fields);
   g_test_add_func ("/app/Debugger/inspector-scrolls-to-top", test_inspector_scrolls_to_top);
   g_test_add_func ("/app/Debugger/alerts-restart", test_alerts_restart);
+  g_test_add_func ("/app/Debugger/settings-actions", test_settings_actions);
   g_test_add_func ("/app/Debugger/session-round-trip", test_session_round_trip);
   g_test_add_func ("/app/Debugger/timeline", test_timeline);
   g_test_add_func ("/app/Debugger/timeline-many", test_timeline_many);
