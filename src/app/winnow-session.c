@@ -250,15 +250,54 @@ attach_engine (WinnowSession *self)
                                            journal_cb, self, NULL);
 }
 
-static void
-start_engine (WinnowSession *self)
+/* The run's trust choices: the engine-wide trust and each service task's,
+ * as the engine has them now (one entry per node; UNSET for other nodes). */
+static WnTrust *
+save_trust (WinnowSession *self)
 {
+  WnTrust *trust = g_new0 (WnTrust, self->process->n_nodes + 1);
+
+  trust[self->process->n_nodes] = wn_engine_get_trust_default (self->engine);
+  for (guint i = 0; i < self->process->n_nodes; i++)
+    if (self->process->nodes[i].worker != NULL)
+      trust[i] = wn_engine_get_task_trust (self->engine, self->process->nodes[i].id);
+  return trust;
+}
+
+/* Give a new run the choices of the one it replaces. Each one that differs
+ * from what the files say is an operator command at T+0, so a saved session
+ * records it and replays it. */
+static void
+restore_trust (WinnowSession *self,
+               const WnTrust *trust)
+{
+  WnTrust engine_wide = trust[self->process->n_nodes];
+
+  if (engine_wide != WN_TRUST_UNSET && engine_wide != wn_engine_get_trust_default (self->engine))
+    wn_engine_set_trust_default (self->engine, engine_wide);
+  for (guint i = 0; i < self->process->n_nodes; i++)
+    {
+      const char *id = self->process->nodes[i].id;
+
+      if (self->process->nodes[i].worker != NULL && trust[i] != wn_engine_get_task_trust (self->engine, id))
+        wn_engine_set_task_trust (self->engine, id, trust[i], NULL);
+    }
+}
+
+/* `keep_trust`: the new run keeps the current run's trust choices (Restart). */
+static void
+start_engine (WinnowSession *self,
+              gboolean       keep_trust)
+{
+  g_autofree WnTrust *trust = keep_trust && self->engine != NULL ? save_trust (self) : NULL;
   gboolean dropped = FALSE;
 
   detach_engine (self);
   reset_models (self);
 
   self->engine = wn_engine_new (self->process, self->scenario, &self->options);
+  if (trust != NULL)
+    restore_trust (self, trust);
   self->counts = g_new0 (WinnowNodeCounts, self->process->n_nodes);
   attach_engine (self);
   /* breakpoints outlive runs: the same ones stop the new run */
@@ -479,7 +518,7 @@ winnow_session_set_process (WinnowSession         *self,
     memset (&self->options, 0, sizeof self->options);
   g_set_object (&self->file, file);
 
-  start_engine (self);
+  start_engine (self, FALSE);
 }
 
 void
@@ -489,7 +528,7 @@ winnow_session_restart (WinnowSession *self)
 
   if (self->process == NULL)
     return;
-  start_engine (self);
+  start_engine (self, TRUE);
 }
 
 gboolean
@@ -524,7 +563,7 @@ winnow_session_reload (WinnowSession  *self,
       g_clear_pointer (&self->scenario, wn_scenario_unref);
       self->scenario = g_steal_pointer (&scenario);
     }
-  start_engine (self);
+  start_engine (self, FALSE);
   return TRUE;
 }
 

@@ -76,7 +76,9 @@ void              winnow_session_set_process       (WinnowSession          *self
                                                     WnScenario             *scenario,
                                                     const WnEngineOptions  *options,
                                                     GFile                  *file);
-/* The same process, scenario, seed and options, from t = 0, paused. */
+/* The same process, scenario, seed and options, from t = 0, paused. The
+ * run's trust choices (engine-wide and per task) carry over: each that
+ * differs from the files' is an operator command at T+0 of the new run. */
 void              winnow_session_restart           (WinnowSession          *self);
 /* Re-read the file from disk and restart; on failure the current run stays. */
 gboolean          winnow_session_reload            (WinnowSession          *self,

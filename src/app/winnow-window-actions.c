@@ -396,7 +396,9 @@ step_by_action (GSimpleAction *action,
  * win.set-speed, win.set-step-delta and win.default-trust are the settings of
  * the same names (g_settings_create_action()) when the schema is installed,
  * plain stateful actions that check their target otherwise. Either way the
- * window follows the action's state, not the code that changed it. */
+ * window follows the speed's and the step's state, not the code that changed
+ * it; the default trust is a preference, read when a file opens (the run's
+ * own trust is the run panel's). */
 
 static void
 speed_state_cb (GAction      *action,
@@ -437,22 +439,6 @@ step_delta_state_cb (GAction      *action,
   winnow_transport_set_step_label (self->transport, label);
 }
 
-/* The preference for processes that set no trust; choosing it also sets the
- * current run's engine-wide trust, as the run panel's row does. */
-static void
-default_trust_state_cb (GAction      *action,
-                        GParamSpec   *pspec,
-                        WinnowWindow *self)
-{
-  g_autoptr(GVariant) state = g_action_get_state (action);
-  WnTrust trust;
-
-  if (self->session == NULL || !wn_trust_from_string (g_variant_get_string (state, NULL), &trust))
-    return;
-  winnow_session_set_trust_default (self->session, trust);
-  _winnow_window_sync_trust_default (self);
-}
-
 static gboolean
 valid_speed (const char *target)
 {
@@ -483,7 +469,8 @@ static const struct {
 } setting_actions[] = {
   { "set-speed", "1", valid_speed, speed_state_cb },
   { "set-step-delta", "1s", valid_step_delta, step_delta_state_cb },
-  { "default-trust", "workerTrusted", valid_trust, default_trust_state_cb },
+  /* the preference for a file that sets none, read when one opens */
+  { "default-trust", "workerTrusted", valid_trust, NULL },
 };
 
 /* Without the schema: take a target only if it is one the setting would. */
@@ -523,6 +510,8 @@ add_setting_actions (WinnowWindow *self)
           action = G_ACTION (simple);
         }
       g_action_map_add_action (G_ACTION_MAP (self), action);
+      if (setting_actions[i].state_cb == NULL)
+        continue;
       g_signal_connect_object (action, "notify::state", G_CALLBACK (setting_actions[i].state_cb), self, 0);
       setting_actions[i].state_cb (action, NULL, self);
     }

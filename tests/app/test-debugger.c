@@ -755,13 +755,98 @@ test_settings_actions (void)
   g_assert_cmpstr (text, ==, "1m");
   g_clear_pointer (&text, g_free);
 
+  /* the default trust is a preference for the next file: the run keeps its own */
   winnow_test_activate (window, "default-trust", g_variant_new_string ("engineAuthoritative"));
   g_assert_cmpint (g_settings_get_enum (settings, "default-trust"), ==, WN_TRUST_ENGINE_AUTHORITATIVE);
+  g_assert_cmpint (winnow_session_get_trust_default (session), ==, WN_TRUST_WORKER_TRUSTED);
 
   close_window (window);
   g_settings_reset (settings, "set-speed");
   g_settings_reset (settings, "set-step-delta");
   g_settings_reset (settings, "default-trust");
+}
+
+/* A run's trust choices belong to the run: the engine-wide trust (the run
+ * panel's row) and a task's survive Restart, the row shows the effective
+ * one, a saved session records them, and none of it touches the preference
+ * for other files. Reload reads the files afresh. */
+static void
+test_restart_keeps_trust (void)
+{
+  WinnowWindow *window = open_window ("order-fulfilment.process.json");
+  WinnowSession *session = winnow_window_get_session (window);
+  AdwComboRow *row = ADW_COMBO_ROW (winnow_test_find_named (GTK_WIDGET (window), "run-trust"));
+  g_autoptr(GVariant) preference = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *saved = NULL;
+  g_autofree char *process = winnow_test_example_path ("order-fulfilment.process.json");
+  g_autofree char *dir = NULL;
+  g_autofree char *session_path = NULL;
+  g_autofree char *journal = NULL;
+  g_autofree char *replayed = NULL;
+  WnEngine *engine;
+
+  g_assert_nonnull (row);
+  engine = winnow_session_get_engine (session);
+  g_assert_cmpint (wn_engine_get_trust_default (engine), ==, WN_TRUST_WORKER_TRUSTED);
+  g_assert_cmpint (wn_engine_get_task_trust (engine, "reserve-stock"), ==, WN_TRUST_UNSET);
+  g_assert_cmpuint (adw_combo_row_get_selected (row), ==, 0);
+
+  adw_combo_row_set_selected (row, 1);
+  g_assert_cmpint (wn_engine_get_trust_default (engine), ==, WN_TRUST_ENGINE_AUTHORITATIVE);
+  g_assert_true (winnow_session_set_task_trust (session, "reserve-stock", WN_TRUST_WORKER_TRUSTED, &error));
+  g_assert_no_error (error);
+  winnow_test_activate (window, "step-next", NULL);
+  winnow_test_activate (window, "step-next", NULL);
+
+  winnow_test_activate (window, "restart", NULL);
+  winnow_test_wait_for_flush (session);
+  engine = winnow_session_get_engine (session);
+  g_assert_cmpint (winnow_session_get_now (session), ==, 0);
+  g_assert_cmpint (wn_engine_get_trust_default (engine), ==, WN_TRUST_ENGINE_AUTHORITATIVE);
+  g_assert_cmpint (wn_engine_get_task_trust (engine, "reserve-stock"), ==, WN_TRUST_WORKER_TRUSTED);
+  g_assert_cmpint (wn_engine_get_task_trust (engine, "authorize-payment"), ==, WN_TRUST_UNSET);
+  g_assert_cmpuint (adw_combo_row_get_selected (row), ==, 1);
+
+  /* the preference for files that set none is the menu's, not the run's */
+  preference = g_action_group_get_action_state (G_ACTION_GROUP (window), "default-trust");
+  g_assert_cmpstr (g_variant_get_string (preference, NULL), ==, "workerTrusted");
+
+  /* a saved session carries them (as commands at T+0) */
+  saved = winnow_session_export_session (session);
+  g_assert_nonnull (strstr (saved, "\"engineAuthoritative\""));
+  g_assert_nonnull (strstr (saved, "\"reserve-stock\""));
+
+  /* and replays headless to the journal of the restarted run */
+  fast_forward (window);
+  winnow_session_flush (session);
+  g_clear_pointer (&saved, g_free);
+  saved = winnow_session_export_session (session);
+  dir = g_dir_make_tmp ("winnow-trust-XXXXXX", &error);
+  g_assert_no_error (error);
+  session_path = g_build_filename (dir, "restarted.scenario.json", NULL);
+  g_assert_true (g_file_set_contents (session_path, saved, -1, &error));
+  g_assert_no_error (error);
+  journal = winnow_session_get_journal_text (session, NULL);
+  replayed = run_replay (process, session_path);
+  compare_lines (journal, replayed);
+  g_unlink (session_path);
+  g_rmdir (dir);
+
+  /* twice over: a restart of the restarted run keeps them too */
+  winnow_test_activate (window, "restart", NULL);
+  engine = winnow_session_get_engine (session);
+  g_assert_cmpint (wn_engine_get_trust_default (engine), ==, WN_TRUST_ENGINE_AUTHORITATIVE);
+  g_assert_cmpint (wn_engine_get_task_trust (engine, "reserve-stock"), ==, WN_TRUST_WORKER_TRUSTED);
+
+  /* Reload runs what the files say */
+  winnow_test_activate (window, "reload", NULL);
+  engine = winnow_session_get_engine (session);
+  g_assert_cmpint (wn_engine_get_trust_default (engine), ==, WN_TRUST_WORKER_TRUSTED);
+  g_assert_cmpint (wn_engine_get_task_trust (engine, "reserve-stock"), ==, WN_TRUST_UNSET);
+  g_assert_cmpuint (adw_combo_row_get_selected (row), ==, 0);
+
+  close_window (window);
 }
 
 static void
@@ -799,7 +884,7 @@ test_session_round_trip (void)
   gtk_editable_set_text (GTK_EDITABLE (winnow_test_find_named (GTK_WIDGET (window), "fault-code")), "503");
   gtk_editable_set_text (GTK_EDITABLE (winnow_test_find_named (GTK_WIDGET (window), "fault-json")), "{\"reason\": \"maintenance\"}");
   winnow_test_activate (window, "inject-fault", NULL);
-  winnow_test_activate (window, "default-trust", g_variant_new_string ("engineAuthoritative"));
+  adw_combo_row_set_selected (ADW_COMBO_ROW (winnow_test_find_named (GTK_WIDGET (window), "run-trust")), 1);
   gtk_text_buffer_set_text (gtk_text_view_get_buffer (GTK_TEXT_VIEW (variables)),
                             "{\"order\": {\"id\": \"B-9\", \"amount\": 20}}", -1);
   winnow_test_activate (window, "start-instance", NULL);
@@ -993,6 +1078,7 @@ main (int argc, char **argv)
   g_test_add_func ("/app/Debugger/inspector-scrolls-to-top", test_inspector_scrolls_to_top);
   g_test_add_func ("/app/Debugger/alerts-restart", test_alerts_restart);
   g_test_add_func ("/app/Debugger/settings-actions", test_settings_actions);
+  g_test_add_func ("/app/Debugger/restart-keeps-trust", test_restart_keeps_trust);
   g_test_add_func ("/app/Debugger/session-round-trip", test_session_round_trip);
   g_test_add_func ("/app/Debugger/timeline", test_timeline);
   g_test_add_func ("/app/Debugger/timeline-many", test_timeline_many);

@@ -173,7 +173,7 @@ test_window_run (void)
   winnow_session_set_selected_node (session, NULL);
 
   /* switch the engine-wide default: jobs in the store keep theirs, the next one resolves anew */
-  winnow_test_activate (window, "default-trust", g_variant_new_string ("workerTrusted"));
+  adw_combo_row_set_selected (ADW_COMBO_ROW (winnow_test_find_named (GTK_WIDGET (window), "run-trust")), 0);
   g_assert_cmpint (wn_engine_get_trust_default (winnow_session_get_engine (session)), ==, WN_TRUST_WORKER_TRUSTED);
   g_assert_cmpint (winnow_job_row_get_trust (find_job (session, retry_job)), ==, WN_TRUST_ENGINE_AUTHORITATIVE);
 
