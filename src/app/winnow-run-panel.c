@@ -49,11 +49,23 @@ update_run_stats (WinnowRunPanel *self)
   winnow_row_set_subtitle (self->run_stats_row, text);
 }
 
+/* The row shows the run's effective engine-wide trust, whoever set it (the
+ * row, Restart, a command a loaded session replays). */
+static void
+update_trust (WinnowRunPanel *self)
+{
+  WnTrust trust = winnow_session_get_trust_default (winnow_panel_get_session (WINNOW_PANEL (self)));
+
+  if (trust != WN_TRUST_UNSET)
+    winnow_run_panel_set_trust_default (self, trust);
+}
+
 static void
 run_changed_cb (WinnowSession  *session,
                 WinnowRunPanel *self)
 {
   update_run_stats (self);
+  update_trust (self);
 }
 
 static void
@@ -122,17 +134,24 @@ winnow_run_panel_update (WinnowRunPanel *self)
   g_return_if_fail (WINNOW_IS_RUN_PANEL (self));
 
   if (winnow_panel_get_session (WINNOW_PANEL (self)) != NULL)
-    update_run_stats (self);
+    {
+      update_run_stats (self);
+      update_trust (self);
+    }
 }
 
 void
 winnow_run_panel_set_trust_default (WinnowRunPanel *self,
                                     WnTrust         trust)
 {
+  guint selected = trust == WN_TRUST_ENGINE_AUTHORITATIVE ? 1 : 0;
+
   g_return_if_fail (WINNOW_IS_RUN_PANEL (self));
 
+  if (adw_combo_row_get_selected (self->trust_default_row) == selected)
+    return;
   self->updating = TRUE;
-  adw_combo_row_set_selected (self->trust_default_row, trust == WN_TRUST_ENGINE_AUTHORITATIVE ? 1 : 0);
+  adw_combo_row_set_selected (self->trust_default_row, selected);
   self->updating = FALSE;
 }
 

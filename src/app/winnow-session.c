@@ -797,8 +797,11 @@ winnow_session_set_trust_default (WinnowSession *self,
   g_return_if_fail (WINNOW_IS_SESSION (self));
   g_return_if_fail (trust == WN_TRUST_WORKER_TRUSTED || trust == WN_TRUST_ENGINE_AUTHORITATIVE);
 
-  if (self->engine != NULL)
-    wn_engine_set_trust_default (self->engine, trust);
+  if (self->engine == NULL)
+    return;
+  wn_engine_set_trust_default (self->engine, trust);
+  /* the views show the run's trust: they catch up on the next flush */
+  _winnow_session_request_flush (self);
 }
 
 WnTrust

@@ -799,6 +799,15 @@ test_restart_keeps_trust (void)
   winnow_test_activate (window, "step-next", NULL);
   winnow_test_activate (window, "step-next", NULL);
 
+  /* the row follows the run's trust whoever sets it (here the session, as a
+   * replayed command does) */
+  winnow_session_set_trust_default (session, WN_TRUST_WORKER_TRUSTED);
+  winnow_test_settle (GTK_WIDGET (window));
+  g_assert_cmpuint (adw_combo_row_get_selected (row), ==, 0);
+  winnow_session_set_trust_default (session, WN_TRUST_ENGINE_AUTHORITATIVE);
+  winnow_test_settle (GTK_WIDGET (window));
+  g_assert_cmpuint (adw_combo_row_get_selected (row), ==, 1);
+
   winnow_test_activate (window, "restart", NULL);
   winnow_test_wait_for_flush (session);
   engine = winnow_session_get_engine (session);
