@@ -38,9 +38,28 @@ cflags="-g -O1 -fno-omit-frame-pointer -std=gnu11 -Wall -Wno-unused-parameter
 # shellcheck disable=SC2086
 libs="$(pkg-config --libs $deps) -lm"
 
+# The enums' GTypes, as meson's gnome.mkenums_simple makes them for the build
+# (src/engine/meson.build lists the same headers).
+enum_headers="src/engine/wn-types.h src/engine/wn-scheduler.h src/engine/wn-journal.h
+  src/engine/wn-dispatcher.h src/engine/wn-process.h src/engine/wn-scenario.h src/engine/wn-engine.h"
+# shellcheck disable=SC2086
+glib-mkenums \
+  --fhead '#pragma once\n#include <glib-object.h>\nG_BEGIN_DECLS\n' \
+  --eprod 'GType @enum_name@_get_type (void) G_GNUC_CONST;\n#define @ENUMPREFIX@_TYPE_@ENUMSHORT@ (@enum_name@_get_type ())\n' \
+  --ftail 'G_END_DECLS\n' \
+  $enum_headers > "$out/wn-enum-types.h"
+# shellcheck disable=SC2086
+glib-mkenums \
+  --fhead '#include "wn-enum-types.h"\n' \
+  --fprod '#include "@basename@"\n' \
+  --vhead 'GType\n@enum_name@_get_type (void)\n{\n  static gsize type = 0;\n  static const G@Type@Value values[] = {' \
+  --vprod '    { @VALUENAME@, "@VALUENAME@", "@valuenick@" },' \
+  --vtail '    { 0, NULL, NULL }\n  };\n  if (g_once_init_enter (&type))\n    g_once_init_leave (&type, g_@type@_register_static (g_intern_static_string ("@EnumName@"), values));\n  return (GType) type;\n}\n' \
+  $enum_headers > "$out/wn-enum-types.c"
+
 # The engine: every module, instrumented for coverage without libFuzzer's main.
 objects=""
-for src in src/engine/*.c tests/fuzz/fuzz-sim.c; do
+for src in src/engine/*.c "$out/wn-enum-types.c" tests/fuzz/fuzz-sim.c; do
   obj="$out/obj/$(basename "$src" .c).o"
   # shellcheck disable=SC2086
   $cc $cflags -fsanitize=fuzzer-no-link -DG_LOG_DOMAIN='"Winnow"' -DWINNOW_COMPILATION -c "$src" -o "$obj"
