@@ -283,8 +283,11 @@ test_speed (Fixture *f, gconstpointer data)
   g_autoptr(GMainContext) context = g_main_context_new ();
   gint64 start, elapsed;
   double ratio;
+  Action *later;
+  WnTimerId id;
 
-  add (f, 3600 * WN_USEC_PER_SEC, 1);   /* something to wait for: a quiescent clock stands still */
+  /* something to wait for: a quiescent clock stands still */
+  id = add_cancelable (f, 3600 * WN_USEC_PER_SEC, 1, &later);
   wn_scheduler_attach (f->scheduler, context);
   wn_scheduler_set_speed (f->scheduler, 10.0);
   wn_scheduler_resume (f->scheduler);
@@ -299,6 +302,8 @@ test_speed (Fixture *f, gconstpointer data)
   /* ten times real time, give or take a loaded machine */
   g_assert_cmpfloat (ratio, >, 7.0);
   g_assert_cmpfloat (ratio, <, 11.0);
+  g_assert_true (wn_scheduler_cancel (f->scheduler, id));
+  g_free (later);
   wn_scheduler_detach (f->scheduler);
 }
 
