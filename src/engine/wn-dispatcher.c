@@ -1,5 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* wn-dispatcher.c — the job store: locks, gates, classification and retry. */
+/* wn-dispatcher.c — the job store: locks, gates, classification and retry.
+ * One file past 1,500 lines because it is one concept (SRD-038's store): the
+ * per-topic heaps, the fetch, every report's validation and the retry re-arm
+ * share the job and topic structs and their invariants, which no other file
+ * may touch. */
 
 #include <string.h>
 

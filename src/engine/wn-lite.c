@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* wn-lite.c — the `lite` expression language (shared spec lite.md).
+/* wn-lite.c — the `lite` expression language (shared spec lite.md). One
+ * file past 1,500 lines because lexer, parser and evaluator share one node
+ * array and one error type, and the language is one concept.
  *
  * Compilation: a hand-written lexer feeds a recursive-descent parser that
  * emits a flat array of nodes, children before parents, the root last.
