@@ -64,6 +64,8 @@ static void
 run_changed_cb (WinnowSession  *session,
                 WinnowRunPanel *self)
 {
+  /* with nothing open there is no run to set or start instances in */
+  gtk_widget_set_visible (GTK_WIDGET (self), winnow_session_is_loaded (session));
   update_run_stats (self);
   update_trust (self);
 }
@@ -91,7 +93,7 @@ winnow_run_panel_session_changed (WinnowPanel   *panel,
   if (session == NULL)
     return;
   g_signal_connect_object (session, "run-changed", G_CALLBACK (run_changed_cb), self, 0);
-  update_run_stats (self);
+  run_changed_cb (session, self);
 }
 
 static void

@@ -8,6 +8,8 @@
 #include <glib/gstdio.h>
 #include <adwaita.h>
 
+#include "winnow-run-panel.h"
+
 #include "winnow.h"
 #include "winnow-application.h"
 #include "winnow-event-row.h"
@@ -464,7 +466,7 @@ test_window_no_examples (void)
   g_autofree char *empty = g_dir_make_tmp ("winnow-no-examples-XXXXXX", &error);
   g_autofree char *saved = g_strdup (g_getenv ("WINNOW_EXAMPLES_DIR"));
   WinnowWindow *window;
-  GtkWidget *page;
+  GtkWidget *page, *run;
 
   g_assert_no_error (error);
   g_setenv ("WINNOW_EXAMPLES_DIR", empty, TRUE);
@@ -472,14 +474,21 @@ test_window_no_examples (void)
   page = winnow_test_find_named (GTK_WIDGET (window), "empty-page");
   g_assert_nonnull (page);
   g_assert_null (strstr (adw_status_page_get_description (ADW_STATUS_PAGE (page)), "example"));
+  /* nothing is open: no run to set, no instance to start */
+  run = gtk_widget_get_ancestor (winnow_test_find_named (GTK_WIDGET (window), "variables"), WINNOW_TYPE_RUN_PANEL);
+  g_assert_nonnull (run);
+  g_assert_false (gtk_widget_get_visible (run));
   gtk_window_destroy (GTK_WINDOW (window));
   g_setenv ("WINNOW_EXAMPLES_DIR", saved, TRUE);
   g_rmdir (empty);
 
-  /* and with them, it does */
+  /* and with them, it does; and with a file open, the run panel shows */
   window = winnow_window_new (NULL);
   page = winnow_test_find_named (GTK_WIDGET (window), "empty-page");
   g_assert_nonnull (strstr (adw_status_page_get_description (ADW_STATUS_PAGE (page)), "example"));
+  g_assert_true (winnow_window_open_default (window));
+  run = gtk_widget_get_ancestor (winnow_test_find_named (GTK_WIDGET (window), "variables"), WINNOW_TYPE_RUN_PANEL);
+  g_assert_true (gtk_widget_get_visible (run));
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
