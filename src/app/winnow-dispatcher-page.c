@@ -38,7 +38,7 @@ static const char *job_instance_key (gpointer row) { return winnow_job_row_get_i
 static const char *job_topic_key (gpointer row) { return winnow_job_row_get_topic (row); }
 static const char *job_state_key (gpointer row) { return wn_job_state_to_string (winnow_job_row_get_state (row)); }
 static const char *job_worker_key (gpointer row) { return winnow_job_row_get_worker (row); }
-static const char *job_trust_key (gpointer row) { return wn_trust_to_label (winnow_job_row_get_trust (row)); }
+static const char *job_trust_key (gpointer row) { return winnow_trust_name (winnow_job_row_get_trust (row)); }
 
 static const WinnowColumnSpec job_columns[] = {
   { "job", N_("Job"), "id", WINNOW_CELL_MONO, FALSE, WINNOW_SORT_NATURAL, NULL, job_id_key, FALSE, 9 },

@@ -39,21 +39,6 @@ struct _WinnowJobInspector
 
 G_DEFINE_FINAL_TYPE (WinnowJobInspector, winnow_job_inspector, WINNOW_TYPE_PANEL)
 
-static const char *
-trust_name (WnTrust trust)
-{
-  switch (trust)
-    {
-    case WN_TRUST_ENGINE_AUTHORITATIVE:
-      return _("Engine authoritative");
-    case WN_TRUST_WORKER_TRUSTED:
-      return _("Worker trusted");
-    case WN_TRUST_UNSET:
-    default:
-      return _("Inherited");
-    }
-}
-
 static int
 outcome_mark (WinnowOutcome outcome)
 {
@@ -430,7 +415,7 @@ update_job_inspector (WinnowJobInspector *self)
       g_autofree char *retry_text = wn_retry_policy_describe (&policy->retry);
 
       /* Translators: a job's trust and where it came from: "Engine authoritative (set on the task)" */
-      trust = g_strdup_printf ("%s (%s)", trust_name (policy->trust),
+      trust = g_strdup_printf ("%s (%s)", winnow_trust_name (policy->trust),
                                policy->trust_origin_task != WN_TRUST_UNSET ? _("set on the task") : _("engine-wide at enqueue"));
       retry = g_steal_pointer (&retry_text);
     }

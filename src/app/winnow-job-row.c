@@ -207,7 +207,7 @@ winnow_job_row_get_property (GObject    *object,
       g_value_set_enum (value, winnow_job_row_get_trust (self));
       break;
     case PROP_TRUST_TEXT:
-      g_value_set_string (value, self->policy ? wn_trust_to_label (self->policy->trust) : "—");
+      g_value_set_string (value, self->policy ? winnow_trust_name (self->policy->trust) : "—");
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -480,4 +480,19 @@ winnow_job_row_assign (WinnowJobRow *self,
   self->now = from->now;
   if (changed)
     winnow_notify_all (G_OBJECT (self), properties, N_PROPS);
+}
+
+const char *
+winnow_trust_name (WnTrust trust)
+{
+  switch (trust)
+    {
+    case WN_TRUST_ENGINE_AUTHORITATIVE:
+      return _("Engine authoritative");
+    case WN_TRUST_WORKER_TRUSTED:
+      return _("Worker trusted");
+    case WN_TRUST_UNSET:
+    default:
+      return _("Inherited");
+    }
 }

@@ -45,4 +45,8 @@ WinnowRowMarks *winnow_job_row_get_marks (WinnowJobRow *self);
  * property notifies (once, in one freeze/thaw); otherwise none does. */
 void winnow_job_row_assign (WinnowJobRow *self, WinnowJobRow *from);
 
+/* The one name the app gives each trust mode, in every view (translated):
+ * "Worker trusted", "Engine authoritative", and "Inherited" for unset. */
+const char   *winnow_trust_name             (WnTrust          trust);
+
 G_END_DECLS

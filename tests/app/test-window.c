@@ -157,8 +157,13 @@ test_window_run (void)
     g_autofree char *attempt_text = NULL;
 
     /* the table counts executions as the journal does: gated after the first, the job waits for its second of three */
-    g_object_get (job, "attempt-text", &attempt_text, NULL);
+    g_autofree char *trust_text = NULL;
+
+    g_object_get (job, "attempt-text", &attempt_text, "trust-text", &trust_text, NULL);
     g_assert_cmpstr (attempt_text, ==, "2 of 3");
+    /* one name for each trust mode, in the table as in the inspector and the menus */
+    g_assert_cmpstr (trust_text, ==, "Engine authoritative");
+    g_assert_cmpstr (trust_text, ==, winnow_trust_name (WN_TRUST_ENGINE_AUTHORITATIVE));
   }
   g_assert_cmpint (winnow_job_row_get_not_before (job), ==, 400 * WN_USEC_PER_MSEC);
   g_assert_cmpint (winnow_job_row_get_not_before (job), ==, retry->not_before_us);
