@@ -54,6 +54,7 @@ static const struct {
   { WN_EV_INCIDENT, WN_PH_RAISED, N_("An incident is raised") },
   { WN_EV_JOB, WN_PH_LOCK_RECLAIMED, N_("A lapsed lock is reclaimed") },
   { WN_EV_JOB, WN_PH_REPORT_REJECTED, N_("A report is rejected") },
+  { WN_EV_JOB, WN_PH_WORKER_RETRY_SCHEDULED, N_("A trusted worker backs off to retry in its lock") },
 };
 
 static WinnowSession *

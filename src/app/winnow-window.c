@@ -303,6 +303,17 @@ dismiss_alert_toasts (WinnowWindow *self)
     }
 }
 
+/* What the toasts call a node: its name, as the diagram shows it. */
+static const char *
+node_name (WinnowSession *session,
+           const char    *id)
+{
+  WnProcess *process = winnow_session_get_process (session);
+  const WnNode *node = process && id ? wn_process_find_node (process, id) : NULL;
+
+  return node && node->name ? node->name : id ? id : "?";
+}
+
 static void
 session_alert_cb (WinnowSession  *session,
                   int             kind,
@@ -324,7 +335,15 @@ session_alert_cb (WinnowSession  *session,
       WnRunStats stats;
 
       wn_engine_get_stats (engine, &stats);
-      if (stats.active > 0)
+      if (stats.incidents > 0)
+        {
+          /* Translators: the run stopped with instances that an operator can move on */
+          title = g_strdup_printf (ngettext ("Stopped at %s: %u instance waits on an incident: retry or resolve it",
+                                             "Stopped at %s: %u instances wait on incidents: retry or resolve them",
+                                             stats.incidents), at, stats.incidents);
+          tab = "incidents";
+        }
+      else if (stats.active > 0)
         {
           /* Translators: the run stopped with instances that can never progress */
           title = g_strdup_printf (ngettext ("Stopped at %s: %u instance still waits and nothing can move it",
@@ -357,8 +376,8 @@ session_alert_cb (WinnowSession  *session,
           break;
         case WINNOW_ALERT_INCIDENT:
           if (count == 1 && event != NULL)
-            /* Translators: "Incident in i2 at reserve-stock" */
-            title = g_strdup_printf (_("Incident in %s at %s"), event->instance, event->node ? event->node : "?");
+            /* Translators: "Incident in i2 at Reserve stock" */
+            title = g_strdup_printf (_("Incident in %s at %s"), event->instance, node_name (session, event->node));
           else
             title = g_strdup_printf (ngettext ("%u incident raised", "%u incidents raised", count), count);
           tab = "incidents";
