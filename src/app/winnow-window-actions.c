@@ -6,6 +6,8 @@
 
 #include <string.h>
 #include <glib/gi18n.h>
+#include <glib/gstdio.h>
+#include <unistd.h>
 
 #include "winnow-window-private.h"
 
@@ -200,6 +202,27 @@ chooser_response_cb (GtkNativeDialog *dialog,
   g_object_unref (dialog);
 }
 
+/* Where a file dialog opens: the folder of the last file opened; but a save
+ * goes where the user can write, so not into a read-only folder such as the
+ * installed examples' (then Documents, else home). */
+char *
+_winnow_window_chooser_folder (WinnowWindow *self,
+                               gboolean      saving)
+{
+  g_autofree char *folder = self->settings ? g_settings_get_string (self->settings, "last-folder") : NULL;
+  const char *documents;
+
+  if (folder != NULL && *folder != '\0' && g_file_test (folder, G_FILE_TEST_IS_DIR) &&
+      (!saving || g_access (folder, W_OK) == 0))
+    return g_steal_pointer (&folder);
+  if (!saving)
+    return NULL;
+  documents = g_get_user_special_dir (G_USER_DIRECTORY_DOCUMENTS);
+  if (documents != NULL && g_file_test (documents, G_FILE_TEST_IS_DIR) && g_access (documents, W_OK) == 0)
+    return g_strdup (documents);
+  return g_strdup (g_get_home_dir ());
+}
+
 static void
 run_chooser (WinnowWindow   *self,
              ChooserPurpose  purpose)
@@ -256,16 +279,15 @@ run_chooser (WinnowWindow   *self,
   gtk_file_filter_add_pattern (all, "*");
   gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), all);
   gtk_file_chooser_set_filter (GTK_FILE_CHOOSER (chooser), filter);
-  if (self->settings != NULL)
-    {
-      g_autofree char *folder = g_settings_get_string (self->settings, "last-folder");
+  {
+    g_autofree char *folder = _winnow_window_chooser_folder (self, purpose == CHOOSE_SESSION || purpose == CHOOSE_JOURNAL);
 
-      if (*folder != '\0' && g_file_test (folder, G_FILE_TEST_IS_DIR))
-        {
-          g_autoptr(GFile) dir = g_file_new_for_path (folder);
-          gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (chooser), dir, NULL);
-        }
-    }
+    if (folder != NULL)
+      {
+        g_autoptr(GFile) dir = g_file_new_for_path (folder);
+        gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (chooser), dir, NULL);
+      }
+  }
   g_object_set_data (G_OBJECT (chooser), "winnow-purpose", GINT_TO_POINTER (purpose));
   g_signal_connect (chooser, "response", G_CALLBACK (chooser_response_cb), self);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));

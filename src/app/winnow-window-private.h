@@ -88,6 +88,8 @@ void  _winnow_window_populate_examples   (WinnowWindow *self);
 void  _winnow_window_setup_drop          (WinnowWindow *self);
 
 /* winnow-window-actions.c */
+/* The folder a file dialog opens in (saving: one the user can write); NULL: GTK's choice. */
+char *_winnow_window_chooser_folder       (WinnowWindow *self, gboolean saving);
 void  _winnow_window_remove_setting_actions (WinnowWindow *self);
 void  _winnow_window_add_actions      (WinnowWindow *self);
 

@@ -4,11 +4,13 @@
 
 #include <signal.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/resource.h>
 #include <glib/gstdio.h>
 #include <adwaita.h>
 
 #include "winnow-run-panel.h"
+#include "winnow-window-private.h"
 
 #include "winnow.h"
 #include "winnow-application.h"
@@ -497,6 +499,49 @@ test_window_no_examples (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* A save proposes a folder the user can write: after opening a file from a
+ * read-only folder (the installed examples), not that one. */
+static void
+test_window_save_folder (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = NULL;
+  g_autofree char *path = NULL;
+  g_autofree char *example = winnow_test_example_path ("order-fulfilment.process.json");
+  g_autofree char *contents = NULL;
+  g_autofree char *open_folder = NULL;
+  g_autofree char *save_folder = NULL;
+  g_autoptr(GFile) file = NULL;
+  WinnowWindow *window;
+
+  if (geteuid () == 0)
+    {
+      g_test_skip ("root can write into any folder");
+      return;
+    }
+  dir = g_dir_make_tmp ("winnow-read-only-XXXXXX", &error);
+  g_assert_no_error (error);
+  path = g_build_filename (dir, "order.process.json", NULL);
+  g_assert_true (g_file_get_contents (example, &contents, NULL, &error));
+  g_assert_true (g_file_set_contents (path, contents, -1, &error));
+  g_assert_cmpint (g_chmod (dir, 0555), ==, 0);
+  file = g_file_new_for_path (path);
+  window = winnow_window_new (NULL);
+  g_assert_true (winnow_window_open_file (window, file));
+
+  open_folder = _winnow_window_chooser_folder (window, FALSE);
+  save_folder = _winnow_window_chooser_folder (window, TRUE);
+  g_assert_cmpstr (open_folder, ==, dir);
+  g_assert_nonnull (save_folder);
+  g_assert_cmpstr (save_folder, !=, dir);
+  g_assert_cmpint (g_access (save_folder, W_OK), ==, 0);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_chmod (dir, 0755);
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -515,6 +560,7 @@ main (int argc, char **argv)
     }
 
   g_test_add_func ("/app/Window/no-examples", test_window_no_examples);
+  g_test_add_func ("/app/Window/save-folder", test_window_save_folder);
   g_test_add_func ("/app/Window/run", test_window_run);
   g_test_add_func ("/app/Window/fast-forward-10000", test_window_responsive);
   g_test_add_func ("/app/Window/failed-save", test_window_failed_save);
