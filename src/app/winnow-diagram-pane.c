@@ -99,6 +99,7 @@ run_changed_cb (WinnowSession     *session,
   WnProcess *process = winnow_session_get_process (session);
 
   winnow_diagram_set_process (self->diagram, process);
+  winnow_diagram_set_engine (self->diagram, winnow_session_get_engine (session));
   winnow_diagram_clear_badges (self->diagram);
   winnow_diagram_zoom_to_fit (self->diagram);
   g_clear_pointer (&self->last_counts, g_free);

@@ -56,6 +56,7 @@ struct _WinnowDiagram
   GtkWidget   parent_instance;
 
   WnProcess    *process;
+  WnEngine     *engine;        /* the run of it, borrowed (winnow_diagram_set_engine), or NULL */
   NodeState    *states;        /* per node */
   WinnowLayout *layout;        /* with a process */
 
@@ -1121,20 +1122,37 @@ winnow_diagram_snapshot (GtkWidget   *widget,
 /* ------------------------------------------------------------------------- */
 /* Tooltips                                                                  */
 
+/* The task's policy as a job enqueued now gets it: from the run's engine when
+ * the diagram shows one (scenario and operator included), else from the
+ * process alone. */
 static void
-append_policy (GString *text, const WnProcess *p, const WnWorkerSpec *worker)
+append_policy (GString *text, WinnowDiagram *self, const WnNode *node)
 {
-  g_autoptr(WnPolicy) policy = wn_policy_resolve (&worker->policy, &p->engine.policy);
-  g_autofree char *retry = wn_retry_policy_describe (&policy->retry);
-  const char *trust_note = worker->policy.trust != WN_TRUST_UNSET ? "" :
-                           p->engine.policy.trust != WN_TRUST_UNSET ? _(" (process)") : _(" (default)");
-  const char *retry_note = worker->policy.has_retry ? "" :
-                           p->engine.policy.has_retry ? _(" (process)") : _(" (default)");
+  const WnProcess *p = self->process;
+  const WnWorkerSpec *worker = node->worker;
+  WnPolicyOrigin retry_from, trust_from;
+  g_autoptr(WnPolicy) own = NULL;
+  WnPolicy *policy = self->engine ? wn_engine_get_task_policy (self->engine, node->id, &retry_from, &trust_from) : NULL;
+  g_autofree char *retry = NULL;
   g_autofree char *line = NULL;
+  const char *engine_note = self->engine ? _(" (engine-wide)") : _(" (process)");
 
+  if (policy == NULL)
+    {
+      policy = own = wn_policy_resolve (&worker->policy, &p->engine.policy);
+      retry_from = worker->policy.has_retry ? WN_POLICY_FROM_TASK :
+                   p->engine.policy.has_retry ? WN_POLICY_FROM_ENGINE : WN_POLICY_FROM_DEFAULT;
+      trust_from = worker->policy.trust != WN_TRUST_UNSET ? WN_POLICY_FROM_TASK :
+                   p->engine.policy.trust != WN_TRUST_UNSET ? WN_POLICY_FROM_ENGINE : WN_POLICY_FROM_DEFAULT;
+    }
+  retry = wn_retry_policy_describe (&policy->retry);
   line = g_markup_printf_escaped (_("\nTrust: %s%s\nRetry: %s%s"),
-                                  wn_trust_to_string (policy->trust), trust_note,
-                                  retry, retry_note);
+                                  wn_trust_to_string (policy->trust),
+                                  trust_from == WN_POLICY_FROM_TASK ? "" :
+                                  trust_from == WN_POLICY_FROM_ENGINE ? engine_note : _(" (default)"),
+                                  retry,
+                                  retry_from == WN_POLICY_FROM_TASK ? "" :
+                                  retry_from == WN_POLICY_FROM_ENGINE ? engine_note : _(" (default)"));
   g_string_append (text, line);
 }
 
@@ -1156,7 +1174,7 @@ node_tooltip (WinnowDiagram *self, guint index)
       g_autofree char *topic = g_markup_printf_escaped (_("\nTopic: <tt>%s</tt>"), node->worker->topic);
 
       g_string_append (text, topic);
-      append_policy (text, p, node->worker);
+      append_policy (text, self, node);
     }
   if (node->type == WN_NODE_BOUNDARY && node->error_code != NULL)
     {
@@ -1619,6 +1637,8 @@ winnow_diagram_set_process (WinnowDiagram *self,
   g_return_if_fail (WINNOW_IS_DIAGRAM (self));
   g_return_if_fail (process == NULL || process->builder == NULL);   /* finished */
 
+  self->engine = NULL;   /* it ran the old process */
+
   if (process == self->process)
     return;
   if (process != NULL)
@@ -1865,3 +1885,25 @@ winnow_diagram_zoom_to_fit (WinnowDiagram *self)
   apply_fit (self);
 }
 
+
+void
+winnow_diagram_set_engine (WinnowDiagram *self,
+                           WnEngine      *engine)
+{
+  g_return_if_fail (WINNOW_IS_DIAGRAM (self));
+  self->engine = engine;
+}
+
+char *
+winnow_diagram_dup_tooltip (WinnowDiagram *self,
+                            const char    *node_id)
+{
+  g_return_val_if_fail (WINNOW_IS_DIAGRAM (self), NULL);
+
+  if (self->process == NULL || node_id == NULL)
+    return NULL;
+  for (guint i = 0; i < self->process->n_nodes; i++)
+    if (g_strcmp0 (self->process->nodes[i].id, node_id) == 0)
+      return node_tooltip (self, i);
+  return NULL;
+}

@@ -67,4 +67,14 @@ void        winnow_diagram_zoom_in           (WinnowDiagram   *self);
 void        winnow_diagram_zoom_out          (WinnowDiagram   *self);
 void        winnow_diagram_zoom_to_fit       (WinnowDiagram   *self);
 
+/* The run of the process shown (borrowed: set it again, or NULL, whenever the
+ * run changes; winnow_diagram_set_process() clears it): the tooltips then
+ * show each task's policy as the run resolves it. */
+void        winnow_diagram_set_engine        (WinnowDiagram   *self,
+                                              WnEngine        *engine);
+
+/* A node's tooltip (Pango markup), as hovering it shows; NULL: no such node. */
+char       *winnow_diagram_dup_tooltip       (WinnowDiagram   *self,
+                                              const char      *node);
+
 G_END_DECLS

@@ -36,34 +36,16 @@ describe_task_retry (WinnowNodeInspector *self,
 {
   WinnowSession *session = winnow_panel_get_session (WINNOW_PANEL (self));
   WnEngine *engine = winnow_session_get_engine (session);
-  WnProcess *process = winnow_session_get_process (session);
-  WnEngineConfig config = { 0 };
-  WnRetryPolicy policy;
-  const char *origin;
+  WnPolicyOrigin from = WN_POLICY_FROM_DEFAULT;
+  WnPolicy *policy = engine ? wn_engine_get_task_policy (engine, node->id, &from, NULL) : NULL;
   g_autofree char *text = NULL;
+  /* Translators: where a retry policy comes from */
+  const char *origin = from == WN_POLICY_FROM_TASK ? _("set on the task") :
+                       from == WN_POLICY_FROM_ENGINE ? _("engine-wide") : _("the default");
 
-  wn_engine_config_merge (&config, &process->engine);
-  if (engine != NULL && wn_engine_get_scenario (engine) != NULL)
-    wn_engine_config_merge (&config, &wn_engine_get_scenario (engine)->engine);
-
-  if (node->worker->policy.has_retry)
-    {
-      policy = node->worker->policy.retry;
-      /* Translators: where a retry policy comes from */
-      origin = _("set on the task");
-    }
-  else if (config.policy.has_retry)
-    {
-      policy = config.policy.retry;
-      origin = _("engine-wide");
-    }
-  else
-    {
-      policy = wn_retry_policy_default ();
-      origin = _("the default");
-    }
-  wn_engine_config_clear (&config);
-  text = wn_retry_policy_describe (&policy);
+  if (policy == NULL)
+    return g_strdup ("—");
+  text = wn_retry_policy_describe (&policy->retry);
   return g_strdup_printf ("%s (%s)", text, origin);
 }
 

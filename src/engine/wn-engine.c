@@ -601,6 +601,30 @@ wn_engine_get_task_trust (WnEngine   *self,
   return node != NULL ? self->task_trust[node->index] : WN_TRUST_UNSET;
 }
 
+WnPolicy *
+wn_engine_get_task_policy (WnEngine       *self,
+                           const char     *id,
+                           WnPolicyOrigin *retry_origin,
+                           WnPolicyOrigin *trust_origin)
+{
+  const WnNode *node;
+
+  g_return_val_if_fail (self != NULL, NULL);
+  g_return_val_if_fail (id != NULL, NULL);
+
+  node = wn_process_find_node (self->process, id);
+  if (node == NULL || node->worker == NULL)
+    return NULL;
+  if (retry_origin != NULL)
+    *retry_origin = node->worker->policy.has_retry ? WN_POLICY_FROM_TASK :
+                    self->config.policy.has_retry ? WN_POLICY_FROM_ENGINE : WN_POLICY_FROM_DEFAULT;
+  if (trust_origin != NULL)
+    *trust_origin = self->task_trust[node->index] != WN_TRUST_UNSET ? WN_POLICY_FROM_TASK :
+                    self->config.policy.trust != WN_TRUST_UNSET || self->trust_default != WN_TRUST_WORKER_TRUSTED
+                    ? WN_POLICY_FROM_ENGINE : WN_POLICY_FROM_DEFAULT;
+  return _wn_engine_policy_for (self, node->index);
+}
+
 WnOnExhausted
 wn_engine_get_on_exhausted (WnEngine *self)
 {

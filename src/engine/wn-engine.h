@@ -89,6 +89,22 @@ WnTrust       wn_engine_get_trust_default (WnEngine *engine);
 /* WN_TRUST_UNSET = inherit the engine default. */
 gboolean      wn_engine_set_task_trust   (WnEngine *engine, const char *node, WnTrust trust, GError **error);
 WnTrust       wn_engine_get_task_trust   (WnEngine *engine, const char *node);
+
+/* Where a part of a task's resolved policy comes from. */
+typedef enum {
+  WN_POLICY_FROM_TASK,      /* set on the task (or its trust changed by the operator) */
+  WN_POLICY_FROM_ENGINE,    /* the engine-wide setting: process, scenario, options, operator */
+  WN_POLICY_FROM_DEFAULT,   /* neither: the built-in default */
+} WnPolicyOrigin;
+
+/* The policy a job of the service task `node` gets if it is enqueued now
+ * (borrowed, valid until the next trust change; NULL when `node` is not a
+ * service task with a worker), and where its retry policy and its trust come
+ * from (either may be NULL). The one resolution the views show. */
+WnPolicy     *wn_engine_get_task_policy  (WnEngine       *engine,
+                                          const char     *node,
+                                          WnPolicyOrigin *retry_origin,
+                                          WnPolicyOrigin *trust_origin);
 WnOnExhausted wn_engine_get_on_exhausted (WnEngine *engine);
 
 /* Replace the next execution's response for a topic or a worker (exactly one of

@@ -625,6 +625,38 @@ test_empty (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* A task's tooltip shows its policy as the run resolves it: the scenario's
+ * engine block counts (flaky-service sets its retry there), and an operator's
+ * trust change shows at once. */
+static void
+test_tooltip_policy (void)
+{
+  const char *dir = g_getenv ("WINNOW_EXAMPLES_DIR");
+  g_autofree char *path = g_build_filename (dir ? dir : "data/examples", "flaky-service.process.json", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WnProcess) process = wn_load_process_file (path, NULL, &error);
+  WnEngineOptions options = { 0 };
+  g_autoptr(WnEngine) engine = NULL;
+  GtkWidget *diagram = g_object_ref_sink (winnow_diagram_new ());
+  g_autofree char *tip = NULL;
+  g_autofree char *again = NULL;
+
+  g_assert_no_error (error);
+  engine = wn_engine_new (process, NULL, &options);
+  winnow_diagram_set_process (WINNOW_DIAGRAM (diagram), process);
+  winnow_diagram_set_engine (WINNOW_DIAGRAM (diagram), engine);
+  tip = winnow_diagram_dup_tooltip (WINNOW_DIAGRAM (diagram), "quote");
+  g_assert_nonnull (tip);
+  g_assert_nonnull (strstr (tip, "×4"));
+  g_assert_nonnull (strstr (tip, "(engine-wide)"));
+  g_assert_nonnull (strstr (tip, "engineAuthoritative"));
+  g_assert_true (wn_engine_set_task_trust (engine, "quote", WN_TRUST_WORKER_TRUSTED, NULL));
+  again = winnow_diagram_dup_tooltip (WINNOW_DIAGRAM (diagram), "quote");
+  g_assert_nonnull (strstr (again, "workerTrusted"));
+  winnow_diagram_set_process (WINNOW_DIAGRAM (diagram), NULL);
+  g_object_unref (diagram);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -641,6 +673,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/app/Diagram/badges-and-breakpoints", test_badges_and_breakpoints);
   g_test_add_func ("/app/Diagram/zoom", test_zoom);
   g_test_add_func ("/app/Diagram/tooltips", test_tooltips);
+  g_test_add_func ("/app/Diagram/tooltip-policy", test_tooltip_policy);
   g_test_add_func ("/app/Diagram/render", test_render);
   g_test_add_func ("/app/Diagram/empty", test_empty);
 

@@ -163,6 +163,37 @@ test_hundred_thousand_instances (void)
   wn_engine_free (engine);
 }
 
+/* The policy the views show for a task is the one its next job gets: the
+ * flaky-service example sets its retry in the scenario's engine block, which
+ * a resolution over the process alone missed (it showed the default). */
+static void
+test_task_policy (void)
+{
+  g_autoptr(WnProcess) process = load_example ("flaky-service.process.json");
+  WnEngineOptions options = { 0 };
+  g_autoptr(WnEngine) engine = wn_engine_new (process, NULL, &options);
+  WnPolicyOrigin retry_from, trust_from;
+  WnPolicy *policy = wn_engine_get_task_policy (engine, "quote", &retry_from, &trust_from);
+  g_autofree char *retry = NULL;
+
+  g_assert_nonnull (policy);
+  g_assert_cmpint (retry_from, ==, WN_POLICY_FROM_ENGINE);
+  g_assert_cmpint (trust_from, ==, WN_POLICY_FROM_TASK);   /* the task sets engineAuthoritative */
+  g_assert_cmpint (policy->retry.kind, ==, WN_RETRY_EXPONENTIAL);
+  g_assert_cmpuint (policy->retry.max_attempts, ==, 4);
+  retry = wn_retry_policy_describe (&policy->retry);
+  g_assert_nonnull (strstr (retry, "4"));
+  g_assert_cmpint (policy->trust, ==, WN_TRUST_ENGINE_AUTHORITATIVE);
+  /* an operator's trust change shows at once: back to inherit, the engine-wide default */
+  g_assert_true (wn_engine_set_task_trust (engine, "quote", WN_TRUST_UNSET, NULL));
+  policy = wn_engine_get_task_policy (engine, "quote", NULL, &trust_from);
+  g_assert_cmpint (policy->trust, ==, WN_TRUST_WORKER_TRUSTED);
+  g_assert_cmpint (trust_from, ==, WN_POLICY_FROM_DEFAULT);
+  /* not a service task with a worker */
+  g_assert_null (wn_engine_get_task_policy (engine, "start", NULL, NULL));
+  g_assert_null (wn_engine_get_task_policy (engine, "nowhere", NULL, NULL));
+}
+
 /* A session driven by hand: steps, pauses, injections, trust changes, starts and
  * an incident retry; its export replayed headless gives the same journal. */
 static void
@@ -243,6 +274,7 @@ main (int argc, char **argv)
   g_test_add_func ("/engine/WholeRuns/worked-example", test_worked_example);
   g_test_add_func ("/engine/WholeRuns/worked-example-authoritative", test_worked_example_authoritative);
   g_test_add_func ("/engine/WholeRuns/deterministic", test_deterministic);
+  g_test_add_func ("/engine/WholeRuns/task-policy", test_task_policy);
   g_test_add_func ("/engine/WholeRuns/invariants", test_every_example_keeps_invariants);
   g_test_add_func ("/engine/WholeRuns/hundred-thousand", test_hundred_thousand_instances);
   g_test_add_func ("/engine/WholeRuns/session-round-trip", test_session_round_trip);
