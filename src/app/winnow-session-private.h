@@ -72,7 +72,8 @@ struct _WinnowSession
   guint            next_breakpoint;
   guint            announced_hit;   /* the engine's hit already reported, or 0 */
   gboolean         resumed;         /* the operator's play is in effect */
-  gboolean         stepped;         /* a step ran since the last flush: it may have ended the run */
+  gboolean         stepped;
+  guint            notices_shown;   /* of the engine's notices, those said (the notice signal) */         /* a step ran since the last flush: it may have ended the run */
   GPtrArray       *incidents;       /* WinnowIncident*, open ones */
   GPtrArray       *incidents_next;  /* collected from the listed tracks (collect_incidents) */
   guint            incidents_version;

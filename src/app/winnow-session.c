@@ -37,6 +37,7 @@ enum {
   RUN_CHANGED,
   BREAKPOINT_HIT,
   BREAKPOINTS_CHANGED,
+  NOTICE,
   N_SIGNALS
 };
 
@@ -220,6 +221,7 @@ reset_models (WinnowSession *self)
   self->announced_hit = 0;
   self->resumed = FALSE;
   self->stepped = FALSE;
+  self->notices_shown = 0;
   self->n_terminated = 0;
   self->n_incidents = 0;
   self->n_rejected = 0;
@@ -436,6 +438,10 @@ winnow_session_class_init (WinnowSessionClass *klass)
   signals[ALERT] = g_signal_new ("alert", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                                  0, NULL, NULL, NULL, G_TYPE_NONE, 3,
                                  G_TYPE_INT, G_TYPE_UINT, WINNOW_TYPE_EVENT_ROW);
+  /* The engine noticed something that is no journal event (a saved command
+   * that could not apply): (the text, in English like the journal) */
+  signals[NOTICE] = g_signal_new ("notice", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
   /* A new run replaced the previous one (load, restart, reload). */
   signals[RUN_CHANGED] = g_signal_new ("run-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                                        0, NULL, NULL, NULL, G_TYPE_NONE, 0);
@@ -957,6 +963,14 @@ winnow_session_flush (WinnowSession *self)
       /* the pause queued a clock event: apply it on the next frame */
     }
   self->stepped = FALSE;
+
+  /* 5. what the engine noticed beside the journal */
+  {
+    GPtrArray *notices = wn_engine_get_notices (self->engine);
+
+    for (; self->notices_shown < notices->len; self->notices_shown++)
+      g_signal_emit (self, signals[NOTICE], 0, (const char *) g_ptr_array_index (notices, self->notices_shown));
+  }
 
   for (guint i = 0; i < G_N_ELEMENTS (alert_counts); i++)
     if (alert_counts[i] > 0)

@@ -315,6 +315,14 @@ node_name (WinnowSession *session,
 }
 
 static void
+session_notice_cb (WinnowSession *session,
+                   const char    *text,
+                   WinnowWindow  *self)
+{
+  _winnow_window_show_toast (self, text);
+}
+
+static void
 session_alert_cb (WinnowSession  *session,
                   int             kind,
                   guint           count,
@@ -827,6 +835,7 @@ winnow_window_init (WinnowWindow *self)
   g_signal_connect_object (self->session, "needs-flush", G_CALLBACK (session_needs_flush_cb), self, 0);
   g_signal_connect_object (self->session, "flushed", G_CALLBACK (session_flushed_cb), self, 0);
   g_signal_connect_object (self->session, "alert", G_CALLBACK (session_alert_cb), self, 0);
+  g_signal_connect_object (self->session, "notice", G_CALLBACK (session_notice_cb), self, 0);
   g_signal_connect_object (self->session, "run-changed", G_CALLBACK (session_run_changed_cb), self, 0);
   g_signal_connect_object (self->session, "notify::mode", G_CALLBACK (session_mode_cb), self, 0);
   g_signal_connect_object (self->session, "notify::selected-node", G_CALLBACK (selected_node_cb), self, 0);

@@ -699,6 +699,12 @@ main (int argc, char **argv)
       wn_engine_free (engine);
       return EXIT_OUTPUT;
     }
+  {
+    GPtrArray *notices = wn_engine_get_notices (engine);
+
+    for (guint i = 0; i < notices->len; i++)
+      g_printerr ("winnow-run: notice: %s\n", (const char *) g_ptr_array_index (notices, i));
+  }
   if (wn_engine_get_failure (engine) != NULL)
     g_printerr ("winnow-run: %s\n", wn_engine_get_failure (engine));
   else if (reason == WN_STOP_REQUESTED)

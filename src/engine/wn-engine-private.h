@@ -105,6 +105,7 @@ struct _WnEngine
   WnEngineOptions options;
   GPtrArray      *commands;      /* WnCommand*: what the operator did, for the session */
   guint           replay_next;   /* index into scenario->commands */
+  GPtrArray      *notices;       /* char*: saved commands that could not apply */
   gboolean        internal;      /* a command issued by the scenario itself: not recorded */
   guint           n_completed;
   guint           n_terminated;

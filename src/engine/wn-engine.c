@@ -66,34 +66,53 @@ record (WnEngine      *self,
 
 static void arm_replay (WnEngine *self);
 
+/* A saved command that cannot apply changes nothing, as the operator's own
+ * command would not have; the run says so beside the journal (a notice), so
+ * a hand-edited session that names nothing is not taken silently. */
+static void
+notice_command (WnEngine        *self,
+                guint            index,
+                const WnCommand *c,
+                const char      *why)
+{
+  g_autofree char *at = wn_time_format_clock (c->at);
+
+  g_ptr_array_add (self->notices,
+                   g_strdup_printf ("saved command %u (%s at %s) did not apply: %s",
+                                    index + 1, wn_command_kind_to_string (c->kind), at, why));
+}
+
 static void
 replay_cb (gpointer data)
 {
   WnEngine *self = data;
-  const WnCommand *c = g_ptr_array_index (self->scenario->commands, self->replay_next++);
+  guint index = self->replay_next++;
+  const WnCommand *c = g_ptr_array_index (self->scenario->commands, index);
+  g_autoptr(GError) error = NULL;
+  gboolean ok = TRUE;
 
   switch (c->kind)
     {
     case WN_COMMAND_START:
-      wn_engine_start_instance (self, c->variables, NULL);
+      ok = wn_engine_start_instance (self, c->variables, &error) != NULL;
       break;
     case WN_COMMAND_INJECT:
-      wn_engine_inject (self, c->topic, c->worker, c->response, NULL);
+      ok = wn_engine_inject (self, c->topic, c->worker, c->response, &error);
       break;
     case WN_COMMAND_TRUST_DEFAULT:
       wn_engine_set_trust_default (self, c->trust);
       break;
     case WN_COMMAND_TASK_TRUST:
-      wn_engine_set_task_trust (self, c->node, c->trust, NULL);
+      ok = wn_engine_set_task_trust (self, c->node, c->trust, &error);
       break;
     case WN_COMMAND_INCIDENT_RETRY:
-      wn_engine_incident_retry (self, c->instance, c->node, NULL);
+      ok = wn_engine_incident_retry (self, c->instance, c->node, &error);
       break;
     case WN_COMMAND_INCIDENT_RESOLVE:
-      wn_engine_incident_resolve (self, c->instance, c->node, NULL);
+      ok = wn_engine_incident_resolve (self, c->instance, c->node, &error);
       break;
     case WN_COMMAND_CANCEL:
-      wn_engine_cancel_instance (self, c->instance, NULL);
+      ok = wn_engine_cancel_instance (self, c->instance, &error);
       break;
     case WN_COMMAND_CLOCK:
       wn_engine_note_clock (self, c->phase, c->action);
@@ -101,6 +120,8 @@ replay_cb (gpointer data)
     default:
       g_assert_not_reached ();
     }
+  if (!ok)
+    notice_command (self, index, c, error ? error->message : "refused");
   arm_replay (self);
 }
 
@@ -348,6 +369,7 @@ wn_engine_new (WnProcess             *process,
   self->scheduled = g_ptr_array_new_with_free_func (scheduled_action_free);
   self->options = *options;
   self->commands = g_ptr_array_new_with_free_func ((GDestroyNotify) wn_command_free);
+  self->notices = g_ptr_array_new_with_free_func (g_free);
   self->breakpoints = g_array_new (FALSE, FALSE, sizeof (WnBreakpoint));
   g_array_set_clear_func (self->breakpoints, breakpoint_clear);
   self->breakpoint_items = g_list_store_new (WN_TYPE_BREAKPOINT_ITEM);
@@ -416,6 +438,7 @@ wn_engine_free (WnEngine *self)
   g_clear_object (&self->breakpoint_items);
   g_clear_pointer (&self->last_hit_event, wn_event_free);
   g_ptr_array_unref (self->commands);
+  g_ptr_array_unref (self->notices);
   invalidate_policies (self);
   g_free (self->policies);
   g_free (self->task_trust);
@@ -623,6 +646,23 @@ wn_engine_get_task_policy (WnEngine       *self,
                     self->config.policy.trust != WN_TRUST_UNSET || self->trust_default != WN_TRUST_WORKER_TRUSTED
                     ? WN_POLICY_FROM_ENGINE : WN_POLICY_FROM_DEFAULT;
   return _wn_engine_policy_for (self, node->index);
+}
+
+GPtrArray *
+wn_engine_get_notices (WnEngine *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  /* the run is over and saved commands are left: they come after its end */
+  if (self->scenario != NULL && self->replay_next < self->scenario->commands->len &&
+      wn_scheduler_get_n_pending (self->scheduler) == 0)
+    {
+      for (guint i = self->replay_next; i < self->scenario->commands->len; i++)
+        notice_command (self, i, g_ptr_array_index (self->scenario->commands, i),
+                        "the run had ended before it");
+      self->replay_next = self->scenario->commands->len;
+    }
+  return self->notices;
 }
 
 WnOnExhausted

@@ -78,6 +78,11 @@ WnStopReason  wn_engine_run_budget       (WnEngine *engine, WnTime limit, guint 
  * e.g. memory ran short for the instances a start asked for; NULL when it did
  * not. The run can go on, but the start it refused never resumes. */
 const char   *wn_engine_get_failure      (WnEngine *engine);
+/* Notices about the run that are not journal events (char*, borrowed, in
+ * order): saved commands of a replayed session that could not apply (they
+ * name an instance, node, incident or topic the run does not have), and,
+ * once nothing is pending, those the run ended before. */
+GPtrArray    *wn_engine_get_notices      (WnEngine *engine);
 
 /* Start an instance now with `variables` merged over the process's. Returns its id
  * ("i4"), owned by the engine. */

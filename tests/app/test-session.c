@@ -7,6 +7,8 @@
  * display. */
 #include "config.h"
 
+#include <glib/gstdio.h>
+
 #include <string.h>
 
 #include "winnow.h"
@@ -214,6 +216,49 @@ test_step_to_the_end (void)
   g_assert_cmpuint (g_list_model_get_n_items (events), >, 0);
 }
 
+static void
+count_notice_cb (WinnowSession *session,
+                 const char    *text,
+                 GPtrArray     *notices)
+{
+  g_ptr_array_add (notices, g_strdup (text));
+}
+
+/* A replayed session's command that names nothing the run has is said, once,
+ * through the session's notice signal (the window shows it). */
+static void
+test_notices (void)
+{
+  g_autofree char *path = g_build_filename (EXAMPLES_DIR, "flaky-service.process.json", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(WinnowSession) session = winnow_session_new ();
+  g_autoptr(GPtrArray) notices = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("winnow-notice-XXXXXX", &error);
+  g_autofree char *scenario = g_build_filename (dir, "edited.scenario.json", NULL);
+  g_autoptr(GFile) scenario_file = g_file_new_for_path (scenario);
+
+  g_assert_no_error (error);
+  g_assert_true (g_file_set_contents (scenario,
+                                      "{\"format\": \"winnow.scenario/1\", \"start\": [{\"at\": \"0s\", \"count\": 1}],"
+                                      " \"x-winnow\": {\"commands\": [{\"after\": 0, \"at\": \"0s\", \"op\": \"cancel\","
+                                      " \"instance\": \"i999\"}]}}", -1, &error));
+  g_assert_true (winnow_session_load_file (session, file, NULL, NULL, &error));
+  g_assert_no_error (error);
+  g_signal_connect (session, "notice", G_CALLBACK (count_notice_cb), notices);
+  g_assert_true (winnow_session_load_scenario (session, scenario_file, NULL, &error));
+  g_assert_no_error (error);
+  while (winnow_session_step_next (session))
+    winnow_session_flush (session);
+  winnow_session_flush (session);
+  g_assert_cmpuint (notices->len, ==, 1);
+  g_assert_nonnull (strstr (g_ptr_array_index (notices, 0), "no instance i999"));
+  winnow_session_flush (session);
+  g_assert_cmpuint (notices->len, ==, 1);
+  g_unlink (scenario);
+  g_rmdir (dir);
+}
+
 static WinnowSession *
 load_example (const char     *example,
               WnTrust         trust,
@@ -319,6 +364,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/app/Session/load-file", test_load_file);
   g_test_add_func ("/app/Session/step-to-the-end", test_step_to_the_end);
+  g_test_add_func ("/app/Session/notices", test_notices);
   g_test_add_func ("/app/Session/mode", test_mode);
   g_test_add_func ("/app/Session/incremental/flaky-service", test_flaky_service);
   g_test_add_func ("/app/Session/incremental/incidents", test_incidents);

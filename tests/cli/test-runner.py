@@ -698,6 +698,34 @@ def input_files_bounded():
         check(code == 2 and "--max-input-size" in err, (bad, code, err))
 
 
+
+@case
+def saved_commands_that_name_nothing():
+    # a hand-edited session: commands that name nothing the run has were taken
+    # silently; each is now a notice on stderr (the journal is unchanged: they
+    # change nothing, as the operator's own command would not have)
+    with tempfile.TemporaryDirectory() as tmp:
+        scenario = json.load(open(os.path.join(EXAMPLES, "flaky-service.fixed.scenario.json")))
+        scenario["x-winnow"] = {"commands": [
+            {"after": 0, "at": "0s", "op": "taskTrust", "node": "nowhere", "trust": "workerTrusted"},
+            {"after": 0, "at": "0s", "op": "cancel", "instance": "i999"},
+            {"after": 0, "at": "0s", "op": "incidentRetry", "instance": "i1", "node": "quote"},
+            {"after": 0, "at": "0s", "op": "inject", "topic": "no.such.topic", "next": {"crash": True}},
+            {"after": 99999999, "at": "100h", "op": "cancel", "instance": "i1"},
+        ]}
+        path = write(tmp, "edited.scenario.json", json.dumps(scenario))
+        code, out, err = run(example("flaky-service.process.json"), "--scenario", path, "-q", "--summary", "json")
+        notices = [l for l in err.splitlines() if l.startswith("winnow-run: notice: ")]
+        check(len(notices) == 5, (code, err))
+        check("saved command 1 (taskTrust at T+00:00.000) did not apply: " in notices[0] and "nowhere" in notices[0],
+              notices)
+        check("i999" in notices[1] and "no.such.topic" in notices[3], notices)
+        check("saved command 5 (cancel at " in notices[4] and "the run had ended before it" in notices[4], notices)
+        # the journal is the one the scenario alone gives
+        _, plain, _ = run(example("flaky-service.process.json"), "--scenario",
+                          os.path.join(EXAMPLES, "flaky-service.fixed.scenario.json"), "-q", "--summary", "json")
+        check(summary(out) == summary(plain), (summary(out), summary(plain)))
+
 print(f"1..{len(results)}")
 failed = 0
 for i, fn in enumerate(results, 1):
