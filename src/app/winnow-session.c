@@ -759,12 +759,13 @@ winnow_session_step_by (WinnowSession *self,
     return;
   winnow_session_pause (self);
   _winnow_session_leave_hit (self);
+  /* a step that may end the run, not one past its end: said once */
+  self->stepped |= wn_scheduler_get_n_pending (wn_engine_get_scheduler (self->engine)) > 0;
   wn_scheduler_step_by (wn_engine_get_scheduler (self->engine), delta);
   text = wn_duration_format (delta);
   /* journal data: not translated */
   action = g_strdup_printf ("by %s", text);
   wn_engine_note_clock (self->engine, WN_PH_STEPPED, action);
-  self->stepped = TRUE;
   self->snapshots_dirty = TRUE;
   self->instances_dirty = TRUE;
   _winnow_session_request_flush (self);

@@ -212,6 +212,10 @@ test_step_to_the_end (void)
   g_assert_false (winnow_session_step_next (session));
   winnow_session_flush (session);
   g_assert_cmpuint (finished, ==, 1);
+  /* stepping by Δ past the end says nothing more */
+  winnow_session_step_by (session, WN_USEC_PER_SEC);
+  winnow_session_flush (session);
+  g_assert_cmpuint (finished, ==, 1);
   events = winnow_session_get_events (session);
   g_assert_cmpuint (g_list_model_get_n_items (events), >, 0);
 }
