@@ -542,6 +542,23 @@ test_window_save_folder (void)
   g_rmdir (dir);
 }
 
+/* The window fits half a 1920 px screen and a 1366 px laptop: it can be
+ * made 800 px wide (issue 16.11), in English and with a file open. */
+static void
+test_window_narrow (void)
+{
+  g_autofree char *path = winnow_test_example_path ("order-fulfilment.process.json");
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  WinnowWindow *window = winnow_window_new (NULL);
+  int min = 0, nat = 0;
+
+  g_assert_true (winnow_window_open_file (window, file));
+  gtk_widget_measure (GTK_WIDGET (window), GTK_ORIENTATION_HORIZONTAL, -1, &min, &nat, NULL, NULL);
+  g_test_message ("minimum width %d px, natural %d px", min, nat);
+  g_assert_cmpint (min, <=, 800);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -560,6 +577,7 @@ main (int argc, char **argv)
     }
 
   g_test_add_func ("/app/Window/no-examples", test_window_no_examples);
+  g_test_add_func ("/app/Window/narrow", test_window_narrow);
   g_test_add_func ("/app/Window/save-folder", test_window_save_folder);
   g_test_add_func ("/app/Window/run", test_window_run);
   g_test_add_func ("/app/Window/fast-forward-10000", test_window_responsive);
