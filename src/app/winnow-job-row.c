@@ -268,6 +268,7 @@ winnow_job_row_update (WinnowJobRow    *self,
   GObject *object;
   gboolean texts;
   guint shown;
+  gboolean attempt_moved;
 
   g_return_if_fail (WINNOW_IS_JOB_ROW (self));
   g_return_if_fail (info != NULL);
@@ -297,18 +298,17 @@ winnow_job_row_update (WinnowJobRow    *self,
 
   /* follows the state, the gate and the deadline: nothing shows it */
   self->next_change = info->next_change;
+  /* the Attempt text follows the attempt, the state, the executions and the lost ones */
   shown = execution_number (self);
+  attempt_moved = WINNOW_SET_FIELD (self->attempt, info->attempt);
   if (WINNOW_SET_FIELD (self->state, info->state))
     WINNOW_NOTIFY (object, properties, PROP_STATE, PROP_STATE_NAME, PROP_STYLE);
-  if (WINNOW_SET_FIELD (self->attempt, info->attempt))
-    {
-      WINNOW_NOTIFY (object, properties, PROP_ATTEMPT, PROP_ATTEMPT_TEXT);
-      shown = 0;   /* said already */
-    }
+  if (attempt_moved)
+    WINNOW_NOTIFY (object, properties, PROP_ATTEMPT);
   if (WINNOW_SET_FIELD (self->executions, info->executions))
     WINNOW_NOTIFY (object, properties, PROP_EXECUTIONS);
   self->lost = info->lost;
-  if (shown != 0 && execution_number (self) != shown)
+  if (attempt_moved || execution_number (self) != shown)
     WINNOW_NOTIFY (object, properties, PROP_ATTEMPT_TEXT);
   if (winnow_str_replace (&self->worker, info->worker))
     WINNOW_NOTIFY (object, properties, PROP_WORKER, PROP_WORKER_TEXT);
