@@ -2,7 +2,7 @@
 /* winnow-node-inspector.c — the side panel's node section. It follows the
  * session's selected node itself; the window calls
  * winnow_node_inspector_update() on the frame that shows the views above the
- * tabs (the live counts), and says whether the node has a breakpoint. */
+ * tabs (the live counts), and its switch sets or removes the node's breakpoint. */
 #include "config.h"
 
 #include <glib/gi18n.h>
@@ -24,7 +24,6 @@ struct _WinnowNodeInspector
   GtkSwitch           *node_break_switch;
   AdwComboRow         *task_trust_row;
 
-  gboolean             breakpoint;   /* what the window said (set_breakpoint) */
   gboolean             updating;
 };
 
@@ -84,6 +83,7 @@ update_node_inspector (WinnowNodeInspector *self)
       adw_preferences_group_set_title (self->node_group, node->name ? node->name : node->id);
       adw_preferences_group_set_description (self->node_group, node->name ? node->id : NULL);
       winnow_row_set_subtitle (self->node_type_row, wn_node_type_to_string (node->type));
+      gtk_switch_set_active (self->node_break_switch, winnow_session_node_breaks (session, node->id));
       update_node_counts_row (self);
     }
   if (worker)
@@ -109,6 +109,7 @@ selected_node_cb (WinnowSession       *session,
   update_node_inspector (self);
 }
 
+/* a new run, or the breakpoints changed: the section as the session has it */
 static void
 run_changed_cb (WinnowSession       *session,
                 WinnowNodeInspector *self)
@@ -133,8 +134,8 @@ task_trust_selected_cb (AdwComboRow         *row,
     winnow_panel_toast (GTK_WIDGET (self), error->message);
 }
 
-/* The window keeps the breakpoints: it toggles the node's and says so back
- * (winnow_node_inspector_set_breakpoint). */
+/* The session keeps the breakpoints: the switch toggles the node's, and the
+ * session's breakpoints-changed sets the switch (update_node_inspector). */
 static void
 node_break_switch_cb (GtkSwitch           *toggle,
                       GParamSpec          *pspec,
@@ -144,9 +145,9 @@ node_break_switch_cb (GtkSwitch           *toggle,
   const char *node = session ? winnow_session_get_selected_node (session) : NULL;
   gboolean want = gtk_switch_get_active (toggle);
 
-  if (self->updating || node == NULL || want == self->breakpoint)
+  if (self->updating || node == NULL || want == winnow_session_node_breaks (session, node))
     return;
-  gtk_widget_activate_action (GTK_WIDGET (self), "win.toggle-node-breakpoint", "s", node);
+  winnow_session_toggle_node_breakpoint (session, node);
 }
 
 static void
@@ -160,6 +161,7 @@ winnow_node_inspector_session_changed (WinnowPanel   *panel,
     return;
   g_signal_connect_object (session, "notify::selected-node", G_CALLBACK (selected_node_cb), self, 0);
   g_signal_connect_object (session, "run-changed", G_CALLBACK (run_changed_cb), self, 0);
+  g_signal_connect_object (session, "breakpoints-changed", G_CALLBACK (run_changed_cb), self, 0);
   update_node_inspector (self);
 }
 
@@ -199,16 +201,4 @@ winnow_node_inspector_update (WinnowNodeInspector *self)
 
   if (winnow_panel_get_session (WINNOW_PANEL (self)) != NULL)
     update_node_counts_row (self);
-}
-
-void
-winnow_node_inspector_set_breakpoint (WinnowNodeInspector *self,
-                                      gboolean             enabled)
-{
-  g_return_if_fail (WINNOW_IS_NODE_INSPECTOR (self));
-
-  self->breakpoint = enabled;
-  self->updating = TRUE;
-  gtk_switch_set_active (self->node_break_switch, enabled);
-  self->updating = FALSE;
 }

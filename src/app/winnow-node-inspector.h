@@ -15,10 +15,5 @@ G_DECLARE_FINAL_TYPE (WinnowNodeInspector, winnow_node_inspector, WINNOW, NODE_I
 
 /* Catch up with the tracks at the selected node (the live counts). */
 void winnow_node_inspector_update         (WinnowNodeInspector *self);
-/* What the breakpoint switch shows: whether the selected node has an enabled
- * node breakpoint (the window keeps the breakpoints). Flipping the switch
- * activates win.toggle-node-breakpoint with the node's id. */
-void winnow_node_inspector_set_breakpoint (WinnowNodeInspector *self,
-                                           gboolean             enabled);
 
 G_END_DECLS

@@ -70,7 +70,6 @@ _winnow_window_show_toast (WinnowWindow *self,
 static void update_tab_badges (WinnowWindow *self);
 static void alert_toast_dismissed_cb (AdwToast *toast, WinnowWindow *self);
 static void session_hit_cb (WinnowSession *session, guint id, WinnowEventRow *row, WinnowWindow *self);
-static void breakpoints_changed_cb (WinnowSession *session, WinnowWindow *self);
 
 /* ---- views that follow the run ---- */
 
@@ -445,10 +444,6 @@ update_inspector (WinnowWindow *self)
 {
   const WnNode *node = winnow_panel_selected_node (self->session);
 
-  if (node != NULL)
-    winnow_node_inspector_set_breakpoint (winnow_inspector_get_node_inspector (self->inspector),
-                                          winnow_session_node_breaks (self->session, node->id));
-
   gtk_widget_set_visible (GTK_WIDGET (self->node_filter_button), node != NULL);
   if (node != NULL)
     {
@@ -557,28 +552,6 @@ session_mode_cb (WinnowSession *session,
 
 /* ---- breakpoints ---- */
 
-/* win.toggle-node-breakpoint: the node inspector's switch. */
-static void
-toggle_node_breakpoint_action (GSimpleAction *action,
-                               GVariant      *param,
-                               gpointer       data)
-{
-  WinnowWindow *self = data;
-
-  winnow_session_toggle_node_breakpoint (self->session, g_variant_get_string (param, NULL));
-}
-
-static void
-breakpoints_changed_cb (WinnowSession *session,
-                        WinnowWindow  *self)
-{
-  const char *node = winnow_session_get_selected_node (session);
-
-  if (node != NULL)
-    winnow_node_inspector_set_breakpoint (winnow_inspector_get_node_inspector (self->inspector),
-                                          winnow_session_node_breaks (session, node));
-}
-
 static void
 session_hit_cb (WinnowSession  *session,
                 guint           id,
@@ -594,9 +567,6 @@ session_hit_cb (WinnowSession  *session,
     winnow_session_set_selected_job (session, event->job);
 }
 
-static const GActionEntry panel_entries[] = {
-  { "toggle-node-breakpoint", toggle_node_breakpoint_action, "s", NULL, NULL },
-};
 
 /* ---- input ---- */
 
@@ -819,7 +789,6 @@ winnow_window_init (WinnowWindow *self)
   self->step_delta = WN_USEC_PER_SEC;
 
   _winnow_window_add_actions (self);
-  g_action_map_add_action_entries (G_ACTION_MAP (self), panel_entries, G_N_ELEMENTS (panel_entries), self);
   g_object_bind_property (winnow_inspector_get_fault_panel (self->inspector), "can-inject",
                           g_action_map_lookup_action (G_ACTION_MAP (self), "inject-fault"), "enabled",
                           G_BINDING_SYNC_CREATE);
@@ -840,7 +809,6 @@ winnow_window_init (WinnowWindow *self)
   g_signal_connect_object (self->session, "notify::mode", G_CALLBACK (session_mode_cb), self, 0);
   g_signal_connect_object (self->session, "notify::selected-node", G_CALLBACK (selected_node_cb), self, 0);
   g_signal_connect_object (self->session, "breakpoint-hit", G_CALLBACK (session_hit_cb), self, 0);
-  g_signal_connect_object (self->session, "breakpoints-changed", G_CALLBACK (breakpoints_changed_cb), self, 0);
 
   g_signal_connect (self->view_stack, "notify::visible-child-name", G_CALLBACK (visible_page_cb), self);
   g_signal_connect (self->incidents, "notify::n-incidents", G_CALLBACK (incidents_count_cb), self);
