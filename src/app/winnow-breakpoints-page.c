@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* winnow-breakpoints-page.c — the Breakpoints tab. The page rebuilds its
- * list when the breakpoints or the run change; the window calls
- * winnow_breakpoints_page_update() on the frame that shows the tabs, for
- * the hits. Its Add button is its breakpoints.add action; the window's
+/* winnow-breakpoints-page.c — the Breakpoints tab: a list box bound to the
+ * run's breakpoints (the engine's model, the session's "breakpoints"), whose
+ * rows follow their items' "enabled" and "hits". Its Add button is its breakpoints.add action; the window's
  * win.add-breakpoint and win.add-breakpoint-spec call
  * winnow_breakpoints_page_add() and _add_spec(). */
 #include "config.h"
@@ -24,9 +23,8 @@ struct _WinnowBreakpointsPage
   GtkStack      *stack;
   GtkListBox    *list;
 
-  GHashTable    *breakpoint_rows;  /* breakpoint id → AdwActionRow */
+  GListModel    *model;          /* the session's breakpoints, bound to `list` */
   guint          n_breakpoints;
-  gboolean       updating;
 };
 
 enum {
@@ -75,28 +73,32 @@ breakpoint_label (WnEventKind  kind,
 
 static char *
 describe_breakpoint (WinnowBreakpointsPage *self,
-                     const WinnowBreakpoint *bp)
+                     WnBreakpointItem      *bp)
 {
   WnProcess *process = winnow_session_get_process (get_session (self));
-  const WnNode *node = process && bp->node ? wn_process_find_node (process, bp->node) : NULL;
-  const char *node_name = node ? (node->name ? node->name : node->id) : bp->node;
-  const char *label = breakpoint_label (bp->kind, bp->phase);
+  WnEventKind kind = wn_breakpoint_item_get_kind (bp);
+  WnEventPhase phase = wn_breakpoint_item_get_phase (bp);
+  const char *node_id = wn_breakpoint_item_get_node (bp);
+  guint n_hits = wn_breakpoint_item_get_hits (bp);
+  const WnNode *node = process && node_id ? wn_process_find_node (process, node_id) : NULL;
+  const char *node_name = node ? (node->name ? node->name : node->id) : node_id;
+  const char *label = breakpoint_label (kind, phase);
   g_autofree char *what = NULL;
-  g_autofree char *hits = g_strdup_printf (ngettext ("%u hit in this run", "%u hits in this run", bp->hits), bp->hits);
+  g_autofree char *hits = g_strdup_printf (ngettext ("%u hit in this run", "%u hits in this run", n_hits), n_hits);
 
-  if (bp->kind == WN_EV_NODE && bp->phase == WN_PH_ENTERED && bp->node != NULL)
+  if (kind == WN_EV_NODE && phase == WN_PH_ENTERED && node_id != NULL)
     /* Translators: %s is a node's name */
     what = g_strdup_printf (_("A token enters “%s”"), node_name);
-  else if (label != NULL && bp->node != NULL)
+  else if (label != NULL && node_id != NULL)
     /* Translators: a breakpoint limited to one node: "An incident is raised, at “Book shipment”" */
     what = g_strdup_printf (_("%s, at “%s”"), label, node_name);
   else if (label != NULL)
     what = g_strdup (label);
   else
     /* Translators: a breakpoint on any event: "After every job.lockExtended event" */
-    what = g_strdup_printf (_("After every %s.%s event"), wn_event_kind_to_string (bp->kind),
-                            wn_event_phase_to_string (bp->phase));
-  if (!bp->enabled)
+    what = g_strdup_printf (_("After every %s.%s event"), wn_event_kind_to_string (kind),
+                            wn_event_phase_to_string (phase));
+  if (!wn_breakpoint_item_get_enabled (bp))
     return g_strdup_printf ("%s · %s · %s", what, hits, _("disabled"));
   return g_strdup_printf ("%s · %s", what, hits);
 }
@@ -106,91 +108,126 @@ breakpoint_switch_cb (GtkSwitch             *toggle,
                       GParamSpec            *pspec,
                       WinnowBreakpointsPage *self)
 {
-  guint id = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (toggle), "winnow-breakpoint"));
+  WnBreakpointItem *bp = g_object_get_data (G_OBJECT (toggle), "winnow-breakpoint");
+  gboolean active = gtk_switch_get_active (toggle);
 
-  if (!self->updating)
-    winnow_session_enable_breakpoint (get_session (self), id, gtk_switch_get_active (toggle));
+  if (active != wn_breakpoint_item_get_enabled (bp))
+    winnow_session_enable_breakpoint (get_session (self), wn_breakpoint_item_get_id (bp), active);
 }
 
 static void
 breakpoint_remove_cb (GtkButton             *button,
                       WinnowBreakpointsPage *self)
 {
-  guint id = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (button), "winnow-breakpoint"));
+  WnBreakpointItem *bp = g_object_get_data (G_OBJECT (button), "winnow-breakpoint");
 
-  winnow_session_remove_breakpoint (get_session (self), id);
+  winnow_session_remove_breakpoint (get_session (self), wn_breakpoint_item_get_id (bp));
 }
 
+/* The item's "enabled" or "hits" changed: its row follows. */
 static void
-rebuild_breakpoints (WinnowBreakpointsPage *self)
+breakpoint_notify_cb (WnBreakpointItem *bp,
+                      GParamSpec       *pspec,
+                      AdwActionRow     *row)
 {
-  guint n;
-  const WinnowBreakpoint *bps = winnow_session_get_breakpoints (get_session (self), &n);
+  WinnowBreakpointsPage *self = WINNOW_BREAKPOINTS_PAGE (gtk_widget_get_ancestor (GTK_WIDGET (row), WINNOW_TYPE_BREAKPOINTS_PAGE));
+  GtkWidget *dot = g_object_get_data (G_OBJECT (row), "winnow-dot");
+  GtkWidget *toggle = g_object_get_data (G_OBJECT (row), "winnow-switch");
+  gboolean enabled = wn_breakpoint_item_get_enabled (bp);
+  g_autofree char *subtitle = NULL;
 
-  self->updating = TRUE;
-  winnow_list_box_clear (self->list);
-  g_hash_table_remove_all (self->breakpoint_rows);
-  for (guint i = 0; i < n; i++)
-    {
-      const WinnowBreakpoint *bp = &bps[i];
-      g_autofree char *spec = winnow_breakpoint_to_spec (bp);
-      g_autofree char *subtitle = describe_breakpoint (self, bp);
-      GtkWidget *row = winnow_property_row_new (spec, subtitle);
-      GtkWidget *dot = gtk_label_new ("●");
-      GtkWidget *toggle = gtk_switch_new ();
-      GtkWidget *remove = gtk_button_new_from_icon_name ("user-trash-symbolic");
+  if (self == NULL)
+    return;
+  subtitle = describe_breakpoint (self, bp);
+  winnow_row_set_subtitle (row, subtitle);
+  if (enabled)
+    gtk_widget_remove_css_class (dot, "disabled");
+  else
+    gtk_widget_add_css_class (dot, "disabled");
+  gtk_switch_set_active (GTK_SWITCH (toggle), enabled);
+}
 
-      gtk_widget_add_css_class (row, "breakpoint-row");
-      gtk_widget_add_css_class (dot, "breakpoint-dot");
-      if (!bp->enabled)
-        gtk_widget_add_css_class (dot, "disabled");
-      adw_action_row_add_prefix (ADW_ACTION_ROW (row), dot);
+/* A row of the list box bound to the run's breakpoints. */
+static GtkWidget *
+create_breakpoint_row (gpointer item,
+                       gpointer data)
+{
+  WinnowBreakpointsPage *self = data;
+  WnBreakpointItem *bp = item;
+  g_autofree char *spec = wn_breakpoint_item_dup_spec (bp);
+  g_autofree char *subtitle = describe_breakpoint (self, bp);
+  GtkWidget *row = winnow_property_row_new (spec, subtitle);
+  GtkWidget *dot = gtk_label_new ("●");
+  GtkWidget *toggle = gtk_switch_new ();
+  GtkWidget *remove = gtk_button_new_from_icon_name ("user-trash-symbolic");
 
-      gtk_switch_set_active (GTK_SWITCH (toggle), bp->enabled);
-      gtk_widget_set_valign (toggle, GTK_ALIGN_CENTER);
-      gtk_widget_set_tooltip_text (toggle, _("Enabled"));
-      g_object_set_data (G_OBJECT (toggle), "winnow-breakpoint", GUINT_TO_POINTER (bp->id));
-      g_signal_connect (toggle, "notify::active", G_CALLBACK (breakpoint_switch_cb), self);
-      adw_action_row_add_suffix (ADW_ACTION_ROW (row), toggle);
+  gtk_widget_add_css_class (row, "breakpoint-row");
+  gtk_widget_add_css_class (dot, "breakpoint-dot");
+  if (!wn_breakpoint_item_get_enabled (bp))
+    gtk_widget_add_css_class (dot, "disabled");
+  adw_action_row_add_prefix (ADW_ACTION_ROW (row), dot);
 
-      gtk_widget_set_valign (remove, GTK_ALIGN_CENTER);
-      gtk_widget_add_css_class (remove, "flat");
-      gtk_widget_set_tooltip_text (remove, _("Remove"));
-      gtk_accessible_update_property (GTK_ACCESSIBLE (remove), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Remove"), -1);
-      g_object_set_data (G_OBJECT (remove), "winnow-breakpoint", GUINT_TO_POINTER (bp->id));
-      g_signal_connect (remove, "clicked", G_CALLBACK (breakpoint_remove_cb), self);
-      adw_action_row_add_suffix (ADW_ACTION_ROW (row), remove);
+  gtk_switch_set_active (GTK_SWITCH (toggle), wn_breakpoint_item_get_enabled (bp));
+  gtk_widget_set_valign (toggle, GTK_ALIGN_CENTER);
+  gtk_widget_set_tooltip_text (toggle, _("Enabled"));
+  g_object_set_data_full (G_OBJECT (toggle), "winnow-breakpoint", g_object_ref (bp), g_object_unref);
+  g_signal_connect (toggle, "notify::active", G_CALLBACK (breakpoint_switch_cb), self);
+  adw_action_row_add_suffix (ADW_ACTION_ROW (row), toggle);
 
-      g_object_set_data (G_OBJECT (row), "winnow-hits", GUINT_TO_POINTER (bp->hits));
-      g_hash_table_insert (self->breakpoint_rows, GUINT_TO_POINTER (bp->id), row);
-      gtk_list_box_append (self->list, row);
-    }
+  gtk_widget_set_valign (remove, GTK_ALIGN_CENTER);
+  gtk_widget_add_css_class (remove, "flat");
+  gtk_widget_set_tooltip_text (remove, _("Remove"));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (remove), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Remove"), -1);
+  g_object_set_data_full (G_OBJECT (remove), "winnow-breakpoint", g_object_ref (bp), g_object_unref);
+  g_signal_connect (remove, "clicked", G_CALLBACK (breakpoint_remove_cb), self);
+  adw_action_row_add_suffix (ADW_ACTION_ROW (row), remove);
+
+  g_object_set_data (G_OBJECT (row), "winnow-dot", dot);
+  g_object_set_data (G_OBJECT (row), "winnow-switch", toggle);
+  g_signal_connect_object (bp, "notify::enabled", G_CALLBACK (breakpoint_notify_cb), row, 0);
+  g_signal_connect_object (bp, "notify::hits", G_CALLBACK (breakpoint_notify_cb), row, 0);
+  return row;
+}
+
+/* The count (the tab's badge) and the empty state. */
+static void
+breakpoints_changed_cb (GListModel            *model,
+                        guint                  position,
+                        guint                  removed,
+                        guint                  added,
+                        WinnowBreakpointsPage *self)
+{
+  guint n = g_list_model_get_n_items (model);
+
   gtk_stack_set_visible_child_name (self->stack, n > 0 ? "list" : "empty");
   if (self->n_breakpoints != n)
     {
       self->n_breakpoints = n;
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_BREAKPOINTS]);
     }
-  self->updating = FALSE;
 }
 
+/* The list shows the run's breakpoints: a new run has a new model. */
 static void
-update_breakpoint_hits (WinnowBreakpointsPage *self)
+bind_breakpoints (WinnowBreakpointsPage *self)
 {
-  guint n;
-  const WinnowBreakpoint *bps = winnow_session_get_breakpoints (get_session (self), &n);
+  WinnowSession *session = get_session (self);
+  GListModel *model = session ? winnow_session_get_breakpoints (session) : NULL;
+  gboolean loaded = session != NULL && winnow_session_is_loaded (session);
 
-  for (guint i = 0; i < n; i++)
+  if (self->model != NULL)
+    g_signal_handlers_disconnect_by_func (self->model, breakpoints_changed_cb, self);
+  g_set_object (&self->model, model);
+  gtk_list_box_bind_model (self->list, model, create_breakpoint_row, self, NULL);
+  if (model != NULL)
     {
-      GtkWidget *row = g_hash_table_lookup (self->breakpoint_rows, GUINT_TO_POINTER (bps[i].id));
-      g_autofree char *subtitle = NULL;
-
-      if (row == NULL || GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (row), "winnow-hits")) == bps[i].hits)
-        continue;
-      g_object_set_data (G_OBJECT (row), "winnow-hits", GUINT_TO_POINTER (bps[i].hits));
-      subtitle = describe_breakpoint (self, &bps[i]);
-      winnow_row_set_subtitle (ADW_ACTION_ROW (row), subtitle);
+      g_signal_connect_object (model, "items-changed", G_CALLBACK (breakpoints_changed_cb), self, 0);
+      breakpoints_changed_cb (model, 0, 0, 0, self);
     }
+  /* breakpoints belong to a run: none before a process is open */
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "breakpoints.add", loaded);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->kind_dropdown), loaded);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->spec_entry), loaded);
 }
 
 static void
@@ -227,19 +264,11 @@ add_action (GtkWidget  *widget,
 }
 
 static void
-rebuild_cb (WinnowSession         *session,
-            WinnowBreakpointsPage *self)
+breakpoints_notify_cb (WinnowSession         *session,
+                       GParamSpec            *pspec,
+                       WinnowBreakpointsPage *self)
 {
-  rebuild_breakpoints (self);
-}
-
-static void
-hit_cb (WinnowSession         *session,
-        guint                  id,
-        WinnowEventRow        *row,
-        WinnowBreakpointsPage *self)
-{
-  update_breakpoint_hits (self);
+  bind_breakpoints (self);
 }
 
 static void
@@ -247,7 +276,7 @@ winnow_breakpoints_page_finalize (GObject *object)
 {
   WinnowBreakpointsPage *self = WINNOW_BREAKPOINTS_PAGE (object);
 
-  g_clear_pointer (&self->breakpoint_rows, g_hash_table_unref);
+  g_clear_object (&self->model);
   G_OBJECT_CLASS (winnow_breakpoints_page_parent_class)->finalize (object);
 }
 
@@ -276,12 +305,9 @@ winnow_breakpoints_page_session_changed (WinnowPanel   *panel,
   WinnowBreakpointsPage *self = WINNOW_BREAKPOINTS_PAGE (panel);
   WinnowSession *session = winnow_panel_get_session (panel);
 
-  if (session == NULL)
-    return;
-  g_signal_connect_object (session, "run-changed", G_CALLBACK (rebuild_cb), self, 0);
-  g_signal_connect_object (session, "breakpoints-changed", G_CALLBACK (rebuild_cb), self, 0);
-  g_signal_connect_object (session, "breakpoint-hit", G_CALLBACK (hit_cb), self, 0);
-  rebuild_breakpoints (self);
+  if (session != NULL)
+    g_signal_connect_object (session, "notify::breakpoints", G_CALLBACK (breakpoints_notify_cb), self, 0);
+  bind_breakpoints (self);
 }
 
 static void
@@ -318,7 +344,6 @@ winnow_breakpoints_page_init (WinnowBreakpointsPage *self)
   GtkStringList *kinds = gtk_string_list_new (NULL);
 
   gtk_widget_init_template (GTK_WIDGET (self));
-  self->breakpoint_rows = g_hash_table_new (NULL, NULL);
 
   for (guint i = 0; i < G_N_ELEMENTS (breakpoint_kinds); i++)
     {
@@ -341,15 +366,6 @@ winnow_breakpoints_page_init (WinnowBreakpointsPage *self)
 }
 
 void
-winnow_breakpoints_page_update (WinnowBreakpointsPage *self)
-{
-  g_return_if_fail (WINNOW_IS_BREAKPOINTS_PAGE (self));
-
-  if (get_session (self) != NULL)
-    update_breakpoint_hits (self);
-}
-
-void
 winnow_breakpoints_page_add (WinnowBreakpointsPage *self)
 {
   WinnowSession *session;
@@ -359,7 +375,7 @@ winnow_breakpoints_page_add (WinnowBreakpointsPage *self)
   g_return_if_fail (WINNOW_IS_BREAKPOINTS_PAGE (self));
 
   session = get_session (self);
-  if (session == NULL)
+  if (session == NULL || !winnow_session_is_loaded (session))
     return;
   selected = gtk_drop_down_get_selected (self->kind_dropdown);
   node = winnow_session_get_selected_node (session);
@@ -396,7 +412,7 @@ winnow_breakpoints_page_add_spec (WinnowBreakpointsPage *self,
   g_return_if_fail (text != NULL);
 
   session = get_session (self);
-  if (session == NULL)
+  if (session == NULL || !winnow_session_is_loaded (session))
     return;
   spec = g_strstrip (g_strdup (text));
   process = winnow_session_get_process (session);

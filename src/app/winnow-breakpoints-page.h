@@ -12,8 +12,6 @@ G_BEGIN_DECLS
 #define WINNOW_TYPE_BREAKPOINTS_PAGE (winnow_breakpoints_page_get_type ())
 G_DECLARE_FINAL_TYPE (WinnowBreakpointsPage, winnow_breakpoints_page, WINNOW, BREAKPOINTS_PAGE, WinnowPanel)
 
-/* Catch up with the breakpoints' hits; cheap when none changed. */
-void winnow_breakpoints_page_update   (WinnowBreakpointsPage *self);
 /* Add the breakpoint the kind dropdown shows (on the selected node for
  * node.entered), or say in the page why not. */
 void winnow_breakpoints_page_add      (WinnowBreakpointsPage *self);

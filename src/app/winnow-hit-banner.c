@@ -40,15 +40,10 @@ hit_cb (WinnowSession   *session,
 {
   const WnEvent *event = winnow_event_row_get_event (row);
   g_autofree char *at = wn_time_format_clock (event->t_us);
-  g_autofree char *spec = NULL;
+  g_autofree char *spec = winnow_session_dup_breakpoint_spec (session, id);
   g_autofree char *title = NULL;
   g_autofree char *line = g_strstrip (g_strdup (winnow_event_row_get_text (row)));
-  guint n;
-  const WinnowBreakpoint *bps = winnow_session_get_breakpoints (session, &n);
 
-  for (guint i = 0; i < n; i++)
-    if (bps[i].id == id)
-      spec = winnow_breakpoint_to_spec (&bps[i]);
   /* Translators: the breakpoint banner: "Stopped at T+00:02.157 on breakpoint job.retriesExhausted" */
   title = g_strdup_printf (_("Stopped at %s on breakpoint %s"), at, spec ? spec : "?");
   gtk_label_set_text (self->title, title);

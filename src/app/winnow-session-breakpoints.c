@@ -1,49 +1,73 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* winnow-session-breakpoints.c — the session's breakpoints: kept across
- * runs, given to each new engine, and the stop the clock makes at one
- * announced once.
+/* winnow-session-breakpoints.c — the session's breakpoints are the engine's
+ * own (wn_engine_get_breakpoint_model()): the session's commands change the
+ * current run's, a new run gets a copy of them (wn_engine_copy_breakpoints()),
+ * and the stop the clock makes at one is announced once.
  */
 #include "config.h"
 
 #include "winnow-session-private.h"
 
-static void
-breakpoint_clear (gpointer data)
-{
-  g_free (((WinnowBreakpoint *) data)->node);
-}
-
-static WinnowBreakpoint *
-find_breakpoint_by_engine_id (WinnowSession *self,
-                              guint          engine_id)
-{
-  for (guint i = 0; i < self->breakpoints->len; i++)
-    {
-      WinnowBreakpoint *bp = &g_array_index (self->breakpoints, WinnowBreakpoint, i);
-
-      if (bp->engine_id == engine_id)
-        return bp;
-    }
-  return NULL;
-}
-
-static WinnowBreakpoint *
+/* The current run's breakpoint `id`, or NULL (borrowed). */
+static const WnBreakpoint *
 find_breakpoint (WinnowSession *self,
-                 guint          id,
-                 guint         *index)
+                 guint          id)
 {
-  for (guint i = 0; i < self->breakpoints->len; i++)
-    {
-      WinnowBreakpoint *bp = &g_array_index (self->breakpoints, WinnowBreakpoint, i);
+  const WnBreakpoint *bps;
+  guint n = 0;
 
-      if (bp->id == id)
-        {
-          if (index != NULL)
-            *index = i;
-          return bp;
-        }
-    }
+  if (self->engine == NULL || id == 0)
+    return NULL;
+  bps = wn_engine_get_breakpoints (self->engine, &n);
+  for (guint i = 0; i < n; i++)
+    if (bps[i].id == id)
+      return &bps[i];
   return NULL;
+}
+
+static void
+breakpoint_enabled_cb (WnBreakpointItem *item,
+                       GParamSpec       *pspec,
+                       WinnowSession    *self)
+{
+  _winnow_session_breakpoints_changed (self);
+}
+
+static void
+watch_items (WinnowSession *self,
+             guint          position,
+             guint          n_items)
+{
+  for (guint i = position; i < position + n_items; i++)
+    {
+      g_autoptr(WnBreakpointItem) item = g_list_model_get_item (self->breakpoints, i);
+
+      g_signal_connect_object (item, "notify::enabled", G_CALLBACK (breakpoint_enabled_cb), self, 0);
+    }
+}
+
+static void
+breakpoints_items_changed_cb (GListModel    *model,
+                              guint          position,
+                              guint          removed,
+                              guint          added,
+                              WinnowSession *self)
+{
+  watch_items (self, position, added);
+  _winnow_session_breakpoints_changed (self);
+}
+
+/* The last run's model (a view may still hold it) no longer speaks to us. */
+static void
+unwatch (WinnowSession *self)
+{
+  for (guint i = 0; i < g_list_model_get_n_items (self->breakpoints); i++)
+    {
+      g_autoptr(WnBreakpointItem) item = g_list_model_get_item (self->breakpoints, i);
+
+      g_signal_handlers_disconnect_by_data (item, self);
+    }
+  g_signal_handlers_disconnect_by_data (self->breakpoints, self);
 }
 
 /* ---- private API ---- */
@@ -51,35 +75,30 @@ find_breakpoint (WinnowSession *self,
 void
 _winnow_session_breakpoints_init (WinnowSession *self)
 {
-  self->breakpoints = g_array_new (FALSE, TRUE, sizeof (WinnowBreakpoint));
-  g_array_set_clear_func (self->breakpoints, breakpoint_clear);
+  /* no run yet: no breakpoints */
+  self->breakpoints = G_LIST_MODEL (g_list_store_new (WN_TYPE_BREAKPOINT_ITEM));
+}
+
+void
+_winnow_session_breakpoints_finalize (WinnowSession *self)
+{
+  if (self->breakpoints != NULL)
+    unwatch (self);
+  g_clear_object (&self->breakpoints);
 }
 
 gboolean
-_winnow_session_breakpoints_arm (WinnowSession *self)
+_winnow_session_breakpoints_arm (WinnowSession *self,
+                                 WnEngine      *previous)
 {
-  gboolean dropped = FALSE;
+  guint dropped = previous != NULL ? wn_engine_copy_breakpoints (self->engine, previous) : 0;
 
-  for (guint i = self->breakpoints->len; i > 0; i--)
-    {
-      WinnowBreakpoint *bp = &g_array_index (self->breakpoints, WinnowBreakpoint, i - 1);
-
-      if (bp->node != NULL && wn_process_find_node (self->process, bp->node) == NULL)
-        {
-          g_array_remove_index (self->breakpoints, i - 1);
-          dropped = TRUE;
-        }
-    }
-  for (guint i = 0; i < self->breakpoints->len; i++)
-    {
-      WinnowBreakpoint *bp = &g_array_index (self->breakpoints, WinnowBreakpoint, i);
-
-      bp->hits = 0;
-      bp->engine_id = wn_engine_add_breakpoint (self->engine, bp->kind, bp->phase, bp->node);
-      if (!bp->enabled)
-        wn_engine_enable_breakpoint (self->engine, bp->engine_id, FALSE);
-    }
-  return dropped;
+  unwatch (self);
+  g_set_object (&self->breakpoints, wn_engine_get_breakpoint_model (self->engine));
+  watch_items (self, 0, g_list_model_get_n_items (self->breakpoints));
+  g_signal_connect_object (self->breakpoints, "items-changed", G_CALLBACK (breakpoints_items_changed_cb), self, 0);
+  _winnow_session_notify_breakpoints (self);
+  return dropped > 0;
 }
 
 void
@@ -87,7 +106,6 @@ _winnow_session_check_hit (WinnowSession *self)
 {
   const WnEvent *event = NULL;
   guint hit;
-  WinnowBreakpoint *bp;
   g_autoptr(WinnowEventRow) row = NULL;
 
   if (self->engine == NULL)
@@ -96,10 +114,10 @@ _winnow_session_check_hit (WinnowSession *self)
   if (hit == 0 || hit == self->announced_hit || event == NULL)
     return;
   self->announced_hit = hit;
-  bp = find_breakpoint_by_engine_id (self, hit);
   if (self->resumed)
     {
-      g_autofree char *spec = bp ? winnow_breakpoint_to_spec (bp) : NULL;
+      const WnBreakpoint *bp = find_breakpoint (self, hit);
+      g_autofree char *spec = bp ? wn_breakpoint_to_spec (bp->kind, bp->phase, bp->node) : NULL;
       /* journal data, like the engine's own text: not translated */
       g_autofree char *action = g_strdup_printf ("at breakpoint %s", spec ? spec : "?");
 
@@ -110,7 +128,7 @@ _winnow_session_check_hit (WinnowSession *self)
     }
   _winnow_session_update_mode (self);
   row = winnow_event_row_new (wn_event_copy (event));
-  _winnow_session_breakpoint_hit (self, bp ? bp->id : 0, row);
+  _winnow_session_breakpoint_hit (self, find_breakpoint (self, hit) ? hit : 0, row);
 }
 
 void
@@ -126,12 +144,23 @@ _winnow_session_leave_hit (WinnowSession *self)
 
 /* ---- public API ---- */
 
-char *
-winnow_breakpoint_to_spec (const WinnowBreakpoint *bp)
+GListModel *
+winnow_session_get_breakpoints (WinnowSession *self)
 {
-  g_return_val_if_fail (bp != NULL, NULL);
+  g_return_val_if_fail (WINNOW_IS_SESSION (self), NULL);
+  return self->breakpoints;
+}
 
-  return wn_breakpoint_to_spec (bp->kind, bp->phase, bp->node);
+char *
+winnow_session_dup_breakpoint_spec (WinnowSession *self,
+                                    guint          id)
+{
+  const WnBreakpoint *bp;
+
+  g_return_val_if_fail (WINNOW_IS_SESSION (self), NULL);
+
+  bp = find_breakpoint (self, id);
+  return bp ? wn_breakpoint_to_spec (bp->kind, bp->phase, bp->node) : NULL;
 }
 
 guint
@@ -140,15 +169,17 @@ winnow_session_find_breakpoint (WinnowSession *self,
                                 WnEventPhase   phase,
                                 const char    *node)
 {
+  const WnBreakpoint *bps;
+  guint n = 0;
+
   g_return_val_if_fail (WINNOW_IS_SESSION (self), 0);
 
-  for (guint i = 0; i < self->breakpoints->len; i++)
-    {
-      WinnowBreakpoint *bp = &g_array_index (self->breakpoints, WinnowBreakpoint, i);
-
-      if (bp->kind == kind && bp->phase == phase && g_strcmp0 (bp->node, node) == 0)
-        return bp->id;
-    }
+  if (self->engine == NULL)
+    return 0;
+  bps = wn_engine_get_breakpoints (self->engine, &n);
+  for (guint i = 0; i < n; i++)
+    if (bps[i].kind == kind && bps[i].phase == phase && g_strcmp0 (bps[i].node, node) == 0)
+      return bps[i].id;
   return 0;
 }
 
@@ -156,19 +187,12 @@ gboolean
 winnow_session_node_breaks (WinnowSession *self,
                             const char    *node)
 {
-  guint id;
+  const WnBreakpoint *bp;
 
   g_return_val_if_fail (WINNOW_IS_SESSION (self), FALSE);
 
-  id = winnow_session_find_breakpoint (self, WN_EV_NODE, WN_PH_ENTERED, node);
-  for (guint i = 0; id != 0 && i < self->breakpoints->len; i++)
-    {
-      WinnowBreakpoint *bp = &g_array_index (self->breakpoints, WinnowBreakpoint, i);
-
-      if (bp->id == id)
-        return bp->enabled;
-    }
-  return FALSE;
+  bp = find_breakpoint (self, winnow_session_find_breakpoint (self, WN_EV_NODE, WN_PH_ENTERED, node));
+  return bp != NULL && bp->enabled;
 }
 
 gboolean
@@ -183,8 +207,7 @@ winnow_session_toggle_node_breakpoint (WinnowSession *self,
       winnow_session_remove_breakpoint (self, winnow_session_find_breakpoint (self, WN_EV_NODE, WN_PH_ENTERED, node));
       return FALSE;
     }
-  winnow_session_add_breakpoint (self, WN_EV_NODE, WN_PH_ENTERED, node);
-  return TRUE;
+  return winnow_session_add_breakpoint (self, WN_EV_NODE, WN_PH_ENTERED, node) != 0;
 }
 
 guint
@@ -193,12 +216,13 @@ winnow_session_add_breakpoint (WinnowSession *self,
                                WnEventPhase   phase,
                                const char    *node)
 {
-  WinnowBreakpoint bp = { 0 };
   guint existing;
 
   g_return_val_if_fail (WINNOW_IS_SESSION (self), 0);
   g_return_val_if_fail (kind < WN_EV_N_KINDS && phase < WN_PH_N_PHASES, 0);
 
+  if (self->engine == NULL)
+    return 0;
   if (node != NULL && *node == '\0')
     node = NULL;
   existing = winnow_session_find_breakpoint (self, kind, phase, node);
@@ -207,35 +231,16 @@ winnow_session_add_breakpoint (WinnowSession *self,
       winnow_session_enable_breakpoint (self, existing, TRUE);
       return existing;
     }
-  bp.id = ++self->next_breakpoint;
-  bp.kind = kind;
-  bp.phase = phase;
-  bp.node = g_strdup (node);
-  bp.enabled = TRUE;
-  if (self->engine != NULL)
-    bp.engine_id = wn_engine_add_breakpoint (self->engine, kind, phase, node);
-  g_array_append_val (self->breakpoints, bp);
-  _winnow_session_breakpoints_changed (self);
-  return bp.id;
+  return wn_engine_add_breakpoint (self->engine, kind, phase, node);
 }
 
 gboolean
 winnow_session_remove_breakpoint (WinnowSession *self,
                                   guint          id)
 {
-  WinnowBreakpoint *bp;
-  guint index;
-
   g_return_val_if_fail (WINNOW_IS_SESSION (self), FALSE);
 
-  bp = find_breakpoint (self, id, &index);
-  if (bp == NULL)
-    return FALSE;
-  if (self->engine != NULL && bp->engine_id != 0)
-    wn_engine_remove_breakpoint (self->engine, bp->engine_id);
-  g_array_remove_index (self->breakpoints, index);
-  _winnow_session_breakpoints_changed (self);
-  return TRUE;
+  return find_breakpoint (self, id) != NULL && wn_engine_remove_breakpoint (self->engine, id);
 }
 
 gboolean
@@ -243,52 +248,15 @@ winnow_session_enable_breakpoint (WinnowSession *self,
                                   guint          id,
                                   gboolean       enabled)
 {
-  WinnowBreakpoint *bp;
-
   g_return_val_if_fail (WINNOW_IS_SESSION (self), FALSE);
 
-  bp = find_breakpoint (self, id, NULL);
-  if (bp == NULL)
-    return FALSE;
-  enabled = !!enabled;
-  if (bp->enabled == enabled)
-    return TRUE;
-  bp->enabled = enabled;
-  if (self->engine != NULL && bp->engine_id != 0)
-    wn_engine_enable_breakpoint (self->engine, bp->engine_id, enabled);
-  _winnow_session_breakpoints_changed (self);
-  return TRUE;
-}
-
-const WinnowBreakpoint *
-winnow_session_get_breakpoints (WinnowSession *self,
-                                guint         *n_breakpoints)
-{
-  g_return_val_if_fail (WINNOW_IS_SESSION (self), NULL);
-  g_return_val_if_fail (n_breakpoints != NULL, NULL);
-
-  if (self->engine != NULL)
-    {
-      guint n = 0;
-      const WnBreakpoint *engine_bps = wn_engine_get_breakpoints (self->engine, &n);
-
-      for (guint i = 0; i < n; i++)
-        {
-          WinnowBreakpoint *bp = find_breakpoint_by_engine_id (self, engine_bps[i].id);
-
-          if (bp != NULL)
-            bp->hits = engine_bps[i].hits;
-        }
-    }
-  *n_breakpoints = self->breakpoints->len;
-  return (const WinnowBreakpoint *) (gpointer) self->breakpoints->data;
+  return find_breakpoint (self, id) != NULL && wn_engine_enable_breakpoint (self->engine, id, enabled);
 }
 
 guint
 winnow_session_get_hit (WinnowSession  *self,
                         const WnEvent **event)
 {
-  WinnowBreakpoint *bp;
   guint hit;
 
   g_return_val_if_fail (WINNOW_IS_SESSION (self), 0);
@@ -298,6 +266,5 @@ winnow_session_get_hit (WinnowSession  *self,
   if (self->engine == NULL)
     return 0;
   hit = wn_engine_get_last_hit (self->engine, event);
-  bp = hit ? find_breakpoint_by_engine_id (self, hit) : NULL;
-  return bp ? bp->id : 0;
+  return find_breakpoint (self, hit) != NULL ? hit : 0;
 }

@@ -68,8 +68,7 @@ struct _WinnowSession
   /* alerts since the last flush: how many, and the first one's journal index */
   guint            alert_counts[WINNOW_ALERT_FINISHED];
   guint            alert_first[WINNOW_ALERT_FINISHED];
-  GArray          *breakpoints;     /* WinnowBreakpoint, kept across restarts */
-  guint            next_breakpoint;
+  GListModel      *breakpoints;     /* the engine's (WnBreakpointItem), or an empty one */
   guint            announced_hit;   /* the engine's hit already reported, or 0 */
   gboolean         resumed;         /* the operator's play is in effect */
   gboolean         stepped;
@@ -83,6 +82,7 @@ struct _WinnowSession
 void  _winnow_session_request_flush       (WinnowSession   *self);
 void  _winnow_session_update_mode         (WinnowSession   *self);
 void  _winnow_session_breakpoints_changed (WinnowSession   *self);
+void  _winnow_session_notify_breakpoints  (WinnowSession   *self);
 void  _winnow_session_breakpoint_hit      (WinnowSession   *self,
                                            guint            id,
                                            WinnowEventRow  *row);
@@ -106,9 +106,11 @@ gint64   _winnow_session_take_snapshots   (WinnowSession   *self,
 
 /* winnow-session-breakpoints.c */
 void     _winnow_session_breakpoints_init (WinnowSession   *self);
-/* The session's breakpoints, given to a new run (those on a node its process
- * does not have are dropped: TRUE when any was). */
-gboolean _winnow_session_breakpoints_arm  (WinnowSession   *self);
+void     _winnow_session_breakpoints_finalize (WinnowSession *self);
+/* The new run (self->engine) gets the breakpoints of `previous` (NULL: none),
+ * but those on a node its process does not have (TRUE when any was left out). */
+gboolean _winnow_session_breakpoints_arm  (WinnowSession   *self,
+                                           WnEngine        *previous);
 /* The engine stopped the clock at a breakpoint: say so, once. */
 void     _winnow_session_check_hit        (WinnowSession   *self);
 /* The operator moves on: the stop is over. */

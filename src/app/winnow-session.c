@@ -27,6 +27,7 @@ enum {
   PROP_SPEED,
   PROP_SELECTED_NODE,
   PROP_SELECTED_JOB,
+  PROP_BREAKPOINTS,
   N_PROPS
 };
 
@@ -72,6 +73,12 @@ void
 _winnow_session_breakpoints_changed (WinnowSession *self)
 {
   g_signal_emit (self, signals[BREAKPOINTS_CHANGED], 0);
+}
+
+void
+_winnow_session_notify_breakpoints (WinnowSession *self)
+{
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BREAKPOINTS]);
 }
 
 void
@@ -175,13 +182,14 @@ scheduler_notify_cb (WnScheduler *scheduler,
   _winnow_session_request_flush (self);
 }
 
-static void
+/* The run leaves the main loop; returns it (the caller frees it). */
+static WnEngine *
 detach_engine (WinnowSession *self)
 {
   WnScheduler *scheduler;
 
   if (self->engine == NULL)
-    return;
+    return NULL;
   scheduler = wn_engine_get_scheduler (self->engine);
   wn_scheduler_set_notify (scheduler, NULL, NULL);
   wn_scheduler_pause (scheduler);
@@ -189,7 +197,7 @@ detach_engine (WinnowSession *self)
   self->scheduler_source = NULL;
   wn_journal_unsubscribe (wn_engine_get_journal (self->engine), self->journal_id);
   self->journal_id = 0;
-  g_clear_pointer (&self->engine, wn_engine_free);
+  return g_steal_pointer (&self->engine);
 }
 
 /* The file's path, or NULL and an error: only local files can be read. */
@@ -292,9 +300,9 @@ start_engine (WinnowSession *self,
               gboolean       keep_trust)
 {
   g_autofree WnTrust *trust = keep_trust && self->engine != NULL ? save_trust (self) : NULL;
+  g_autoptr(WnEngine) previous = detach_engine (self);
   gboolean dropped = FALSE;
 
-  detach_engine (self);
   reset_models (self);
 
   self->engine = wn_engine_new (self->process, self->scenario, &self->options);
@@ -303,7 +311,7 @@ start_engine (WinnowSession *self,
   self->counts = g_new0 (WinnowNodeCounts, self->process->n_nodes);
   attach_engine (self);
   /* breakpoints outlive runs: the same ones stop the new run */
-  dropped = _winnow_session_breakpoints_arm (self);
+  dropped = _winnow_session_breakpoints_arm (self, previous);
   self->snapshots_dirty = TRUE;
   self->instances_dirty = TRUE;
   self->last_mode = WN_CLOCK_PAUSED;
@@ -322,8 +330,10 @@ static void
 winnow_session_dispose (GObject *object)
 {
   WinnowSession *self = WINNOW_SESSION (object);
+  WnEngine *engine = detach_engine (self);
 
-  detach_engine (self);
+  if (engine != NULL)
+    wn_engine_free (engine);
   if (self->events != NULL)
     reset_models (self);
 
@@ -342,7 +352,7 @@ winnow_session_finalize (GObject *object)
   g_clear_pointer (&self->selected_node, g_free);
   g_clear_pointer (&self->selected_job, g_free);
   g_clear_pointer (&self->trace, winnow_trace_unref);
-  g_clear_pointer (&self->breakpoints, g_array_unref);
+  _winnow_session_breakpoints_finalize (self);
 
   G_OBJECT_CLASS (winnow_session_parent_class)->finalize (object);
 }
@@ -371,6 +381,9 @@ winnow_session_get_property (GObject    *object,
       break;
     case PROP_SELECTED_JOB:
       g_value_set_string (value, self->selected_job);
+      break;
+    case PROP_BREAKPOINTS:
+      g_value_set_object (value, self->breakpoints);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -426,6 +439,10 @@ winnow_session_class_init (WinnowSessionClass *klass)
   properties[PROP_SELECTED_JOB] =
     g_param_spec_string ("selected-job", NULL, NULL, NULL,
                          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  /* the run's breakpoints (winnow_session_get_breakpoints()) */
+  properties[PROP_BREAKPOINTS] =
+    g_param_spec_object ("breakpoints", NULL, NULL, G_TYPE_LIST_MODEL,
+                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   /* Something waits to be applied: the view should flush on its next frame. */

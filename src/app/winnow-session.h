@@ -28,20 +28,6 @@ typedef struct {
   guint incident;
 } WinnowNodeCounts;
 
-/* A breakpoint the session keeps across restarts. */
-typedef struct {
-  guint         id;
-  WnEventKind   kind;
-  WnEventPhase  phase;
-  char         *node;        /* NULL: any node */
-  gboolean      enabled;
-  guint         hits;        /* in the current run */
-  guint         engine_id;   /* the current run's id for it */
-} WinnowBreakpoint;
-
-/* "job.retriesExhausted", "node.entered@reserve" */
-char             *winnow_breakpoint_to_spec        (const WinnowBreakpoint *bp);
-
 /* An open incident: a track held at a task. */
 typedef struct {
   char   *instance;
@@ -170,7 +156,9 @@ gboolean          winnow_session_load_scenario     (WinnowSession          *self
                                                     GPtrArray             **diagnostics,
                                                     GError                **error);
 
-/* Breakpoints (kept across restarts). Adding one that exists returns its id. */
+/* Breakpoints: the run's own (the engine's); a new run gets a copy. With no
+ * run there are none, and adding one returns 0. Adding one that exists
+ * enables it and returns its id. */
 guint             winnow_session_add_breakpoint    (WinnowSession          *self,
                                                     WnEventKind             kind,
                                                     WnEventPhase            phase,
@@ -192,9 +180,13 @@ gboolean          winnow_session_node_breaks       (WinnowSession          *self
  * whether the node breaks now. */
 gboolean          winnow_session_toggle_node_breakpoint (WinnowSession     *self,
                                                     const char             *node);
-/* In the order they were added, hit counts up to date (borrowed). */
-const WinnowBreakpoint *winnow_session_get_breakpoints (WinnowSession      *self,
-                                                    guint                  *n_breakpoints);
+/* The run's breakpoints in the order they were added: the engine's list
+ * model of WnBreakpointItem (borrowed; the "breakpoints" property, which
+ * changes with the run). */
+GListModel       *winnow_session_get_breakpoints   (WinnowSession          *self);
+/* "job.retriesExhausted", "node.entered@reserve"; NULL if there is no `id`. */
+char             *winnow_session_dup_breakpoint_spec (WinnowSession        *self,
+                                                    guint                   id);
 /* The breakpoint the clock stands at (0: none) and its event (borrowed). */
 guint             winnow_session_get_hit           (WinnowSession          *self,
                                                     const WnEvent         **event);

@@ -187,7 +187,6 @@ update_lower_views (WinnowWindow *self)
 
   winnow_timeline_page_update (self->timeline);
   winnow_incidents_page_update (self->incidents);
-  winnow_breakpoints_page_update (self->breakpoints);
   winnow_journal_page_update (self->journal);
   update_alerts (self, restored);
 }
@@ -480,7 +479,7 @@ set_actions_enabled (WinnowWindow *self)
 {
   static const char * const run_actions[] = {
     "play-pause", "step-next", "step-by", "restart", "reload", "start-instance", "zoom-to-fit",
-    "open-scenario", "save-session", "export-journal",
+    "open-scenario", "save-session", "export-journal", "add-breakpoint", "add-breakpoint-spec",
   };
   gboolean loaded = winnow_session_is_loaded (self->session);
 

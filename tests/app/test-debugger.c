@@ -147,28 +147,29 @@ test_breakpoint_stops (void)
   GtkWidget *dropdown = winnow_test_find_named (GTK_WIDGET (window), "breakpoint-kind");
   GtkWidget *title = winnow_test_find_named (GTK_WIDGET (window), "hit-title");
   GtkWidget *revealer;
-  const WinnowBreakpoint *bps;
+  GListModel *bps;
+  g_autoptr(WnBreakpointItem) bp = NULL;
   const WnEvent *hit = NULL;
   g_autofree char *at = NULL;
   WnTime first_stop;
-  guint n;
 
   /* Breakpoints ▸ "A job's retries are exhausted" ▸ Add */
   g_assert_true (GTK_IS_DROP_DOWN (dropdown));
   gtk_drop_down_set_selected (GTK_DROP_DOWN (dropdown), 2);
   winnow_test_activate (window, "add-breakpoint", NULL);
-  bps = winnow_session_get_breakpoints (session, &n);
-  g_assert_cmpuint (n, ==, 1);
-  g_assert_cmpint (bps[0].kind, ==, WN_EV_JOB);
-  g_assert_cmpint (bps[0].phase, ==, WN_PH_RETRIES_EXHAUSTED);
-  g_assert_null (bps[0].node);
-  g_assert_true (bps[0].enabled);
+  bps = winnow_session_get_breakpoints (session);
+  g_assert_cmpuint (g_list_model_get_n_items (bps), ==, 1);
+  bp = g_list_model_get_item (bps, 0);
+  g_assert_cmpint (wn_breakpoint_item_get_kind (bp), ==, WN_EV_JOB);
+  g_assert_cmpint (wn_breakpoint_item_get_phase (bp), ==, WN_PH_RETRIES_EXHAUSTED);
+  g_assert_null (wn_breakpoint_item_get_node (bp));
+  g_assert_true (wn_breakpoint_item_get_enabled (bp));
 
   /* fast-forward: the clock stops right after the first exhaustion, as
    * `winnow-run --break job.retriesExhausted` does (seed 7: T+00:02.157) */
   fast_forward (window);
   g_assert_cmpint (winnow_session_get_mode (session), ==, WN_CLOCK_PAUSED);
-  g_assert_cmpuint (winnow_session_get_hit (session, &hit), ==, bps[0].id);
+  g_assert_cmpuint (winnow_session_get_hit (session, &hit), ==, wn_breakpoint_item_get_id (bp));
   g_assert_nonnull (hit);
   g_assert_cmpint (hit->kind, ==, WN_EV_JOB);
   g_assert_cmpint (hit->phase, ==, WN_PH_RETRIES_EXHAUSTED);
@@ -176,8 +177,7 @@ test_breakpoint_stops (void)
   g_assert_cmpstr (at, ==, "T+00:02.157");
   g_assert_cmpint (hit->t_us, ==, winnow_session_get_now (session));
   g_assert_cmpstr (hit->job, ==, "i3/j2");
-  bps = winnow_session_get_breakpoints (session, &n);
-  g_assert_cmpuint (bps[0].hits, ==, 1);
+  g_assert_cmpuint (wn_breakpoint_item_get_hits (bp), ==, 1);
   /* nothing ran after the action that hit it: no instance ended yet */
   g_assert_null (winnow_test_find_event (session, WN_EV_INSTANCE, WN_PH_TERMINATED, NULL, NULL));
 
@@ -199,14 +199,13 @@ test_breakpoint_stops (void)
   first_stop = winnow_session_get_now (session);
   play_until_paused (window);
   g_assert_cmpint (winnow_session_get_now (session), >, first_stop);
-  bps = winnow_session_get_breakpoints (session, &n);
-  g_assert_cmpuint (bps[0].hits, ==, 2);
-  g_assert_cmpuint (winnow_session_get_hit (session, &hit), ==, bps[0].id);
+  g_assert_cmpuint (wn_breakpoint_item_get_hits (bp), ==, 2);
+  g_assert_cmpuint (winnow_session_get_hit (session, &hit), ==, wn_breakpoint_item_get_id (bp));
   g_assert_cmpint (hit->t_us, ==, winnow_session_get_now (session));
 
   /* disabled, it no longer stops the run: it runs to the end */
   winnow_test_activate (window, "clear-job-selection", NULL);
-  g_assert_true (winnow_session_enable_breakpoint (session, bps[0].id, FALSE));
+  g_assert_true (winnow_session_enable_breakpoint (session, wn_breakpoint_item_get_id (bp), FALSE));
   play_until_paused (window);
   g_assert_cmpuint (winnow_session_get_hit (session, NULL), ==, 0);
   g_assert_false (gtk_revealer_get_reveal_child (GTK_REVEALER (revealer)));
@@ -224,7 +223,6 @@ test_breakpoint_node (void)
   GtkWidget *diagram = winnow_test_find_named (GTK_WIDGET (window), "WinnowDiagram");
   GtkWidget *toggle;
   const WnEvent *hit = NULL;
-  guint n;
 
   g_assert_nonnull (diagram);
   g_signal_emit_by_name (diagram, "node-activated", "authorize-payment");
@@ -242,8 +240,7 @@ test_breakpoint_node (void)
 
   /* breakpoints outlive a restart */
   winnow_test_activate (window, "restart", NULL);
-  winnow_session_get_breakpoints (session, &n);
-  g_assert_cmpuint (n, ==, 1);
+  g_assert_cmpuint (g_list_model_get_n_items (winnow_session_get_breakpoints (session)), ==, 1);
   g_assert_true (winnow_diagram_get_breakpoint (WINNOW_DIAGRAM (diagram), "authorize-payment"));
 
   /* the inspector's switch removes it */
@@ -251,9 +248,69 @@ test_breakpoint_node (void)
   winnow_test_wait_for_flush (session);
   gtk_switch_set_active (GTK_SWITCH (toggle), FALSE);
   winnow_test_wait_for_flush (session);
-  winnow_session_get_breakpoints (session, &n);
-  g_assert_cmpuint (n, ==, 0);
+  g_assert_cmpuint (g_list_model_get_n_items (winnow_session_get_breakpoints (session)), ==, 0);
   g_assert_false (winnow_diagram_get_breakpoint (WINNOW_DIAGRAM (diagram), "authorize-payment"));
+  close_window (window);
+}
+
+/* The run's breakpoints are the engine's own: one added through the engine
+ * is on the page at once, follows the engine's changes, and a restart gives
+ * the new run a copy (the same id, still disabled, no hits). */
+static void
+test_breakpoint_engine_model (void)
+{
+  WinnowWindow *window = open_window ("order-fulfilment-authoritative.process.json");
+  WinnowSession *session = winnow_window_get_session (window);
+  GtkWidget *page = winnow_test_find_named (GTK_WIDGET (window), "WinnowBreakpointsPage");
+  GtkListBox *list = GTK_LIST_BOX (winnow_test_find_named (GTK_WIDGET (window), "breakpoints"));
+  WnEngine *engine = winnow_session_get_engine (session);
+  g_autoptr(WnBreakpointItem) bp = NULL;
+  GtkListBoxRow *row;
+  const WnEvent *hit = NULL;
+  guint n_breakpoints = 0;
+  guint id;
+
+  g_assert_true (winnow_session_get_breakpoints (session) == wn_engine_get_breakpoint_model (engine));
+  id = wn_engine_add_breakpoint (engine, WN_EV_JOB, WN_PH_RETRIES_EXHAUSTED, NULL);
+  g_assert_cmpuint (winnow_session_find_breakpoint (session, WN_EV_JOB, WN_PH_RETRIES_EXHAUSTED, NULL), ==, id);
+  row = gtk_list_box_get_row_at_index (list, 0);
+  g_assert_nonnull (row);
+  g_assert_null (gtk_list_box_get_row_at_index (list, 1));
+  g_assert_cmpstr (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (row)), ==, "job.retriesExhausted");
+  g_object_get (page, "n-breakpoints", &n_breakpoints, NULL);
+  g_assert_cmpuint (n_breakpoints, ==, 1);
+
+  /* disabled through the engine: the row says so */
+  g_assert_true (wn_engine_enable_breakpoint (engine, id, FALSE));
+  g_assert_nonnull (strstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (row)), "disabled"));
+
+  /* a restart: the new run's model, with the same breakpoint in it */
+  winnow_test_activate (window, "restart", NULL);
+  winnow_test_wait_for_flush (session);
+  engine = winnow_session_get_engine (session);
+  g_assert_true (winnow_session_get_breakpoints (session) == wn_engine_get_breakpoint_model (engine));
+  g_assert_cmpuint (g_list_model_get_n_items (winnow_session_get_breakpoints (session)), ==, 1);
+  bp = g_list_model_get_item (winnow_session_get_breakpoints (session), 0);
+  g_assert_cmpuint (wn_breakpoint_item_get_id (bp), ==, id);
+  g_assert_false (wn_breakpoint_item_get_enabled (bp));
+  row = gtk_list_box_get_row_at_index (list, 0);
+  g_assert_nonnull (row);
+  g_assert_null (gtk_list_box_get_row_at_index (list, 1));
+  g_assert_nonnull (strstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (row)), "disabled"));
+
+  /* enabled again, it stops the new run, and the row counts the hit */
+  g_assert_true (winnow_session_enable_breakpoint (session, id, TRUE));
+  fast_forward (window);
+  g_assert_cmpuint (winnow_session_get_hit (session, &hit), ==, id);
+  g_assert_cmpuint (wn_breakpoint_item_get_hits (bp), ==, 1);
+  g_assert_nonnull (strstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (row)), "1 hit in this run"));
+  g_assert_null (strstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (row)), "disabled"));
+
+  /* removed through the engine: the page is empty */
+  g_assert_true (wn_engine_remove_breakpoint (engine, id));
+  g_assert_null (gtk_list_box_get_row_at_index (list, 0));
+  g_object_get (page, "n-breakpoints", &n_breakpoints, NULL);
+  g_assert_cmpuint (n_breakpoints, ==, 0);
   close_window (window);
 }
 
@@ -461,7 +518,6 @@ test_bad_input (void)
   GtkWidget *bp_error = winnow_test_find_named (GTK_WIDGET (window), "breakpoint-error");
   GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (variables));
   guint commands = wn_engine_get_commands (engine)->len;
-  guint n;
   const char *bad_variables[] = { "{\"order\": ", "[1, 2]", "{\"a\": 1,}", "{\"a\": 1, \"a\": 2}", "nul" };
   const char *bad_specs[] = { "", "job", "job.entered", "node.entered@nowhere", "nokind.entered", "node.entered@" };
 
@@ -496,21 +552,18 @@ test_bad_input (void)
     {
       winnow_test_activate (window, "add-breakpoint-spec", g_variant_new_string (bad_specs[i]));
       g_assert_true (gtk_widget_get_visible (bp_error));
-      winnow_session_get_breakpoints (session, &n);
-      g_assert_cmpuint (n, ==, 0);
+      g_assert_cmpuint (g_list_model_get_n_items (winnow_session_get_breakpoints (session)), ==, 0);
     }
   winnow_test_activate (window, "add-breakpoint-spec", g_variant_new_string (" job.lockExtended "));
   g_assert_false (gtk_widget_get_visible (bp_error));
-  winnow_session_get_breakpoints (session, &n);
-  g_assert_cmpuint (n, ==, 1);
+  g_assert_cmpuint (g_list_model_get_n_items (winnow_session_get_breakpoints (session)), ==, 1);
 
   /* a node breakpoint from the dropdown needs a selected node */
   winnow_session_set_selected_node (session, NULL);
   gtk_drop_down_set_selected (GTK_DROP_DOWN (winnow_test_find_named (GTK_WIDGET (window), "breakpoint-kind")), 0);
   winnow_test_activate (window, "add-breakpoint", NULL);
   g_assert_true (gtk_widget_get_visible (bp_error));
-  winnow_session_get_breakpoints (session, &n);
-  g_assert_cmpuint (n, ==, 1);
+  g_assert_cmpuint (g_list_model_get_n_items (winnow_session_get_breakpoints (session)), ==, 1);
 
   /* nothing of it reached the engine */
   g_assert_cmpuint (wn_engine_get_commands (engine)->len, ==, commands);
@@ -876,10 +929,10 @@ test_session_round_trip (void)
   g_autoptr(GError) error = NULL;
   g_autofree char *original = NULL;
   g_autofree char *again = NULL;
-  const WinnowBreakpoint *bps;
+  GListModel *bps;
+  g_autoptr(WnBreakpointItem) bp = NULL;
   WnRunStats before, after;
   gint64 until;
-  guint n;
 
   /* a few steps, a step by Δ, an injection, a trust change, a started
    * instance, a breakpoint stop, a short real-time play, then the rest */
@@ -903,9 +956,10 @@ test_session_round_trip (void)
   play_until_paused (window);
   g_assert_cmpuint (winnow_session_get_hit (session, NULL), !=, 0);
   winnow_test_activate (window, "step-next", NULL);
-  bps = winnow_session_get_breakpoints (session, &n);
-  g_assert_cmpuint (n, ==, 1);
-  g_assert_true (winnow_session_remove_breakpoint (session, bps[0].id));
+  bps = winnow_session_get_breakpoints (session);
+  g_assert_cmpuint (g_list_model_get_n_items (bps), ==, 1);
+  bp = g_list_model_get_item (bps, 0);
+  g_assert_true (winnow_session_remove_breakpoint (session, wn_breakpoint_item_get_id (bp)));
 
   /* play in real time (100×) for a moment: pause lands between events */
   winnow_test_activate (window, "set-speed", g_variant_new_string ("100"));
@@ -1079,6 +1133,7 @@ main (int argc, char **argv)
 
   g_test_add_func ("/app/Debugger/breakpoint", test_breakpoint_stops);
   g_test_add_func ("/app/Debugger/breakpoint-node", test_breakpoint_node);
+  g_test_add_func ("/app/Debugger/breakpoint-engine-model", test_breakpoint_engine_model);
   g_test_add_func ("/app/Debugger/inspector-rule", test_inspector_rule);
   g_test_add_func ("/app/Debugger/inspector-running", test_inspector_running);
   g_test_add_func ("/app/Debugger/incident-retry", test_incident_retry);
