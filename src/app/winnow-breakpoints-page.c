@@ -24,16 +24,7 @@ struct _WinnowBreakpointsPage
   GtkListBox    *list;
 
   GListModel    *model;          /* the session's breakpoints, bound to `list` */
-  guint          n_breakpoints;
 };
-
-enum {
-  PROP_0,
-  PROP_N_BREAKPOINTS,
-  N_PROPS
-};
-
-static GParamSpec *properties[N_PROPS];
 
 G_DEFINE_FINAL_TYPE (WinnowBreakpointsPage, winnow_breakpoints_page, WINNOW_TYPE_PANEL)
 
@@ -200,11 +191,7 @@ breakpoints_changed_cb (GListModel            *model,
   guint n = g_list_model_get_n_items (model);
 
   gtk_stack_set_visible_child_name (self->stack, n > 0 ? "list" : "empty");
-  if (self->n_breakpoints != n)
-    {
-      self->n_breakpoints = n;
-      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_BREAKPOINTS]);
-    }
+  winnow_panel_set_badge (WINNOW_PANEL (self), n);
 }
 
 /* The list shows the run's breakpoints: a new run has a new model. */
@@ -280,34 +267,12 @@ winnow_breakpoints_page_finalize (GObject *object)
   G_OBJECT_CLASS (winnow_breakpoints_page_parent_class)->finalize (object);
 }
 
-static void
-winnow_breakpoints_page_get_property (GObject    *object,
-                                      guint       prop_id,
-                                      GValue     *value,
-                                      GParamSpec *pspec)
-{
-  WinnowBreakpointsPage *self = WINNOW_BREAKPOINTS_PAGE (object);
-
-  switch (prop_id)
-    {
-    case PROP_N_BREAKPOINTS:
-      g_value_set_uint (value, self->n_breakpoints);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
 
 static void
 winnow_breakpoints_page_session_changed (WinnowPanel   *panel,
                                          WinnowSession *old)
 {
-  WinnowBreakpointsPage *self = WINNOW_BREAKPOINTS_PAGE (panel);
-  WinnowSession *session = winnow_panel_get_session (panel);
-
-  if (session != NULL)
-    g_signal_connect_object (session, "notify::breakpoints", G_CALLBACK (breakpoints_notify_cb), self, 0);
-  bind_breakpoints (self);
+  bind_breakpoints (WINNOW_BREAKPOINTS_PAGE (panel));
 }
 
 static void
@@ -318,14 +283,8 @@ winnow_breakpoints_page_class_init (WinnowBreakpointsPageClass *klass)
   WinnowPanelClass *panel_class = WINNOW_PANEL_CLASS (klass);
 
   object_class->finalize = winnow_breakpoints_page_finalize;
-  object_class->get_property = winnow_breakpoints_page_get_property;
   panel_class->session_changed = winnow_breakpoints_page_session_changed;
-
-  /* for the tab's badge */
-  properties[PROP_N_BREAKPOINTS] =
-    g_param_spec_uint ("n-breakpoints", NULL, NULL, 0, G_MAXUINT, 0,
-                       G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
-  g_object_class_install_properties (object_class, N_PROPS, properties);
+  winnow_panel_class_follow (panel_class, "notify::breakpoints", G_CALLBACK (breakpoints_notify_cb));
 
   gtk_widget_class_set_template_from_resource (widget_class, RESOURCE_BASE "/winnow-breakpoints-page.ui");
   gtk_widget_class_bind_template_child (widget_class, WinnowBreakpointsPage, box);

@@ -3,8 +3,6 @@
  * hits, a switch and a remove button, and the fields that add one. */
 #pragma once
 
-#include <adwaita.h>
-
 #include "winnow-panel.h"
 
 G_BEGIN_DECLS

@@ -56,10 +56,10 @@ setup_legend (WinnowDiagramPane *self)
 
 /* The diagram marks the nodes that stop the clock when a token enters them. */
 static void
-sync_breakpoints (WinnowDiagramPane *self)
+sync_breakpoints (WinnowSession     *session,
+                  WinnowDiagramPane *self)
 {
-  WinnowSession *session = winnow_panel_get_session (WINNOW_PANEL (self));
-  WnProcess *process = session ? winnow_session_get_process (session) : NULL;
+  WnProcess *process = winnow_session_get_process (session);
 
   for (guint i = 0; process != NULL && i < process->n_nodes; i++)
     winnow_diagram_set_breakpoint (self->diagram, process->nodes[i].id,
@@ -106,7 +106,7 @@ run_changed_cb (WinnowSession     *session,
   self->n_last_counts = process ? process->n_nodes : 0;
   self->last_counts = g_new0 (WinnowNodeCounts, MAX (self->n_last_counts, 1));
   gtk_stack_set_visible_child_name (self->stack, process ? "diagram" : "empty");
-  sync_breakpoints (self);
+  sync_breakpoints (session, self);
 }
 
 static void
@@ -128,8 +128,6 @@ winnow_diagram_pane_session_changed (WinnowPanel   *panel,
   g_clear_pointer (&self->selection, g_binding_unbind);
   if (session == NULL)
     return;
-  g_signal_connect_object (session, "run-changed", G_CALLBACK (run_changed_cb), self, 0);
-  g_signal_connect_object (session, "breakpoints-changed", G_CALLBACK (sync_breakpoints), self, G_CONNECT_SWAPPED);
   self->selection = g_object_bind_property (session, "selected-node", self->diagram, "selected-node",
                                             G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
 }
@@ -143,6 +141,8 @@ winnow_diagram_pane_class_init (WinnowDiagramPaneClass *klass)
 
   object_class->finalize = winnow_diagram_pane_finalize;
   panel_class->session_changed = winnow_diagram_pane_session_changed;
+  winnow_panel_class_follow (panel_class, "run-changed", G_CALLBACK (run_changed_cb));
+  winnow_panel_class_follow (panel_class, "breakpoints-changed", G_CALLBACK (sync_breakpoints));
 
   g_type_ensure (WINNOW_TYPE_DIAGRAM);
   gtk_widget_class_set_template_from_resource (widget_class, RESOURCE_BASE "/winnow-diagram-pane.ui");

@@ -255,9 +255,6 @@ winnow_dispatcher_page_session_changed (WinnowPanel   *panel,
   g_signal_connect_object (table, "notify::live", G_CALLBACK (sync_jobs_selection), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (winnow_live_table_get_selection (table), "notify::selected-item",
                            G_CALLBACK (jobs_selection_cb), self, 0);
-  g_signal_connect_object (session, "notify::selected-job", G_CALLBACK (selected_job_cb), self, 0);
-  g_signal_connect_object (session, "notify::selected-node", G_CALLBACK (selected_node_cb), self, 0);
-  g_signal_connect_object (session, "run-changed", G_CALLBACK (run_changed_cb), self, 0);
   update_empty_state (self);
 }
 
@@ -271,6 +268,9 @@ winnow_dispatcher_page_class_init (WinnowDispatcherPageClass *klass)
   object_class->dispose = winnow_dispatcher_page_dispose;
   object_class->finalize = winnow_dispatcher_page_finalize;
   panel_class->session_changed = winnow_dispatcher_page_session_changed;
+  winnow_panel_class_follow (panel_class, "notify::selected-job", G_CALLBACK (selected_job_cb));
+  winnow_panel_class_follow (panel_class, "notify::selected-node", G_CALLBACK (selected_node_cb));
+  winnow_panel_class_follow (panel_class, "run-changed", G_CALLBACK (run_changed_cb));
 
   g_type_ensure (WINNOW_TYPE_TABLE_VIEW);
   gtk_widget_class_set_template_from_resource (widget_class, RESOURCE_BASE "/winnow-dispatcher-page.ui");

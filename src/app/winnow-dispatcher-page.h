@@ -3,8 +3,6 @@
  * dispatcher's store, filtered by topic, state and the selected node. */
 #pragma once
 
-#include <adwaita.h>
-
 #include "winnow-panel.h"
 
 G_BEGIN_DECLS

@@ -164,14 +164,8 @@ static void
 winnow_fault_panel_session_changed (WinnowPanel   *panel,
                                     WinnowSession *old)
 {
-  WinnowFaultPanel *self = WINNOW_FAULT_PANEL (panel);
-  WinnowSession *session = winnow_panel_get_session (panel);
-
-  if (session == NULL)
-    return;
-  g_signal_connect_object (session, "notify::selected-node", G_CALLBACK (selected_node_cb), self, 0);
-  g_signal_connect_object (session, "run-changed", G_CALLBACK (run_changed_cb), self, 0);
-  update_fault_panel (self);
+  if (winnow_panel_get_session (panel) != NULL)
+    update_fault_panel (WINNOW_FAULT_PANEL (panel));
 }
 
 static void
@@ -183,6 +177,8 @@ winnow_fault_panel_class_init (WinnowFaultPanelClass *klass)
 
   object_class->get_property = winnow_fault_panel_get_property;
   panel_class->session_changed = winnow_fault_panel_session_changed;
+  winnow_panel_class_follow (panel_class, "notify::selected-node", G_CALLBACK (selected_node_cb));
+  winnow_panel_class_follow (panel_class, "run-changed", G_CALLBACK (run_changed_cb));
 
   /* a task is selected and a run is on: win.inject-fault's enabled state */
   properties[PROP_CAN_INJECT] =

@@ -3,8 +3,6 @@
  * selected task's topic gets on its next execution. */
 #pragma once
 
-#include <adwaita.h>
-
 #include "winnow-panel.h"
 
 G_BEGIN_DECLS

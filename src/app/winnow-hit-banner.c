@@ -63,14 +63,7 @@ static void
 winnow_hit_banner_session_changed (WinnowPanel   *panel,
                                    WinnowSession *old)
 {
-  WinnowHitBanner *self = WINNOW_HIT_BANNER (panel);
-  WinnowSession *session = winnow_panel_get_session (panel);
-
-  gtk_revealer_set_reveal_child (self->revealer, FALSE);
-  if (session == NULL)
-    return;
-  g_signal_connect_object (session, "breakpoint-hit", G_CALLBACK (hit_cb), self, 0);
-  g_signal_connect_object (session, "run-changed", G_CALLBACK (run_changed_cb), self, 0);
+  gtk_revealer_set_reveal_child (WINNOW_HIT_BANNER (panel)->revealer, FALSE);
 }
 
 static void
@@ -80,6 +73,8 @@ winnow_hit_banner_class_init (WinnowHitBannerClass *klass)
   WinnowPanelClass *panel_class = WINNOW_PANEL_CLASS (klass);
 
   panel_class->session_changed = winnow_hit_banner_session_changed;
+  winnow_panel_class_follow (panel_class, "breakpoint-hit", G_CALLBACK (hit_cb));
+  winnow_panel_class_follow (panel_class, "run-changed", G_CALLBACK (run_changed_cb));
 
   gtk_widget_class_set_template_from_resource (widget_class, RESOURCE_BASE "/winnow-hit-banner.ui");
   gtk_widget_class_bind_template_child (widget_class, WinnowHitBanner, revealer);

@@ -3,8 +3,6 @@
  * clock, and on which event, with Step, Continue and Dismiss buttons. */
 #pragma once
 
-#include <adwaita.h>
-
 #include "winnow-panel.h"
 
 G_BEGIN_DECLS

@@ -18,16 +18,7 @@ struct _WinnowIncidentsPage
   GtkListBox    *list;
 
   guint          shown;          /* the incidents' version on show */
-  guint          n_incidents;
 };
-
-enum {
-  PROP_0,
-  PROP_N_INCIDENTS,
-  N_PROPS
-};
-
-static GParamSpec *properties[N_PROPS];
 
 G_DEFINE_FINAL_TYPE (WinnowIncidentsPage, winnow_incidents_page, WINNOW_TYPE_PANEL)
 
@@ -154,53 +145,26 @@ run_changed_cb (WinnowSession       *session,
   winnow_incidents_page_update (self);
 }
 
-static void
-winnow_incidents_page_get_property (GObject    *object,
-                                    guint       prop_id,
-                                    GValue     *value,
-                                    GParamSpec *pspec)
-{
-  WinnowIncidentsPage *self = WINNOW_INCIDENTS_PAGE (object);
-
-  switch (prop_id)
-    {
-    case PROP_N_INCIDENTS:
-      g_value_set_uint (value, self->n_incidents);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
 
 static void
 winnow_incidents_page_session_changed (WinnowPanel   *panel,
                                        WinnowSession *old)
 {
   WinnowIncidentsPage *self = WINNOW_INCIDENTS_PAGE (panel);
-  WinnowSession *session = winnow_panel_get_session (panel);
 
   self->shown = G_MAXUINT;
-  if (session == NULL)
-    return;
-  g_signal_connect_object (session, "run-changed", G_CALLBACK (run_changed_cb), self, 0);
-  winnow_incidents_page_update (self);
+  if (winnow_panel_get_session (panel) != NULL)
+    winnow_incidents_page_update (self);
 }
 
 static void
 winnow_incidents_page_class_init (WinnowIncidentsPageClass *klass)
 {
-  GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
   WinnowPanelClass *panel_class = WINNOW_PANEL_CLASS (klass);
 
-  object_class->get_property = winnow_incidents_page_get_property;
   panel_class->session_changed = winnow_incidents_page_session_changed;
-
-  /* for the tab's badge */
-  properties[PROP_N_INCIDENTS] =
-    g_param_spec_uint ("n-incidents", NULL, NULL, 0, G_MAXUINT, 0,
-                       G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
-  g_object_class_install_properties (object_class, N_PROPS, properties);
+  winnow_panel_class_follow (panel_class, "run-changed", G_CALLBACK (run_changed_cb));
 
   gtk_widget_class_set_template_from_resource (widget_class, RESOURCE_BASE "/winnow-incidents-page.ui");
   gtk_widget_class_bind_template_child (widget_class, WinnowIncidentsPage, stack);
@@ -241,9 +205,5 @@ winnow_incidents_page_update (WinnowIncidentsPage *self)
   for (guint i = 0; i < incidents->len; i++)
     gtk_list_box_append (self->list, incident_row (g_ptr_array_index (incidents, i), process));
   gtk_stack_set_visible_child_name (self->stack, incidents->len > 0 ? "list" : "empty");
-  if (self->n_incidents != incidents->len)
-    {
-      self->n_incidents = incidents->len;
-      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_INCIDENTS]);
-    }
+  winnow_panel_set_badge (WINNOW_PANEL (self), incidents->len);
 }

@@ -3,8 +3,6 @@
  * its Retry, Resolve and Cancel Instance buttons. */
 #pragma once
 
-#include <adwaita.h>
-
 #include "winnow-panel.h"
 
 G_BEGIN_DECLS

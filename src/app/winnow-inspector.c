@@ -35,22 +35,13 @@ update_select_hint (WinnowInspector *self)
 /* A new selection is read from its title down: the panel goes back to its
  * top rather than keep the last one's scroll position. */
 static void
-selection_changed_cb (WinnowInspector *self)
+selection_changed_cb (WinnowSession   *session,
+                      GParamSpec      *pspec,
+                      WinnowInspector *self)
 {
   gtk_adjustment_set_value (gtk_scrolled_window_get_vadjustment (self->scroller), 0);
 }
 
-static void
-winnow_inspector_session_changed (WinnowPanel   *panel,
-                                  WinnowSession *old)
-{
-  WinnowSession *session = winnow_panel_get_session (panel);
-
-  if (session == NULL)
-    return;
-  g_signal_connect_object (session, "notify::selected-node", G_CALLBACK (selection_changed_cb), panel, G_CONNECT_SWAPPED);
-  g_signal_connect_object (session, "notify::selected-job", G_CALLBACK (selection_changed_cb), panel, G_CONNECT_SWAPPED);
-}
 
 static void
 winnow_inspector_class_init (WinnowInspectorClass *klass)
@@ -58,7 +49,8 @@ winnow_inspector_class_init (WinnowInspectorClass *klass)
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
   WinnowPanelClass *panel_class = WINNOW_PANEL_CLASS (klass);
 
-  panel_class->session_changed = winnow_inspector_session_changed;
+  winnow_panel_class_follow (panel_class, "notify::selected-node", G_CALLBACK (selection_changed_cb));
+  winnow_panel_class_follow (panel_class, "notify::selected-job", G_CALLBACK (selection_changed_cb));
 
   g_type_ensure (WINNOW_TYPE_JOB_INSPECTOR);
   g_type_ensure (WINNOW_TYPE_NODE_INSPECTOR);

@@ -4,8 +4,6 @@
  * selected task, and the run. */
 #pragma once
 
-#include <adwaita.h>
-
 #include "winnow-panel.h"
 #include "winnow-fault-panel.h"
 #include "winnow-node-inspector.h"

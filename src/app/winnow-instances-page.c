@@ -62,7 +62,6 @@ winnow_instances_page_session_changed (WinnowPanel   *panel,
   winnow_table_view_set_model (self->table, winnow_session_get_instances (session), WINNOW_TYPE_INSTANCE_ROW,
                                instance_columns, G_N_ELEMENTS (instance_columns),
                                NULL, (WinnowAssignFunc) winnow_instance_row_assign);
-  g_signal_connect_object (session, "run-changed", G_CALLBACK (run_changed_cb), self, 0);
   update_empty_state (self);
 }
 
@@ -73,6 +72,7 @@ winnow_instances_page_class_init (WinnowInstancesPageClass *klass)
   WinnowPanelClass *panel_class = WINNOW_PANEL_CLASS (klass);
 
   panel_class->session_changed = winnow_instances_page_session_changed;
+  winnow_panel_class_follow (panel_class, "run-changed", G_CALLBACK (run_changed_cb));
 
   g_type_ensure (WINNOW_TYPE_TABLE_VIEW);
   gtk_widget_class_set_template_from_resource (widget_class, RESOURCE_BASE "/winnow-instances-page.ui");

@@ -3,8 +3,6 @@
  * its state, times and outcome. */
 #pragma once
 
-#include <adwaita.h>
-
 #include "winnow-panel.h"
 
 G_BEGIN_DECLS

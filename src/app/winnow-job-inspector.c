@@ -481,14 +481,10 @@ winnow_job_inspector_session_changed (WinnowPanel   *panel,
                                       WinnowSession *old)
 {
   WinnowJobInspector *self = WINNOW_JOB_INSPECTOR (panel);
-  WinnowSession *session = winnow_panel_get_session (panel);
 
   g_clear_pointer (&self->inspected_job, g_free);
-  if (session == NULL)
-    return;
-  g_signal_connect_object (session, "notify::selected-job", G_CALLBACK (selected_job_cb), self, 0);
-  g_signal_connect_object (session, "run-changed", G_CALLBACK (run_changed_cb), self, 0);
-  update_job_inspector (self);
+  if (winnow_panel_get_session (panel) != NULL)
+    update_job_inspector (self);
 }
 
 static void
@@ -500,6 +496,8 @@ winnow_job_inspector_class_init (WinnowJobInspectorClass *klass)
 
   object_class->finalize = winnow_job_inspector_finalize;
   panel_class->session_changed = winnow_job_inspector_session_changed;
+  winnow_panel_class_follow (panel_class, "notify::selected-job", G_CALLBACK (selected_job_cb));
+  winnow_panel_class_follow (panel_class, "run-changed", G_CALLBACK (run_changed_cb));
 
   gtk_widget_class_set_template_from_resource (widget_class, RESOURCE_BASE "/winnow-job-inspector.ui");
 #define BIND(name) gtk_widget_class_bind_template_child (widget_class, WinnowJobInspector, name)

@@ -3,8 +3,6 @@
  * now, its error mapper and output mapping, and its history. */
 #pragma once
 
-#include <adwaita.h>
-
 #include "winnow-panel.h"
 
 G_BEGIN_DECLS

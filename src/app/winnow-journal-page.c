@@ -352,8 +352,6 @@ winnow_journal_page_session_changed (WinnowPanel   *panel,
   self->journal_filtered = G_LIST_MODEL (journal);
   self->journal_selection = GTK_SELECTION_MODEL (gtk_no_selection_new (g_object_ref (G_LIST_MODEL (journal))));
   attach_view (self, gtk_widget_get_mapped (GTK_WIDGET (self)));
-  g_signal_connect_object (session, "notify::selected-node", G_CALLBACK (selected_node_cb), self, 0);
-  g_signal_connect_object (session, "run-changed", G_CALLBACK (run_changed_cb), self, 0);
   update_journal_filter (self);
   update_empty_state (self);
 }
@@ -370,6 +368,8 @@ winnow_journal_page_class_init (WinnowJournalPageClass *klass)
   widget_class->map = winnow_journal_page_map;
   widget_class->unmap = winnow_journal_page_unmap;
   panel_class->session_changed = winnow_journal_page_session_changed;
+  winnow_panel_class_follow (panel_class, "notify::selected-node", G_CALLBACK (selected_node_cb));
+  winnow_panel_class_follow (panel_class, "run-changed", G_CALLBACK (run_changed_cb));
 
   gtk_widget_class_set_template_from_resource (widget_class, RESOURCE_BASE "/winnow-journal-page.ui");
   gtk_widget_class_bind_template_child_full (widget_class, "box", FALSE, 0);   /* disposed with the template */

@@ -3,8 +3,6 @@
  * the bottom, with a search, a kind and an instance filter. */
 #pragma once
 
-#include <adwaita.h>
-
 #include "winnow-panel.h"
 
 G_BEGIN_DECLS

@@ -3,8 +3,6 @@
  * that could not be opened, each as FILE:LINE:COL: path: message. */
 #pragma once
 
-#include <adwaita.h>
-
 #include "winnow-panel.h"
 
 G_BEGIN_DECLS

@@ -154,15 +154,8 @@ static void
 winnow_node_inspector_session_changed (WinnowPanel   *panel,
                                        WinnowSession *old)
 {
-  WinnowNodeInspector *self = WINNOW_NODE_INSPECTOR (panel);
-  WinnowSession *session = winnow_panel_get_session (panel);
-
-  if (session == NULL)
-    return;
-  g_signal_connect_object (session, "notify::selected-node", G_CALLBACK (selected_node_cb), self, 0);
-  g_signal_connect_object (session, "run-changed", G_CALLBACK (run_changed_cb), self, 0);
-  g_signal_connect_object (session, "breakpoints-changed", G_CALLBACK (run_changed_cb), self, 0);
-  update_node_inspector (self);
+  if (winnow_panel_get_session (panel) != NULL)
+    update_node_inspector (WINNOW_NODE_INSPECTOR (panel));
 }
 
 static void
@@ -172,6 +165,9 @@ winnow_node_inspector_class_init (WinnowNodeInspectorClass *klass)
   WinnowPanelClass *panel_class = WINNOW_PANEL_CLASS (klass);
 
   panel_class->session_changed = winnow_node_inspector_session_changed;
+  winnow_panel_class_follow (panel_class, "notify::selected-node", G_CALLBACK (selected_node_cb));
+  winnow_panel_class_follow (panel_class, "run-changed", G_CALLBACK (run_changed_cb));
+  winnow_panel_class_follow (panel_class, "breakpoints-changed", G_CALLBACK (run_changed_cb));
 
   gtk_widget_class_set_template_from_resource (widget_class, RESOURCE_BASE "/winnow-node-inspector.ui");
 #define BIND(name) gtk_widget_class_bind_template_child (widget_class, WinnowNodeInspector, name)

@@ -4,8 +4,6 @@
  * and its task's trust. */
 #pragma once
 
-#include <adwaita.h>
-
 #include "winnow-panel.h"
 
 G_BEGIN_DECLS

@@ -3,7 +3,8 @@
  * `session` property the window's template binds, the handlers on that
  * session dropped when it changes, a child laid out to fill the panel, and
  * its template disposed with it. A panel subclasses WinnowPanel, sets its
- * template in class_init and does its work in session_changed. */
+ * template and the session signals it follows (winnow_panel_class_follow)
+ * in class_init, and catches up with a new session in session_changed. */
 #include "config.h"
 
 #include "winnow-panel.h"
@@ -11,15 +12,26 @@
 typedef struct
 {
   WinnowSession *session;
+  guint          badge;
 } WinnowPanelPrivate;
 
 enum {
   PROP_0,
   PROP_SESSION,
+  PROP_BADGE,
   N_PROPS
 };
 
 static GParamSpec *properties[N_PROPS];
+
+/* What a panel class follows (winnow_panel_class_follow), kept on its GType. */
+typedef struct
+{
+  const char *detailed_signal;
+  GCallback   callback;
+} Follow;
+
+static GQuark follow_quark;
 
 G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (WinnowPanel, winnow_panel, GTK_TYPE_WIDGET)
 
@@ -27,7 +39,6 @@ static void
 winnow_panel_dispose (GObject *object)
 {
   WinnowPanel *self = WINNOW_PANEL (object);
-
   GtkWidget *child;
 
   winnow_panel_set_session (self, NULL);
@@ -50,6 +61,9 @@ winnow_panel_get_property (GObject    *object,
     {
     case PROP_SESSION:
       g_value_set_object (value, winnow_panel_get_session (self));
+      break;
+    case PROP_BADGE:
+      g_value_set_uint (value, winnow_panel_get_badge (self));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -87,14 +101,57 @@ winnow_panel_class_init (WinnowPanelClass *klass)
   properties[PROP_SESSION] =
     g_param_spec_object ("session", NULL, NULL, WINNOW_TYPE_SESSION,
                          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  /* for the tab's badge (winnow_panel_set_badge) */
+  properties[PROP_BADGE] =
+    g_param_spec_uint ("badge", NULL, NULL, 0, G_MAXUINT, 0,
+                       G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+  follow_quark = g_quark_from_static_string ("winnow-panel-follow");
 }
 
 static void
 winnow_panel_init (WinnowPanel *self)
 {
+}
+
+/* The signals the panel's classes follow, connected to `session`. */
+static void
+connect_follows (WinnowPanel   *self,
+                 WinnowSession *session)
+{
+  for (GType type = G_OBJECT_TYPE (self); type != WINNOW_TYPE_PANEL; type = g_type_parent (type))
+    {
+      GArray *follows = g_type_get_qdata (type, follow_quark);
+
+      for (guint i = 0; follows != NULL && i < follows->len; i++)
+        {
+          const Follow *follow = &g_array_index (follows, Follow, i);
+
+          g_signal_connect_object (session, follow->detailed_signal, follow->callback, self, 0);
+        }
+    }
+}
+
+void
+winnow_panel_class_follow (WinnowPanelClass *klass,
+                           const char       *detailed_signal,
+                           GCallback         callback)
+{
+  GType type = G_TYPE_FROM_CLASS (klass);
+  GArray *follows = g_type_get_qdata (type, follow_quark);
+  Follow follow = { g_intern_string (detailed_signal), callback };
+
+  g_return_if_fail (WINNOW_IS_PANEL_CLASS (klass));
+
+  if (follows == NULL)
+    {
+      /* kept as long as the class: the process */
+      follows = g_array_new (FALSE, FALSE, sizeof (Follow));
+      g_type_set_qdata (type, follow_quark, follows);
+    }
+  g_array_append_val (follows, follow);
 }
 
 WinnowSession *
@@ -122,7 +179,32 @@ winnow_panel_set_session (WinnowPanel   *self,
   if (old != NULL)
     g_signal_handlers_disconnect_by_data (old, self);
   priv->session = session ? g_object_ref (session) : NULL;
+  if (session != NULL)
+    connect_follows (self, session);
   if (WINNOW_PANEL_GET_CLASS (self)->session_changed != NULL)
     WINNOW_PANEL_GET_CLASS (self)->session_changed (self, old);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
+}
+
+guint
+winnow_panel_get_badge (WinnowPanel *self)
+{
+  WinnowPanelPrivate *priv = winnow_panel_get_instance_private (self);
+
+  g_return_val_if_fail (WINNOW_IS_PANEL (self), 0);
+  return priv->badge;
+}
+
+void
+winnow_panel_set_badge (WinnowPanel *self,
+                        guint        badge)
+{
+  WinnowPanelPrivate *priv = winnow_panel_get_instance_private (self);
+
+  g_return_if_fail (WINNOW_IS_PANEL (self));
+
+  if (priv->badge == badge)
+    return;
+  priv->badge = badge;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BADGE]);
 }

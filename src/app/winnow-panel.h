@@ -18,14 +18,27 @@ struct _WinnowPanelClass
 
   /* The panel now shows `winnow_panel_get_session (self)` (NULL: none).
    * Handlers the panel connected to `old` with itself as data are already
-   * gone; connect what the new session needs and catch up. */
+   * gone, those winnow_panel_class_follow() names are connected to the new
+   * one; connect what else it needs and catch up. */
   void (*session_changed) (WinnowPanel   *self,
                            WinnowSession *old);
 
   gpointer padding[4];
 };
 
+/* In class_init: while a panel of this class shows a session, `callback`
+ * follows the session's `detailed_signal`, with the panel as its data
+ * ("run-changed", "notify::selected-node"…). */
+void           winnow_panel_class_follow (WinnowPanelClass *klass,
+                                          const char       *detailed_signal,
+                                          GCallback         callback);
+
 WinnowSession *winnow_panel_get_session (WinnowPanel   *self);
+/* The number a tab's badge shows for the panel (the "badge" property, 0:
+ * none); setting it notifies only when it changes. */
+guint          winnow_panel_get_badge   (WinnowPanel   *self);
+void           winnow_panel_set_badge   (WinnowPanel   *self,
+                                         guint          badge);
 void           winnow_panel_set_session (WinnowPanel   *self,
                                          WinnowSession *session);
 

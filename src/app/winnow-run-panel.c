@@ -87,13 +87,10 @@ static void
 winnow_run_panel_session_changed (WinnowPanel   *panel,
                                   WinnowSession *old)
 {
-  WinnowRunPanel *self = WINNOW_RUN_PANEL (panel);
   WinnowSession *session = winnow_panel_get_session (panel);
 
-  if (session == NULL)
-    return;
-  g_signal_connect_object (session, "run-changed", G_CALLBACK (run_changed_cb), self, 0);
-  run_changed_cb (session, self);
+  if (session != NULL)
+    run_changed_cb (session, WINNOW_RUN_PANEL (panel));
 }
 
 static void
@@ -103,6 +100,7 @@ winnow_run_panel_class_init (WinnowRunPanelClass *klass)
   WinnowPanelClass *panel_class = WINNOW_PANEL_CLASS (klass);
 
   panel_class->session_changed = winnow_run_panel_session_changed;
+  winnow_panel_class_follow (panel_class, "run-changed", G_CALLBACK (run_changed_cb));
 
   gtk_widget_class_set_template_from_resource (widget_class, RESOURCE_BASE "/winnow-run-panel.ui");
 #define BIND(name) gtk_widget_class_bind_template_child (widget_class, WinnowRunPanel, name)

@@ -3,8 +3,6 @@
  * trust, the run's totals, and starting an instance with variables. */
 #pragma once
 
-#include <adwaita.h>
-
 #include "winnow-panel.h"
 
 G_BEGIN_DECLS

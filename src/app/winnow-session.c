@@ -874,10 +874,7 @@ winnow_session_inject (WinnowSession  *self,
                        GError        **error)
 {
   g_return_val_if_fail (WINNOW_IS_SESSION (self), FALSE);
-
-  if (!check_loaded (self, error))
-    return FALSE;
-  return after_command (self, wn_engine_inject (self->engine, topic, worker, response, error));
+  return check_loaded (self, error) && after_command (self, wn_engine_inject (self->engine, topic, worker, response, error));
 }
 
 const char *
@@ -1013,19 +1010,28 @@ winnow_session_get_selected_node (WinnowSession *self)
   return self->selected_node;
 }
 
+/* A selection (an empty id selects nothing) set to `id`, notified if it changed. */
+static void
+set_selection (WinnowSession  *self,
+               char          **field,
+               const char     *id,
+               guint           prop)
+{
+  if (id != NULL && *id == '\0')
+    id = NULL;
+  if (g_strcmp0 (*field, id) == 0)
+    return;
+  g_free (*field);
+  *field = g_strdup (id);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[prop]);
+}
+
 void
 winnow_session_set_selected_node (WinnowSession *self,
                                   const char    *node)
 {
   g_return_if_fail (WINNOW_IS_SESSION (self));
-
-  if (node != NULL && *node == '\0')
-    node = NULL;
-  if (g_strcmp0 (self->selected_node, node) == 0)
-    return;
-  g_free (self->selected_node);
-  self->selected_node = g_strdup (node);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED_NODE]);
+  set_selection (self, &self->selected_node, node, PROP_SELECTED_NODE);
 }
 
 const char *
@@ -1040,14 +1046,7 @@ winnow_session_set_selected_job (WinnowSession *self,
                                  const char    *job)
 {
   g_return_if_fail (WINNOW_IS_SESSION (self));
-
-  if (job != NULL && *job == '\0')
-    job = NULL;
-  if (g_strcmp0 (self->selected_job, job) == 0)
-    return;
-  g_free (self->selected_job);
-  self->selected_job = g_strdup (job);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED_JOB]);
+  set_selection (self, &self->selected_job, job, PROP_SELECTED_JOB);
 }
 
 WinnowTrace *
@@ -1123,10 +1122,7 @@ winnow_session_incident_retry (WinnowSession  *self,
                                GError        **error)
 {
   g_return_val_if_fail (WINNOW_IS_SESSION (self), FALSE);
-
-  if (!check_loaded (self, error))
-    return FALSE;
-  return after_command (self, wn_engine_incident_retry (self->engine, instance, node, error));
+  return check_loaded (self, error) && after_command (self, wn_engine_incident_retry (self->engine, instance, node, error));
 }
 
 gboolean
@@ -1136,10 +1132,7 @@ winnow_session_incident_resolve (WinnowSession  *self,
                                  GError        **error)
 {
   g_return_val_if_fail (WINNOW_IS_SESSION (self), FALSE);
-
-  if (!check_loaded (self, error))
-    return FALSE;
-  return after_command (self, wn_engine_incident_resolve (self->engine, instance, node, error));
+  return check_loaded (self, error) && after_command (self, wn_engine_incident_resolve (self->engine, instance, node, error));
 }
 
 gboolean
@@ -1148,8 +1141,5 @@ winnow_session_cancel_instance (WinnowSession  *self,
                                 GError        **error)
 {
   g_return_val_if_fail (WINNOW_IS_SESSION (self), FALSE);
-
-  if (!check_loaded (self, error))
-    return FALSE;
-  return after_command (self, wn_engine_cancel_instance (self->engine, instance, error));
+  return check_loaded (self, error) && after_command (self, wn_engine_cancel_instance (self->engine, instance, error));
 }

@@ -419,15 +419,6 @@ winnow_table_view_set_property (GObject      *object,
 }
 
 /* The session is the clock: its mode and the time the live cells show. */
-static void
-winnow_table_view_session_changed (WinnowPanel   *panel,
-                                   WinnowSession *old)
-{
-  WinnowSession *session = winnow_panel_get_session (panel);
-
-  if (session != NULL)
-    g_signal_connect_object (session, "notify::mode", G_CALLBACK (mode_cb), panel, 0);
-}
 
 static void
 winnow_table_view_class_init (WinnowTableViewClass *klass)
@@ -442,7 +433,7 @@ winnow_table_view_class_init (WinnowTableViewClass *klass)
   object_class->set_property = winnow_table_view_set_property;
   widget_class->map = winnow_table_view_map;
   widget_class->unmap = winnow_table_view_unmap;
-  panel_class->session_changed = winnow_table_view_session_changed;
+  winnow_panel_class_follow (panel_class, "notify::mode", G_CALLBACK (mode_cb));
 
   /* whether columns can be dragged to another place (the column view's) */
   properties[PROP_REORDERABLE] =

@@ -89,7 +89,6 @@ winnow_timeline_page_session_changed (WinnowPanel   *panel,
   winnow_timeline_set_trace (self->timeline, session ? winnow_session_get_trace (session) : NULL);
   if (session == NULL)
     return;
-  g_signal_connect_object (session, "run-changed", G_CALLBACK (run_changed_cb), self, 0);
   self->selected_job = g_object_bind_property (session, "selected-job", self->timeline, "selected-job",
                                                G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
   winnow_timeline_page_update (self);
@@ -102,6 +101,7 @@ winnow_timeline_page_class_init (WinnowTimelinePageClass *klass)
   WinnowPanelClass *panel_class = WINNOW_PANEL_CLASS (klass);
 
   panel_class->session_changed = winnow_timeline_page_session_changed;
+  winnow_panel_class_follow (panel_class, "run-changed", G_CALLBACK (run_changed_cb));
 
   g_type_ensure (WINNOW_TYPE_TIMELINE);
   gtk_widget_class_set_template_from_resource (widget_class, RESOURCE_BASE "/winnow-timeline-page.ui");

@@ -3,8 +3,6 @@
  * clock (WinnowTimeline), its legend and its zoom buttons. */
 #pragma once
 
-#include <adwaita.h>
-
 #include "winnow-panel.h"
 
 G_BEGIN_DECLS

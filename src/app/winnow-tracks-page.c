@@ -153,8 +153,6 @@ winnow_tracks_page_session_changed (WinnowPanel   *panel,
                                self->filter, (WinnowAssignFunc) winnow_track_row_assign);
   g_signal_connect_object (winnow_live_table_get_selection (winnow_table_view_get_table (self->table)),
                            "notify::selected-item", G_CALLBACK (tracks_selection_cb), self, 0);
-  g_signal_connect_object (session, "notify::selected-node", G_CALLBACK (selected_node_cb), self, 0);
-  g_signal_connect_object (session, "run-changed", G_CALLBACK (run_changed_cb), self, 0);
   update_empty_state (self);
 }
 
@@ -167,6 +165,8 @@ winnow_tracks_page_class_init (WinnowTracksPageClass *klass)
 
   object_class->dispose = winnow_tracks_page_dispose;
   panel_class->session_changed = winnow_tracks_page_session_changed;
+  winnow_panel_class_follow (panel_class, "notify::selected-node", G_CALLBACK (selected_node_cb));
+  winnow_panel_class_follow (panel_class, "run-changed", G_CALLBACK (run_changed_cb));
 
   g_type_ensure (WINNOW_TYPE_TABLE_VIEW);
   gtk_widget_class_set_template_from_resource (widget_class, RESOURCE_BASE "/winnow-tracks-page.ui");

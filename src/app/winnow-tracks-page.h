@@ -3,8 +3,6 @@
  * selected node. */
 #pragma once
 
-#include <adwaita.h>
-
 #include "winnow-panel.h"
 
 G_BEGIN_DECLS

@@ -430,10 +430,7 @@ incidents_count_cb (WinnowIncidentsPage *page,
                     GParamSpec          *pspec,
                     WinnowWindow        *self)
 {
-  guint n;
-
-  g_object_get (page, "n-incidents", &n, NULL);
-  adw_view_stack_page_set_needs_attention (self->incidents_page, n > 0);
+  adw_view_stack_page_set_needs_attention (self->incidents_page, winnow_panel_get_badge (WINNOW_PANEL (page)) > 0);
 }
 
 /* ---- inspector ---- */
@@ -810,7 +807,7 @@ winnow_window_init (WinnowWindow *self)
   g_signal_connect_object (self->session, "breakpoint-hit", G_CALLBACK (session_hit_cb), self, 0);
 
   g_signal_connect (self->view_stack, "notify::visible-child-name", G_CALLBACK (visible_page_cb), self);
-  g_signal_connect (self->incidents, "notify::n-incidents", G_CALLBACK (incidents_count_cb), self);
+  g_signal_connect (self->incidents, "notify::badge", G_CALLBACK (incidents_count_cb), self);
 
   keys = gtk_event_controller_key_new ();
   gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);

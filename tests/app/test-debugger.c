@@ -277,7 +277,7 @@ test_breakpoint_engine_model (void)
   g_assert_nonnull (row);
   g_assert_null (gtk_list_box_get_row_at_index (list, 1));
   g_assert_cmpstr (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (row)), ==, "job.retriesExhausted");
-  g_object_get (page, "n-breakpoints", &n_breakpoints, NULL);
+  g_object_get (page, "badge", &n_breakpoints, NULL);
   g_assert_cmpuint (n_breakpoints, ==, 1);
 
   /* disabled through the engine: the row says so */
@@ -309,7 +309,7 @@ test_breakpoint_engine_model (void)
   /* removed through the engine: the page is empty */
   g_assert_true (wn_engine_remove_breakpoint (engine, id));
   g_assert_null (gtk_list_box_get_row_at_index (list, 0));
-  g_object_get (page, "n-breakpoints", &n_breakpoints, NULL);
+  g_object_get (page, "badge", &n_breakpoints, NULL);
   g_assert_cmpuint (n_breakpoints, ==, 0);
   close_window (window);
 }
