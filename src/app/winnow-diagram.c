@@ -575,11 +575,7 @@ draw_node (cairo_t       *cr,
     case WN_NODE_SCRIPT:
     case WN_NODE_SERVICE:
       winnow_paint_rounded_rect (cr, x, y, n->box.width, n->box.height, TASK_RADIUS);
-      winnow_paint_set_color (cr, &pal->fill, 1);
-      cairo_fill_preserve (cr);
-      cairo_set_line_width (cr, 1.5);
-      winnow_paint_set_color (cr, &pal->fg, 0.72);
-      cairo_stroke (cr);
+      winnow_paint_fill_and_stroke (cr, &pal->fill, &pal->fg, 0.72, 1.5);
       if (node->type == WN_NODE_SERVICE)
         draw_gear (cr, pal, x + 15, y + 15, 7);
       else if (node->type == WN_NODE_SCRIPT)
@@ -588,11 +584,7 @@ draw_node (cairo_t       *cr,
 
     case WN_NODE_START:
       path_circle (cr, n->cx, n->cy, EVENT_R);
-      winnow_paint_set_color (cr, &pal->fill, 1);
-      cairo_fill_preserve (cr);
-      cairo_set_line_width (cr, 2.0);
-      winnow_paint_set_color (cr, &pal->start, 1);
-      cairo_stroke (cr);
+      winnow_paint_fill_and_stroke (cr, &pal->fill, &pal->start, 1, 2.0);
       break;
 
     case WN_NODE_END:
@@ -615,11 +607,7 @@ draw_node (cairo_t       *cr,
 
     case WN_NODE_TIMER:
       path_circle (cr, n->cx, n->cy, EVENT_R);
-      winnow_paint_set_color (cr, &pal->fill, 1);
-      cairo_fill_preserve (cr);
-      cairo_set_line_width (cr, 1.5);
-      winnow_paint_set_color (cr, &pal->fg, 0.8);
-      cairo_stroke (cr);
+      winnow_paint_fill_and_stroke (cr, &pal->fill, &pal->fg, 0.8, 1.5);
       path_circle (cr, n->cx, n->cy, EVENT_R - 3.5);
       cairo_stroke (cr);
       draw_clock (cr, pal, n->cx, n->cy, EVENT_R - 7);
@@ -627,11 +615,7 @@ draw_node (cairo_t       *cr,
 
     case WN_NODE_BOUNDARY:
       path_circle (cr, n->cx, n->cy, n->box.width / 2);
-      winnow_paint_set_color (cr, &pal->fill, 1);
-      cairo_fill_preserve (cr);
-      cairo_set_line_width (cr, 1.5);
-      winnow_paint_set_color (cr, &pal->fg, 0.8);
-      cairo_stroke (cr);
+      winnow_paint_fill_and_stroke (cr, &pal->fill, &pal->fg, 0.8, 1.5);
       path_circle (cr, n->cx, n->cy, n->box.width / 2 - 3);
       cairo_stroke (cr);
       path_bolt (cr, n->cx, n->cy, n->box.width / 2 - 1);
@@ -642,11 +626,7 @@ draw_node (cairo_t       *cr,
     case WN_NODE_EXCLUSIVE:
     case WN_NODE_PARALLEL:
       path_diamond (cr, n->cx, n->cy, GATEWAY_R);
-      winnow_paint_set_color (cr, &pal->fill, 1);
-      cairo_fill_preserve (cr);
-      cairo_set_line_width (cr, 1.5);
-      winnow_paint_set_color (cr, &pal->fg, 0.72);
-      cairo_stroke (cr);
+      winnow_paint_fill_and_stroke (cr, &pal->fill, &pal->fg, 0.72, 1.5);
       cairo_set_line_width (cr, 3.5);
       cairo_set_line_cap (cr, CAIRO_LINE_CAP_ROUND);
       winnow_paint_set_color (cr, &pal->fg, 0.85);

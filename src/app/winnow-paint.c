@@ -73,3 +73,17 @@ winnow_paint_rounded_rect (cairo_t *cr,
   cairo_arc (cr, x + r, y + r, r, G_PI, 3 * G_PI / 2);
   cairo_close_path (cr);
 }
+
+void
+winnow_paint_fill_and_stroke (cairo_t       *cr,
+                              const GdkRGBA *fill,
+                              const GdkRGBA *line,
+                              double         line_alpha,
+                              double         width)
+{
+  winnow_paint_set_color (cr, fill, 1);
+  cairo_fill_preserve (cr);
+  winnow_paint_set_color (cr, line, line_alpha);
+  cairo_set_line_width (cr, width);
+  cairo_stroke (cr);
+}

@@ -18,6 +18,14 @@ void winnow_paint_set_color    (cairo_t       *cr,
                                 const GdkRGBA *color,
                                 double         alpha);
 
+/* Fills the current path with `fill` and strokes it, `width` wide, with
+ * `line` at `line_alpha`; the line's colour and width stay set. */
+void winnow_paint_fill_and_stroke (cairo_t       *cr,
+                                   const GdkRGBA *fill,
+                                   const GdkRGBA *line,
+                                   double         line_alpha,
+                                   double         width);
+
 /* A rectangle with corners of radius r (at most half the shorter side), as a
  * new closed sub-path. */
 void winnow_paint_rounded_rect (cairo_t       *cr,

@@ -164,11 +164,7 @@ draw_glyph (cairo_t        *cr,
     {
     case WINNOW_MARK_COMPLETED:
       cairo_arc (cr, cx, cy, r, 0, 2 * G_PI);
-      winnow_paint_set_color (cr, color, 1);
-      cairo_fill_preserve (cr);
-      winnow_paint_set_color (cr, &pal->outline, 1);
-      cairo_set_line_width (cr, 1.5);
-      cairo_stroke (cr);
+      winnow_paint_fill_and_stroke (cr, color, &pal->outline, 1, 1.5);
       cairo_move_to (cr, cx - r * 0.45, cy + r * 0.02);
       cairo_line_to (cr, cx - r * 0.1, cy + r * 0.38);
       cairo_line_to (cr, cx + r * 0.5, cy - r * 0.35);
@@ -182,11 +178,7 @@ draw_glyph (cairo_t        *cr,
       cairo_line_to (cr, cx, cy + r * 1.15);
       cairo_line_to (cr, cx - r * 1.15, cy);
       cairo_close_path (cr);
-      winnow_paint_set_color (cr, color, 1);
-      cairo_fill_preserve (cr);
-      winnow_paint_set_color (cr, &pal->outline, 1);
-      cairo_set_line_width (cr, 1.5);
-      cairo_stroke (cr);
+      winnow_paint_fill_and_stroke (cr, color, &pal->outline, 1, 1.5);
       cairo_arc (cr, cx, cy, r * 0.28, 0, 2 * G_PI);
       cairo_fill (cr);
       break;
@@ -197,11 +189,7 @@ draw_glyph (cairo_t        *cr,
         double k = r * 0.35;
 
         winnow_paint_rounded_rect (cr, cx - s, cy - s, 2 * s, 2 * s, k);
-        winnow_paint_set_color (cr, color, 1);
-        cairo_fill_preserve (cr);
-        winnow_paint_set_color (cr, &pal->outline, 1);
-        cairo_set_line_width (cr, 1.5);
-        cairo_stroke (cr);
+        winnow_paint_fill_and_stroke (cr, color, &pal->outline, 1, 1.5);
         cairo_move_to (cr, cx - s * 0.45, cy);
         cairo_line_to (cr, cx + s * 0.45, cy);
         cairo_set_line_width (cr, MAX (1.4, r * 0.25));
@@ -237,11 +225,7 @@ draw_glyph (cairo_t        *cr,
             cairo_line_to (cr, cx + r * 1.1 * cos (a), cy + r * 1.1 * sin (a));
         }
       cairo_close_path (cr);
-      winnow_paint_set_color (cr, color, 1);
-      cairo_fill_preserve (cr);
-      winnow_paint_set_color (cr, &pal->outline, 1);
-      cairo_set_line_width (cr, 1.5);
-      cairo_stroke (cr);
+      winnow_paint_fill_and_stroke (cr, color, &pal->outline, 1, 1.5);
       cairo_move_to (cr, cx - r * 0.5, cy);
       cairo_line_to (cr, cx + r * 0.5, cy);
       cairo_set_line_width (cr, MAX (1.6, r * 0.32));
@@ -272,11 +256,7 @@ draw_glyph (cairo_t        *cr,
     case WINNOW_N_MARKS:
     default:
       cairo_arc (cr, cx, cy, r, 0, 2 * G_PI);
-      winnow_paint_set_color (cr, &pal->outline, 1);
-      cairo_fill_preserve (cr);
-      winnow_paint_set_color (cr, color, 1);
-      cairo_set_line_width (cr, MAX (1.8, r * 0.32));
-      cairo_stroke (cr);
+      winnow_paint_fill_and_stroke (cr, &pal->outline, color, 1, MAX (1.8, r * 0.32));
       cairo_move_to (cr, cx - r * 0.62, cy + r * 0.62);
       cairo_line_to (cr, cx + r * 0.62, cy - r * 0.62);
       cairo_stroke (cr);
