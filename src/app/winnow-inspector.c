@@ -93,12 +93,6 @@ winnow_inspector_update (WinnowInspector *self)
     winnow_job_inspector_update (self->job_inspector);
 }
 
-WinnowNodeInspector *
-winnow_inspector_get_node_inspector (WinnowInspector *self)
-{
-  g_return_val_if_fail (WINNOW_IS_INSPECTOR (self), NULL);
-  return self->node_inspector;
-}
 
 WinnowFaultPanel *
 winnow_inspector_get_fault_panel (WinnowInspector *self)

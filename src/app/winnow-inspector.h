@@ -18,8 +18,7 @@ G_DECLARE_FINAL_TYPE (WinnowInspector, winnow_inspector, WINNOW, INSPECTOR, Winn
  * selected job (on the frame that shows the views above the tabs). */
 void                 winnow_inspector_update             (WinnowInspector *self);
 /* Its sections the window's actions reach (win.inject-fault,
- * win.start-instance, the node breakpoint switch). */
-WinnowNodeInspector *winnow_inspector_get_node_inspector (WinnowInspector *self);
+ * win.start-instance). */
 WinnowFaultPanel    *winnow_inspector_get_fault_panel    (WinnowInspector *self);
 WinnowRunPanel      *winnow_inspector_get_run_panel      (WinnowInspector *self);
 

@@ -57,9 +57,6 @@ struct _WinnowSession
   guint            generation;
   gint64           last_snapshot;   /* monotonic µs */
   gint64           snapshot_cost;   /* µs the last one took */
-  guint            n_terminated;
-  guint            n_incidents;
-  guint            n_rejected;
 
   char            *selected_node;
   char            *selected_job;

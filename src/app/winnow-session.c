@@ -113,20 +113,11 @@ journal_cb (const WnEvent *event,
   _winnow_session_tables_note_event (self, event, enqueued ? &info : NULL);
 
   if (event->kind == WN_EV_INSTANCE && event->phase == WN_PH_TERMINATED)
-    {
-      self->n_terminated++;
-      alert = WINNOW_ALERT_TERMINATED;
-    }
+    alert = WINNOW_ALERT_TERMINATED;
   else if (event->kind == WN_EV_INCIDENT && event->phase == WN_PH_RAISED)
-    {
-      self->n_incidents++;
-      alert = WINNOW_ALERT_INCIDENT;
-    }
+    alert = WINNOW_ALERT_INCIDENT;
   else if (event->kind == WN_EV_JOB && event->phase == WN_PH_REPORT_REJECTED)
-    {
-      self->n_rejected++;
-      alert = WINNOW_ALERT_REJECTED;
-    }
+    alert = WINNOW_ALERT_REJECTED;
   if (alert >= 0 && self->alert_counts[alert]++ == 0)
     self->alert_first[alert] = winnow_journal_get_n_events (journal);
 
@@ -230,9 +221,6 @@ reset_models (WinnowSession *self)
   self->resumed = FALSE;
   self->stepped = FALSE;
   self->notices_shown = 0;
-  self->n_terminated = 0;
-  self->n_incidents = 0;
-  self->n_rejected = 0;
 }
 
 static void
@@ -893,26 +881,8 @@ winnow_session_start_instance (WinnowSession  *self,
   return id;
 }
 
-guint
-winnow_session_get_n_terminated (WinnowSession *self)
-{
-  g_return_val_if_fail (WINNOW_IS_SESSION (self), 0);
-  return self->n_terminated;
-}
 
-guint
-winnow_session_get_n_incidents (WinnowSession *self)
-{
-  g_return_val_if_fail (WINNOW_IS_SESSION (self), 0);
-  return self->n_incidents;
-}
 
-guint
-winnow_session_get_n_rejected (WinnowSession *self)
-{
-  g_return_val_if_fail (WINNOW_IS_SESSION (self), 0);
-  return self->n_rejected;
-}
 
 gboolean
 winnow_session_has_pending (WinnowSession *self)

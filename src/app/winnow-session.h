@@ -129,10 +129,6 @@ guint64           winnow_session_get_n_dropped     (WinnowSession          *self
 /* Counts for one node (zeros when none). */
 WinnowNodeCounts  winnow_session_get_node_counts   (WinnowSession          *self,
                                                     const char             *node);
-/* Totals since the run started. */
-guint             winnow_session_get_n_terminated  (WinnowSession          *self);
-guint             winnow_session_get_n_incidents   (WinnowSession          *self);
-guint             winnow_session_get_n_rejected    (WinnowSession          *self);
 
 /* Apply everything queued since the last flush in one batch. */
 void              winnow_session_flush             (WinnowSession          *self);

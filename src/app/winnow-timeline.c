@@ -1373,11 +1373,6 @@ winnow_timeline_init (WinnowTimeline *self)
 
 /* ---- public API ---- */
 
-GtkWidget *
-winnow_timeline_new (void)
-{
-  return g_object_new (WINNOW_TYPE_TIMELINE, NULL);
-}
 
 void
 winnow_timeline_set_trace (WinnowTimeline *self,

@@ -23,8 +23,6 @@ G_DECLARE_FINAL_TYPE (WinnowTimeline, winnow_timeline, WINNOW, TIMELINE, GtkWidg
 #define WINNOW_TIMELINE_RULER_HEIGHT 30
 #define WINNOW_TIMELINE_LABEL_WIDTH  168
 
-GtkWidget  *winnow_timeline_new              (void);
-
 /* Takes a reference; NULL clears. */
 void        winnow_timeline_set_trace        (WinnowTimeline *self,
                                               WinnowTrace    *trace);

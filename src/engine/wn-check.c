@@ -423,6 +423,44 @@ member_at (WnCheck *ctx, JsonNode *object, const char *path, const char *key, gb
   return m;
 }
 
+/* A check that returns what it read (_wn_check_string() and the like). */
+typedef gpointer (*CheckFunc) (WnCheck *ctx, JsonNode *node, const char *path);
+
+/* The member `key` read by `check` at its own path. */
+static gpointer
+member_checked (WnCheck *ctx, JsonNode *object, const char *path, const char *key, gboolean required,
+                CheckFunc check)
+{
+  g_autofree char *p = NULL;
+  JsonNode *m = member_at (ctx, object, path, key, required, &p);
+
+  return m != NULL ? check (ctx, m, p) : NULL;
+}
+
+const char *
+_wn_check_member_string (WnCheck *ctx, JsonNode *object, const char *path, const char *key, gboolean required)
+{
+  return member_checked (ctx, object, path, key, required, (CheckFunc) _wn_check_string);
+}
+
+const char *
+_wn_check_member_identifier (WnCheck *ctx, JsonNode *object, const char *path, const char *key, gboolean required)
+{
+  return member_checked (ctx, object, path, key, required, (CheckFunc) _wn_check_identifier);
+}
+
+WnLite *
+_wn_check_member_lite (WnCheck *ctx, JsonNode *object, const char *path, const char *key, gboolean required)
+{
+  return member_checked (ctx, object, path, key, required, (CheckFunc) _wn_check_lite);
+}
+
+char *
+_wn_check_member_code (WnCheck *ctx, JsonNode *object, const char *path, const char *key, gboolean required)
+{
+  return member_checked (ctx, object, path, key, required, (CheckFunc) _wn_check_code);
+}
+
 gboolean
 _wn_check_member_bool (WnCheck *ctx, JsonNode *object, const char *path, const char *key,
                        gboolean required, gboolean *out)
@@ -636,6 +674,49 @@ _wn_check_end (WnCheck *ctx, gboolean ok, GPtrArray **diagnostics, GError **erro
   return FALSE;
 }
 
+gpointer
+_wn_check_load (const char        *data,
+                gssize             length,
+                const char        *display_name,
+                WnCheckParseFunc   parse,
+                GDestroyNotify     free_result,
+                GPtrArray        **diagnostics,
+                GError           **error)
+{
+  WnCheck ctx;
+  gpointer result;
+
+  if (!_wn_check_begin (&ctx, data, length, display_name, diagnostics, error))
+    return NULL;
+  result = parse (&ctx, wn_json_doc_get_root (ctx.doc));
+  if (!_wn_check_end (&ctx, result != NULL, diagnostics, error))
+    {
+      g_clear_pointer (&result, free_result);
+      return NULL;
+    }
+  return result;
+}
+
+gpointer
+_wn_check_load_file (const char       *filename,
+                     gsize             max_size,
+                     WnCheckLoadFunc   load,
+                     GPtrArray       **diagnostics,
+                     GError          **error)
+{
+  g_autofree char *contents = NULL;
+  gsize length = 0;
+
+  g_return_val_if_fail (filename != NULL, NULL);
+  g_return_val_if_fail (max_size > 0 && max_size < G_MAXSIZE, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  contents = _wn_check_read_file (filename, max_size, diagnostics, error, &length);
+  if (contents == NULL)
+    return NULL;
+  return load (contents, (gssize) length, filename, diagnostics, error);
+}
+
 /* TRUE for a regular file or a pipe; else *why says what it is. */
 static gboolean
 readable_kind (const struct stat *st, char **why)
@@ -829,6 +910,13 @@ wn_diagnostic_format (const WnDiagnostic *d)
   return g_strdup_printf ("%s:%u:%u: %s: %s", d->file, d->line, d->column, d->path, d->message);
 }
 
+static gpointer
+copy_root (WnCheck  *ctx,
+           JsonNode *root)
+{
+  return wn_json_node_deep_copy (root);
+}
+
 JsonNode *
 wn_load_json_data (const char  *data,
                    gssize       length,
@@ -836,18 +924,8 @@ wn_load_json_data (const char  *data,
                    GPtrArray  **diagnostics,
                    GError     **error)
 {
-  WnCheck ctx;
-  JsonNode *value;
-
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  if (!_wn_check_begin (&ctx, data, length, display_name, diagnostics, error))
-    return NULL;
-  value = wn_json_node_deep_copy (wn_json_doc_get_root (ctx.doc));
-  if (!_wn_check_end (&ctx, TRUE, diagnostics, error))
-    {
-      g_clear_pointer (&value, json_node_unref);
-      return NULL;
-    }
-  return value;
+  return _wn_check_load (data, length, display_name, copy_root, (GDestroyNotify) json_node_unref,
+                         diagnostics, error);
 }

@@ -46,6 +46,20 @@ gboolean     _wn_check_end         (WnCheck *ctx, gboolean ok, GPtrArray **diagn
                                     GError **error);
 /* The file's contents, at most `max_size` bytes (wn_load_process_file_full()),
  * or NULL with a WN_LOAD_ERROR_IO or _TOO_LARGE error and diagnostic. */
+/* What a loader makes of a document's root (NULL: nothing worth keeping). */
+typedef gpointer (*WnCheckParseFunc) (WnCheck *ctx, JsonNode *root);
+/* A loader's entry point (wn_load_process_data() and friends). */
+typedef gpointer (*WnCheckLoadFunc)  (const char *data, gssize length, const char *display_name,
+                                      GPtrArray **diagnostics, GError **error);
+/* Begin, `parse` the root, end: the result, or NULL with the diagnostics and
+ * the error when the document or its checks failed (`free_result` then frees
+ * what `parse` made). */
+gpointer     _wn_check_load        (const char *data, gssize length, const char *display_name,
+                                    WnCheckParseFunc parse, GDestroyNotify free_result,
+                                    GPtrArray **diagnostics, GError **error);
+/* Read `filename` (at most `max_size` bytes) and give its text to `load`. */
+gpointer     _wn_check_load_file   (const char *filename, gsize max_size, WnCheckLoadFunc load,
+                                    GPtrArray **diagnostics, GError **error);
 char        *_wn_check_read_file   (const char *filename, gsize max_size, GPtrArray **diagnostics,
                                     GError **error, gsize *length);
 
@@ -105,6 +119,17 @@ gboolean     _wn_check_member_duration (WnCheck *ctx, JsonNode *object, const ch
                                         WnTime *out);
 /* A compiled lite expression; a parse error is reported inside the string. */
 WnLite      *_wn_check_lite        (WnCheck *ctx, JsonNode *node, const char *path);
+/* The member `key` of `object` read by _wn_check_string(), _identifier(),
+ * _lite() or _code() at its own path; NULL where it is missing (reported when
+ * `required`) or invalid. */
+const char  *_wn_check_member_string (WnCheck *ctx, JsonNode *object, const char *path,
+                                      const char *key, gboolean required);
+const char  *_wn_check_member_identifier (WnCheck *ctx, JsonNode *object, const char *path,
+                                          const char *key, gboolean required);
+WnLite      *_wn_check_member_lite (WnCheck *ctx, JsonNode *object, const char *path,
+                                    const char *key, gboolean required);
+char        *_wn_check_member_code (WnCheck *ctx, JsonNode *object, const char *path,
+                                    const char *key, gboolean required);
 /* A variable name or path (a worker's input). */
 WnPath      *_wn_check_var_path    (WnCheck *ctx, JsonNode *node, const char *path);
 /* A fault or rule code: a string, or a number normalised to its decimal form. */

@@ -155,18 +155,8 @@ _wn_load_error_mapper (WnCheck        *ctx,
         continue;
       _wn_check_keys (ctx, rule, rp, rule_keys, NULL, NULL);
 
-      if ((m = _wn_check_member (ctx, rule, rp, "code", FALSE)) != NULL)
-        {
-          g_autofree char *p = _wn_check_path_key (rp, "code");
-
-          rules[i].code = _wn_check_code (ctx, m, p);
-        }
-      if ((m = _wn_check_member (ctx, rule, rp, "when", FALSE)) != NULL)
-        {
-          g_autofree char *p = _wn_check_path_key (rp, "when");
-
-          rules[i].when = _wn_check_lite (ctx, m, p);
-        }
+      rules[i].code = _wn_check_member_code (ctx, rule, rp, "code", FALSE);
+      rules[i].when = _wn_check_member_lite (ctx, rule, rp, "when", FALSE);
 
       {
         guint nk = 0;

@@ -73,12 +73,7 @@ parse_output_mapping (WnCheck *ctx, JsonNode *node, const char *path, WnOutputMa
         continue;
       _wn_check_keys (ctx, rule, rp, mapping_keys, NULL, NULL);
 
-      if ((m = _wn_check_member (ctx, rule, rp, "path", TRUE)) != NULL)
-        {
-          g_autofree char *p = _wn_check_path_key (rp, "path");
-
-          rules[i].path = _wn_check_lite (ctx, m, p);
-        }
+      rules[i].path = _wn_check_member_lite (ctx, rule, rp, "path", TRUE);
       if ((m = _wn_check_member (ctx, rule, rp, "var", TRUE)) != NULL)
         {
           g_autofree char *p = _wn_check_path_key (rp, "var");
@@ -893,20 +888,14 @@ wn_load_process_data (const char  *data,
                       GPtrArray  **diagnostics,
                       GError     **error)
 {
-  WnCheck ctx;
   WnProcess *process;
 
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  if (!_wn_check_begin (&ctx, data, length, display_name, diagnostics, error))
+  process = _wn_check_load (data, length, display_name, (WnCheckParseFunc) parse_process,
+                            (GDestroyNotify) wn_process_unref, diagnostics, error);
+  if (process == NULL)
     return NULL;
-
-  process = parse_process (&ctx, wn_json_doc_get_root (ctx.doc));
-  if (!_wn_check_end (&ctx, process != NULL, diagnostics, error))
-    {
-      g_clear_pointer (&process, wn_process_unref);
-      return NULL;
-    }
   process->filename = g_strdup (display_name);
   if (process->scenario != NULL && process->scenario->filename == NULL)
     process->scenario->filename = g_strdup (display_name);
@@ -922,15 +911,5 @@ wn_load_process_file (const char *filename, GPtrArray **diagnostics, GError **er
 WnProcess *
 wn_load_process_file_full (const char *filename, gsize max_size, GPtrArray **diagnostics, GError **error)
 {
-  g_autofree char *contents = NULL;
-  gsize length = 0;
-
-  g_return_val_if_fail (filename != NULL, NULL);
-  g_return_val_if_fail (max_size > 0 && max_size < G_MAXSIZE, NULL);
-  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
-
-  contents = _wn_check_read_file (filename, max_size, diagnostics, error, &length);
-  if (contents == NULL)
-    return NULL;
-  return wn_load_process_data (contents, (gssize) length, filename, diagnostics, error);
+  return _wn_check_load_file (filename, max_size, (WnCheckLoadFunc) wn_load_process_data, diagnostics, error);
 }

@@ -90,25 +90,14 @@ parse_fail (WnCheck *ctx, JsonNode *node, const char *path)
   g_autofree char *code = NULL;
   JsonNode *body = NULL;
   const char *message = NULL;
-  JsonNode *m;
   guint before = _wn_check_n_errors (ctx);
 
   if (!_wn_check_object (ctx, node, path))
     return NULL;
   _wn_check_keys (ctx, node, path, fail_keys, NULL, NULL);
-  if ((m = _wn_check_member (ctx, node, path, "code", FALSE)) != NULL)
-    {
-      g_autofree char *p = _wn_check_path_key (path, "code");
-
-      code = _wn_check_code (ctx, m, p);
-    }
+  code = _wn_check_member_code (ctx, node, path, "code", FALSE);
   body = _wn_check_member (ctx, node, path, "body", FALSE);
-  if ((m = _wn_check_member (ctx, node, path, "message", FALSE)) != NULL)
-    {
-      g_autofree char *p = _wn_check_path_key (path, "message");
-
-      message = _wn_check_string (ctx, m, p);
-    }
+  message = _wn_check_member_string (ctx, node, path, "message", FALSE);
   if (_wn_check_n_errors (ctx) != before)
     return NULL;
   return wn_response_new_fail (code, body, message);
@@ -155,12 +144,7 @@ parse_worker_error (WnCheck *ctx, JsonNode *node, const char *path)
     }
   if (kind == NULL)
     _wn_check_report (ctx, node, path, "a workerError needs exactly one of bpmnErrorCode, status or cause");
-  if ((m = _wn_check_member (ctx, node, path, "message", FALSE)) != NULL)
-    {
-      g_autofree char *p = _wn_check_path_key (path, "message");
-
-      message = _wn_check_string (ctx, m, p);
-    }
+  message = _wn_check_member_string (ctx, node, path, "message", FALSE);
   if (_wn_check_n_errors (ctx) != before)
     return NULL;
   if (strcmp (kind, "bpmnErrorCode") == 0)
@@ -391,12 +375,7 @@ parse_worker_config (WnCheck *ctx, JsonNode *node, const char *path, WnScenario 
             g_hash_table_insert (ids, (gpointer) id, g_steal_pointer (&p));
         }
     }
-  if ((m = _wn_check_member (ctx, node, path, "topic", TRUE)) != NULL)
-    {
-      g_autofree char *p = _wn_check_path_key (path, "topic");
-
-      topic = _wn_check_identifier (ctx, m, p);
-    }
+  topic = _wn_check_member_identifier (ctx, node, path, "topic", TRUE);
   has_lock = _wn_check_member_duration (ctx, node, path, "lockDuration", FALSE, TRUE, &lock);
   if ((m = _wn_check_member (ctx, node, path, "concurrency", FALSE)) != NULL)
     {
@@ -782,6 +761,21 @@ _wn_load_scenario_object (WnCheck *ctx, JsonNode *root, const char *prefix, gboo
 
 /* ---- entry points ------------------------------------------------------- */
 
+/* The roots the entry points load (WnCheckParseFunc). */
+static WnScenario *
+parse_scenario_root (WnCheck  *ctx,
+                     JsonNode *root)
+{
+  return _wn_load_scenario_object (ctx, root, "", FALSE);
+}
+
+static WnResponse *
+parse_injected_response (WnCheck  *ctx,
+                         JsonNode *root)
+{
+  return parse_response (ctx, root, "", RESPONSE_INJECTED);
+}
+
 WnScenario *
 wn_load_scenario_data (const char  *data,
                        gssize       length,
@@ -789,21 +783,14 @@ wn_load_scenario_data (const char  *data,
                        GPtrArray  **diagnostics,
                        GError     **error)
 {
-  WnCheck ctx;
   WnScenario *scenario;
 
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  if (!_wn_check_begin (&ctx, data, length, display_name, diagnostics, error))
-    return NULL;
-
-  scenario = _wn_load_scenario_object (&ctx, wn_json_doc_get_root (ctx.doc), "", FALSE);
-  if (!_wn_check_end (&ctx, scenario != NULL, diagnostics, error))
-    {
-      g_clear_pointer (&scenario, wn_scenario_unref);
-      return NULL;
-    }
-  scenario->filename = g_strdup (display_name);
+  scenario = _wn_check_load (data, length, display_name, (WnCheckParseFunc) parse_scenario_root,
+                             (GDestroyNotify) wn_scenario_unref, diagnostics, error);
+  if (scenario != NULL)
+    scenario->filename = g_strdup (display_name);
   return scenario;
 }
 
@@ -816,17 +803,7 @@ wn_load_scenario_file (const char *filename, GPtrArray **diagnostics, GError **e
 WnScenario *
 wn_load_scenario_file_full (const char *filename, gsize max_size, GPtrArray **diagnostics, GError **error)
 {
-  g_autofree char *contents = NULL;
-  gsize length = 0;
-
-  g_return_val_if_fail (filename != NULL, NULL);
-  g_return_val_if_fail (max_size > 0 && max_size < G_MAXSIZE, NULL);
-  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
-
-  contents = _wn_check_read_file (filename, max_size, diagnostics, error, &length);
-  if (contents == NULL)
-    return NULL;
-  return wn_load_scenario_data (contents, (gssize) length, filename, diagnostics, error);
+  return _wn_check_load_file (filename, max_size, (WnCheckLoadFunc) wn_load_scenario_data, diagnostics, error);
 }
 
 WnResponse *
@@ -836,19 +813,8 @@ wn_load_response_data (const char  *data,
                        GPtrArray  **diagnostics,
                        GError     **error)
 {
-  WnCheck ctx;
-  WnResponse *response;
-
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  if (!_wn_check_begin (&ctx, data, length, display_name, diagnostics, error))
-    return NULL;
-
-  response = parse_response (&ctx, wn_json_doc_get_root (ctx.doc), "", RESPONSE_INJECTED);
-  if (!_wn_check_end (&ctx, response != NULL, diagnostics, error))
-    {
-      g_clear_pointer (&response, wn_response_unref);
-      return NULL;
-    }
-  return response;
+  return _wn_check_load (data, length, display_name, (WnCheckParseFunc) parse_injected_response,
+                         (GDestroyNotify) wn_response_unref, diagnostics, error);
 }
