@@ -33,7 +33,7 @@ struct _WinnowDispatcherPage
 G_DEFINE_FINAL_TYPE (WinnowDispatcherPage, winnow_dispatcher_page, WINNOW_TYPE_PANEL)
 
 /* Sort keys read straight from the rows (WinnowSortKeyFunc). */
-static const char *job_id_key (gpointer row) { return winnow_job_row_get_id (row); }
+static const char *job_id_key (gpointer row) { return winnow_row_get_id (WINNOW_ROW (row)); }
 static const char *job_instance_key (gpointer row) { return winnow_job_row_get_instance (row); }
 static const char *job_topic_key (gpointer row) { return winnow_job_row_get_topic (row); }
 static const char *job_state_key (gpointer row) { return wn_job_state_to_string (winnow_job_row_get_state (row)); }
@@ -139,13 +139,13 @@ sync_jobs_selection (WinnowDispatcherPage *self)
   guint position = GTK_INVALID_LIST_POSITION;
 
   /* already there: the user's own click, or a table that kept its row */
-  if (selected != NULL && id != NULL && g_strcmp0 (winnow_job_row_get_id (selected), id) == 0)
+  if (selected != NULL && id != NULL && g_strcmp0 (winnow_row_get_id (WINNOW_ROW (selected)), id) == 0)
     return;
   for (guint i = 0; id != NULL && i < n; i++)
     {
       g_autoptr(WinnowJobRow) row = g_list_model_get_item (model, i);
 
-      if (g_strcmp0 (winnow_job_row_get_id (row), id) == 0)
+      if (g_strcmp0 (winnow_row_get_id (WINNOW_ROW (row)), id) == 0)
         {
           position = i;
           break;
@@ -166,7 +166,7 @@ jobs_selection_cb (GtkSingleSelection   *selection,
   /* a job that leaves the store drops out of the table, not out of the inspector */
   if (row != NULL && !self->syncing_selection &&
       !winnow_live_table_is_following (winnow_table_view_get_table (self->table)))
-    winnow_session_set_selected_job (winnow_panel_get_session (WINNOW_PANEL (self)), winnow_job_row_get_id (row));
+    winnow_session_set_selected_job (winnow_panel_get_session (WINNOW_PANEL (self)), winnow_row_get_id (WINNOW_ROW (row)));
 }
 
 /* The shared selection moved: the jobs table follows. */

@@ -4,13 +4,11 @@
 #include <glib/gi18n.h>
 
 #include "winnow-job-row.h"
-#include "winnow-row-util.h"
 
 struct _WinnowJobRow
 {
-  GObject         parent_instance;
+  WinnowRow       parent_instance;
 
-  char           *id;
   char           *instance;
   char           *node;
   char           *topic;
@@ -24,14 +22,11 @@ struct _WinnowJobRow
   WnTime          not_before;
   WnTime          deadline;
   WnTime          next_change;   /* the engine's: when the clock alone changes the state */
-  WnTime          now;
-  WinnowRowMarks  marks;
   gboolean        filled;
 };
 
 enum {
   PROP_0,
-  PROP_ID,
   PROP_INSTANCE,
   PROP_NODE,
   PROP_TOPIC,
@@ -54,7 +49,7 @@ enum {
 
 static GParamSpec *properties[N_PROPS];
 
-G_DEFINE_FINAL_TYPE (WinnowJobRow, winnow_job_row, G_TYPE_OBJECT)
+G_DEFINE_FINAL_TYPE (WinnowJobRow, winnow_job_row, WINNOW_TYPE_ROW)
 
 /* A countdown needs no microseconds: ms below 1 s, 10 ms below 1 min, then s. */
 static WnTime
@@ -88,7 +83,7 @@ not_before_text (WinnowJobRow *self)
 {
   if (self->not_before <= 0)
     return g_strdup ("—");
-  return format_instant (self->not_before, self->now);
+  return format_instant (self->not_before, winnow_row_get_now (WINNOW_ROW (self)));
 }
 
 static char *
@@ -96,14 +91,14 @@ deadline_text (WinnowJobRow *self)
 {
   if (self->deadline < 0)
     return g_strdup ("—");
-  if (self->deadline < self->now)
+  if (self->deadline < winnow_row_get_now (WINNOW_ROW (self)))
     {
       g_autofree char *clock = wn_time_format_clock (self->deadline);
 
       /* Translators: a lock deadline that has passed, e.g. "T+05:00.000 (expired)" */
       return g_strdup_printf (_("%s (expired)"), clock);
     }
-  return format_instant (self->deadline, self->now);
+  return format_instant (self->deadline, winnow_row_get_now (WINNOW_ROW (self)));
 }
 
 static void
@@ -111,7 +106,6 @@ winnow_job_row_finalize (GObject *object)
 {
   WinnowJobRow *self = WINNOW_JOB_ROW (object);
 
-  g_clear_pointer (&self->id, g_free);
   g_clear_pointer (&self->instance, g_free);
   g_clear_pointer (&self->node, g_free);
   g_clear_pointer (&self->topic, g_free);
@@ -157,9 +151,6 @@ winnow_job_row_get_property (GObject    *object,
 
   switch (prop_id)
     {
-    case PROP_ID:
-      g_value_set_string (value, self->id);
-      break;
     case PROP_INSTANCE:
       g_value_set_string (value, self->instance);
       break;
@@ -223,7 +214,6 @@ winnow_job_row_class_init (WinnowJobRowClass *klass)
   object_class->finalize = winnow_job_row_finalize;
   object_class->get_property = winnow_job_row_get_property;
 
-  properties[PROP_ID] = g_param_spec_string ("id", NULL, NULL, NULL, flags);
   properties[PROP_INSTANCE] = g_param_spec_string ("instance", NULL, NULL, NULL, flags);
   properties[PROP_NODE] = g_param_spec_string ("node", NULL, NULL, NULL, flags);
   properties[PROP_TOPIC] = g_param_spec_string ("topic", NULL, NULL, NULL, flags);
@@ -256,7 +246,7 @@ winnow_job_row_new (const char *id)
 {
   WinnowJobRow *self = g_object_new (WINNOW_TYPE_JOB_ROW, NULL);
 
-  self->id = g_strdup (id);
+  winnow_row_set_id (WINNOW_ROW (self), id);
   return self;
 }
 
@@ -291,7 +281,7 @@ winnow_job_row_update (WinnowJobRow    *self,
       self->deadline = info->deadline;
       self->next_change = info->next_change;
       self->worker = g_strdup (info->worker);
-      self->now = now;
+      winnow_row_set_now (WINNOW_ROW (self), now);
       self->filled = TRUE;
       return;
     }
@@ -326,17 +316,11 @@ winnow_job_row_update (WinnowJobRow    *self,
       WINNOW_NOTIFY (object, properties, PROP_DEADLINE);
       texts = TRUE;
     }
-  self->now = now;
+  winnow_row_set_now (WINNOW_ROW (self), now);
   if (texts)
     WINNOW_NOTIFY (object, properties, PROP_NOT_BEFORE_TEXT, PROP_DEADLINE_TEXT);
 }
 
-const char *
-winnow_job_row_get_id (WinnowJobRow *self)
-{
-  g_return_val_if_fail (WINNOW_IS_JOB_ROW (self), NULL);
-  return self->id;
-}
 
 const char *
 winnow_job_row_get_instance (WinnowJobRow *self)
@@ -429,20 +413,7 @@ winnow_job_row_get_policy (WinnowJobRow *self)
   return self->policy;
 }
 
-void
-winnow_job_row_set_now (WinnowJobRow *self,
-                        WnTime        now)
-{
-  g_return_if_fail (WINNOW_IS_JOB_ROW (self));
-  self->now = now;
-}
 
-WinnowRowMarks *
-winnow_job_row_get_marks (WinnowJobRow *self)
-{
-  g_return_val_if_fail (WINNOW_IS_JOB_ROW (self), NULL);
-  return &self->marks;
-}
 
 /* Make `self` show what `from` shows (winnow-row-util.h says how). */
 void
@@ -456,7 +427,7 @@ winnow_job_row_assign (WinnowJobRow *self,
 
   if (self == from)
     return;
-  changed |= winnow_str_replace (&self->id, from->id);
+  changed |= winnow_row_assign (WINNOW_ROW (self), WINNOW_ROW (from));
   changed |= winnow_str_replace (&self->instance, from->instance);
   changed |= winnow_str_replace (&self->node, from->node);
   changed |= winnow_str_replace (&self->topic, from->topic);
@@ -477,9 +448,8 @@ winnow_job_row_assign (WinnowJobRow *self,
       self->policy = from->policy;
       changed = TRUE;
     }
-  self->now = from->now;
   if (changed)
-    winnow_notify_all (G_OBJECT (self), properties, N_PROPS);
+    winnow_row_notify_all (WINNOW_ROW (self), properties, N_PROPS);
 }
 
 const char *

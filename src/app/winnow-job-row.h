@@ -1,22 +1,19 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
+/* winnow-job-row.h — a row of the Dispatcher table (a WinnowRow: its id, marks and clock). */
 #pragma once
 
-#include <glib-object.h>
-
-#include "winnow.h"
-#include "winnow-row-util.h"
+#include "winnow-row.h"
 
 G_BEGIN_DECLS
 
 #define WINNOW_TYPE_JOB_ROW (winnow_job_row_get_type ())
-G_DECLARE_FINAL_TYPE (WinnowJobRow, winnow_job_row, WINNOW, JOB_ROW, GObject)
+G_DECLARE_FINAL_TYPE (WinnowJobRow, winnow_job_row, WINNOW, JOB_ROW, WinnowRow)
 
 WinnowJobRow *winnow_job_row_new            (const char      *id);
 /* Copy a dispatcher snapshot; notifies the properties that changed. */
 void          winnow_job_row_update         (WinnowJobRow    *self,
                                              const WnJobInfo *info,
                                              WnTime           now);
-const char   *winnow_job_row_get_id         (WinnowJobRow    *self);
 const char   *winnow_job_row_get_instance   (WinnowJobRow    *self);
 const char   *winnow_job_row_get_node       (WinnowJobRow    *self);
 const char   *winnow_job_row_get_topic      (WinnowJobRow    *self);
@@ -32,14 +29,6 @@ WnTime        winnow_job_row_get_enqueued_at (WinnowJobRow   *self);
 WnTrust       winnow_job_row_get_trust      (WinnowJobRow    *self);
 /* The policy resolved at enqueue (borrowed; may be NULL). */
 WnPolicy     *winnow_job_row_get_policy     (WinnowJobRow    *self);
-
-/* The clock the countdown texts count from (no notification: views that show
- * them re-read the visible ones). */
-void          winnow_job_row_set_now        (WinnowJobRow    *self,
-                                             WnTime           now);
-
-/* The session's bookkeeping on the row (winnow-row-util.h). */
-WinnowRowMarks *winnow_job_row_get_marks (WinnowJobRow *self);
 
 /* Make `self` show what `from` shows: when anything it shows differs, every
  * property notifies (once, in one freeze/thaw); otherwise none does. */

@@ -44,8 +44,6 @@ typedef struct {
 typedef struct {
   GHashTable      *index;
   guint            generation;
-  WinnowRowMarks *(*get_marks) (gpointer row);
-  const char     *(*get_id) (gpointer row);
 } SyncData;
 
 
@@ -71,7 +69,7 @@ announce_job (WinnowSession   *self,
     return;
   row = winnow_job_row_new (info->id);
   winnow_job_row_update (row, info, wn_engine_now (self->engine));
-  g_hash_table_insert (self->job_index, (gpointer) winnow_job_row_get_id (row), row);
+  g_hash_table_insert (self->job_index, (gpointer) winnow_row_get_id (WINNOW_ROW (row)), row);
   g_ptr_array_add (self->new_jobs, g_object_ref (row));
 }
 
@@ -84,7 +82,7 @@ announce_track (WinnowSession *self,
   if (g_hash_table_contains (self->track_index, id))
     return;
   row = winnow_track_row_new (id);
-  g_hash_table_insert (self->track_index, (gpointer) winnow_track_row_get_id (row), row);
+  g_hash_table_insert (self->track_index, (gpointer) winnow_row_get_id (WINNOW_ROW (row)), row);
   g_ptr_array_add (self->new_tracks, g_object_ref (row));
 }
 
@@ -110,57 +108,38 @@ announce_instance (WinnowSession *self,
   g_ptr_array_add (self->changed_instances, g_object_ref (row));
 }
 
-/* The journal named a job or a track: the next incremental snapshot looks it
- * up (once, however many events named it). */
+/* The journal named a job or a track (`id` in `index`): the next incremental
+ * snapshot looks it up (once, however many events named it). */
 static void
-mark_job (WinnowSession *self,
-          const char    *id)
+mark_row (GHashTable *index,
+          GPtrArray  *dirty,
+          const char *id)
 {
-  WinnowJobRow *row = g_hash_table_lookup (self->job_index, id);
+  WinnowRow *row = g_hash_table_lookup (index, id);
 
-  if (row == NULL || (winnow_job_row_get_marks (row)->flags & ROW_DIRTY))
+  if (row == NULL || (winnow_row_get_marks (row)->flags & ROW_DIRTY))
     return;
-  winnow_job_row_get_marks (row)->flags |= ROW_DIRTY;
-  g_ptr_array_add (self->dirty_jobs, g_object_ref (row));
+  winnow_row_get_marks (row)->flags |= ROW_DIRTY;
+  g_ptr_array_add (dirty, g_object_ref (row));
 }
 
+/* Clear `flag` on the rows of `rows`, and empty it. */
 static void
-mark_track (WinnowSession *self,
-            const char    *id)
+clear_flag (GPtrArray *rows,
+            guint      flag)
 {
-  WinnowTrackRow *row = g_hash_table_lookup (self->track_index, id);
-
-  if (row == NULL || (winnow_track_row_get_marks (row)->flags & ROW_DIRTY))
-    return;
-  winnow_track_row_get_marks (row)->flags |= ROW_DIRTY;
-  g_ptr_array_add (self->dirty_tracks, g_object_ref (row));
+  for (guint i = 0; i < rows->len; i++)
+    winnow_row_get_marks (g_ptr_array_index (rows, i))->flags &= ~flag;
+  g_ptr_array_set_size (rows, 0);
 }
 
 /* Forget what the incremental pass had queued (a full pass covers it). */
 static void
 clear_marks (WinnowSession *self)
 {
-  for (guint i = 0; i < self->dirty_jobs->len; i++)
-    {
-      WinnowJobRow *row = g_ptr_array_index (self->dirty_jobs, i);
-
-      winnow_job_row_get_marks (row)->flags &= ~ROW_DIRTY;
-    }
-  for (guint i = 0; i < self->timed_jobs->len; i++)
-    {
-      WinnowJobRow *row = g_ptr_array_index (self->timed_jobs, i);
-
-      winnow_job_row_get_marks (row)->flags &= ~ROW_TIMED;
-    }
-  for (guint i = 0; i < self->dirty_tracks->len; i++)
-    {
-      WinnowTrackRow *row = g_ptr_array_index (self->dirty_tracks, i);
-
-      winnow_track_row_get_marks (row)->flags &= ~ROW_DIRTY;
-    }
-  g_ptr_array_set_size (self->dirty_jobs, 0);
-  g_ptr_array_set_size (self->timed_jobs, 0);
-  g_ptr_array_set_size (self->dirty_tracks, 0);
+  clear_flag (self->dirty_jobs, ROW_DIRTY);
+  clear_flag (self->timed_jobs, ROW_TIMED);
+  clear_flag (self->dirty_tracks, ROW_DIRTY);
 }
 
 static gboolean
@@ -169,7 +148,7 @@ row_seen (gpointer row,
 {
   SyncData *sync = data;
 
-  return sync->get_marks (row)->generation == sync->generation;
+  return winnow_row_get_marks (row)->generation == sync->generation;
 }
 
 static void
@@ -178,7 +157,7 @@ row_gone (gpointer row,
 {
   SyncData *sync = data;
 
-  g_hash_table_remove (sync->index, sync->get_id (row));
+  g_hash_table_remove (sync->index, winnow_row_get_id (row));
 }
 
 /* Bring `store` in line with a pass over the engine: rows not seen this
@@ -187,40 +166,14 @@ static void
 sync_store (WinnowRowList   *store,
             GHashTable      *index,
             Pass            *pass,
-            guint            generation,
-            WinnowRowMarks *(*get_marks) (gpointer row),
-            const char     *(*get_id) (gpointer row))
+            guint            generation)
 {
-  SyncData sync = { index, generation, get_marks, get_id };
+  SyncData sync = { index, generation };
   guint survivors = pass->seen - pass->added->len;
 
   if (g_list_model_get_n_items (G_LIST_MODEL (store)) != survivors)
     winnow_row_list_filter (store, row_seen, row_gone, &sync);
   winnow_row_list_append (store, pass->added->pdata, pass->added->len);
-}
-
-static WinnowRowMarks *
-job_marks (gpointer row)
-{
-  return winnow_job_row_get_marks (row);
-}
-
-static const char *
-job_id (gpointer row)
-{
-  return winnow_job_row_get_id (row);
-}
-
-static WinnowRowMarks *
-track_marks (gpointer row)
-{
-  return winnow_track_row_get_marks (row);
-}
-
-static const char *
-track_id (gpointer row)
-{
-  return winnow_track_row_get_id (row);
 }
 
 /* A gated or locked job changes state when the clock passes its gate or its
@@ -236,7 +189,7 @@ static void
 note_timed (WinnowSession *self,
             WinnowJobRow  *row)
 {
-  WinnowRowMarks *marks = winnow_job_row_get_marks (row);
+  WinnowRowMarks *marks = winnow_row_get_marks (WINNOW_ROW (row));
 
   if (is_timed (row) && !(marks->flags & ROW_TIMED))
     {
@@ -256,13 +209,13 @@ job_cb (const WnJobInfo *info,
   if (row == NULL)
     {
       row = winnow_job_row_new (info->id);
-      g_hash_table_insert (self->job_index, (gpointer) winnow_job_row_get_id (row), row);
+      g_hash_table_insert (self->job_index, (gpointer) winnow_row_get_id (WINNOW_ROW (row)), row);
       g_ptr_array_add (pass->added, g_object_ref (row));
     }
-  else if (winnow_job_row_get_marks (row)->generation == 0)
+  else if (winnow_row_get_marks (WINNOW_ROW (row))->generation == 0)
     g_ptr_array_add (pass->added, g_object_ref (row));   /* announced, listed now */
   winnow_job_row_update (row, info, pass->now);
-  winnow_job_row_get_marks (row)->generation = self->generation;
+  winnow_row_get_marks (WINNOW_ROW (row))->generation = self->generation;
   note_timed (self, row);
   pass->seen++;
 }
@@ -274,15 +227,15 @@ refresh_jobs (WinnowSession *self,
   Pass pass = { self, g_ptr_array_new_with_free_func (g_object_unref), 0, now };
 
   wn_dispatcher_foreach (wn_engine_get_dispatcher (self->engine), job_cb, &pass);
-  sync_store (self->jobs, self->job_index, &pass, self->generation, job_marks, job_id);
+  sync_store (self->jobs, self->job_index, &pass, self->generation);
   g_ptr_array_unref (pass.added);
   /* announced and gone before this pass: never listed */
   for (guint i = 0; i < self->new_jobs->len; i++)
     {
       WinnowJobRow *row = g_ptr_array_index (self->new_jobs, i);
 
-      if (winnow_job_row_get_marks (row)->generation == 0)
-        g_hash_table_remove (self->job_index, winnow_job_row_get_id (row));
+      if (winnow_row_get_marks (WINNOW_ROW (row))->generation == 0)
+        g_hash_table_remove (self->job_index, winnow_row_get_id (WINNOW_ROW (row)));
     }
   g_ptr_array_set_size (self->new_jobs, 0);
 }
@@ -368,7 +321,7 @@ collect_incidents (WinnowSession *self)
       incident = g_new0 (WinnowIncident, 1);
       incident->instance = g_strdup (winnow_track_row_get_instance (row));
       incident->node = g_strdup (winnow_track_row_get_node (row));
-      incident->track = g_strdup (winnow_track_row_get_id (row));
+      incident->track = g_strdup (winnow_row_get_id (WINNOW_ROW (row)));
       incident->error = g_strdup (winnow_track_row_get_error (row));
       incident->since = winnow_track_row_get_since (row);
       incident->instance_number = winnow_track_row_get_instance_number (row);
@@ -399,13 +352,13 @@ track_cb (const WnTrackInfo *info,
   if (row == NULL)
     {
       row = winnow_track_row_new (info->id);
-      g_hash_table_insert (self->track_index, (gpointer) winnow_track_row_get_id (row), row);
+      g_hash_table_insert (self->track_index, (gpointer) winnow_row_get_id (WINNOW_ROW (row)), row);
       g_ptr_array_add (pass->added, g_object_ref (row));
     }
-  else if (winnow_track_row_get_marks (row)->generation == 0)
+  else if (winnow_row_get_marks (WINNOW_ROW (row))->generation == 0)
     g_ptr_array_add (pass->added, g_object_ref (row));   /* announced, listed now */
   winnow_track_row_update (row, info, node && node->name ? node->name : info->node, pass->now);
-  winnow_track_row_get_marks (row)->generation = self->generation;
+  winnow_row_get_marks (WINNOW_ROW (row))->generation = self->generation;
   pass->seen++;
 
   count_track (self, node, info->state, +1);
@@ -419,14 +372,14 @@ refresh_tracks (WinnowSession *self,
 
   memset (self->counts, 0, sizeof (WinnowNodeCounts) * self->process->n_nodes);
   wn_engine_foreach_track (self->engine, FALSE, track_cb, &pass);
-  sync_store (self->tracks, self->track_index, &pass, self->generation, track_marks, track_id);
+  sync_store (self->tracks, self->track_index, &pass, self->generation);
   g_ptr_array_unref (pass.added);
   for (guint i = 0; i < self->new_tracks->len; i++)
     {
       WinnowTrackRow *row = g_ptr_array_index (self->new_tracks, i);
 
-      if (winnow_track_row_get_marks (row)->generation == 0)
-        g_hash_table_remove (self->track_index, winnow_track_row_get_id (row));
+      if (winnow_row_get_marks (WINNOW_ROW (row))->generation == 0)
+        g_hash_table_remove (self->track_index, winnow_row_get_id (WINNOW_ROW (row)));
     }
   g_ptr_array_set_size (self->new_tracks, 0);
   collect_incidents (self);
@@ -487,16 +440,16 @@ refresh_job_row (WinnowSession *self,
                  GPtrArray     *added)
 {
   WnJobInfo info;
-  guint generation = winnow_job_row_get_marks (row)->generation;
+  guint generation = winnow_row_get_marks (WINNOW_ROW (row))->generation;
 
   if (generation == GONE_GENERATION)
     return TRUE;
-  if (wn_dispatcher_lookup (wn_engine_get_dispatcher (self->engine), winnow_job_row_get_id (row), &info))
+  if (wn_dispatcher_lookup (wn_engine_get_dispatcher (self->engine), winnow_row_get_id (WINNOW_ROW (row)), &info))
     {
       winnow_job_row_update (row, &info, now);
       if (generation == 0)
         {
-          winnow_job_row_get_marks (row)->generation = self->generation;
+          winnow_row_get_marks (WINNOW_ROW (row))->generation = self->generation;
           g_ptr_array_add (added, g_object_ref (row));
         }
       note_timed (self, row);
@@ -505,10 +458,10 @@ refresh_job_row (WinnowSession *self,
   if (generation == 0)
     {
       /* announced and gone before it was listed */
-      g_hash_table_remove (self->job_index, winnow_job_row_get_id (row));
+      g_hash_table_remove (self->job_index, winnow_row_get_id (WINNOW_ROW (row)));
       return TRUE;
     }
-  winnow_job_row_get_marks (row)->generation = GONE_GENERATION;
+  winnow_row_get_marks (WINNOW_ROW (row))->generation = GONE_GENERATION;
   return FALSE;
 }
 
@@ -526,7 +479,7 @@ refresh_jobs_incremental (WinnowSession *self,
     {
       WinnowJobRow *row = g_ptr_array_index (dirty, i);
 
-      winnow_job_row_get_marks (row)->flags &= ~ROW_DIRTY;
+      winnow_row_get_marks (WINNOW_ROW (row))->flags &= ~ROW_DIRTY;
       if (!refresh_job_row (self, row, now, added))
         g_ptr_array_add (gone, row);
     }
@@ -541,13 +494,13 @@ refresh_jobs_incremental (WinnowSession *self,
 
       if (due && !refresh_job_row (self, row, now, added))
         g_ptr_array_add (gone, row);
-      if (winnow_job_row_get_marks (row)->generation != GONE_GENERATION &&
-          g_hash_table_lookup (self->job_index, winnow_job_row_get_id (row)) == row &&
+      if (winnow_row_get_marks (WINNOW_ROW (row))->generation != GONE_GENERATION &&
+          g_hash_table_lookup (self->job_index, winnow_row_get_id (WINNOW_ROW (row))) == row &&
           is_timed (row))
         self->timed_jobs->pdata[kept++] = row;
       else
         {
-          winnow_job_row_get_marks (row)->flags &= ~ROW_TIMED;
+          winnow_row_get_marks (WINNOW_ROW (row))->flags &= ~ROW_TIMED;
           g_object_unref (row);
         }
     }
@@ -555,7 +508,7 @@ refresh_jobs_incremental (WinnowSession *self,
 
   if (gone->len > 0)
     {
-      SyncData sync = { self->job_index, 0, job_marks, job_id };
+      SyncData sync = { self->job_index, 0 };
 
       winnow_row_list_remove (self->jobs, gone->pdata, gone->len, row_gone, &sync);
     }
@@ -575,18 +528,18 @@ refresh_tracks_incremental (WinnowSession *self,
   for (guint i = 0; i < dirty->len; i++)
     {
       WinnowTrackRow *row = g_ptr_array_index (dirty, i);
-      guint generation = winnow_track_row_get_marks (row)->generation;
+      guint generation = winnow_row_get_marks (WINNOW_ROW (row))->generation;
       gboolean listed = generation != 0 && generation != GONE_GENERATION;
       WnTrackInfo info;
 
-      winnow_track_row_get_marks (row)->flags &= ~ROW_DIRTY;
+      winnow_row_get_marks (WINNOW_ROW (row))->flags &= ~ROW_DIRTY;
       if (generation == GONE_GENERATION)
         continue;
       /* A cancelled track takes its job out of the dispatcher, and the event
        * names the track only: the job it was parked on is looked up too (the
        * jobs' pass runs after this one). */
       if (winnow_track_row_get_job (row) != NULL)
-        mark_job (self, winnow_track_row_get_job (row));
+        mark_row (self->job_index, self->dirty_jobs, winnow_track_row_get_job (row));
       if (listed)
         {
           /* what it counted for until now */
@@ -596,7 +549,7 @@ refresh_tracks_incremental (WinnowSession *self,
         }
       /* listed as wn_engine_foreach_track (…, FALSE, …) lists them: a live
        * track (an ended instance has none) */
-      if (wn_engine_lookup_track (self->engine, winnow_track_row_get_id (row), &info) &&
+      if (wn_engine_lookup_track (self->engine, winnow_row_get_id (WINNOW_ROW (row)), &info) &&
           wn_track_state_is_live (info.state))
         {
           const WnNode *node = wn_process_find_node (self->process, info.node);
@@ -604,17 +557,17 @@ refresh_tracks_incremental (WinnowSession *self,
           winnow_track_row_update (row, &info, node && node->name ? node->name : info.node, now);
           if (!listed)
             {
-              winnow_track_row_get_marks (row)->generation = self->generation;
+              winnow_row_get_marks (WINNOW_ROW (row))->generation = self->generation;
               g_ptr_array_add (added, g_object_ref (row));
             }
           count_track (self, node, info.state, +1);
           incidents_changed |= info.state == WN_TRACK_INCIDENT;
         }
       else if (!listed)
-        g_hash_table_remove (self->track_index, winnow_track_row_get_id (row));
+        g_hash_table_remove (self->track_index, winnow_row_get_id (WINNOW_ROW (row)));
       else
         {
-          winnow_track_row_get_marks (row)->generation = GONE_GENERATION;
+          winnow_row_get_marks (WINNOW_ROW (row))->generation = GONE_GENERATION;
           g_ptr_array_add (gone, row);
         }
     }
@@ -623,7 +576,7 @@ refresh_tracks_incremental (WinnowSession *self,
 
   if (gone->len > 0)
     {
-      SyncData sync = { self->track_index, 0, track_marks, track_id };
+      SyncData sync = { self->track_index, 0 };
 
       winnow_row_list_remove (self->tracks, gone->pdata, gone->len, row_gone, &sync);
     }
@@ -711,9 +664,9 @@ _winnow_session_tables_note_event (WinnowSession   *self,
   else if (event->kind == WN_EV_NODE && event->track != NULL)
     announce_track (self, event->track);
   if (event->job != NULL)
-    mark_job (self, event->job);
+    mark_row (self->job_index, self->dirty_jobs, event->job);
   if (event->track != NULL)
-    mark_track (self, event->track);
+    mark_row (self->track_index, self->dirty_tracks, event->track);
 
   if (event->kind == WN_EV_INSTANCE || event->kind == WN_EV_INCIDENT)
     announce_instance (self, event->instance);

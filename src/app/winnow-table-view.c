@@ -313,10 +313,8 @@ refresh_live_cells (WinnowTableView *self)
     {
       Cell *cell = g_object_get_data (G_OBJECT (widget), "winnow-cell");
 
-      if (cell != NULL && WINNOW_IS_JOB_ROW (cell->item))
-        winnow_job_row_set_now (WINNOW_JOB_ROW (cell->item), now);
-      else if (cell != NULL && WINNOW_IS_TRACK_ROW (cell->item))
-        winnow_track_row_set_now (WINNOW_TRACK_ROW (cell->item), now);
+      if (cell != NULL && WINNOW_IS_ROW (cell->item))
+        winnow_row_set_now (WINNOW_ROW (cell->item), now);
       cell_update_text (widget);
     }
 }

@@ -4,13 +4,11 @@
 #include <glib/gi18n.h>
 
 #include "winnow-track-row.h"
-#include "winnow-row-util.h"
 
 struct _WinnowTrackRow
 {
-  GObject         parent_instance;
+  WinnowRow       parent_instance;
 
-  char           *id;
   char           *instance;
   char           *node;
   char           *node_name;
@@ -18,16 +16,13 @@ struct _WinnowTrackRow
   char           *error;
   WnTrackState    state;
   WnTime          since;
-  WnTime          now;
   guint           instance_number;   /* the id "i<instance_number>/t<number>" as numbers */
   guint           number;
-  WinnowRowMarks  marks;
   gboolean        filled;
 };
 
 enum {
   PROP_0,
-  PROP_ID,
   PROP_INSTANCE,
   PROP_NODE,
   PROP_NODE_NAME,
@@ -44,7 +39,7 @@ enum {
 
 static GParamSpec *properties[N_PROPS];
 
-G_DEFINE_FINAL_TYPE (WinnowTrackRow, winnow_track_row, G_TYPE_OBJECT)
+G_DEFINE_FINAL_TYPE (WinnowTrackRow, winnow_track_row, WINNOW_TYPE_ROW)
 
 static const char *
 track_style (WnTrackState state)
@@ -76,9 +71,9 @@ since_text (WinnowTrackRow *self)
   g_autofree char *clock = wn_time_format_clock (self->since);
   g_autofree char *ago = NULL;
 
-  if (self->now <= self->since)
+  if (winnow_row_get_now (WINNOW_ROW (self)) <= self->since)
     return g_steal_pointer (&clock);
-  ago = wn_duration_format ((self->now - self->since) / WN_USEC_PER_MSEC * WN_USEC_PER_MSEC);
+  ago = wn_duration_format ((winnow_row_get_now (WINNOW_ROW (self)) - self->since) / WN_USEC_PER_MSEC * WN_USEC_PER_MSEC);
   /* Translators: when a track entered its state, and how long ago: "T+00:00.100 (1.2s ago)" */
   return g_strdup_printf (_("%s (%s ago)"), clock, ago);
 }
@@ -88,7 +83,6 @@ winnow_track_row_finalize (GObject *object)
 {
   WinnowTrackRow *self = WINNOW_TRACK_ROW (object);
 
-  g_clear_pointer (&self->id, g_free);
   g_clear_pointer (&self->instance, g_free);
   g_clear_pointer (&self->node, g_free);
   g_clear_pointer (&self->node_name, g_free);
@@ -108,9 +102,6 @@ winnow_track_row_get_property (GObject    *object,
 
   switch (prop_id)
     {
-    case PROP_ID:
-      g_value_set_string (value, self->id);
-      break;
     case PROP_INSTANCE:
       g_value_set_string (value, self->instance);
       break;
@@ -158,7 +149,6 @@ winnow_track_row_class_init (WinnowTrackRowClass *klass)
   object_class->finalize = winnow_track_row_finalize;
   object_class->get_property = winnow_track_row_get_property;
 
-  properties[PROP_ID] = g_param_spec_string ("id", NULL, NULL, NULL, flags);
   properties[PROP_INSTANCE] = g_param_spec_string ("instance", NULL, NULL, NULL, flags);
   properties[PROP_NODE] = g_param_spec_string ("node", NULL, NULL, NULL, flags);
   properties[PROP_NODE_NAME] = g_param_spec_string ("node-name", NULL, NULL, NULL, flags);
@@ -183,7 +173,7 @@ winnow_track_row_new (const char *id)
 {
   WinnowTrackRow *self = g_object_new (WINNOW_TYPE_TRACK_ROW, NULL);
 
-  self->id = g_strdup (id);
+  winnow_row_set_id (WINNOW_ROW (self), id);
   return self;
 }
 
@@ -210,7 +200,7 @@ winnow_track_row_update (WinnowTrackRow    *self,
       self->since = info->since;
       self->job = g_strdup (info->job);
       self->error = g_strdup (info->error);
-      self->now = now;
+      winnow_row_set_now (WINNOW_ROW (self), now);
       self->filled = TRUE;
       return;
     }
@@ -226,7 +216,7 @@ winnow_track_row_update (WinnowTrackRow    *self,
   if (since_changed)
     WINNOW_NOTIFY (object, properties, PROP_SINCE);
   /* "(1.2s ago)" moves with the clock: the view refreshes visible cells per frame. */
-  self->now = now;
+  winnow_row_set_now (WINNOW_ROW (self), now);
   if (since_changed)
     WINNOW_NOTIFY (object, properties, PROP_SINCE_TEXT);
   if (winnow_str_replace (&self->job, info->job))
@@ -235,12 +225,6 @@ winnow_track_row_update (WinnowTrackRow    *self,
     WINNOW_NOTIFY (object, properties, PROP_ERROR);
 }
 
-const char *
-winnow_track_row_get_id (WinnowTrackRow *self)
-{
-  g_return_val_if_fail (WINNOW_IS_TRACK_ROW (self), NULL);
-  return self->id;
-}
 
 guint
 winnow_track_row_get_instance_number (WinnowTrackRow *self)
@@ -305,20 +289,7 @@ winnow_track_row_get_error (WinnowTrackRow *self)
   return self->error;
 }
 
-void
-winnow_track_row_set_now (WinnowTrackRow *self,
-                          WnTime          now)
-{
-  g_return_if_fail (WINNOW_IS_TRACK_ROW (self));
-  self->now = now;
-}
 
-WinnowRowMarks *
-winnow_track_row_get_marks (WinnowTrackRow *self)
-{
-  g_return_val_if_fail (WINNOW_IS_TRACK_ROW (self), NULL);
-  return &self->marks;
-}
 
 /* Make `self` show what `from` shows (winnow-row-util.h says how). */
 void
@@ -332,7 +303,7 @@ winnow_track_row_assign (WinnowTrackRow *self,
 
   if (self == from)
     return;
-  changed |= winnow_str_replace (&self->id, from->id);
+  changed |= winnow_row_assign (WINNOW_ROW (self), WINNOW_ROW (from));
   changed |= winnow_str_replace (&self->instance, from->instance);
   /* they follow the id */
   self->instance_number = from->instance_number;
@@ -343,7 +314,6 @@ winnow_track_row_assign (WinnowTrackRow *self,
   changed |= winnow_str_replace (&self->error, from->error);
   changed |= WINNOW_SET_FIELD (self->state, from->state);
   changed |= WINNOW_SET_FIELD (self->since, from->since);
-  self->now = from->now;
   if (changed)
-    winnow_notify_all (G_OBJECT (self), properties, N_PROPS);
+    winnow_row_notify_all (WINNOW_ROW (self), properties, N_PROPS);
 }

@@ -1,15 +1,13 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
+/* winnow-track-row.h — a row of the Tracks table (a WinnowRow: its id, marks and clock). */
 #pragma once
 
-#include <glib-object.h>
-
-#include "winnow.h"
-#include "winnow-row-util.h"
+#include "winnow-row.h"
 
 G_BEGIN_DECLS
 
 #define WINNOW_TYPE_TRACK_ROW (winnow_track_row_get_type ())
-G_DECLARE_FINAL_TYPE (WinnowTrackRow, winnow_track_row, WINNOW, TRACK_ROW, GObject)
+G_DECLARE_FINAL_TYPE (WinnowTrackRow, winnow_track_row, WINNOW, TRACK_ROW, WinnowRow)
 
 WinnowTrackRow *winnow_track_row_new            (const char        *id);
 /* Copy a track snapshot; `node_name` is what people call the node. Notifies
@@ -18,7 +16,6 @@ void            winnow_track_row_update         (WinnowTrackRow    *self,
                                                  const WnTrackInfo *info,
                                                  const char        *node_name,
                                                  WnTime             now);
-const char     *winnow_track_row_get_id         (WinnowTrackRow    *self);
 const char     *winnow_track_row_get_instance   (WinnowTrackRow    *self);
 /* The id "i<n>/t<m>" as the engine numbers it: n and m. */
 guint           winnow_track_row_get_instance_number (WinnowTrackRow *self);
@@ -29,13 +26,6 @@ WnTrackState    winnow_track_row_get_state      (WinnowTrackRow    *self);
 WnTime          winnow_track_row_get_since      (WinnowTrackRow    *self);
 const char     *winnow_track_row_get_job        (WinnowTrackRow    *self);
 const char     *winnow_track_row_get_error      (WinnowTrackRow    *self);
-
-/* The clock "(1.2s ago)" counts from (no notification). */
-void            winnow_track_row_set_now        (WinnowTrackRow    *self,
-                                                 WnTime             now);
-
-/* The session's bookkeeping on the row (winnow-row-util.h). */
-WinnowRowMarks *winnow_track_row_get_marks      (WinnowTrackRow    *self);
 
 /* Make `self` show what `from` shows: when anything it shows differs, every
  * property notifies (once, in one freeze/thaw); otherwise none does. */

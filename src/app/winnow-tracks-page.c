@@ -26,7 +26,7 @@ G_DEFINE_FINAL_TYPE (WinnowTracksPage, winnow_tracks_page, WINNOW_TYPE_PANEL)
 
 /* Sort keys read straight from the rows (WinnowSortKeyFunc). */
 static const char *track_instance_key (gpointer row) { return winnow_track_row_get_instance (row); }
-static const char *track_id_key (gpointer row) { return winnow_track_row_get_id (row); }
+static const char *track_id_key (gpointer row) { return winnow_row_get_id (WINNOW_ROW (row)); }
 static const char *track_node_key (gpointer row) { return winnow_track_row_get_node_name (row); }
 static const char *track_state_key (gpointer row) { return wn_track_state_to_string (winnow_track_row_get_state (row)); }
 static const char *track_job_key (gpointer row) { return winnow_track_row_get_job (row); }

@@ -79,7 +79,7 @@ selected_id (Fixture *f)
 {
   WinnowTrackRow *row = gtk_single_selection_get_selected_item (f->selection);
 
-  return row != NULL ? winnow_track_row_get_id (row) : NULL;
+  return row != NULL ? winnow_row_get_id (WINNOW_ROW (row)) : NULL;
 }
 
 /* A row that changes in place (the source says nothing) shows the change at
@@ -96,7 +96,7 @@ test_in_place (Fixture       *f,
   set_track (winnow_row_list_peek (f->list, 2), 3, WN_TRACK_DONE);
   winnow_live_table_update (f->table, FALSE);
   shown = g_list_model_get_item (G_LIST_MODEL (f->selection), 2);
-  g_assert_cmpstr (winnow_track_row_get_id (shown), ==, "i3/t1");
+  g_assert_cmpstr (winnow_row_get_id (WINNOW_ROW (shown)), ==, "i3/t1");
   g_assert_cmpint (winnow_track_row_get_state (shown), ==, WN_TRACK_DONE);
   g_object_unref (shown);
 }
@@ -128,7 +128,7 @@ static gboolean
 keep_all_but_first (gpointer row,
                     gpointer data)
 {
-  return g_strcmp0 (winnow_track_row_get_id (row), "i1/t1") != 0;
+  return g_strcmp0 (winnow_row_get_id (WINNOW_ROW (row)), "i1/t1") != 0;
 }
 
 /* When rows before it leave, the selection moves with its row, and the move
@@ -172,7 +172,7 @@ static gboolean
 odd_instances (gpointer row,
                gpointer data)
 {
-  const char *id = winnow_track_row_get_id (row);
+  const char *id = winnow_row_get_id (WINNOW_ROW (row));
 
   return (g_ascii_strtoull (id + 1, NULL, 10) % 2) == 1;
 }

@@ -120,7 +120,7 @@ assert_same_job (WinnowJobRow *a,
                  WinnowJobRow *b)
 {
   assert_same_properties (a, b);
-  g_assert_cmpstr (winnow_job_row_get_id (a), ==, winnow_job_row_get_id (b));
+  g_assert_cmpstr (winnow_row_get_id (WINNOW_ROW (a)), ==, winnow_row_get_id (WINNOW_ROW (b)));
   g_assert_cmpstr (winnow_job_row_get_instance (a), ==, winnow_job_row_get_instance (b));
   g_assert_cmpstr (winnow_job_row_get_node (a), ==, winnow_job_row_get_node (b));
   g_assert_cmpstr (winnow_job_row_get_topic (a), ==, winnow_job_row_get_topic (b));
@@ -170,7 +170,7 @@ test_job (void)
   g_assert_cmpuint (heard.total, ==, 0);
 
   /* the clock alone: copied, not said (the view re-reads the countdowns) */
-  winnow_job_row_set_now (source, 3 * WN_USEC_PER_SEC);
+  winnow_row_set_now (WINNOW_ROW (source), 3 * WN_USEC_PER_SEC);
   winnow_job_row_assign (display, source);
   g_assert_cmpuint (heard.total, ==, 0);
   assert_same_job (display, source);
@@ -217,7 +217,7 @@ assert_same_track (WinnowTrackRow *a,
                    WinnowTrackRow *b)
 {
   assert_same_properties (a, b);
-  g_assert_cmpstr (winnow_track_row_get_id (a), ==, winnow_track_row_get_id (b));
+  g_assert_cmpstr (winnow_row_get_id (WINNOW_ROW (a)), ==, winnow_row_get_id (WINNOW_ROW (b)));
   g_assert_cmpstr (winnow_track_row_get_instance (a), ==, winnow_track_row_get_instance (b));
   g_assert_cmpstr (winnow_track_row_get_node (a), ==, winnow_track_row_get_node (b));
   g_assert_cmpstr (winnow_track_row_get_node_name (a), ==, winnow_track_row_get_node_name (b));
@@ -253,7 +253,7 @@ test_track (void)
   g_assert_cmpuint (heard.total, ==, 0);
 
   /* "(1.2s ago)" moves with the clock: copied, not said */
-  winnow_track_row_set_now (source, 5 * WN_USEC_PER_SEC);
+  winnow_row_set_now (WINNOW_ROW (source), 5 * WN_USEC_PER_SEC);
   winnow_track_row_assign (display, source);
   g_assert_cmpuint (heard.total, ==, 0);
   assert_same_track (display, source);

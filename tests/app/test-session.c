@@ -73,7 +73,7 @@ check_tables (WinnowSession *session)
   for (guint i = 0; i < g_list_model_get_n_items (jobs); i++)
     {
       g_autoptr(WinnowJobRow) row = g_list_model_get_item (jobs, i);
-      gpointer state = g_hash_table_lookup (walk.states, winnow_job_row_get_id (row));
+      gpointer state = g_hash_table_lookup (walk.states, winnow_row_get_id (WINNOW_ROW (row)));
 
       g_assert_nonnull (state);
       g_assert_cmpint (winnow_job_row_get_state (row), ==, GPOINTER_TO_INT (state) - 1);
@@ -86,7 +86,7 @@ check_tables (WinnowSession *session)
   for (guint i = 0; i < g_list_model_get_n_items (tracks); i++)
     {
       g_autoptr(WinnowTrackRow) row = g_list_model_get_item (tracks, i);
-      gpointer state = g_hash_table_lookup (walk.states, winnow_track_row_get_id (row));
+      gpointer state = g_hash_table_lookup (walk.states, winnow_row_get_id (WINNOW_ROW (row)));
 
       g_assert_nonnull (state);
       g_assert_cmpint (winnow_track_row_get_state (row), ==, GPOINTER_TO_INT (state) - 1);

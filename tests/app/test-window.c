@@ -50,7 +50,7 @@ find_job (WinnowSession *session,
     {
       g_autoptr(WinnowJobRow) row = g_list_model_get_item (jobs, i);
 
-      if (g_strcmp0 (winnow_job_row_get_id (row), id) == 0)
+      if (g_strcmp0 (winnow_row_get_id (WINNOW_ROW (row)), id) == 0)
         return row;
     }
   return NULL;
