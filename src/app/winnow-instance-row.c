@@ -4,13 +4,11 @@
 #include <glib/gi18n.h>
 
 #include "winnow-instance-row.h"
-#include "winnow-row-util.h"
 
 struct _WinnowInstanceRow
 {
-  GObject          parent_instance;
+  WinnowRow        parent_instance;
 
-  char            *id;
   WnInstanceState  state;
   WnTime           started_at;
   WnTime           ended_at;
@@ -22,7 +20,6 @@ struct _WinnowInstanceRow
 
 enum {
   PROP_0,
-  PROP_ID,
   PROP_STATE,
   PROP_STATE_NAME,
   PROP_STARTED_TEXT,
@@ -35,7 +32,7 @@ enum {
 
 static GParamSpec *properties[N_PROPS];
 
-G_DEFINE_FINAL_TYPE (WinnowInstanceRow, winnow_instance_row, G_TYPE_OBJECT)
+G_DEFINE_FINAL_TYPE (WinnowInstanceRow, winnow_instance_row, WINNOW_TYPE_ROW)
 
 static const char *
 instance_style (WinnowInstanceRow *self)
@@ -73,7 +70,6 @@ winnow_instance_row_finalize (GObject *object)
 {
   WinnowInstanceRow *self = WINNOW_INSTANCE_ROW (object);
 
-  g_clear_pointer (&self->id, g_free);
   g_clear_pointer (&self->end_node, g_free);
   g_clear_pointer (&self->reason, g_free);
 
@@ -90,9 +86,6 @@ winnow_instance_row_get_property (GObject    *object,
 
   switch (prop_id)
     {
-    case PROP_ID:
-      g_value_set_string (value, self->id);
-      break;
     case PROP_STATE:
       g_value_set_enum (value, self->state);
       break;
@@ -128,7 +121,6 @@ winnow_instance_row_class_init (WinnowInstanceRowClass *klass)
   object_class->finalize = winnow_instance_row_finalize;
   object_class->get_property = winnow_instance_row_get_property;
 
-  properties[PROP_ID] = g_param_spec_string ("id", NULL, NULL, NULL, flags);
   properties[PROP_STATE] = g_param_spec_enum ("state", NULL, NULL, WN_TYPE_INSTANCE_STATE, WN_INSTANCE_ACTIVE, flags);
   properties[PROP_STATE_NAME] = g_param_spec_string ("state-name", NULL, NULL, NULL, flags);
   properties[PROP_STARTED_TEXT] = g_param_spec_string ("started-text", NULL, NULL, NULL, flags);
@@ -150,7 +142,7 @@ winnow_instance_row_new (const char *id)
 {
   WinnowInstanceRow *self = g_object_new (WINNOW_TYPE_INSTANCE_ROW, NULL);
 
-  self->id = g_strdup (id);
+  winnow_row_set_id (WINNOW_ROW (self), id);
   return self;
 }
 
@@ -181,12 +173,6 @@ winnow_instance_row_update (WinnowInstanceRow    *self,
   winnow_notify_range (G_OBJECT (self), properties, PROP_STATE, N_PROPS);
 }
 
-const char *
-winnow_instance_row_get_id (WinnowInstanceRow *self)
-{
-  g_return_val_if_fail (WINNOW_IS_INSTANCE_ROW (self), NULL);
-  return self->id;
-}
 
 WnInstanceState
 winnow_instance_row_get_state (WinnowInstanceRow *self)
@@ -214,7 +200,7 @@ winnow_instance_row_assign (WinnowInstanceRow *self,
 
   if (self == from)
     return;
-  changed |= winnow_str_replace (&self->id, from->id);
+  changed |= winnow_row_assign (WINNOW_ROW (self), WINNOW_ROW (from));
   changed |= winnow_str_replace (&self->end_node, from->end_node);
   changed |= winnow_str_replace (&self->reason, from->reason);
   changed |= WINNOW_SET_FIELD (self->state, from->state);
@@ -222,5 +208,5 @@ winnow_instance_row_assign (WinnowInstanceRow *self,
   changed |= WINNOW_SET_FIELD (self->ended_at, from->ended_at);
   changed |= WINNOW_SET_FIELD (self->n_incidents, from->n_incidents);
   if (changed)
-    winnow_notify_all (G_OBJECT (self), properties, N_PROPS);
+    winnow_row_notify_all (WINNOW_ROW (self), properties, N_PROPS);
 }

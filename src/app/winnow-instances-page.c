@@ -22,7 +22,7 @@ struct _WinnowInstancesPage
 G_DEFINE_FINAL_TYPE (WinnowInstancesPage, winnow_instances_page, WINNOW_TYPE_PANEL)
 
 /* Sort keys read straight from the rows (WinnowSortKeyFunc). */
-static const char *instance_id_key (gpointer row) { return winnow_instance_row_get_id (row); }
+static const char *instance_id_key (gpointer row) { return winnow_row_get_id (WINNOW_ROW (row)); }
 static const char *instance_state_key (gpointer row) { return wn_instance_state_to_string (winnow_instance_row_get_state (row)); }
 
 static const WinnowColumnSpec instance_columns[] = {

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* winnow-row.c — the base of the job and track rows (winnow-row.h). */
+/* winnow-row.c — the base of the table rows (winnow-row.h). */
 #include "config.h"
 
 #include "winnow-row.h"

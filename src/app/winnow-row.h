@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* winnow-row.h — what a job row and a track row share: the id the engine gave
- * the thing they show (the "id" property), the session's marks on them, and
- * the clock their countdown texts count from. */
+/* winnow-row.h — what the rows of the session's tables (jobs, tracks,
+ * instances) share: the id the engine gave the thing they show (the "id"
+ * property), the session's marks on them, and the clock their texts count
+ * from. */
 #pragma once
 
 #include <glib-object.h>

@@ -102,7 +102,7 @@ announce_instance (WinnowSession *self,
   if (row == NULL)
     {
       row = winnow_instance_row_new (id);
-      g_hash_table_insert (self->instance_index, (gpointer) winnow_instance_row_get_id (row), row);
+      g_hash_table_insert (self->instance_index, (gpointer) winnow_row_get_id (WINNOW_ROW (row)), row);
       g_ptr_array_add (self->new_instances, g_object_ref (row));
     }
   g_ptr_array_add (self->changed_instances, g_object_ref (row));
@@ -396,7 +396,7 @@ instance_cb (const WnInstanceInfo *info,
   if (row == NULL)
     {
       row = winnow_instance_row_new (info->id);
-      g_hash_table_insert (self->instance_index, (gpointer) winnow_instance_row_get_id (row), row);
+      g_hash_table_insert (self->instance_index, (gpointer) winnow_row_get_id (WINNOW_ROW (row)), row);
       g_ptr_array_add (pass->added, g_object_ref (row));
     }
   winnow_instance_row_update (row, info);
@@ -418,7 +418,7 @@ refresh_instances (WinnowSession *self,
         WinnowInstanceRow *row = g_ptr_array_index (self->changed_instances, i);
         WnInstanceInfo info;
 
-        if (wn_engine_lookup_instance (self->engine, winnow_instance_row_get_id (row), &info))
+        if (wn_engine_lookup_instance (self->engine, winnow_row_get_id (WINNOW_ROW (row)), &info))
           winnow_instance_row_update (row, &info);
       }
   g_ptr_array_set_size (self->changed_instances, 0);

@@ -302,7 +302,7 @@ test_instance (void)
   winnow_instance_row_assign (display, source);
   assert_heard_all (&heard, display);
   assert_same_properties (display, source);
-  g_assert_cmpstr (winnow_instance_row_get_id (display), ==, "i1");
+  g_assert_cmpstr (winnow_row_get_id (WINNOW_ROW (display)), ==, "i1");
 
   heard_reset (&heard);
   winnow_instance_row_assign (display, source);
