@@ -75,15 +75,15 @@ sink_cb (const WnEvent *event,
 {
   Sink *sink = data;
 
-  g_string_truncate (sink->line, 0);
-  if (sink->text)
-    {
-      wn_event_append_text (event, sink->line);
-      g_string_append_c (sink->line, '\n');
-    }
-  else
-    wn_event_append_json (event, sink->line);
   /* a failure is kept by the output; the run loop stops on it */
+  if (!sink->text)
+    {
+      wn_output_write_event (sink->out, event);
+      return;
+    }
+  g_string_truncate (sink->line, 0);
+  wn_event_append_text (event, sink->line);
+  g_string_append_c (sink->line, '\n');
   wn_output_write (sink->out, sink->line->str, sink->line->len);
 }
 

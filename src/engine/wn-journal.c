@@ -1,29 +1,19 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* wn-journal.c — events, their JSON-lines and text forms, and subscribers. */
+/* wn-journal.c — events, their names and text form, and subscribers (the
+ * JSON-lines form is wn-journal-json.c). */
 #include "config.h"
 
 #include <string.h>
 
-#include "wn-journal.h"
+#include "wn-journal-private.h"
 #include "wn-duration.h"
-#include "wn-decimal-private.h"
 
-static const char *kind_names[WN_EV_N_KINDS] = {
-  "instance", "node", "job", "fault", "incident", "gateway", "inject", "clock",
-};
+#define NAME(name) name,
 
-static const char *phase_names[WN_PH_N_PHASES] = {
-  "created", "completed", "terminated",
-  "entered", "parked", "canceled", "failed", "incident",
-  "enqueued", "locked", "lockReclaimed", "lockExtended", "executing",
-  "retryScheduled", "workerRetryScheduled", "retriesExhausted", "mapperError",
-  "bpmnError", "status", "fault", "reportRejected",
-  "thrown", "caught", "uncaught",
-  "raised", "retried", "resolved",
-  "decided",
-  "applied",
-  "paused", "resumed", "stepped",
-};
+static const char *kind_names[] = { WN_EVENT_KIND_NAMES (NAME) };
+static const char *phase_names[] = { WN_EVENT_PHASE_NAMES (NAME) };
+G_STATIC_ASSERT (G_N_ELEMENTS (kind_names) == WN_EV_N_KINDS);
+G_STATIC_ASSERT (G_N_ELEMENTS (phase_names) == WN_PH_N_PHASES);
 
 const char *
 wn_event_kind_to_string (WnEventKind kind)
@@ -136,150 +126,16 @@ wn_event_free (WnEvent *event)
   g_free (event);
 }
 
-/* ---- JSON lines ---- */
-
-/* The JSON lines are written for every event of a run: no printf on this path. */
-
-static void
-append_json_string (GString    *out,
-                    const char *text)
-{
-  const guchar *run = (const guchar *) text;
-  const guchar *p;
-
-  g_string_append_c (out, '"');
-  for (p = run; *p != '\0'; p++)
-    {
-      if (*p >= 0x20 && *p != '"' && *p != '\\')
-        continue;
-      g_string_append_len (out, (const char *) run, p - run);
-      run = p + 1;
-      switch (*p)
-        {
-        case '"':  g_string_append (out, "\\\""); break;
-        case '\\': g_string_append (out, "\\\\"); break;
-        case '\n': g_string_append (out, "\\n"); break;
-        case '\r': g_string_append (out, "\\r"); break;
-        case '\t': g_string_append (out, "\\t"); break;
-        default:    g_string_append_printf (out, "\\u%04x", *p); break;
-        }
-    }
-  g_string_append_len (out, (const char *) run, p - run);
-  g_string_append_c (out, '"');
-}
-
-static void
-append_key (GString    *out,
-            const char *key)
-{
-  g_string_append (out, ",\"");
-  g_string_append (out, key);
-  g_string_append (out, "\":");
-}
-
-static void
-append_uint (GString *out,
-             guint64  value)
-{
-  char digits[WN_DECIMAL_SIZE];
-
-  g_string_append_len (out, digits, _wn_format_decimal (digits, value));
-}
-
-static void
-append_int (GString *out,
-            gint64   value)
-{
-  if (value < 0)
-    {
-      g_string_append_c (out, '-');
-      append_uint (out, -(guint64) value);
-    }
-  else
-    append_uint (out, (guint64) value);
-}
-
-static void
-append_str_field (GString    *out,
-                  const char *key,
-                  const char *value)
-{
-  if (value == NULL)
-    return;
-  append_key (out, key);
-  append_json_string (out, value);
-}
-
-static void
-append_int_field (GString    *out,
-                  const char *key,
-                  gint64      value)
-{
-  append_key (out, key);
-  append_int (out, value);
-}
-
-static void
-append_json_node (GString  *out,
-                  JsonNode *node)
-{
-  g_autoptr(JsonGenerator) generator = json_generator_new ();
-  g_autofree char *text = NULL;
-
-  json_generator_set_root (generator, node);
-  text = json_generator_to_data (generator, NULL);
-  g_string_append (out, text);
-}
+/* ---- status bodies ---- */
 
 void
-wn_event_append_json (const WnEvent *ev,
-                      GString       *out)
+_wn_event_append_status (GString  *out,
+                         JsonNode *status)
 {
-  g_string_append (out, "{\"seq\":");
-  append_uint (out, ev->seq);
-  g_string_append (out, ",\"t_us\":");
-  append_int (out, ev->t_us);
-  append_str_field (out, "kind", wn_event_kind_to_string (ev->kind));
-  append_str_field (out, "phase", wn_event_phase_to_string (ev->phase));
-  append_str_field (out, "instance", ev->instance);
-  append_str_field (out, "node", ev->node);
-  append_str_field (out, "track", ev->track);
-  append_str_field (out, "job", ev->job);
-  append_str_field (out, "topic", ev->topic);
-  append_str_field (out, "worker", ev->worker);
-  if (ev->attempt > 0)
-    append_int_field (out, "attempt", ev->attempt);
-  if (ev->attempts > 0)
-    append_int_field (out, "attempts", ev->attempts);
-  if (ev->backoff_us >= 0)
-    append_int_field (out, "backoff_us", ev->backoff_us);
-  if (ev->not_before_us >= 0)
-    append_int_field (out, "not_before_us", ev->not_before_us);
-  if (ev->deadline_us >= 0)
-    append_int_field (out, "deadline_us", ev->deadline_us);
-  append_str_field (out, "code", ev->code);
-  if (ev->status != NULL)
-    {
-      append_key (out, "status");
-      append_json_node (out, ev->status);
-    }
-  append_str_field (out, "error", ev->error);
-  if (ev->flows != NULL)
-    {
-      append_key (out, "flows");
-      g_string_append_c (out, '[');
-      for (guint i = 0; ev->flows[i] != NULL; i++)
-        {
-          if (i > 0)
-            g_string_append_c (out, ',');
-          append_json_string (out, ev->flows[i]);
-        }
-      g_string_append_c (out, ']');
-    }
-  append_str_field (out, "action", ev->action);
-  if (ev->trust != WN_TRUST_UNSET)
-    append_str_field (out, "trust", ev->trust == WN_TRUST_WORKER_TRUSTED ? "workerTrusted" : "engineAuthoritative");
-  g_string_append (out, "}\n");
+  g_autoptr(JsonGenerator) generator = json_generator_new ();
+
+  json_generator_set_root (generator, status);
+  json_generator_to_gstring (generator, out);
 }
 
 /* ---- readable trace ---- */
@@ -345,7 +201,7 @@ wn_event_append_text (const WnEvent *ev,
   if (ev->status != NULL)
     {
       g_autoptr(GString) status = g_string_new (NULL);
-      append_json_node (status, ev->status);
+      _wn_event_append_status (status, ev->status);
       detail (details, "status %s", status->str);
     }
   if (ev->flows != NULL)

@@ -12,7 +12,9 @@
 #include <unistd.h>
 #include <glib/gstdio.h>
 
-/* Bytes gathered before a write(2): a journal line is far smaller. */
+/* Bytes gathered before a write(2): a journal line is far smaller. The buffer
+ * holds twice that, so a journal line formatted in place past the mark (then
+ * written out) does not make it grow. */
 #define OUTPUT_BUFFER 65536
 
 struct _WnOutput {
@@ -33,7 +35,7 @@ output_new (int fd, const char *name)
 
   self->fd = fd;
   self->name = g_strdup (name);
-  self->buffer = g_string_sized_new (OUTPUT_BUFFER);
+  self->buffer = g_string_sized_new (2 * OUTPUT_BUFFER);
   return self;
 }
 
@@ -254,6 +256,21 @@ wn_output_write (WnOutput   *self,
     return write_all (self, data, length);
   g_string_append_len (self->buffer, data, length);
   return !self->by_line || wn_output_flush (self);
+}
+
+gboolean
+wn_output_write_event (WnOutput      *self,
+                       const WnEvent *event)
+{
+  g_return_val_if_fail (self != NULL, FALSE);
+  g_return_val_if_fail (!self->done, FALSE);
+
+  if (self->error != NULL)
+    return FALSE;
+  wn_event_append_json (event, self->buffer);
+  if (self->buffer->len >= OUTPUT_BUFFER || self->by_line)
+    return wn_output_flush (self);
+  return TRUE;
 }
 
 gboolean

@@ -17,6 +17,7 @@
 #endif
 
 #include <glib.h>
+#include "wn-journal.h"
 
 G_BEGIN_DECLS
 
@@ -31,6 +32,9 @@ void        wn_output_free        (WnOutput *output);
 /* Buffered. FALSE when this write or an earlier one failed; from the first
  * failure on nothing more is written. */
 gboolean    wn_output_write       (WnOutput *output, const char *data, gsize length);
+/* One journal line (wn_event_append_json()), formatted straight into the
+ * buffer; otherwise as wn_output_write(). A journal subscriber's whole job. */
+gboolean    wn_output_write_event (WnOutput *output, const WnEvent *event);
 /* Write what is buffered now (whole lines stay whole). */
 gboolean    wn_output_flush       (WnOutput *output);
 gboolean    wn_output_has_failed  (const WnOutput *output);

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* wn-journal-private.h — the journal's names, listed once for the name
+ * functions (wn-journal.c) and the JSON-lines writer (wn-journal-json.c).
+ *
+ * Each list is in the order of its enum in wn-journal.h (both files check the
+ * counts at compile time): a new kind or phase goes into the enum and here, at
+ * the same place. */
+#pragma once
+
+#ifndef WINNOW_COMPILATION
+# error "wn-journal-private.h is internal to the engine: include winnow.h"
+#endif
+
+#include "wn-journal.h"
+
+G_BEGIN_DECLS
+
+/* X (name) for each WnEventKind, in order. */
+#define WN_EVENT_KIND_NAMES(X) \
+  X ("instance") X ("node") X ("job") X ("fault") X ("incident") X ("gateway") X ("inject") X ("clock")
+
+/* X (name) for each WnEventPhase, in order. */
+#define WN_EVENT_PHASE_NAMES(X) \
+  X ("created") X ("completed") X ("terminated") \
+  X ("entered") X ("parked") X ("canceled") X ("failed") X ("incident") \
+  X ("enqueued") X ("locked") X ("lockReclaimed") X ("lockExtended") X ("executing") \
+  X ("retryScheduled") X ("workerRetryScheduled") X ("retriesExhausted") X ("mapperError") \
+  X ("bpmnError") X ("status") X ("fault") X ("reportRejected") \
+  X ("thrown") X ("caught") X ("uncaught") \
+  X ("raised") X ("retried") X ("resolved") \
+  X ("decided") \
+  X ("applied") \
+  X ("paused") X ("resumed") X ("stepped")
+
+/* A status body as the journal writes it (json-glib's compact form). */
+void _wn_event_append_status (GString  *out,
+                              JsonNode *status);
+
+G_END_DECLS
