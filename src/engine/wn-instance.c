@@ -37,8 +37,9 @@ node_of (WnTrack *track)
 }
 
 /* Writes "<base>/<tag><n>", or "<tag><n>" when base is NULL, and returns its
- * length. The base is always an instance id. Ids are written for every
- * instance and job and for every journal event, so this skips printf. */
+ * length. The base is always an instance id (its whole WN_INSTANCE_ID_SIZE
+ * array is read). Ids are written for every instance and job and for every
+ * journal event, so this skips printf and calls nothing. */
 static gsize
 format_id (char        out[WN_ID_SIZE],
            const char *base,
@@ -46,21 +47,33 @@ format_id (char        out[WN_ID_SIZE],
            guint       n)
 {
   char digits[WN_DECIMAL_SIZE];
-  gsize n_digits = _wn_format_decimal (digits, n);
+  gsize n_digits;
   char *p = out;
 
   if (base != NULL)
     {
-      gsize base_len = strlen (base);
+      gsize base_len = 1;
 
-      g_assert (base_len + 2 + n_digits < WN_ID_SIZE);
-      memcpy (p, base, base_len);
+      /* an instance id, in its WN_INSTANCE_ID_SIZE bytes: copied whole and
+       * measured in the copy (a bounded loop, which the compiler does not
+       * turn into a strlen call) */
+      G_STATIC_ASSERT (WN_INSTANCE_ID_SIZE + 2 + 10 < WN_ID_SIZE);
+      memcpy (p, base, WN_INSTANCE_ID_SIZE);
+      while (base_len < WN_INSTANCE_ID_SIZE && p[base_len] != '\0')
+        base_len++;
+      g_assert (base_len < WN_INSTANCE_ID_SIZE);
       p += base_len;
       *p++ = '/';
     }
   *p++ = tag;
-  memcpy (p, digits, n_digits);
-  p += n_digits;
+  if (n < 10)   /* the first track, the first jobs */
+    *p++ = (char) ('0' + n);
+  else
+    {
+      n_digits = _wn_format_decimal (digits, n);
+      memcpy (p, digits, n_digits);
+      p += n_digits;
+    }
   *p = '\0';
   return (gsize) (p - out);
 }

@@ -7,10 +7,9 @@
  * speed (docs/performance.md, "Cheap journal"):
  *
  * - Bytes go straight into the GString's buffer through a cursor. Room is
- *   checked once per event (RESERVE bytes) and by each string as it is copied,
- *   never per fixed piece: every piece written between two strings is far
- *   smaller than RESERVE, and a string returns with at least RESERVE - 8 bytes
- *   of room left.
+ *   checked once per event (RESERVE bytes) and by each string every eight
+ *   bytes, never per fixed piece: every piece written between two strings is
+ *   far smaller than RESERVE, and a string returns with most of RESERVE left.
  * - What every line repeats is a constant: each key with its punctuation
  *   (`,"instance":"`) is a literal copied with a compile-time length; each
  *   kind and phase with its key (`,"phase":"retryScheduled"`), and each trust
@@ -45,9 +44,10 @@
 
 #include "wn-journal-private.h"
 
-/* Room made at the start of an event and kept by every string: more than all
- * the fixed pieces between two strings (at most five numbers with their keys,
- * about 200 bytes) with the overrun of a fixed-size copy. */
+/* Room made at the start of an event and kept by every string (less the 56
+ * bytes a string may write past its last look): more than all the fixed
+ * pieces between two strings (at most five numbers with their keys, about 200
+ * bytes) with the overrun of a fixed-size copy. */
 #define RESERVE 512
 
 /* Fragments are copied whole: FRAGMENT_SIZE bytes, whatever their length. */
@@ -141,18 +141,50 @@ put_fragment (Cursor         *c,
 
 /* ---- numbers ---- */
 
+/* The number of decimal digits of `value` (> 0). */
+static inline guint
+decimal_digits (guint64 value)
+{
+  static const guint64 powers[20] = {
+    G_GUINT64_CONSTANT (1), G_GUINT64_CONSTANT (10), G_GUINT64_CONSTANT (100), G_GUINT64_CONSTANT (1000),
+    G_GUINT64_CONSTANT (10000), G_GUINT64_CONSTANT (100000), G_GUINT64_CONSTANT (1000000),
+    G_GUINT64_CONSTANT (10000000), G_GUINT64_CONSTANT (100000000), G_GUINT64_CONSTANT (1000000000),
+    G_GUINT64_CONSTANT (10000000000), G_GUINT64_CONSTANT (100000000000), G_GUINT64_CONSTANT (1000000000000),
+    G_GUINT64_CONSTANT (10000000000000), G_GUINT64_CONSTANT (100000000000000),
+    G_GUINT64_CONSTANT (1000000000000000), G_GUINT64_CONSTANT (10000000000000000),
+    G_GUINT64_CONSTANT (100000000000000000), G_GUINT64_CONSTANT (1000000000000000000),
+    G_GUINT64_CONSTANT (10000000000000000000),
+  };
+#if defined (__GNUC__)
+  /* log10 from log2: bits × 1233 / 4096 is ⌊log10 (2^bits)⌋, one short at most */
+  guint bits = 64 - (guint) __builtin_clzll (value);
+  guint guess = (bits * 1233) >> 12;
+
+  return guess + (value >= powers[guess]);
+#else
+  guint n = 1;
+
+  while (n < 20 && value >= powers[n])
+    n++;
+  return n;
+#endif
+}
+
+/* Written backwards from the last digit, two at a time. */
 static inline void
 put_uint (Cursor  *c,
           guint64  value)
 {
-  char digits[40] = { 0 };
-  char *q = digits + 20;   /* written backwards from here; the copy reads 20 */
+  char *end;
+  char *q;
 
   if (value < 10)
     {
       *c->p++ = (char) ('0' + value);
       return;
     }
+  end = c->p + decimal_digits (value);
+  q = end;
   while (value >= 100)
     {
       guint pair = (guint) (value % 100);
@@ -162,14 +194,10 @@ put_uint (Cursor  *c,
       memcpy (q, digit_pairs + 2 * pair, 2);
     }
   if (value >= 10)
-    {
-      q -= 2;
-      memcpy (q, digit_pairs + 2 * value, 2);
-    }
+    memcpy (q - 2, digit_pairs + 2 * value, 2);
   else
-    *--q = (char) ('0' + value);
-  memcpy (c->p, q, 20);
-  c->p += digits + 20 - q;
+    q[-1] = (char) ('0' + value);
+  c->p = end;
 }
 
 static inline void
@@ -183,6 +211,64 @@ put_int (Cursor *c,
     }
   else
     put_uint (c, (guint64) value);
+}
+
+/* seq as text: the last one plus one, counted up in the text, or written anew. */
+static inline void
+put_seq (Cursor          *c,
+         WnJsonLineState *state,
+         guint64          seq)
+{
+  char *text = state->seq_text;
+
+  if (G_LIKELY (state->seq_len > 0 && seq == state->seq + 1))
+    {
+      guint i = state->seq_len;
+
+      while (i > 0 && text[i - 1] == '9')
+        text[--i] = '0';
+      if (i > 0)
+        text[i - 1]++;
+      else
+        {
+          /* 99 → 100 (20 digits hold any guint64: this never overflows) */
+          memmove (text + 1, text, state->seq_len);
+          text[0] = '1';
+          state->seq_len++;
+        }
+    }
+  else
+    {
+      char *start = c->p;
+
+      put_uint (c, seq);
+      state->seq_len = (guint) (c->p - start);
+      memcpy (text, start, state->seq_len);
+      c->p = start;
+    }
+  state->seq = seq;
+  memcpy (c->p, text, sizeof state->seq_text);
+  c->p += state->seq_len;
+}
+
+/* t_us as text: the last one again, or written anew. */
+static inline void
+put_time (Cursor          *c,
+          WnJsonLineState *state,
+          gint64           t_us)
+{
+  if (G_UNLIKELY (state->t_us_len == 0 || t_us != state->t_us))
+    {
+      char *start = c->p;
+
+      put_int (c, t_us);
+      state->t_us = t_us;
+      state->t_us_len = (guint) (c->p - start);
+      memcpy (state->t_us_text, start, state->t_us_len);
+      return;
+    }
+  memcpy (c->p, state->t_us_text, sizeof state->t_us_text);
+  c->p += state->t_us_len;
 }
 
 /* ---- strings ---- */
@@ -210,7 +296,9 @@ put_escape (char   *p,
 }
 
 /* The text of a string and its closing quote (the key wrote the opening one).
- * Returns with at least RESERVE - 8 bytes of room. */
+ * Eight bytes at a time (at most 48 out) between two looks at the room; the
+ * bytes that need escaping and the terminator leave the run. Returns with at
+ * least RESERVE - 56 bytes of room. */
 static inline void
 put_string (Cursor     *c,
             const char *text)
@@ -220,26 +308,34 @@ put_string (Cursor     *c,
 
   for (;;)
     {
-      char *limit = c->end - RESERVE;
-
-      while (p < limit)
+      if (G_UNLIKELY (p >= c->end - RESERVE))
         {
-          guchar byte = *s++;
-
-          if (G_LIKELY (!needs_escape[byte]))
-            *p++ = (char) byte;
-          else if (byte == '\0')
-            {
-              *p++ = '"';
-              c->p = p;
-              return;
-            }
-          else
-            p = put_escape (p, byte);
+          c->p = p;
+          cursor_grow (c, 2 * RESERVE);
+          p = c->p;
         }
-      c->p = p;
-      cursor_grow (c, 2 * RESERVE);
-      p = c->p;
+#define STEP(i) \
+      if (G_UNLIKELY (needs_escape[s[i]])) \
+        { \
+          s += i; \
+          p += i; \
+          goto special; \
+        } \
+      p[i] = (char) s[i];
+      STEP (0) STEP (1) STEP (2) STEP (3) STEP (4) STEP (5) STEP (6) STEP (7)
+#undef STEP
+      s += 8;
+      p += 8;
+      continue;
+
+    special:
+      if (*s == '\0')
+        {
+          *p++ = '"';
+          c->p = p;
+          return;
+        }
+      p = put_escape (p, *s++);
     }
 }
 
@@ -257,18 +353,26 @@ put_string (Cursor     *c,
 #define INT_FIELD(c, key, value) \
   G_STMT_START { PUT (c, ",\"" key "\":"); put_int (c, value); } G_STMT_END
 
-void
-wn_event_append_json (const WnEvent *ev,
-                      GString       *out)
+/* The line; `state` NULL for an event on its own. */
+static inline void
+append_json (const WnEvent   *ev,
+             GString         *out,
+             WnJsonLineState *state)
 {
   Cursor cursor;
   Cursor *c = &cursor;
 
   cursor_begin (c, out);
   PUT (c, "{\"seq\":");
-  put_uint (c, ev->seq);
+  if (state != NULL)
+    put_seq (c, state, ev->seq);
+  else
+    put_uint (c, ev->seq);
   PUT (c, ",\"t_us\":");
-  put_int (c, ev->t_us);
+  if (state != NULL)
+    put_time (c, state, ev->t_us);
+  else
+    put_int (c, ev->t_us);
   if (G_LIKELY (ev->kind < WN_EV_N_KINDS))
     put_fragment (c, &kind_fragments[ev->kind]);
   else
@@ -319,4 +423,19 @@ wn_event_append_json (const WnEvent *ev,
     put_fragment (c, &trust_fragments[ev->trust == WN_TRUST_WORKER_TRUSTED ? 0 : 1]);
   PUT (c, "}\n");
   cursor_finish (c);
+}
+
+void
+wn_event_append_json (const WnEvent *event,
+                      GString       *out)
+{
+  append_json (event, out, NULL);
+}
+
+void
+_wn_event_append_json_line (const WnEvent   *event,
+                            GString         *out,
+                            WnJsonLineState *state)
+{
+  append_json (event, out, state);
 }

@@ -32,6 +32,23 @@ G_BEGIN_DECLS
   X ("applied") \
   X ("paused") X ("resumed") X ("stepped")
 
+/* What a writer of one journal's lines remembers from line to line: the last
+ * seq and t_us as text (seq goes up by one, t_us often stays). All zeros is
+ * "nothing yet". */
+typedef struct {
+  guint64 seq;
+  gint64  t_us;
+  guint   seq_len;      /* 0: nothing yet */
+  guint   t_us_len;     /* 0: nothing yet */
+  char    seq_text[24];
+  char    t_us_text[24];
+} WnJsonLineState;
+
+/* wn_event_append_json() for consecutive events of one journal, by `state`. */
+void _wn_event_append_json_line (const WnEvent   *event,
+                                 GString         *out,
+                                 WnJsonLineState *state);
+
 /* A status body as the journal writes it (json-glib's compact form). */
 void _wn_event_append_status (GString  *out,
                               JsonNode *status);

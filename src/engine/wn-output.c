@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include "wn-output.h"
+#include "wn-journal-private.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -18,14 +19,15 @@
 #define OUTPUT_BUFFER 65536
 
 struct _WnOutput {
-  int       fd;
-  char     *name;        /* for messages */
-  char     *target;      /* what a temporary file replaces, or NULL */
-  char     *temporary;   /* NULL when written directly */
-  GString  *buffer;
-  GError   *error;       /* the first failure */
-  gboolean  by_line;     /* a terminal: each write goes out at once */
-  gboolean  done;
+  int              fd;
+  char            *name;        /* for messages */
+  char            *target;      /* what a temporary file replaces, or NULL */
+  char            *temporary;   /* NULL when written directly */
+  GString         *buffer;
+  GError          *error;       /* the first failure */
+  gboolean         by_line;     /* a terminal: each write goes out at once */
+  gboolean         done;
+  WnJsonLineState  json;        /* what wn_output_write_event() carries from line to line */
 };
 
 static WnOutput *
@@ -267,7 +269,7 @@ wn_output_write_event (WnOutput      *self,
 
   if (self->error != NULL)
     return FALSE;
-  wn_event_append_json (event, self->buffer);
+  _wn_event_append_json_line (event, self->buffer, &self->json);
   if (self->buffer->len >= OUTPUT_BUFFER || self->by_line)
     return wn_output_flush (self);
   return TRUE;

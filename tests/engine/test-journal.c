@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The journal: sequence, subscribers, the JSON-lines and text forms. */
+#include <string.h>
+#include <glib/gstdio.h>
+
 #include "wn-test-util.h"
 
 static void
@@ -457,6 +460,43 @@ test_json_random (void)
   g_assert_cmpuint (strlen (fast->str), ==, fast->len);
 }
 
+/* Lines written through a WnOutput, which carries seq and t_us from line to
+ * line as text: carries (9 → 10, 999 → 1000), gaps, a time that stays or
+ * goes back. */
+static void
+test_json_output_lines (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("wn-journal-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "journal.jsonl", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WnOutput) output = wn_output_open (path, &error);
+  g_autoptr(GString) expected = g_string_new (NULL);
+  g_autofree char *written = NULL;
+  const guint64 starts[] = { 1, 95, 9990, 99999995, G_GUINT64_CONSTANT (9999999999999999990) };
+  const gint64 times[] = { 0, 0, 7, 7, 7, 1000000, -5, -5, G_MAXINT64, G_MAXINT64, 7, 0 };
+  guint n = 0;
+
+  g_assert_no_error (error);
+  for (guint i = 0; i < G_N_ELEMENTS (starts); i++)
+    for (guint64 seq = starts[i]; seq < starts[i] + 20; seq++)
+      {
+        WnEvent ev = WN_EVENT_INIT (WN_EV_NODE, WN_PH_ENTERED);
+
+        ev.seq = seq;
+        ev.t_us = times[n++ % G_N_ELEMENTS (times)];
+        ev.instance = "i1";
+        g_assert_true (wn_output_write_event (output, &ev));
+        ref_append_json (&ev, expected);
+      }
+  g_assert_true (wn_output_commit (output, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (path, &written, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (written, ==, expected->str);
+  g_assert_cmpint (g_unlink (path), ==, 0);
+  g_assert_cmpint (g_rmdir (dir), ==, 0);
+}
+
 static void
 test_text_line (void)
 {
@@ -504,6 +544,7 @@ main (int argc, char **argv)
   g_test_add_func ("/engine/Journal/json-numbers", test_json_numbers);
   g_test_add_func ("/engine/Journal/json-every-kind", test_json_every_kind);
   g_test_add_func ("/engine/Journal/json-random", test_json_random);
+  g_test_add_func ("/engine/Journal/json-output-lines", test_json_output_lines);
   g_test_add_func ("/engine/Journal/text-line", test_text_line);
   g_test_add_func ("/engine/Journal/names", test_names);
 
