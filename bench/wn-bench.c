@@ -307,14 +307,6 @@ load_data_process (Bench      *bench,
 
 /* ---- throughput ---- */
 
-/* The journal as winnow-run --journal writes it: a WnOutput on /dev/null. */
-static void
-json_sink_cb (const WnEvent *event,
-              gpointer       data)
-{
-  wn_output_write_event (data, event);
-}
-
 /* One run: executions per CPU second, from creating the engine to quiescence. */
 static double
 throughput_once (WnProcess *process,
@@ -348,7 +340,8 @@ throughput_once (WnProcess *process,
   t0 = cpu_seconds ();
   engine = wn_engine_new (process, NULL, &options);
   if (journal)
-    wn_journal_subscribe (wn_engine_get_journal (engine), json_sink_cb, sink, NULL);
+    /* the journal as winnow-run --journal writes it */
+    wn_journal_subscribe (wn_engine_get_journal (engine), wn_output_journal_func, sink, NULL);
   wn_engine_run (engine, WN_TIME_NEVER);
   /* the journal's last bytes are part of its cost */
   if (sink != NULL && !wn_output_commit (sink, NULL))

@@ -63,10 +63,11 @@ options_clear (Options *o)
 /* Every way out of main() releases the parsed options. */
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Options, options_clear)
 
+/* The readable trace (and the journal file's output, which takes JSON lines
+ * through wn_output_journal_func): one line per event. */
 typedef struct {
   WnOutput *out;
   GString  *line;
-  gboolean  text;
 } Sink;
 
 static void
@@ -76,11 +77,6 @@ sink_cb (const WnEvent *event,
   Sink *sink = data;
 
   /* a failure is kept by the output; the run loop stops on it */
-  if (!sink->text)
-    {
-      wn_output_write_event (sink->out, event);
-      return;
-    }
   g_string_truncate (sink->line, 0);
   wn_event_append_text (event, sink->line);
   g_string_append_c (sink->line, '\n');
@@ -546,8 +542,8 @@ main (int argc, char **argv)
   WnEngineOptions options = { 0 };
   WnTime until = WN_TIME_NEVER;
   gboolean summary_json = FALSE;
-  Sink trace = { NULL, NULL, TRUE };
-  Sink file_sink = { NULL, NULL, FALSE };
+  Sink trace = { NULL, NULL };
+  Sink file_sink = { NULL, NULL };
   WnEngine *engine;
   WnStopReason reason;
   WnRunStats stats;
@@ -664,15 +660,18 @@ main (int argc, char **argv)
           wn_engine_free (engine);
           return EXIT_OUTPUT;
         }
-      file_sink.line = g_string_new (NULL);
-      wn_journal_subscribe (wn_engine_get_journal (engine), sink_cb, &file_sink, NULL);
+      /* JSON lines: formatted straight into the output (a failure stays in it;
+       * the run loop stops on it) */
+      wn_journal_subscribe (wn_engine_get_journal (engine), wn_output_journal_func, file_sink.out, NULL);
     }
   if (!o.quiet)
     {
       trace.out = stdout_out;
-      trace.text = !o.jsonl;
       trace.line = g_string_new (NULL);
-      wn_journal_subscribe (wn_engine_get_journal (engine), sink_cb, &trace, NULL);
+      if (o.jsonl)
+        wn_journal_subscribe (wn_engine_get_journal (engine), wn_output_journal_func, stdout_out, NULL);
+      else
+        wn_journal_subscribe (wn_engine_get_journal (engine), sink_cb, &trace, NULL);
     }
 
   for (guint i = 0; o.breaks != NULL && o.breaks[i] != NULL; i++)

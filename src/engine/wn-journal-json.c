@@ -6,15 +6,19 @@
  * This runs for every event of every journalled run, so it is written for
  * speed (docs/performance.md, "Cheap journal"):
  *
- * - Bytes go straight into the GString's buffer through a cursor. Room is
- *   checked once per event (RESERVE bytes) and by each string every eight
- *   bytes, never per fixed piece: every piece written between two strings is
- *   far smaller than RESERVE, and a string returns with most of RESERVE left.
+ * - Bytes go straight into the GString's buffer. The write position is a
+ *   local that each piece takes and returns (`p = put_uint (p, …)`), never
+ *   a field behind a pointer: a char store may alias any memory, so a
+ *   position kept in a struct would be stored and loaded again around every
+ *   byte. Room is checked once per event (RESERVE bytes) and by each string
+ *   every eight bytes, never per fixed piece: every piece written between two
+ *   strings is far smaller than RESERVE, and a string returns with most of
+ *   RESERVE left.
  * - What every line repeats is a constant: each key with its punctuation
  *   (`,"instance":"`) is a literal copied with a compile-time length; each
  *   kind and phase with its key (`,"phase":"retryScheduled"`), and each trust
  *   mode, is a Fragment copied as one fixed-size block (a few moves, no
- *   length loop) after which the cursor advances by the fragment's length.
+ *   length loop) after which the position advances by the fragment's length.
  * - Numbers are written two digits at a time; strings are scanned once, with
  *   a table of the bytes that need escaping.
  * - No allocation, no printf, no JSON generator: only a status body (a job's
@@ -35,6 +39,8 @@
  *   the reference writer of tests/engine/test-journal.c and in its random
  *   events. A field with many distinct values per run needs nothing more; one
  *   that takes a few fixed values (as trust) can be a Fragment table.
+ *   A fragment longer than FRAGMENT_SIZE does not compile ("initializer-string
+ *   … is too long"): raise FRAGMENT_SIZE then.
  * - The readable trace (wn_event_append_text(), wn-journal.c) and the app's
  *   record (src/app/winnow-journal.c) list the fields too.
  */
@@ -50,8 +56,9 @@
  * bytes) with the overrun of a fixed-size copy. */
 #define RESERVE 512
 
-/* Fragments are copied whole: FRAGMENT_SIZE bytes, whatever their length. */
-#define FRAGMENT_SIZE 48
+/* Fragments are copied whole: FRAGMENT_SIZE bytes (two 16-byte moves),
+ * whatever their length. The longest, `,"phase":"workerRetryScheduled"`, is 31. */
+#define FRAGMENT_SIZE 32
 
 typedef struct {
   char  text[FRAGMENT_SIZE];
@@ -88,55 +95,66 @@ static const char digit_pairs[] =
   "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
   "8081828384858687888990919293949596979899";
 
-/* ---- the cursor ---- */
+/* ---- the buffer ---- */
 
+/* Where the next byte goes, and the last byte of the allocation (kept for the
+ * terminator). Both live in locals of append_json() (a struct returned by
+ * value comes back in registers), never behind a pointer that escapes. */
 typedef struct {
-  GString *out;
-  char    *p;     /* where the next byte goes, in out->str */
-  char    *end;   /* the last byte of the allocation, kept for the terminator */
-} Cursor;
+  char *p;
+  char *end;
+} Room;
 
-static G_NO_INLINE void
-cursor_grow (Cursor *c,
-             gsize   room)
+static inline Room
+room_of (GString *out)
 {
-  gsize len = (gsize) (c->p - c->out->str);
+  Room room = { out->str + out->len, out->str + out->allocated_len - 1 };
+
+  return room;
+}
+
+/* Room for `more` bytes after p. */
+static G_NO_INLINE Room
+grow (GString *out,
+      char    *p,
+      gsize    more)
+{
+  gsize len = (gsize) (p - out->str);
 
   /* g_string_set_size() makes room (doubling); the length is ours again */
-  g_string_set_size (c->out, len + room);
-  c->out->len = len;
-  c->p = c->out->str + len;
-  c->end = c->out->str + c->out->allocated_len - 1;
+  g_string_set_size (out, len + more);
+  out->len = len;
+  return room_of (out);
+}
+
+static inline Room
+begin (GString *out)
+{
+  Room room = room_of (out);
+
+  if (G_UNLIKELY ((gsize) (room.end - room.p) < RESERVE))
+    room = grow (out, room.p, 2 * RESERVE);
+  return room;
 }
 
 static inline void
-cursor_begin (Cursor  *c,
-              GString *out)
+finish (GString *out,
+        char    *p)
 {
-  c->out = out;
-  c->p = out->str + out->len;
-  c->end = out->str + out->allocated_len - 1;
-  if (G_UNLIKELY ((gsize) (c->end - c->p) < RESERVE))
-    cursor_grow (c, 2 * RESERVE);
-}
-
-static inline void
-cursor_finish (Cursor *c)
-{
-  c->out->len = (gsize) (c->p - c->out->str);
-  *c->p = '\0';
+  out->len = (gsize) (p - out->str);
+  *p = '\0';
 }
 
 /* A literal, copied with its compile-time length. */
-#define PUT(c, literal) \
-  G_STMT_START { memcpy ((c)->p, literal, sizeof (literal) - 1); (c)->p += sizeof (literal) - 1; } G_STMT_END
+#define PUT(p, literal) \
+  G_STMT_START { memcpy (p, literal, sizeof (literal) - 1); p += sizeof (literal) - 1; } G_STMT_END
 
-static inline void
-put_fragment (Cursor         *c,
+static inline char *
+put_fragment (char           *p,
               const Fragment *fragment)
 {
-  memcpy (c->p, fragment->text, FRAGMENT_SIZE);
-  c->p += fragment->len;
+  memcpy (p, fragment->text, FRAGMENT_SIZE);
+  return p + fragment->len;
 }
 
 /* ---- numbers ---- */
@@ -171,104 +189,103 @@ decimal_digits (guint64 value)
 }
 
 /* Written backwards from the last digit, two at a time. */
-static inline void
-put_uint (Cursor  *c,
+static inline char *
+put_uint (char    *p,
           guint64  value)
 {
   char *end;
-  char *q;
 
   if (value < 10)
     {
-      *c->p++ = (char) ('0' + value);
-      return;
+      *p = (char) ('0' + value);
+      return p + 1;
     }
-  end = c->p + decimal_digits (value);
-  q = end;
+  end = p + decimal_digits (value);
+  p = end;
   while (value >= 100)
     {
       guint pair = (guint) (value % 100);
 
       value /= 100;
-      q -= 2;
-      memcpy (q, digit_pairs + 2 * pair, 2);
+      p -= 2;
+      memcpy (p, digit_pairs + 2 * pair, 2);
     }
   if (value >= 10)
-    memcpy (q - 2, digit_pairs + 2 * value, 2);
+    memcpy (p - 2, digit_pairs + 2 * value, 2);
   else
-    q[-1] = (char) ('0' + value);
-  c->p = end;
+    p[-1] = (char) ('0' + value);
+  return end;
 }
 
-static inline void
-put_int (Cursor *c,
+static inline char *
+put_int (char   *p,
          gint64  value)
 {
   if (value < 0)
     {
-      *c->p++ = '-';
-      put_uint (c, -(guint64) value);
+      *p = '-';
+      return put_uint (p + 1, -(guint64) value);
     }
-  else
-    put_uint (c, (guint64) value);
+  return put_uint (p, (guint64) value);
 }
 
-/* seq as text: the last one plus one, counted up in the text, or written anew. */
-static inline void
-put_seq (Cursor          *c,
+/* seq as text: the last one plus one, counted up in the text, or written
+ * anew. The text is copied out before it is counted up, in the line and in
+ * the state alike: a wide load right after narrow stores to the same bytes
+ * would stall (store-to-load forwarding fails). */
+static inline char *
+put_seq (char            *p,
          WnJsonLineState *state,
          guint64          seq)
 {
   char *text = state->seq_text;
+  guint len = state->seq_len;
+  guint i = len;
+  char *end;
 
-  if (G_LIKELY (state->seq_len > 0 && seq == state->seq + 1))
+  if (G_LIKELY (i > 0 && seq == state->seq + 1))
     {
-      guint i = state->seq_len;
-
-      while (i > 0 && text[i - 1] == '9')
-        text[--i] = '0';
-      if (i > 0)
-        text[i - 1]++;
-      else
+      memcpy (p, text, sizeof state->seq_text);
+      while (i > 0 && p[i - 1] == '9')
         {
-          /* 99 → 100 (20 digits hold any guint64: this never overflows) */
-          memmove (text + 1, text, state->seq_len);
-          text[0] = '1';
-          state->seq_len++;
+          i--;
+          p[i] = '0';
+          text[i] = '0';
+        }
+      if (G_LIKELY (i > 0))
+        {
+          p[i - 1]++;
+          text[i - 1]++;
+          state->seq = seq;
+          return p + len;
         }
     }
-  else
-    {
-      char *start = c->p;
-
-      put_uint (c, seq);
-      state->seq_len = (guint) (c->p - start);
-      memcpy (text, start, state->seq_len);
-      c->p = start;
-    }
+  /* the first line, a gap, or one digit more (99 → 100) */
+  end = put_uint (p, seq);
   state->seq = seq;
-  memcpy (c->p, text, sizeof state->seq_text);
-  c->p += state->seq_len;
+  state->seq_len = (guint) (end - p);
+  memcpy (text, p, state->seq_len);
+  return end;
 }
 
 /* t_us as text: the last one again, or written anew. */
-static inline void
-put_time (Cursor          *c,
+static inline char *
+put_time (char            *p,
           WnJsonLineState *state,
           gint64           t_us)
 {
-  if (G_UNLIKELY (state->t_us_len == 0 || t_us != state->t_us))
-    {
-      char *start = c->p;
+  char *end;
 
-      put_int (c, t_us);
-      state->t_us = t_us;
-      state->t_us_len = (guint) (c->p - start);
-      memcpy (state->t_us_text, start, state->t_us_len);
-      return;
+  if (G_LIKELY (state->t_us_len > 0 && t_us == state->t_us))
+    {
+      memcpy (p, state->t_us_text, sizeof state->t_us_text);
+      return p + state->t_us_len;
     }
-  memcpy (c->p, state->t_us_text, sizeof state->t_us_text);
-  c->p += state->t_us_len;
+  end = put_int (p, t_us);
+  state->t_us = t_us;
+  state->t_us_len = (guint) (end - p);
+  memcpy (state->t_us_text, p, state->t_us_len);
+  return end;
 }
 
 /* ---- strings ---- */
@@ -299,20 +316,22 @@ put_escape (char   *p,
  * Eight bytes at a time (at most 48 out) between two looks at the room; the
  * bytes that need escaping and the terminator leave the run. Returns with at
  * least RESERVE - 56 bytes of room. */
-static inline void
-put_string (Cursor     *c,
-            const char *text)
+static inline char *
+put_string (GString     *out,
+            char       **end,
+            char        *p,
+            const char  *text)
 {
   const guchar *s = (const guchar *) text;
-  char *p = c->p;
 
   for (;;)
     {
-      if (G_UNLIKELY (p >= c->end - RESERVE))
+      if (G_UNLIKELY (p >= *end - RESERVE))
         {
-          c->p = p;
-          cursor_grow (c, 2 * RESERVE);
-          p = c->p;
+          Room room = grow (out, p, 2 * RESERVE);
+
+          p = room.p;
+          *end = room.end;
         }
 #define STEP(i) \
       if (G_UNLIKELY (needs_escape[s[i]])) \
@@ -331,9 +350,8 @@ put_string (Cursor     *c,
     special:
       if (*s == '\0')
         {
-          *p++ = '"';
-          c->p = p;
-          return;
+          *p = '"';
+          return p + 1;
         }
       p = put_escape (p, *s++);
     }
@@ -341,88 +359,86 @@ put_string (Cursor     *c,
 
 /* ---- fields ---- */
 
-#define STRING_FIELD(c, key, value) \
+#define STRING_FIELD(key, value) \
   G_STMT_START { \
-    if ((value) != NULL) \
+    const char *value_ = (value); \
+    if (value_ != NULL) \
       { \
-        PUT (c, ",\"" key "\":\""); \
-        put_string (c, value); \
+        PUT (p, ",\"" key "\":\""); \
+        p = put_string (out, &end, p, value_); \
       } \
   } G_STMT_END
 
-#define INT_FIELD(c, key, value) \
-  G_STMT_START { PUT (c, ",\"" key "\":"); put_int (c, value); } G_STMT_END
+#define INT_FIELD(p, key, value) \
+  G_STMT_START { PUT (p, ",\"" key "\":"); p = put_int (p, value); } G_STMT_END
 
-/* The line; `state` NULL for an event on its own. */
-static inline void
+/* The line; `state` NULL for an event on its own (the two callers each get
+ * their own copy, with the tests on `state` folded away). */
+static G_ALWAYS_INLINE inline void
 append_json (const WnEvent   *ev,
              GString         *out,
              WnJsonLineState *state)
 {
-  Cursor cursor;
-  Cursor *c = &cursor;
+  Room room = begin (out);
+  char *p = room.p;
+  char *end = room.end;
 
-  cursor_begin (c, out);
-  PUT (c, "{\"seq\":");
-  if (state != NULL)
-    put_seq (c, state, ev->seq);
-  else
-    put_uint (c, ev->seq);
-  PUT (c, ",\"t_us\":");
-  if (state != NULL)
-    put_time (c, state, ev->t_us);
-  else
-    put_int (c, ev->t_us);
+  PUT (p, "{\"seq\":");
+  p = state != NULL ? put_seq (p, state, ev->seq) : put_uint (p, ev->seq);
+  PUT (p, ",\"t_us\":");
+  p = state != NULL ? put_time (p, state, ev->t_us) : put_int (p, ev->t_us);
   if (G_LIKELY (ev->kind < WN_EV_N_KINDS))
-    put_fragment (c, &kind_fragments[ev->kind]);
+    p = put_fragment (p, &kind_fragments[ev->kind]);
   else
-    STRING_FIELD (c, "kind", wn_event_kind_to_string (ev->kind));   /* "?", with a critical */
+    STRING_FIELD ("kind", wn_event_kind_to_string (ev->kind));   /* "?", with a critical */
   if (G_LIKELY (ev->phase < WN_PH_N_PHASES))
-    put_fragment (c, &phase_fragments[ev->phase]);
+    p = put_fragment (p, &phase_fragments[ev->phase]);
   else
-    STRING_FIELD (c, "phase", wn_event_phase_to_string (ev->phase));
-  STRING_FIELD (c, "instance", ev->instance);
-  STRING_FIELD (c, "node", ev->node);
-  STRING_FIELD (c, "track", ev->track);
-  STRING_FIELD (c, "job", ev->job);
-  STRING_FIELD (c, "topic", ev->topic);
-  STRING_FIELD (c, "worker", ev->worker);
+    STRING_FIELD ("phase", wn_event_phase_to_string (ev->phase));
+  STRING_FIELD ("instance", ev->instance);
+  STRING_FIELD ("node", ev->node);
+  STRING_FIELD ("track", ev->track);
+  STRING_FIELD ("job", ev->job);
+  STRING_FIELD ("topic", ev->topic);
+  STRING_FIELD ("worker", ev->worker);
   if (ev->attempt > 0)
-    INT_FIELD (c, "attempt", ev->attempt);
+    INT_FIELD (p, "attempt", ev->attempt);
   if (ev->attempts > 0)
-    INT_FIELD (c, "attempts", ev->attempts);
+    INT_FIELD (p, "attempts", ev->attempts);
   if (ev->backoff_us >= 0)
-    INT_FIELD (c, "backoff_us", ev->backoff_us);
+    INT_FIELD (p, "backoff_us", ev->backoff_us);
   if (ev->not_before_us >= 0)
-    INT_FIELD (c, "not_before_us", ev->not_before_us);
+    INT_FIELD (p, "not_before_us", ev->not_before_us);
   if (ev->deadline_us >= 0)
-    INT_FIELD (c, "deadline_us", ev->deadline_us);
-  STRING_FIELD (c, "code", ev->code);
+    INT_FIELD (p, "deadline_us", ev->deadline_us);
+  STRING_FIELD ("code", ev->code);
   if (ev->status != NULL)
     {
-      PUT (c, ",\"status\":");
-      cursor_finish (c);
+      PUT (p, ",\"status\":");
+      finish (out, p);
       _wn_event_append_status (out, ev->status);
-      cursor_begin (c, out);
+      room = begin (out);
+      p = room.p;
+      end = room.end;
     }
-  STRING_FIELD (c, "error", ev->error);
+  STRING_FIELD ("error", ev->error);
   if (ev->flows != NULL)
     {
-      PUT (c, ",\"flows\":[");
+      PUT (p, ",\"flows\":[");
       for (guint i = 0; ev->flows[i] != NULL; i++)
         {
           if (i > 0)
-            *c->p++ = ',';
-          *c->p++ = '"';
-          put_string (c, ev->flows[i]);
+            *p++ = ',';
+          *p++ = '"';
+          p = put_string (out, &end, p, ev->flows[i]);
         }
-      *c->p++ = ']';
+      *p++ = ']';
     }
-  STRING_FIELD (c, "action", ev->action);
+  STRING_FIELD ("action", ev->action);
   if (ev->trust != WN_TRUST_UNSET)
-    put_fragment (c, &trust_fragments[ev->trust == WN_TRUST_WORKER_TRUSTED ? 0 : 1]);
-  PUT (c, "}\n");
-  cursor_finish (c);
+    p = put_fragment (p, &trust_fragments[ev->trust == WN_TRUST_WORKER_TRUSTED ? 0 : 1]);
+  PUT (p, "}\n");
+  finish (out, p);
 }
 
 void

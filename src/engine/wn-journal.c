@@ -229,6 +229,7 @@ typedef struct {
 struct _WnJournal
 {
   GArray  *subscribers;  /* Subscriber */
+  guint    n_subscribers;  /* subscribers->len, one load away for the emitters */
   guint64  seq;
   guint    next_id;
 };
@@ -267,6 +268,7 @@ wn_journal_subscribe (WnJournal      *self,
   Subscriber sub = { self->next_id++, func, data, destroy };
 
   g_array_append_val (self->subscribers, sub);
+  self->n_subscribers = self->subscribers->len;
   return sub.id;
 }
 
@@ -280,6 +282,7 @@ wn_journal_unsubscribe (WnJournal *self,
       if (sub.id == id)
         {
           g_array_remove_index (self->subscribers, i);
+          self->n_subscribers = self->subscribers->len;
           if (sub.destroy != NULL)
             sub.destroy (sub.data);
           return;
@@ -290,7 +293,7 @@ wn_journal_unsubscribe (WnJournal *self,
 gboolean
 wn_journal_is_active (const WnJournal *self)
 {
-  return self->subscribers->len > 0;
+  return self->n_subscribers > 0;
 }
 
 void
@@ -300,6 +303,14 @@ wn_journal_emit (WnJournal *self,
 {
   event->seq = ++self->seq;
   event->t_us = now;
+  /* one subscriber (winnow-run's journal, the app's record): a tail call */
+  if (G_LIKELY (self->n_subscribers == 1))
+    {
+      Subscriber *sub = &g_array_index (self->subscribers, Subscriber, 0);
+
+      sub->func (event, sub->data);
+      return;
+    }
   /* index loop: a subscriber may unsubscribe itself */
   for (guint i = 0; i < self->subscribers->len; i++)
     {

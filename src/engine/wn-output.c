@@ -265,14 +265,23 @@ wn_output_write_event (WnOutput      *self,
                        const WnEvent *event)
 {
   g_return_val_if_fail (self != NULL, FALSE);
-  g_return_val_if_fail (!self->done, FALSE);
 
-  if (self->error != NULL)
-    return FALSE;
+  if (G_UNLIKELY (self->error != NULL || self->done))
+    {
+      g_return_val_if_fail (!self->done, FALSE);
+      return FALSE;
+    }
   _wn_event_append_json_line (event, self->buffer, &self->json);
-  if (self->buffer->len >= OUTPUT_BUFFER || self->by_line)
-    return wn_output_flush (self);
-  return TRUE;
+  if (G_LIKELY (self->buffer->len < OUTPUT_BUFFER && !self->by_line))
+    return TRUE;
+  return wn_output_flush (self);
+}
+
+void
+wn_output_journal_func (const WnEvent *event,
+                        gpointer       output)
+{
+  wn_output_write_event (output, event);
 }
 
 gboolean

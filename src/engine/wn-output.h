@@ -35,6 +35,10 @@ gboolean    wn_output_write       (WnOutput *output, const char *data, gsize len
 /* One journal line (wn_event_append_json()), formatted straight into the
  * buffer; otherwise as wn_output_write(). A journal subscriber's whole job. */
 gboolean    wn_output_write_event (WnOutput *output, const WnEvent *event);
+/* A WnJournalFunc writing each event to the WnOutput it is given as data:
+ * wn_journal_subscribe (journal, wn_output_journal_func, output, NULL). A
+ * failure stays in the output (wn_output_has_failed()). */
+void        wn_output_journal_func (const WnEvent *event, gpointer output);
 /* Write what is buffered now (whole lines stay whole). */
 gboolean    wn_output_flush       (WnOutput *output);
 gboolean    wn_output_has_failed  (const WnOutput *output);
