@@ -7,7 +7,6 @@
 
 #include "winnow.h"
 #include "winnow-journal.h"
-#include "wn-test-util.h"
 
 typedef struct {
   WinnowJournal *journal;
