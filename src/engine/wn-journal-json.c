@@ -39,8 +39,8 @@
  *   the reference writer of tests/engine/test-journal.c and in its random
  *   events. A field with many distinct values per run needs nothing more; one
  *   that takes a few fixed values (as trust) can be a Fragment table.
- *   A fragment longer than FRAGMENT_SIZE does not compile ("initializer-string
- *   … is too long"): raise FRAGMENT_SIZE then.
+ *   A kind or phase whose fragment is longer than FRAGMENT_SIZE stops the
+ *   build (a static assertion): raise FRAGMENT_SIZE then.
  * - The readable trace (wn_event_append_text(), wn-journal.c) and the app's
  *   record (src/app/winnow-journal.c) list the fields too.
  */
@@ -68,6 +68,14 @@ typedef struct {
 #define FRAGMENT(literal) { literal, sizeof (literal) - 1 },
 #define KIND_FRAGMENT(name) FRAGMENT (",\"kind\":\"" name "\"")
 #define PHASE_FRAGMENT(name) FRAGMENT (",\"phase\":\"" name "\"")
+
+/* A name too long for its fragment stops the build (a char array initialised
+ * from a longer literal would only warn, and cut it). */
+#define FRAGMENT_FITS(literal) G_STATIC_ASSERT (sizeof (literal) - 1 <= FRAGMENT_SIZE);
+#define KIND_FITS(name) FRAGMENT_FITS (",\"kind\":\"" name "\"")
+#define PHASE_FITS(name) FRAGMENT_FITS (",\"phase\":\"" name "\"")
+WN_EVENT_KIND_NAMES (KIND_FITS)
+WN_EVENT_PHASE_NAMES (PHASE_FITS)
 
 static const Fragment kind_fragments[] = { WN_EVENT_KIND_NAMES (KIND_FRAGMENT) };
 static const Fragment phase_fragments[] = { WN_EVENT_PHASE_NAMES (PHASE_FRAGMENT) };
