@@ -16,6 +16,7 @@
 #include <glib-unix.h>
 
 #include "winnow.h"
+#include "winnow-run-lab.h"
 
 enum {
   EXIT_COMPLETED = 0,
@@ -241,7 +242,7 @@ finish_output (WnOutput *output)
 /* A whole number from min to max in decimal digits only, as the help says: no
  * sign, no leading space, no octal "010" or hex "0x10" (GLib's own int options
  * take those). */
-static gboolean
+gboolean
 parse_decimal (const char  *option,
                const char  *value,
                guint64      min,
@@ -331,7 +332,7 @@ parse_size_cb (const char  *name,
   return TRUE;
 }
 
-static void
+void
 print_diagnostics (GPtrArray  *diagnostics,
                    GError     *error)
 {
@@ -490,6 +491,9 @@ print_break_state (WnEngine *engine)
   wn_engine_foreach_track (engine, FALSE, print_track_cb, NULL);
 }
 
+/* The policy lab's options (winnow-run-lab.c). */
+static WinnowRunLab lab_options;
+
 static gboolean
 parse_options (int       *argc,
                char    ***argv,
@@ -518,6 +522,7 @@ parse_options (int       *argc,
   GOptionGroup *group = g_option_group_new (NULL, NULL, NULL, o, NULL);
 
   g_option_group_add_entries (group, entries);
+  winnow_run_lab_add_entries (group, &lab_options);
   g_option_group_set_translation_domain (group, GETTEXT_PACKAGE);
   g_option_context_set_main_group (context, group);
   g_option_context_set_summary (context, _("Run a Winnow process headless, in fast-forward on the virtual clock."));
@@ -529,6 +534,22 @@ parse_options (int       *argc,
       "SIGINT or SIGTERM ends the run between two events: the journal keeps whole lines,\n"
       "the summary so far is printed, exit status 3; a second signal ends it at once."));
   return g_option_context_parse (context, argc, argv, error);
+}
+
+/* --sweep, --shard, --merge, -j, --format, --seeds: winnow-run-lab.c. */
+static int
+run_lab (Options *o)
+{
+  WinnowRunBase base = {
+    o->scenario, o->has_seed, (guint64) o->seed, o->instances, o->until, o->trust, o->on_exhausted,
+    o->max_input > 0 ? o->max_input : WN_LOAD_DEFAULT_MAX_SIZE, o->validate,
+    o->jsonl ? "--jsonl" : o->journal ? "--journal" : o->summary ? "--summary" : o->breaks ? "--break" : NULL,
+  };
+  int status = winnow_run_lab_main (&lab_options, o->files, &base, stdout_out);
+
+  winnow_run_lab_clear (&lab_options);
+  g_clear_pointer (&stdout_out, wn_output_free);
+  return status;
 }
 
 int
@@ -569,6 +590,8 @@ main (int argc, char **argv)
       print_out ("winnow-run %s\n", PACKAGE_VERSION);
       return finish_output (stdout_out) ? EXIT_COMPLETED : EXIT_OUTPUT;
     }
+  if (winnow_run_lab_requested (&lab_options))
+    return run_lab (&o);
   if (o.files == NULL || o.files[0] == NULL || o.files[1] != NULL)
     {
       g_printerr ("winnow-run: %s\n", _("give exactly one process file (see --help)"));

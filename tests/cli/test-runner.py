@@ -726,6 +726,161 @@ def saved_commands_that_name_nothing():
                           os.path.join(EXAMPLES, "flaky-service.fixed.scenario.json"), "-q", "--summary", "json")
         check(summary(out) == summary(plain), (summary(out), summary(plain)))
 
+# ---- the policy lab: sweeps, shards, merges (docs/sweeps.md) ----
+
+def lab_sweep(tmp, name="s.sweep.json", **over):
+    doc = {"format": "winnow.sweep/1", "process": os.path.abspath(example("flaky-service.process.json")),
+           "instances": 300, "seeds": 3,
+           "grid": [{"param": "engine.retry.maxAttempts", "values": [2, 4]},
+                    {"param": "engine.retry.jitter", "values": [False, True]}]}
+    doc.update(over)
+    return write(tmp, name, json.dumps(doc, indent=2))
+
+
+def rows(out):
+    return [json.loads(l) for l in out.splitlines() if l.strip()]
+
+
+@case
+def sweep_rows_per_variant():
+    with tempfile.TemporaryDirectory() as tmp:
+        code, out, err = run("--sweep", lab_sweep(tmp))
+        check(code == 1, f"exit {code} (orders fail): {err}")
+        r = rows(out)
+        check([x["variant"] for x in r] == [0, 1, 2, 3], out[:400])
+        check(r[1]["name"] == "engine.retry.maxAttempts=2 engine.retry.jitter=true", r[1]["name"])
+        for x in r:
+            check(x["instances"] == 900 and x["seeds"] == [1, 2, 3], x)
+            check(x["completed"] + x["terminated"] == 900, x)
+            check(sum(x["ends"].values()) == x["completed"], x)
+            iv = x["rates"]["failed"]
+            check(iv["lo"] <= iv["value"] <= iv["hi"], iv)
+            check(x["completion_us"]["relative_error"] <= 0.01, x["completion_us"])
+        check("compare" not in r[0] and "sentence" in r[2]["compare"], r[2].get("compare"))
+        # 4 attempts fail far fewer orders than 2, and the sentence says so
+        check(r[2]["compare"]["failed"]["distinguishable"] and "differs from" in r[2]["compare"]["sentence"],
+              r[2]["compare"])
+
+
+@case
+def sweep_csv():
+    import csv
+    import io
+    with tempfile.TemporaryDirectory() as tmp:
+        code, out, err = run("--sweep", lab_sweep(tmp), "--format", "csv")
+        table = list(csv.DictReader(io.StringIO(out)))
+        check(len(table) == 4, out[:400])
+        check(table[3]["engine.retry.maxAttempts"] == "4" and table[3]["engine.retry.jitter"] == "true", table[3])
+        _, jl, _ = run("--sweep", lab_sweep(tmp))
+        for row, js in zip(table, rows(jl)):
+            check(int(row["terminated"]) == js["terminated"] and int(row["p99_us"]) == js["completion_us"]["p99"]["value"],
+                  (row, js["completion_us"]))
+
+
+@case
+def shards_merge_to_the_whole_sweep():
+    with tempfile.TemporaryDirectory() as tmp:
+        sweep = lab_sweep(tmp)
+        _, whole, _ = run("--sweep", sweep)
+        _, threaded, _ = run("--sweep", sweep, "-j", "2")
+        check(threaded == whole, "-j 2 changed the rows")
+        parts = []
+        for k in (1, 2, 3):
+            code, out, err = run("--sweep", sweep, "--shard", f"{k}/3")
+            check(code in (0, 1), err)
+            check(all("compare" not in x for x in rows(out)), "a shard's rows compare")
+            parts.append(write(tmp, f"part-{k}.jsonl", out))
+        code, merged, err = run("--merge", *parts)
+        check(code == 1 and err == "", (code, err))
+        # counts exactly, percentiles too: the histograms merge bucket by bucket
+        check(merged == whole, "merged rows differ from the unsharded sweep")
+        # a missing shard merges, with a notice
+        code, partial, err = run("--merge", parts[0], parts[2])
+        check("has 2 of its 3 seeds" in err or "has 1 of its 3 seeds" in err, err)
+
+
+@case
+def merge_refuses_what_does_not_belong():
+    with tempfile.TemporaryDirectory() as tmp:
+        a = write(tmp, "a.jsonl", run("--sweep", lab_sweep(tmp), "--shard", "1/2")[1])
+        other = write(tmp, "b.jsonl", run("--sweep", lab_sweep(tmp, "t.sweep.json", instances=200))[1])
+        code, out, err = run("--merge", a, a)
+        check(code == 2 and "a.jsonl:1:1: " in err and "is in two rows" in err, err)
+        code, out, err = run("--merge", a, other)
+        check(code == 2 and "b.jsonl:1:1: " in err and "different sweeps" in err, err)
+        bad = write(tmp, "bad.jsonl", "\n" + open(a).read().splitlines()[0][:-5] + "\n")
+        code, out, err = run("--merge", bad)
+        check(code == 2 and err.startswith(f"{bad}:2:"), err)
+        code, out, err = run("--merge", write(tmp, "c.jsonl", '{"format":"nope"}\n'))
+        check(code == 2 and "c.jsonl:1:1: format: must be" in err, err)
+
+
+@case
+def sweep_input_errors():
+    with tempfile.TemporaryDirectory() as tmp:
+        path = write(tmp, "bad.sweep.json", '{\n  "format": "winnow.sweep/1",\n  "process": "%s",\n'
+                     '  "grid": [ { "param": "engine.retry.maxAttempt", "values": [3] } ]\n}\n'
+                     % os.path.abspath(example("flaky-service.process.json")))
+        code, out, err = run("--sweep", path)
+        check(code == 2 and out == "", (code, out))
+        check(err.startswith(f"{path}:4:62: grid[0].values[0]: unknown parameter engine.retry.maxAttempt"), err)
+        # the process a sweep names reports in its own positions
+        proc = write(tmp, "p.process.json", '{"format": "winnow.process/1", "id": "p", "nodes": []}')
+        code, out, err = run("--sweep", lab_sweep(tmp, process=proc))
+        check(code == 2 and err.startswith(proc + ":"), err)
+        for args, says in ((["--sweep", lab_sweep(tmp), "--shard", "4/3"], "--shard takes K/N"),
+                           (["--sweep", lab_sweep(tmp), example("flaky-service.process.json")], "give no process file"),
+                           (["--sweep", lab_sweep(tmp), "--jsonl"], "--jsonl is for a single run"),
+                           (["--sweep", lab_sweep(tmp), "--seed", "3"], "set in the sweep file"),
+                           (["--sweep", lab_sweep(tmp), "--format", "xml"], "--format takes jsonl or csv"),
+                           (["--sweep", lab_sweep(tmp), "-j", "0"], "--jobs takes a whole number from 1"),
+                           (["--merge"], "--merge needs the files")):
+            code, out, err = run(*args)
+            check(code == 2 and says in err, (args, code, err))
+        code, out, err = run("--sweep", lab_sweep(tmp), "--validate")
+        check(code == 0 and out == "" and err == "", (code, out, err))
+
+
+@case
+def run_sharded_by_seeds():
+    with tempfile.TemporaryDirectory() as tmp:
+        base = [example("flaky-service.process.json"), "-n", "200", "--seeds", "4", "--trust", "workerTrusted"]
+        _, whole, _ = run(*base)
+        r = rows(whole)
+        check(len(r) == 1 and r[0]["seeds"] == [11, 12, 13, 14] and r[0]["instances"] == 800, r)
+        check(r[0]["settings"] == {"engine.trust": "workerTrusted"}, r[0]["settings"])
+        parts = [write(tmp, f"p{k}.jsonl", run(*base, "--shard", f"{k}/2")[1]) for k in (1, 2)]
+        check(run("--merge", *parts)[1] == whole, "merged seeds differ")
+        # one seed of the lab is the plain run with that seed
+        _, one, _ = run(example("flaky-service.process.json"), "-n", "200", "--seed", "12", "--trust",
+                        "workerTrusted", "-q", "--summary", "json")
+        s = summary(one)
+        seed12 = [x for x in r[0]["per_seed"] if x["seed"] == 12][0]
+        for key in ("completed", "terminated", "executions", "retries", "exhausted"):
+            check(seed12[key] == s[key], (key, seed12, s))
+        check(seed12["p99"] == s["completion_us"]["p99"], (seed12, s))
+
+
+@case
+def gnu_parallel_recipe():
+    # docs/sweeps.md, "On many cores or machines": the recipe as written
+    import shutil
+    if shutil.which("parallel") is None:
+        return "skip GNU parallel is not installed"
+    if WRAPPER:
+        return "skip not under memcheck"
+    with tempfile.TemporaryDirectory() as tmp:
+        sweep = lab_sweep(tmp)
+        p = subprocess.run(["parallel", "--will-cite", RUNNER, "--sweep", sweep, "--shard", "{}/4", ">",
+                            os.path.join(tmp, "part-{}.jsonl"), ":::", "1", "2", "3", "4"],
+                           capture_output=True, text=True, timeout=600)
+        # parallel exits with the number of failed jobs: the runner's 1 (orders failed) counts
+        check(p.returncode <= 4 and p.stderr == "", (p.returncode, p.stderr))
+        parts = sorted(os.path.join(tmp, f) for f in os.listdir(tmp) if f.startswith("part-"))
+        check(len(parts) == 4, parts)
+        check(run("--merge", *parts)[1] == run("--sweep", sweep)[1], "parallel's merge differs")
+
+
 print(f"1..{len(results)}")
 failed = 0
 for i, fn in enumerate(results, 1):
