@@ -5,7 +5,7 @@ set -eu
 
 packages="gcc meson ninja-build pkg-config gettext python3
 libglib2.0-dev libglib2.0-bin libjson-glib-dev libgtk-4-dev libadwaita-1-dev
-desktop-file-utils appstream xvfb xauth"
+desktop-file-utils appstream xvfb xauth parallel"
 
 missing=""
 for p in $packages; do
