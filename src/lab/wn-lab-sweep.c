@@ -1194,6 +1194,7 @@ expand (WnLabSweep *self,
           if (name->len == 0)
             g_string_append_printf (name, "variant %u", self->variants->len);
           variant->name = g_strdup (name->str);
+          g_clear_pointer (&members, g_list_free);
           members = json_object_get_members (variant->settings);
           for (GList *l = members; l != NULL; l = l->next)
             add_param (self, l->data);
