@@ -20,33 +20,22 @@ enum {
  * values are reached through this. */
 static WinnowRunLab *the_lab;
 
+/* -j/--jobs N and --seeds K. */
 static gboolean
-parse_jobs_cb (const char  *name,
-               const char  *value,
-               gpointer     data,
-               GError     **error)
-{
-  WinnowRunLab *lab = the_lab;
-  guint64 jobs;
-
-  if (!parse_decimal ("--jobs", value, 1, 1024, &jobs, error))
-    return FALSE;
-  lab->jobs = (guint) jobs;
-  return TRUE;
-}
-
-static gboolean
-parse_seeds_cb (const char  *name,
+parse_count_cb (const char  *name,
                 const char  *value,
                 gpointer     data,
                 GError     **error)
 {
-  WinnowRunLab *lab = the_lab;
-  guint64 seeds;
+  gboolean jobs = !g_str_equal (name, "--seeds");
+  guint64 n;
 
-  if (!parse_decimal ("--seeds", value, 1, 1000000, &seeds, error))
+  if (!parse_decimal (jobs ? "--jobs" : "--seeds", value, 1, jobs ? 1024 : 1000000, &n, error))
     return FALSE;
-  lab->seeds = (guint) seeds;
+  if (jobs)
+    the_lab->jobs = (guint) n;
+  else
+    the_lab->seeds = (guint) n;
   return TRUE;
 }
 
@@ -56,9 +45,9 @@ winnow_run_lab_add_entries (GOptionGroup *group,
 {
   GOptionEntry entries[] = {
     { "sweep", 0, 0, G_OPTION_ARG_FILENAME, &lab->sweep, N_("Run the variants × seeds of a sweep file; one summary row per variant"), N_("SWEEP.json") },
-    { "seeds", 0, 0, G_OPTION_ARG_CALLBACK, parse_seeds_cb, N_("Run the process with K seeds (from --seed on) and print a summary row"), N_("K") },
+    { "seeds", 0, 0, G_OPTION_ARG_CALLBACK, parse_count_cb, N_("Run the process with K seeds (from --seed on) and print a summary row"), N_("K") },
     { "shard", 0, 0, G_OPTION_ARG_STRING, &lab->shard, N_("Run only shard K of N of the sweep’s (or the seeds’) runs"), N_("K/N") },
-    { "jobs", 'j', 0, G_OPTION_ARG_CALLBACK, parse_jobs_cb, N_("Run N runs at a time on threads of their own (default 1)"), N_("N") },
+    { "jobs", 'j', 0, G_OPTION_ARG_CALLBACK, parse_count_cb, N_("Run N runs at a time on threads of their own (default 1)"), N_("N") },
     { "merge", 0, 0, G_OPTION_ARG_NONE, &lab->merge, N_("Merge the summary rows of shards (the files given) into one row per variant"), NULL },
     { "format", 0, 0, G_OPTION_ARG_STRING, &lab->format, N_("Summary rows as jsonl (default) or csv"), N_("FORMAT") },
     { NULL }

@@ -614,22 +614,34 @@ wn_lab_summary_append_json (const WnLabSummary *self,
 
 /* ---- reading ---- */
 
+/* A whole number ≥ min (0, or −1 for "none"). */
+static gboolean
+read_whole (JsonObject  *o,
+            const char  *key,
+            gint64       min,
+            gint64      *out,
+            GError     **error)
+{
+  JsonNode *n = json_object_get_member (o, key);
+
+  if (n == NULL || !JSON_NODE_HOLDS_VALUE (n) || json_node_get_value_type (n) != G_TYPE_INT64 ||
+      json_node_get_int (n) < min)
+    {
+      g_set_error (error, WN_LAB_ERROR, WN_LAB_ERROR_INVALID,
+                   min < 0 ? _("%s: must be a whole number ≥ −1") : _("%s: must be a whole number ≥ 0"), key);
+      return FALSE;
+    }
+  *out = json_node_get_int (n);
+  return TRUE;
+}
+
 static gboolean
 read_uint (JsonObject  *o,
            const char  *key,
            guint64     *out,
            GError     **error)
 {
-  JsonNode *n = json_object_get_member (o, key);
-
-  if (n == NULL || !JSON_NODE_HOLDS_VALUE (n) || json_node_get_value_type (n) != G_TYPE_INT64 ||
-      json_node_get_int (n) < 0)
-    {
-      g_set_error (error, WN_LAB_ERROR, WN_LAB_ERROR_INVALID, _("%s: must be a whole number ≥ 0"), key);
-      return FALSE;
-    }
-  *out = (guint64) json_node_get_int (n);
-  return TRUE;
+  return read_whole (o, key, 0, (gint64 *) out, error);
 }
 
 static gboolean
@@ -638,16 +650,7 @@ read_int (JsonObject  *o,
           gint64      *out,
           GError     **error)
 {
-  JsonNode *n = json_object_get_member (o, key);
-
-  if (n == NULL || !JSON_NODE_HOLDS_VALUE (n) || json_node_get_value_type (n) != G_TYPE_INT64 ||
-      json_node_get_int (n) < -1)
-    {
-      g_set_error (error, WN_LAB_ERROR, WN_LAB_ERROR_INVALID, _("%s: must be a whole number ≥ −1"), key);
-      return FALSE;
-    }
-  *out = json_node_get_int (n);
-  return TRUE;
+  return read_whole (o, key, -1, out, error);
 }
 
 static const char *
