@@ -361,7 +361,6 @@ sorted_ends (const WnLabSummary *self)
   return keys;
 }
 
-/* Durations for people: three significant digits ("2.84s", not "2.842623s"). */
 static WnTime
 round_duration (double us)
 {
@@ -371,6 +370,12 @@ round_duration (double us)
     return (WnTime) llround (us);
   mag = pow (10.0, floor (log10 (fabs (us))) - 2.0);
   return (WnTime) (llround (us / mag) * mag);
+}
+
+char *
+wn_lab_format_duration (double us)
+{
+  return wn_duration_format (round_duration (MAX (us, 0.0)));
 }
 
 static void

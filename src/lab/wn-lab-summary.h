@@ -83,6 +83,10 @@ void          wn_lab_summary_append_csv_header (GPtrArray *params, GString *out)
 void          wn_lab_summary_append_csv (const WnLabSummary *self, const WnLabSummary *baseline,
                                          GPtrArray *params, GString *out);
 
+/* A duration for people, to three significant digits: "2.84s", not
+ * "2.842623s" (the figures are estimates, within 0.4 % at best). */
+char         *wn_lab_format_duration    (double us);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (WnLabSummary, wn_lab_summary_free)
 
 G_END_DECLS

@@ -1,0 +1,516 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* winnow-compare-page.c — the Compare tab (see the header). The variants are
+ * a winnow.sweep/1 document the page writes from its fields; the policy lab
+ * (src/lab) loads it on the GTK thread, so that mistakes show at once, and
+ * runs it on threads of its own, each run with its own engine and main
+ * context. The page looks at the progress every 200 ms and shows the rows
+ * when the task returns. */
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "winnow-compare-page.h"
+#include "winnow-lab-plot.h"
+#include "wn-lab.h"
+
+/* A run of the variants, shared with the thread that runs them. */
+typedef struct {
+  WnLabSweep   *sweep;
+  guint         jobs;
+  gint          done;        /* atomic */
+  gint          total;       /* atomic */
+} Job;
+
+struct _WinnowComparePage
+{
+  WinnowPanel     parent_instance;
+
+  GtkWidget      *box;            /* the template's top (dispose_template) */
+  GtkEntry       *attempts;
+  GtkDropDown    *jitter;
+  GtkDropDown    *trust;
+  GtkSpinButton  *orders;
+  GtkSpinButton  *seeds;
+  GtkProgressBar *progress;
+  GtkLabel       *error;
+  GtkStack       *stack;
+  WinnowLabPlot  *plot;
+  GtkGrid        *table;
+  GtkLabel       *sentences;
+
+  GCancellable   *cancellable;    /* while running */
+  Job            *job;            /* while running: the task's */
+  guint           progress_id;
+  GPtrArray      *summaries;      /* the last run's rows */
+};
+
+G_DEFINE_FINAL_TYPE (WinnowComparePage, winnow_compare_page, WINNOW_TYPE_PANEL)
+
+/* More variants than colours read badly: the runner is for larger sweeps. */
+#define MAX_VARIANTS 8
+
+static void
+job_free (gpointer data)
+{
+  Job *job = data;
+
+  g_clear_pointer (&job->sweep, wn_lab_sweep_free);
+  g_free (job);
+}
+
+static void
+progress_cb (guint    done,
+             guint    total,
+             gpointer data)
+{
+  Job *job = data;
+
+  g_atomic_int_set (&job->total, (gint) total);
+  g_atomic_int_set (&job->done, (gint) done);
+}
+
+static void
+run_thread (GTask        *task,
+            gpointer      source,
+            gpointer      data,
+            GCancellable *cancellable)
+{
+  Job *job = data;
+  GError *error = NULL;
+  GPtrArray *summaries = wn_lab_sweep_run (job->sweep, 1, 1, job->jobs, cancellable, progress_cb, job, &error);
+
+  if (summaries == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, summaries, (GDestroyNotify) g_ptr_array_unref);
+}
+
+static void
+update_actions (WinnowComparePage *self)
+{
+  WinnowSession *session = winnow_panel_get_session (WINNOW_PANEL (self));
+  gboolean loaded = session != NULL && winnow_session_is_loaded (session) && winnow_session_get_file (session) != NULL;
+
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "compare.run", loaded && self->job == NULL);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "compare.cancel", self->job != NULL);
+}
+
+static void
+show_error (WinnowComparePage *self,
+            const char        *message)
+{
+  gtk_label_set_text (self->error, message != NULL ? message : "");
+  gtk_widget_set_visible (GTK_WIDGET (self->error), message != NULL);
+}
+
+static gboolean
+tick_progress_cb (gpointer data)
+{
+  WinnowComparePage *self = data;
+  gint total = g_atomic_int_get (&self->job->total);
+  gint done = g_atomic_int_get (&self->job->done);
+  g_autofree char *text = NULL;
+
+  if (total > 0)
+    {
+      /* Translators: progress of the Compare tab's runs: "12 of 40 runs" */
+      text = g_strdup_printf (_("%d of %d runs"), done, total);
+      gtk_progress_bar_set_fraction (self->progress, (double) done / total);
+      gtk_progress_bar_set_text (self->progress, text);
+    }
+  return G_SOURCE_CONTINUE;
+}
+
+static GtkWidget *
+cell (const char *text,
+      gboolean    numeric)
+{
+  GtkWidget *label = gtk_label_new (text);
+
+  gtk_label_set_xalign (GTK_LABEL (label), numeric ? 1.0 : 0.0);
+  if (numeric)
+    gtk_widget_add_css_class (label, "numeric");
+  return label;
+}
+
+static char *
+percent (const WnLabInterval *iv)
+{
+  return g_strdup_printf ("%.2f %% (%.2f–%.2f)", iv->value * 100, iv->lo * 100, iv->hi * 100);
+}
+
+static char *
+duration (const WnLabInterval *iv)
+{
+  g_autofree char *v = wn_lab_format_duration (iv->value);
+  g_autofree char *lo = wn_lab_format_duration (iv->lo);
+  g_autofree char *hi = wn_lab_format_duration (iv->hi);
+
+  return g_strdup_printf ("%s (%s–%s)", v, lo, hi);
+}
+
+static void
+show_rows (WinnowComparePage *self)
+{
+  static const char *headings[] = {
+    "", N_("Variant"), N_("Failed (95 % CI)"), N_("p50"), N_("p90"), N_("p99"), N_("Executions per order"),
+  };
+  g_autoptr(GString) said = g_string_new (NULL);
+  gboolean dark = adw_style_manager_get_dark (adw_style_manager_get_default ());
+  GtkWidget *child;
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->table))) != NULL)
+    gtk_grid_remove (self->table, child);
+  for (guint c = 0; c < G_N_ELEMENTS (headings); c++)
+    {
+      GtkWidget *h = cell (headings[c][0] ? _(headings[c]) : "", c >= 2);
+
+      gtk_widget_add_css_class (h, "heading");
+      gtk_grid_attach (self->table, h, (int) c, 0, 1, 1);
+    }
+  for (guint i = 0; i < self->summaries->len; i++)
+    {
+      WnLabSummary *s = g_ptr_array_index (self->summaries, i);
+      WnLabSeedStats t;
+      WnLabInterval iv;
+      GdkRGBA color;
+      g_autofree char *swatch = NULL;
+      g_autofree char *hex = NULL;
+      g_autofree char *failed = NULL;
+      g_autofree char *per = NULL;
+      GtkWidget *dot;
+
+      wn_lab_summary_get_totals (s, &t);
+      winnow_lab_plot_get_color (i, dark, &color);
+      hex = g_strdup_printf ("#%02x%02x%02x", (int) (color.red * 255), (int) (color.green * 255), (int) (color.blue * 255));
+      swatch = g_strdup_printf ("<span foreground=\"%s\">●</span> %u", hex, i);
+      dot = cell (NULL, FALSE);
+      gtk_label_set_markup (GTK_LABEL (dot), swatch);
+      gtk_grid_attach (self->table, dot, 0, (int) i + 1, 1, 1);
+      gtk_grid_attach (self->table, cell (wn_lab_summary_get_name (s), FALSE), 1, (int) i + 1, 1, 1);
+      wn_lab_summary_failed_rate (s, &iv);
+      failed = percent (&iv);
+      gtk_grid_attach (self->table, cell (failed, TRUE), 2, (int) i + 1, 1, 1);
+      for (guint p = 0; p < 3; p++)
+        {
+          static const double ps[] = { 50, 90, 99 };
+          g_autofree char *text = NULL;
+
+          if (t.completed == 0)
+            text = g_strdup ("—");
+          else
+            {
+              wn_lab_summary_percentile (s, ps[p], &iv);
+              text = duration (&iv);
+            }
+          gtk_grid_attach (self->table, cell (text, TRUE), 3 + (int) p, (int) i + 1, 1, 1);
+        }
+      per = g_strdup_printf ("%.3f", t.instances > 0 ? (double) t.executions / (double) t.instances : 0.0);
+      gtk_grid_attach (self->table, cell (per, TRUE), 6, (int) i + 1, 1, 1);
+      if (i > 0)
+        {
+          g_autofree char *sentence = wn_lab_summary_compare (s, g_ptr_array_index (self->summaries, 0), NULL, NULL);
+
+          g_string_append_printf (said, "%s%u: %s", said->len ? "\n\n" : "", i, sentence);
+        }
+    }
+  gtk_label_set_text (self->sentences, said->str);
+  winnow_lab_plot_set_summaries (self->plot, self->summaries);
+  gtk_stack_set_visible_child_name (self->stack, "results");
+}
+
+static void
+run_done_cb (GObject      *source,
+             GAsyncResult *result,
+             gpointer      data)
+{
+  g_autoptr(WinnowComparePage) self = data;
+  g_autoptr(GError) error = NULL;
+  GPtrArray *summaries = g_task_propagate_pointer (G_TASK (result), &error);
+
+  g_clear_handle_id (&self->progress_id, g_source_remove);
+  g_clear_object (&self->cancellable);
+  self->job = NULL;
+  gtk_progress_bar_set_fraction (self->progress, summaries != NULL ? 1.0 : 0.0);
+  gtk_progress_bar_set_text (self->progress, summaries != NULL ? _("Done") : _("Canceled"));
+  if (summaries != NULL)
+    {
+      g_clear_pointer (&self->summaries, g_ptr_array_unref);
+      self->summaries = summaries;
+      show_rows (self);
+    }
+  else if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    show_error (self, error->message);
+  if (gtk_widget_get_root (GTK_WIDGET (self)) != NULL)
+    update_actions (self);
+}
+
+/* The page's fields as a sweep of the open process. */
+static char *
+write_sweep (WinnowComparePage  *self,
+             const char         *process,
+             GError            **error)
+{
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+  g_autoptr(JsonNode) root = NULL;
+  g_auto(GStrv) parts = g_strsplit (gtk_editable_get_text (GTK_EDITABLE (self->attempts)), ",", -1);
+  WnProcess *p = winnow_session_get_process (winnow_panel_get_session (WINNOW_PANEL (self)));
+  guint jitter = gtk_drop_down_get_selected (self->jitter);
+  gboolean both_trusts = gtk_drop_down_get_selected (self->trust) == 1;
+  g_autoptr(GArray) attempts = g_array_new (FALSE, FALSE, sizeof (guint64));
+  guint64 n_variants;
+
+  for (guint i = 0; parts[i] != NULL; i++)
+    {
+      const char *text = g_strstrip (parts[i]);
+      guint64 n;
+
+      if (*text == '\0')
+        continue;
+      if (!g_ascii_string_to_unsigned (text, 10, 1, 1000, &n, NULL))
+        {
+          g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                       _("Attempts: “%s” is not a whole number from 1 to 1000"), text);
+          return NULL;
+        }
+      g_array_append_val (attempts, n);
+    }
+  n_variants = MAX (attempts->len, 1) * (jitter == 3 ? 2 : 1) * (both_trusts ? 2 : 1);
+  if (n_variants > MAX_VARIANTS)
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                   _("%" G_GUINT64_FORMAT " variants: this page compares up to %d; winnow-run --sweep runs any number"),
+                   n_variants, MAX_VARIANTS);
+      return NULL;
+    }
+
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "format");
+  json_builder_add_string_value (b, WN_LAB_SWEEP_FORMAT);
+  json_builder_set_member_name (b, "process");
+  json_builder_add_string_value (b, process);
+  json_builder_set_member_name (b, "instances");
+  json_builder_add_int_value (b, gtk_spin_button_get_value_as_int (self->orders));
+  json_builder_set_member_name (b, "seeds");
+  json_builder_add_int_value (b, gtk_spin_button_get_value_as_int (self->seeds));
+  json_builder_set_member_name (b, "set");
+  json_builder_begin_object (b);
+  if (jitter == 1 || jitter == 2)
+    {
+      json_builder_set_member_name (b, "engine.retry.jitter");
+      json_builder_add_boolean_value (b, jitter == 2);
+    }
+  /* both trusts: every worker task follows the engine-wide one */
+  for (guint i = 0; both_trusts && i < p->n_nodes; i++)
+    if (p->nodes[i].worker != NULL)
+      {
+        g_autofree char *param = g_strdup_printf ("tasks.%s.trust", p->nodes[i].id);
+
+        json_builder_set_member_name (b, param);
+        json_builder_add_string_value (b, "inherit");
+      }
+  json_builder_end_object (b);
+  json_builder_set_member_name (b, "grid");
+  json_builder_begin_array (b);
+  if (both_trusts)
+    {
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "param");
+      json_builder_add_string_value (b, "engine.trust");
+      json_builder_set_member_name (b, "values");
+      json_builder_begin_array (b);
+      json_builder_add_string_value (b, "engineAuthoritative");
+      json_builder_add_string_value (b, "workerTrusted");
+      json_builder_end_array (b);
+      json_builder_end_object (b);
+    }
+  if (attempts->len > 0)
+    {
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "param");
+      json_builder_add_string_value (b, "engine.retry.maxAttempts");
+      json_builder_set_member_name (b, "values");
+      json_builder_begin_array (b);
+      for (guint i = 0; i < attempts->len; i++)
+        json_builder_add_int_value (b, (gint64) g_array_index (attempts, guint64, i));
+      json_builder_end_array (b);
+      json_builder_end_object (b);
+    }
+  if (jitter == 3)
+    {
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "param");
+      json_builder_add_string_value (b, "engine.retry.jitter");
+      json_builder_set_member_name (b, "values");
+      json_builder_begin_array (b);
+      json_builder_add_boolean_value (b, FALSE);
+      json_builder_add_boolean_value (b, TRUE);
+      json_builder_end_array (b);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+  json_builder_end_object (b);
+  root = json_builder_get_root (b);
+  /* a sweep's grid may not be empty: without axes, one variant */
+  if (json_array_get_length (json_object_get_array_member (json_node_get_object (root), "grid")) == 0)
+    json_object_remove_member (json_node_get_object (root), "grid");
+  return json_to_string (root, TRUE);
+}
+
+gboolean
+winnow_compare_page_run (WinnowComparePage *self)
+{
+  WinnowSession *session;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GTask) task = NULL;
+  g_autofree char *path = NULL;
+  g_autofree char *dir = NULL;
+  g_autofree char *text = NULL;
+  Job *job;
+
+  g_return_val_if_fail (WINNOW_IS_COMPARE_PAGE (self), FALSE);
+
+  session = winnow_panel_get_session (WINNOW_PANEL (self));
+  if (self->job != NULL || session == NULL || winnow_session_get_file (session) == NULL ||
+      (path = g_file_get_path (winnow_session_get_file (session))) == NULL)
+    return FALSE;
+  dir = g_path_get_dirname (path);
+  text = write_sweep (self, path, &error);
+  job = g_new0 (Job, 1);
+  if (text != NULL)
+    job->sweep = wn_lab_sweep_load_data (text, -1, _("the Compare tab"), dir, WN_LOAD_DEFAULT_MAX_SIZE, NULL, &error);
+  if (job->sweep == NULL)
+    {
+      show_error (self, error->message);
+      job_free (job);
+      return FALSE;
+    }
+  show_error (self, NULL);
+  job->jobs = MAX (g_get_num_processors (), 1);
+  self->job = job;
+  self->cancellable = g_cancellable_new ();
+  gtk_progress_bar_set_fraction (self->progress, 0.0);
+  gtk_progress_bar_set_text (self->progress, _("Starting"));
+  self->progress_id = g_timeout_add (200, tick_progress_cb, self);
+  /* the callback keeps the page until the runs have stopped */
+  task = g_task_new (NULL, self->cancellable, run_done_cb, g_object_ref (self));
+  g_task_set_task_data (task, job, job_free);
+  g_task_run_in_thread (task, run_thread);
+  update_actions (self);
+  return TRUE;
+}
+
+void
+winnow_compare_page_cancel (WinnowComparePage *self)
+{
+  g_return_if_fail (WINNOW_IS_COMPARE_PAGE (self));
+
+  if (self->cancellable != NULL)
+    g_cancellable_cancel (self->cancellable);
+}
+
+gboolean
+winnow_compare_page_is_running (WinnowComparePage *self)
+{
+  g_return_val_if_fail (WINNOW_IS_COMPARE_PAGE (self), FALSE);
+  return self->job != NULL;
+}
+
+GPtrArray *
+winnow_compare_page_get_summaries (WinnowComparePage *self)
+{
+  g_return_val_if_fail (WINNOW_IS_COMPARE_PAGE (self), NULL);
+  return self->summaries;
+}
+
+static void
+run_action (GtkWidget  *widget,
+            const char *action_name,
+            GVariant   *param)
+{
+  winnow_compare_page_run (WINNOW_COMPARE_PAGE (widget));
+}
+
+static void
+cancel_action (GtkWidget  *widget,
+               const char *action_name,
+               GVariant   *param)
+{
+  winnow_compare_page_cancel (WINNOW_COMPARE_PAGE (widget));
+}
+
+static void
+run_changed_cb (WinnowSession     *session,
+                WinnowComparePage *self)
+{
+  update_actions (self);
+}
+
+static void
+winnow_compare_page_session_changed (WinnowPanel   *panel,
+                                     WinnowSession *old)
+{
+  WinnowComparePage *self = WINNOW_COMPARE_PAGE (panel);
+  WinnowSession *session = winnow_panel_get_session (panel);
+
+  if (session != NULL)
+    g_signal_connect_object (session, "run-changed", G_CALLBACK (run_changed_cb), self, 0);
+  update_actions (self);
+}
+
+static void
+winnow_compare_page_dispose (GObject *object)
+{
+  WinnowComparePage *self = WINNOW_COMPARE_PAGE (object);
+
+  winnow_compare_page_cancel (self);
+  g_clear_handle_id (&self->progress_id, g_source_remove);
+  g_clear_pointer (&self->summaries, g_ptr_array_unref);
+  G_OBJECT_CLASS (winnow_compare_page_parent_class)->dispose (object);
+}
+
+/* Runs left behind when the page leaves its window would go on unseen. */
+static void
+winnow_compare_page_unroot (GtkWidget *widget)
+{
+  winnow_compare_page_cancel (WINNOW_COMPARE_PAGE (widget));
+  GTK_WIDGET_CLASS (winnow_compare_page_parent_class)->unroot (widget);
+}
+
+static void
+winnow_compare_page_class_init (WinnowComparePageClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  WinnowPanelClass *panel_class = WINNOW_PANEL_CLASS (klass);
+
+  object_class->dispose = winnow_compare_page_dispose;
+  widget_class->unroot = winnow_compare_page_unroot;
+  panel_class->session_changed = winnow_compare_page_session_changed;
+
+  g_type_ensure (WINNOW_TYPE_LAB_PLOT);
+  gtk_widget_class_set_template_from_resource (widget_class, RESOURCE_BASE "/winnow-compare-page.ui");
+  gtk_widget_class_bind_template_child (widget_class, WinnowComparePage, box);
+  gtk_widget_class_bind_template_child (widget_class, WinnowComparePage, attempts);
+  gtk_widget_class_bind_template_child (widget_class, WinnowComparePage, jitter);
+  gtk_widget_class_bind_template_child (widget_class, WinnowComparePage, trust);
+  gtk_widget_class_bind_template_child (widget_class, WinnowComparePage, orders);
+  gtk_widget_class_bind_template_child (widget_class, WinnowComparePage, seeds);
+  gtk_widget_class_bind_template_child (widget_class, WinnowComparePage, progress);
+  gtk_widget_class_bind_template_child (widget_class, WinnowComparePage, error);
+  gtk_widget_class_bind_template_child (widget_class, WinnowComparePage, stack);
+  gtk_widget_class_bind_template_child (widget_class, WinnowComparePage, plot);
+  gtk_widget_class_bind_template_child (widget_class, WinnowComparePage, table);
+  gtk_widget_class_bind_template_child (widget_class, WinnowComparePage, sentences);
+
+  gtk_widget_class_install_action (widget_class, "compare.run", NULL, run_action);
+  gtk_widget_class_install_action (widget_class, "compare.cancel", NULL, cancel_action);
+}
+
+static void
+winnow_compare_page_init (WinnowComparePage *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+  gtk_stack_set_visible_child_name (self->stack, "empty");
+  update_actions (self);
+}

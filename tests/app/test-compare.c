@@ -1,0 +1,140 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The Compare tab: four variants of the flaky-service example run off the
+ * GTK thread while the window keeps drawing; the plot gets a curve per
+ * variant, the table a row, and the figures are winnow-run --sweep's.
+ * Leaves compare.png here. */
+#include "config.h"
+
+#include <string.h>
+
+#include "winnow-app-test.h"
+#include "winnow-compare-page.h"
+#include "winnow-lab-plot.h"
+#include "wn-lab.h"
+
+static GtkWidget *
+find_type (GtkWidget *root,
+           GType      type)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found;
+
+      if (G_TYPE_CHECK_INSTANCE_TYPE (child, type))
+        return child;
+      if ((found = find_type (child, type)) != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static void
+wait_for (WinnowComparePage *page)
+{
+  gint64 start = g_get_monotonic_time ();
+
+  while (winnow_compare_page_is_running (page) && g_get_monotonic_time () - start < WINNOW_TEST_WAIT_US)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_false (winnow_compare_page_is_running (page));
+}
+
+static void
+test_compare_runs (void)
+{
+  g_autofree char *path = winnow_test_example_path ("flaky-service.process.json");
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  WinnowWindow *window = winnow_window_new (NULL);
+  WinnowComparePage *page;
+  GtkWidget *widget;
+  GPtrArray *rows;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WnLabSweep) sweep = NULL;
+  g_autoptr(GPtrArray) headless = NULL;
+  g_autofree char *dir = g_path_get_dirname (path);
+  g_autofree char *text = NULL;
+  AdwViewStack *stack;
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1400, 900);
+  gtk_window_present (GTK_WINDOW (window));
+  winnow_test_settle (GTK_WIDGET (window));
+  g_assert_true (winnow_window_open_file (window, file));
+  winnow_test_wait_for_flush (winnow_window_get_session (window));
+
+  page = WINNOW_COMPARE_PAGE (find_type (GTK_WIDGET (window), WINNOW_TYPE_COMPARE_PAGE));
+  g_assert_nonnull (page);
+  stack = ADW_VIEW_STACK (gtk_widget_get_ancestor (GTK_WIDGET (page), ADW_TYPE_VIEW_STACK));
+  adw_view_stack_set_visible_child_name (stack, "compare");
+
+  /* 3 or 5 attempts, with both trust modes: four variants */
+  widget = find_type (GTK_WIDGET (page), GTK_TYPE_SPIN_BUTTON);
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (widget), 500);
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (gtk_widget_get_next_sibling (gtk_widget_get_next_sibling (
+    find_type (GTK_WIDGET (page), GTK_TYPE_ENTRY)))), 1);
+  g_assert_true (winnow_compare_page_run (page));
+  g_assert_true (winnow_compare_page_is_running (page));
+  /* one at a time */
+  g_assert_false (winnow_compare_page_run (page));
+  wait_for (page);
+
+  rows = winnow_compare_page_get_summaries (page);
+  g_assert_nonnull (rows);
+  g_assert_cmpuint (rows->len, ==, 4);
+  g_assert_cmpuint (winnow_lab_plot_get_n_curves (WINNOW_LAB_PLOT (find_type (GTK_WIDGET (page), WINNOW_TYPE_LAB_PLOT))), ==, 4);
+  g_assert_cmpstr (wn_lab_summary_get_name (g_ptr_array_index (rows, 3)), ==,
+                   "engine.trust=workerTrusted engine.retry.maxAttempts=5");
+
+  /* the same sweep headless gives the same figures */
+  text = g_strdup_printf ("{\"format\":\"winnow.sweep/1\",\"process\":\"%s\",\"instances\":500,\"seeds\":5,"
+                          "\"set\":{\"tasks.quote.trust\":\"inherit\"},"
+                          "\"grid\":[{\"param\":\"engine.trust\",\"values\":[\"engineAuthoritative\",\"workerTrusted\"]},"
+                          "{\"param\":\"engine.retry.maxAttempts\",\"values\":[3,5]}]}", path);
+  sweep = wn_lab_sweep_load_data (text, -1, "test", dir, WN_LOAD_DEFAULT_MAX_SIZE, NULL, &error);
+  g_assert_no_error (error);
+  headless = wn_lab_sweep_run (sweep, 1, 1, 1, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < 4; i++)
+    {
+      WnLabSeedStats a, b;
+
+      wn_lab_summary_get_totals (g_ptr_array_index (rows, i), &a);
+      wn_lab_summary_get_totals (g_ptr_array_index (headless, i), &b);
+      g_assert_cmpuint (a.instances, ==, 2500);
+      g_assert_cmpuint (a.terminated, ==, b.terminated);
+      g_assert_cmpuint (a.executions, ==, b.executions);
+      g_assert_cmpint (a.p99, ==, b.p99);
+    }
+
+  winnow_test_settle (GTK_WIDGET (window));
+  winnow_test_save_screenshot (GTK_WIDGET (window), "compare.png");
+
+  /* too many variants: said on the page, nothing runs */
+  gtk_editable_set_text (GTK_EDITABLE (find_type (GTK_WIDGET (page), GTK_TYPE_ENTRY)), "1, 2, 3, 4, 5");
+  g_assert_false (winnow_compare_page_run (page));
+  g_assert_false (winnow_compare_page_is_running (page));
+
+  /* cancel: the page stops and keeps the last rows */
+  gtk_editable_set_text (GTK_EDITABLE (find_type (GTK_WIDGET (page), GTK_TYPE_ENTRY)), "3");
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (widget), 100000);
+  g_assert_true (winnow_compare_page_run (page));
+  winnow_compare_page_cancel (page);
+  wait_for (page);
+  g_assert_true (winnow_compare_page_get_summaries (page) == rows);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+}
+
+int
+main (int argc, char **argv)
+{
+  wn_test_require_display ("test-compare");
+  g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
+  g_setenv ("GTK_A11Y", "none", TRUE);
+  gtk_test_init (&argc, &argv, NULL);
+  g_test_log_set_fatal_handler (winnow_test_ignore_bus_warning, NULL);
+  adw_init ();
+  g_test_add_func ("/app/Compare/runs", test_compare_runs);
+  return g_test_run ();
+}
