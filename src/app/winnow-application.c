@@ -129,6 +129,7 @@ winnow_application_startup (GApplication *app)
     { "win.show-tab::timeline", { "<Control>5", NULL } },
     { "win.show-tab::incidents", { "<Control>6", NULL } },
     { "win.show-tab::breakpoints", { "<Control>7", NULL } },
+    { "win.show-tab::compare", { "<Control>8", NULL } },
     { "win.save-session", { "<Control>s", NULL } },
     { "win.export-journal", { "<Control><Shift>e", NULL } },
   };

@@ -154,6 +154,7 @@ show_rows (WinnowComparePage *self)
 {
   static const char *headings[] = {
     "", N_("Variant"), N_("Failed (95 % CI)"), N_("p50"), N_("p90"), N_("p99"), N_("Executions per order"),
+    N_("Peak executions per second"),
   };
   g_autoptr(GString) said = g_string_new (NULL);
   gboolean dark = adw_style_manager_get_dark (adw_style_manager_get_default ());
@@ -207,6 +208,12 @@ show_rows (WinnowComparePage *self)
         }
       per = g_strdup_printf ("%.3f", t.instances > 0 ? (double) t.executions / (double) t.instances : 0.0);
       gtk_grid_attach (self->table, cell (per, TRUE), 6, (int) i + 1, 1, 1);
+      wn_lab_summary_peak_load (s, &iv);
+      {
+        g_autofree char *peak = g_strdup_printf ("%.0f (%.0f–%.0f)", iv.value, iv.lo, iv.hi);
+
+        gtk_grid_attach (self->table, cell (peak, TRUE), 7, (int) i + 1, 1, 1);
+      }
       if (i > 0)
         {
           g_autofree char *sentence = wn_lab_summary_compare (s, g_ptr_array_index (self->summaries, 0), NULL, NULL);

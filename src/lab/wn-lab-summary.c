@@ -122,6 +122,7 @@ wn_lab_summary_get_totals (const WnLabSummary *self,
       t->retries += s->retries;
       t->exhausted += s->exhausted;
       t->virtual_time_us = MAX (t->virtual_time_us, s->virtual_time_us);
+      t->peak_per_s = MAX (t->peak_per_s, s->peak_per_s);
     }
   t->p50 = t->p90 = t->p99 = t->max = -1;
   if (wn_lab_histogram_get_count (self->completion) > 0)
@@ -178,9 +179,30 @@ nearest_rank (GArray *sorted,
 }
 
 void
+wn_lab_load_cb (const WnEvent *event,
+                gpointer       data)
+{
+  WnLabLoad *load = data;
+  gint64 second;
+
+  if (event->kind != WN_EV_JOB || event->phase != WN_PH_EXECUTING)
+    return;
+  /* events come in time order: one second at a time, in O(1) memory */
+  second = event->t_us / WN_USEC_PER_SEC;
+  if (second != load->second)
+    {
+      load->second = second;
+      load->count = 0;
+    }
+  load->count++;
+  load->peak = MAX (load->peak, load->count);
+}
+
+void
 wn_lab_summary_add_run (WnLabSummary *self,
                         WnEngine     *engine,
-                        guint64       seed)
+                        guint64       seed,
+                        guint64       peak_per_s)
 {
   g_autoptr(GArray) times = wn_engine_get_completion_times (engine);
   WnProcess *process = wn_engine_get_process (engine);
@@ -199,6 +221,7 @@ wn_lab_summary_add_run (WnLabSummary *self,
   s.retries = run.retries;
   s.exhausted = run.exhausted;
   s.virtual_time_us = wn_engine_now (engine);
+  s.peak_per_s = peak_per_s;
   s.p50 = nearest_rank (times, 50);
   s.p90 = nearest_rank (times, 90);
   s.p99 = nearest_rank (times, 99);
@@ -296,6 +319,24 @@ wn_lab_summary_percentile (const WnLabSummary *self,
         values[n++] = (double) v;
     }
   wn_lab_percentile_interval (self->completion, p, values, n, out);
+}
+
+void
+wn_lab_summary_peak_load (const WnLabSummary *self,
+                          WnLabInterval      *out)
+{
+  g_autofree double *values = g_new0 (double, self->seeds->len + 1);
+  double mean = 0.0, half = 0.0;
+  guint n = self->seeds->len;
+
+  for (guint i = 0; i < n; i++)
+    mean += values[i] = (double) g_array_index (self->seeds, WnLabSeedStats, i).peak_per_s;
+  mean = n > 0 ? mean / n : 0.0;
+  if (n >= 2)
+    half = wn_lab_t975 (n - 1) * wn_lab_stddev (values, n) / sqrt ((double) n);
+  out->value = mean;
+  out->lo = MAX (0.0, mean - half);
+  out->hi = mean + half;
 }
 
 /* ---- writing ---- */
@@ -540,6 +581,9 @@ wn_lab_summary_append_json (const WnLabSummary *self,
   append_number (out, (double) t.executions / n, FALSE);
   g_string_append (out, ",\"retries_per_instance\":");
   append_number (out, (double) t.retries / n, FALSE);
+  g_string_append_c (out, ',');
+  wn_lab_summary_peak_load (self, &iv);
+  append_interval (out, "peak_executions_per_s", &iv, FALSE);
   g_string_append (out, ",\"ends\":{");
   for (guint i = 0; i < ends->len; i++)
     {
@@ -607,10 +651,11 @@ wn_lab_summary_append_json (const WnLabSummary *self,
                               ",\"executions\":%" G_GUINT64_FORMAT ",\"retries\":%" G_GUINT64_FORMAT
                               ",\"exhausted\":%" G_GUINT64_FORMAT ",\"virtual_time_us\":%" G_GINT64_FORMAT
                               ",\"p50\":%" G_GINT64_FORMAT ",\"p90\":%" G_GINT64_FORMAT
-                              ",\"p99\":%" G_GINT64_FORMAT ",\"max\":%" G_GINT64_FORMAT "}",
+                              ",\"p99\":%" G_GINT64_FORMAT ",\"max\":%" G_GINT64_FORMAT
+                              ",\"peak_per_s\":%" G_GUINT64_FORMAT "}",
                               i ? "," : "", s->seed, s->instances, s->completed, s->terminated, s->incidents,
                               s->active, s->executions, s->retries, s->exhausted, s->virtual_time_us,
-                              s->p50, s->p90, s->p99, s->max);
+                              s->p50, s->p90, s->p99, s->max, s->peak_per_s);
     }
   g_string_append (out, "],\"histogram\":");
   append_json_node (out, histogram);
@@ -756,7 +801,8 @@ wn_lab_summary_from_json (JsonNode  *node,
           !read_uint (so, "executions", &s.executions, error) || !read_uint (so, "retries", &s.retries, error) ||
           !read_uint (so, "exhausted", &s.exhausted, error) || !read_uint (so, "virtual_time_us", &vt, error) ||
           !read_int (so, "p50", &s.p50, error) || !read_int (so, "p90", &s.p90, error) ||
-          !read_int (so, "p99", &s.p99, error) || !read_int (so, "max", &s.max, error))
+          !read_int (so, "p99", &s.p99, error) || !read_int (so, "max", &s.max, error) ||
+          !read_uint (so, "peak_per_s", &s.peak_per_s, error))
         {
           g_prefix_error (error, "per_seed[%u].", i);
           return NULL;
@@ -820,7 +866,7 @@ wn_lab_summary_append_csv_header (GPtrArray *params,
   g_string_append (out, ",seeds,instances,completed,terminated,incidents,active,executions,retries,exhausted,"
                         "executions_per_instance,completed_rate,completed_lo,completed_hi,"
                         "failed_rate,failed_lo,failed_hi,p50_us,p50_lo_us,p50_hi_us,p90_us,p90_lo_us,p90_hi_us,"
-                        "p99_us,p99_lo_us,p99_hi_us,max_us,ends,compare\n");
+                        "p99_us,p99_lo_us,p99_hi_us,max_us,peak_per_s,peak_per_s_lo,peak_per_s_hi,ends,compare\n");
 }
 
 static void
@@ -890,6 +936,8 @@ wn_lab_summary_append_csv (const WnLabSummary *self,
   g_string_append_c (out, ',');
   if (any)
     g_string_append_printf (out, "%" G_GINT64_FORMAT, wn_lab_histogram_get_max (self->completion));
+  wn_lab_summary_peak_load (self, &iv);
+  append_csv_interval (out, &iv, FALSE);
   for (guint i = 0; i < ends->len; i++)
     g_string_append_printf (field, "%s%s=%" G_GUINT64_FORMAT, i ? " " : "", (char *) g_ptr_array_index (ends, i),
                             *(guint64 *) g_hash_table_lookup (self->ends, g_ptr_array_index (ends, i)));

@@ -32,6 +32,7 @@ typedef struct {
   guint64 retries;
   guint64 exhausted;
   gint64  virtual_time_us; /* totals: the longest run */
+  guint64 peak_per_s;      /* executions in the run's busiest virtual second; totals: the highest */
   gint64  p50, p90, p99, max;   /* exact nearest rank of this run; -1: none completed */
 } WnLabSeedStats;
 
@@ -52,8 +53,10 @@ const WnLabSeedStats *wn_lab_summary_get_seed (const WnLabSummary *self, guint i
 void          wn_lab_summary_get_totals (const WnLabSummary *self, WnLabSeedStats *totals);
 const WnLabHistogram *wn_lab_summary_get_histogram (const WnLabSummary *self);
 
-/* Add a finished run of `engine` with seed `seed`. */
-void          wn_lab_summary_add_run    (WnLabSummary *self, WnEngine *engine, guint64 seed);
+/* Add a finished run of `engine` with seed `seed`; peak_per_s: the
+ * executions of its busiest virtual second (wn_lab_load_*). */
+void          wn_lab_summary_add_run    (WnLabSummary *self, WnEngine *engine, guint64 seed,
+                                         guint64 peak_per_s);
 /* Add other's seeds to self: both must be of the same sweep and variant, and
  * share no seed (WN_LAB_ERROR_MISMATCH, WN_LAB_ERROR_DUPLICATE). */
 gboolean      wn_lab_summary_merge      (WnLabSummary *self, const WnLabSummary *other, GError **error);
@@ -63,6 +66,19 @@ void          wn_lab_summary_completed_rate (const WnLabSummary *self, WnLabInte
 /* failed = terminated or holding an incident */
 void          wn_lab_summary_failed_rate (const WnLabSummary *self, WnLabInterval *out);
 void          wn_lab_summary_percentile (const WnLabSummary *self, double p, WnLabInterval *out);
+/* The downstream load: executions in the busiest virtual second, the mean
+ * over the seeds with its across-seed interval. */
+void          wn_lab_summary_peak_load  (const WnLabSummary *self, WnLabInterval *out);
+
+/* Counting a run's executions per virtual second, from its journal. */
+typedef struct {
+  gint64  second;
+  guint64 count;
+  guint64 peak;
+} WnLabLoad;
+
+/* A WnJournalFunc; data: a zeroed WnLabLoad. */
+void          wn_lab_load_cb            (const WnEvent *event, gpointer data);
 
 /* Compare self with baseline on the failed rate and p50, p90, p99: the
  * differences (self − baseline) with their intervals in out[4] (failed,

@@ -1457,6 +1457,7 @@ wn_lab_sweep_run_cell (WnLabSweep   *self,
   g_autoptr(WnScenario) scenario = NULL;
   WnEngineOptions options = { 0 };
   const Setting *failed = NULL;
+  WnLabLoad load = { -1, 0, 0 };
   WnEngine *engine;
 
   g_return_val_if_fail (cell < wn_lab_sweep_get_n_cells (self), FALSE);
@@ -1478,8 +1479,9 @@ wn_lab_sweep_run_cell (WnLabSweep   *self,
   options.seed = seed;
   options.instances = self->instances;
   engine = wn_engine_new (process, scenario, &options);
+  wn_journal_subscribe (wn_engine_get_journal (engine), wn_lab_load_cb, &load, NULL);
   wn_engine_run (engine, self->until);
-  wn_lab_summary_add_run (into, engine, seed);
+  wn_lab_summary_add_run (into, engine, seed, load.peak);
   wn_engine_free (engine);
   g_main_context_pop_thread_default (context);
   return TRUE;

@@ -459,6 +459,10 @@ test_sweep_worker_settings (void)
   wn_lab_summary_get_totals (g_ptr_array_index (rows, 1), &bad);
   g_assert_cmpuint (ok.completed, ==, 100);
   g_assert_cmpuint (bad.terminated, ==, 100);
+  /* 100 single executions on 50 slots, all within the first virtual second:
+   * the busiest second has all 100 */
+  g_assert_cmpuint (ok.peak_per_s, ==, 100);
+  g_assert_cmpuint (bad.peak_per_s, ==, 100);
 }
 
 int
