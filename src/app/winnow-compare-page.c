@@ -93,6 +93,8 @@ update_actions (WinnowComparePage *self)
 
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "compare.run", loaded && self->job == NULL);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "compare.cancel", self->job != NULL);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "compare.export-plot", self->summaries != NULL);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "compare.export-table", self->summaries != NULL);
 }
 
 static void
@@ -245,6 +247,7 @@ run_done_cb (GObject      *source,
       g_clear_pointer (&self->summaries, g_ptr_array_unref);
       self->summaries = summaries;
       show_rows (self);
+      show_error (self, NULL);
     }
   else if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     show_error (self, error->message);
@@ -430,6 +433,107 @@ winnow_compare_page_get_summaries (WinnowComparePage *self)
   return self->summaries;
 }
 
+static gboolean
+write_to (GFile       *file,
+          GBytes      *bytes,
+          GError     **error)
+{
+  g_autofree char *path = g_file_get_path (file);
+  gsize n;
+  const char *data = g_bytes_get_data (bytes, &n);
+
+  if (path == NULL)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED, _("Only local files can be written"));
+      return FALSE;
+    }
+  return wn_output_write_file (path, data, n, error);
+}
+
+gboolean
+winnow_compare_page_export_plot (WinnowComparePage  *self,
+                                 GFile              *file,
+                                 GError            **error)
+{
+  g_autofree char *name = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+
+  g_return_val_if_fail (WINNOW_IS_COMPARE_PAGE (self), FALSE);
+  g_return_val_if_fail (G_IS_FILE (file), FALSE);
+
+  if (self->summaries == NULL)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("Nothing to export: run the variants first"));
+      return FALSE;
+    }
+  name = g_file_get_basename (file);
+  bytes = winnow_lab_plot_render (self->plot, g_str_has_suffix (name, ".svg"), 960, 480, error);
+  return bytes != NULL && write_to (file, bytes, error);
+}
+
+gboolean
+winnow_compare_page_export_table (WinnowComparePage  *self,
+                                  GFile              *file,
+                                  GError            **error)
+{
+  g_autoptr(GPtrArray) params = NULL;
+  g_autoptr(GString) text = g_string_new (NULL);
+  g_autoptr(GBytes) bytes = NULL;
+
+  g_return_val_if_fail (WINNOW_IS_COMPARE_PAGE (self), FALSE);
+  g_return_val_if_fail (G_IS_FILE (file), FALSE);
+
+  if (self->summaries == NULL)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("Nothing to export: run the variants first"));
+      return FALSE;
+    }
+  params = wn_lab_summaries_get_params (self->summaries);
+  wn_lab_summary_append_csv_header (params, text);
+  for (guint i = 0; i < self->summaries->len; i++)
+    wn_lab_summary_append_csv (g_ptr_array_index (self->summaries, i),
+                               i > 0 ? g_ptr_array_index (self->summaries, 0) : NULL, params, text);
+  bytes = g_bytes_new (text->str, text->len);
+  return write_to (file, bytes, error);
+}
+
+static void
+export_response_cb (GtkNativeDialog   *chooser,
+                    int                response,
+                    WinnowComparePage *self)
+{
+  g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
+  g_autoptr(GError) error = NULL;
+  gboolean table = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (chooser), "winnow-table"));
+
+  if (response == GTK_RESPONSE_ACCEPT && file != NULL &&
+      !(table ? winnow_compare_page_export_table (self, file, &error)
+              : winnow_compare_page_export_plot (self, file, &error)))
+    show_error (self, error->message);
+  gtk_native_dialog_destroy (chooser);
+  g_object_unref (chooser);
+}
+
+static void
+export_action (GtkWidget  *widget,
+               const char *action_name,
+               GVariant   *param)
+{
+  WinnowComparePage *self = WINNOW_COMPARE_PAGE (widget);
+  gboolean table = g_str_equal (action_name, "compare.export-table");
+  GtkRoot *root = gtk_widget_get_root (widget);
+  GtkFileChooserNative *chooser =
+    gtk_file_chooser_native_new (table ? _("Export Table") : _("Export Plot"),
+                                 GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+                                 GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"), _("_Cancel"));
+
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), table ? "compare.csv" : "compare.svg");
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
+  g_object_set_data (G_OBJECT (chooser), "winnow-table", GINT_TO_POINTER (table));
+  g_signal_connect_object (chooser, "response", G_CALLBACK (export_response_cb), self, 0);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+}
+
 static void
 run_action (GtkWidget  *widget,
             const char *action_name,
@@ -512,6 +616,8 @@ winnow_compare_page_class_init (WinnowComparePageClass *klass)
 
   gtk_widget_class_install_action (widget_class, "compare.run", NULL, run_action);
   gtk_widget_class_install_action (widget_class, "compare.cancel", NULL, cancel_action);
+  gtk_widget_class_install_action (widget_class, "compare.export-plot", NULL, export_action);
+  gtk_widget_class_install_action (widget_class, "compare.export-table", NULL, export_action);
 }
 
 static void

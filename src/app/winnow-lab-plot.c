@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <cairo-svg.h>
 #include <glib/gi18n.h>
 #include <adwaita.h>
 
@@ -91,21 +92,17 @@ rebuild (WinnowLabPlot *self)
   self->t_max = pow (10.0, ceil (log10 (MAX (self->t_max, self->t_min * 10))));
 }
 
+/* Everything, on any cairo context: the widget's, or an export's. */
 static void
-winnow_lab_plot_snapshot (GtkWidget   *widget,
-                          GtkSnapshot *snapshot)
+draw (WinnowLabPlot *self,
+      cairo_t       *cr,
+      double         width,
+      double         height,
+      const GdkRGBA *fg_color,
+      gboolean       dark)
 {
-  WinnowLabPlot *self = WINNOW_LAB_PLOT (widget);
-  double width = gtk_widget_get_width (widget), height = gtk_widget_get_height (widget);
-  gboolean dark = adw_style_manager_get_dark (adw_style_manager_get_default ());
   double plot_h = height - MARGIN_T - MARGIN_B;
-  GdkRGBA fg;
-  cairo_t *cr;
-
-  if (width <= MARGIN_L + MARGIN_R || plot_h <= 0)
-    return;
-  gtk_style_context_get_color (gtk_widget_get_style_context (widget), &fg);
-  cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  GdkRGBA fg = *fg_color;
 
   /* grid and axes: decades across, quarters up */
   cairo_set_line_width (cr, 1.0);
@@ -157,7 +154,32 @@ winnow_lab_plot_snapshot (GtkWidget   *widget,
         cairo_line_to (cr, x_of (self, (double) t[i], width), MARGIN_T + plot_h * (1.0 - (double) (i + 1) / N_POINTS));
       cairo_stroke (cr);
     }
+}
+
+static void
+winnow_lab_plot_snapshot (GtkWidget   *widget,
+                          GtkSnapshot *snapshot)
+{
+  WinnowLabPlot *self = WINNOW_LAB_PLOT (widget);
+  double width = gtk_widget_get_width (widget), height = gtk_widget_get_height (widget);
+  GdkRGBA fg;
+  cairo_t *cr;
+
+  if (width <= MARGIN_L + MARGIN_R || height <= MARGIN_T + MARGIN_B)
+    return;
+  gtk_style_context_get_color (gtk_widget_get_style_context (widget), &fg);
+  cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  draw (self, cr, width, height, &fg, adw_style_manager_get_dark (adw_style_manager_get_default ()));
   cairo_destroy (cr);
+}
+
+static cairo_status_t
+append_cb (void                *data,
+           const unsigned char *bytes,
+           unsigned int         length)
+{
+  g_byte_array_append (data, bytes, length);
+  return CAIRO_STATUS_SUCCESS;
 }
 
 static void
@@ -271,4 +293,42 @@ winnow_lab_plot_get_n_curves (WinnowLabPlot *self)
 {
   g_return_val_if_fail (WINNOW_IS_LAB_PLOT (self), 0);
   return self->summaries != NULL ? self->summaries->len : 0;
+}
+
+GBytes *
+winnow_lab_plot_render (WinnowLabPlot  *self,
+                        gboolean        svg,
+                        int             width,
+                        int             height,
+                        GError        **error)
+{
+  g_autoptr(GByteArray) out = g_byte_array_new ();
+  /* an export is a document: dark text on white, whatever the window's style */
+  GdkRGBA fg = { 0.1, 0.1, 0.1, 1.0 };
+  cairo_surface_t *surface;
+  cairo_status_t status;
+  cairo_t *cr;
+
+  g_return_val_if_fail (WINNOW_IS_LAB_PLOT (self), NULL);
+  g_return_val_if_fail (width > MARGIN_L + MARGIN_R && height > MARGIN_T + MARGIN_B, NULL);
+
+  surface = svg ? cairo_svg_surface_create_for_stream (append_cb, out, width, height)
+                : cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width, height);
+  cr = cairo_create (surface);
+  cairo_set_source_rgb (cr, 1, 1, 1);
+  cairo_paint (cr);
+  draw (self, cr, width, height, &fg, FALSE);
+  cairo_destroy (cr);
+  if (!svg)
+    cairo_surface_write_to_png_stream (surface, append_cb, out);
+  cairo_surface_finish (surface);
+  status = cairo_surface_status (surface);
+  cairo_surface_destroy (surface);
+  if (status != CAIRO_STATUS_SUCCESS)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("The plot could not be drawn: %s"),
+                   cairo_status_to_string (status));
+      return NULL;
+    }
+  return g_byte_array_free_to_bytes (g_steal_pointer (&out));
 }

@@ -15,6 +15,10 @@ GtkWidget *winnow_lab_plot_new            (void);
 /* summaries: WnLabSummary* (a reference is kept), or NULL for none. */
 void       winnow_lab_plot_set_summaries  (WinnowLabPlot *self, GPtrArray *summaries);
 guint      winnow_lab_plot_get_n_curves   (WinnowLabPlot *self);
+/* The plot as an SVG document or a PNG image of width × height pixels,
+ * dark on white. */
+GBytes    *winnow_lab_plot_render         (WinnowLabPlot *self, gboolean svg, int width, int height,
+                                           GError **error);
 /* The colour of variant i, in the plot and the table alike. */
 void       winnow_lab_plot_get_color      (guint i, gboolean dark, GdkRGBA *color);
 

@@ -182,23 +182,6 @@ sweep_for_run (const char          *process,
   return json_to_string (root, FALSE);
 }
 
-static void
-add_params (GPtrArray    *params,
-            WnLabSummary *summary)
-{
-  g_autoptr(GList) members = json_object_get_members (wn_lab_summary_get_settings (summary));
-
-  for (GList *l = members; l != NULL; l = l->next)
-    {
-      gboolean known = FALSE;
-
-      for (guint i = 0; i < params->len && !known; i++)
-        known = g_str_equal (g_ptr_array_index (params, i), l->data);
-      if (!known)
-        g_ptr_array_add (params, g_strdup (l->data));
-    }
-}
-
 static int
 compare_variants (gconstpointer a,
                   gconstpointer b)
@@ -292,7 +275,7 @@ merge_main (char              **files,
 {
   g_autoptr(GHashTable) by_variant = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) wn_lab_summary_free);
   g_autoptr(GPtrArray) summaries = g_ptr_array_new ();
-  g_autoptr(GPtrArray) params = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) params = NULL;
   GHashTableIter iter;
   gpointer value;
 
@@ -312,12 +295,12 @@ merge_main (char              **files,
     {
       WnLabSummary *s = g_ptr_array_index (summaries, i);
 
-      add_params (params, s);
       if (wn_lab_summary_get_n_seeds (s) < wn_lab_summary_get_seeds_planned (s))
         g_printerr (_("winnow-run: notice: variant %u (%s) has %u of its %u seeds: a shard is missing\n"),
                     wn_lab_summary_get_variant (s), wn_lab_summary_get_name (s),
                     wn_lab_summary_get_n_seeds (s), wn_lab_summary_get_seeds_planned (s));
     }
+  params = wn_lab_summaries_get_params (summaries);
   if (!write_rows (summaries, params, csv, TRUE, out))
     return EXIT_OUTPUT;
   return status_of (summaries);

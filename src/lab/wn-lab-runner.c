@@ -62,8 +62,8 @@ run_cells (Work *work)
       variant = cell / wn_lab_sweep_get_n_seeds (work->sweep);
       work->results[i] = wn_lab_sweep_new_summary (work->sweep, variant);
       wn_lab_sweep_run_cell (work->sweep, cell, work->results[i], &work->errors[i]);
+      g_atomic_int_inc (&work->done);
       g_mutex_lock (&work->lock);
-      work->done++;
       g_cond_signal (&work->finished);
       g_mutex_unlock (&work->lock);
     }
@@ -113,14 +113,14 @@ wn_lab_sweep_run (WnLabSweep        *sweep,
   else
     {
       g_mutex_lock (&work.lock);
-      while ((guint) work.done < work.cells->len && !g_cancellable_is_cancelled (cancellable))
+      while ((guint) g_atomic_int_get (&work.done) < work.cells->len && !g_cancellable_is_cancelled (cancellable))
         {
-          guint done = (guint) work.done;
+          guint done = (guint) g_atomic_int_get (&work.done);
 
           g_mutex_unlock (&work.lock);
           progress (done, work.cells->len, data);
           g_mutex_lock (&work.lock);
-          if ((guint) work.done == done)
+          if ((guint) g_atomic_int_get (&work.done) == done)
             g_cond_wait_until (&work.finished, &work.lock, g_get_monotonic_time () + G_USEC_PER_SEC / 4);
         }
       g_mutex_unlock (&work.lock);

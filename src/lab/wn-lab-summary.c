@@ -853,6 +853,28 @@ append_csv_field (GString    *out,
   g_string_append_c (out, '"');
 }
 
+GPtrArray *
+wn_lab_summaries_get_params (GPtrArray *summaries)
+{
+  GPtrArray *params = g_ptr_array_new_with_free_func (g_free);
+
+  for (guint i = 0; i < summaries->len; i++)
+    {
+      g_autoptr(GList) members = json_object_get_members (((WnLabSummary *) g_ptr_array_index (summaries, i))->settings);
+
+      for (GList *l = members; l != NULL; l = l->next)
+        {
+          gboolean known = FALSE;
+
+          for (guint j = 0; j < params->len && !known; j++)
+            known = g_str_equal (g_ptr_array_index (params, j), l->data);
+          if (!known)
+            g_ptr_array_add (params, g_strdup (l->data));
+        }
+    }
+  return params;
+}
+
 void
 wn_lab_summary_append_csv_header (GPtrArray *params,
                                   GString   *out)

@@ -94,6 +94,9 @@ void          wn_lab_summary_append_json (const WnLabSummary *self, const WnLabS
  * recomputed when it is written again). */
 WnLabSummary *wn_lab_summary_from_json  (JsonNode *node, GError **error);
 
+/* Every parameter the summaries' settings name, in the order they first
+ * appear (char*, the caller's). */
+GPtrArray    *wn_lab_summaries_get_params (GPtrArray *summaries);
 /* CSV: a header naming `params` as settings columns, then one row per summary. */
 void          wn_lab_summary_append_csv_header (GPtrArray *params, GString *out);
 void          wn_lab_summary_append_csv (const WnLabSummary *self, const WnLabSummary *baseline,

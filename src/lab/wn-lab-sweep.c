@@ -1286,6 +1286,7 @@ wn_lab_sweep_load_data (const char  *data,
   JsonNode *member;
   gboolean ok = TRUE;
   guint64 instances = 0;
+  const guchar *bytes;
   gsize n;
 
   if (length < 0)
@@ -1352,13 +1353,16 @@ wn_lab_sweep_load_data (const char  *data,
   if (!ok || diags->len > 0)
     return fail_with (diags, diagnostics, error), NULL;
 
+  /* (the length is read only once g_bytes_get_data has set it) */
   g_checksum_update (sum, (const guchar *) data, length);
   g_checksum_update (sum, (const guchar *) "", 1);
-  g_checksum_update (sum, g_bytes_get_data (self->process_text, &n), n);
+  bytes = g_bytes_get_data (self->process_text, &n);
+  g_checksum_update (sum, bytes, n);
   if (self->scenario_text != NULL)
     {
       g_checksum_update (sum, (const guchar *) "", 1);
-      g_checksum_update (sum, g_bytes_get_data (self->scenario_text, &n), n);
+      bytes = g_bytes_get_data (self->scenario_text, &n);
+      g_checksum_update (sum, bytes, n);
     }
   self->id = g_strndup (g_checksum_get_string (sum), 16);
   return g_steal_pointer (&self);

@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <string.h>
+#include <glib/gstdio.h>
 
 #include "winnow-app-test.h"
 #include "winnow-compare-page.h"
@@ -107,6 +108,42 @@ test_compare_runs (void)
 
   winnow_test_settle (GTK_WIDGET (window));
   winnow_test_save_screenshot (GTK_WIDGET (window), "compare.png");
+
+  /* exports: the plot as SVG and PNG, the table as the runner's CSV */
+  {
+    g_autofree char *tmp = g_dir_make_tmp ("winnow-compare-XXXXXX", &error);
+    g_autofree char *svg_path = g_build_filename (tmp, "plot.svg", NULL);
+    g_autofree char *png_path = g_build_filename (tmp, "plot.png", NULL);
+    g_autofree char *csv_path = g_build_filename (tmp, "table.csv", NULL);
+    g_autoptr(GFile) svg = g_file_new_for_path (svg_path);
+    g_autoptr(GFile) png = g_file_new_for_path (png_path);
+    g_autoptr(GFile) csv = g_file_new_for_path (csv_path);
+    g_autofree char *data = NULL;
+    g_auto(GStrv) lines = NULL;
+    gsize n;
+
+    g_assert_no_error (error);
+    g_assert_true (winnow_compare_page_export_plot (page, svg, &error));
+    g_assert_no_error (error);
+    g_assert_true (g_file_get_contents (svg_path, &data, &n, NULL));
+    g_assert_nonnull (strstr (data, "<svg"));
+    g_clear_pointer (&data, g_free);
+    g_assert_true (winnow_compare_page_export_plot (page, png, &error));
+    g_assert_true (g_file_get_contents (png_path, &data, &n, NULL));
+    g_assert_cmpuint (n, >, 8);
+    g_assert_cmpint (memcmp (data, "\x89PNG", 4), ==, 0);
+    g_clear_pointer (&data, g_free);
+    g_assert_true (winnow_compare_page_export_table (page, csv, &error));
+    g_assert_true (g_file_get_contents (csv_path, &data, &n, NULL));
+    lines = g_strsplit (data, "\n", -1);
+    g_assert_cmpuint (g_strv_length (lines), ==, 6);    /* header, 4 rows, the last newline */
+    g_assert_true (g_str_has_prefix (lines[0], "variant,name,"));
+    g_assert_true (g_str_has_prefix (lines[4], "3,engine.trust=workerTrusted engine.retry.maxAttempts=5,"));
+    g_unlink (svg_path);
+    g_unlink (png_path);
+    g_unlink (csv_path);
+    g_rmdir (tmp);
+  }
 
   /* too many variants: said on the page, nothing runs */
   gtk_editable_set_text (GTK_EDITABLE (find_type (GTK_WIDGET (page), GTK_TYPE_ENTRY)), "1, 2, 3, 4, 5");

@@ -366,6 +366,26 @@ test_shards_merge (void)
   g_assert_error (error, WN_LAB_ERROR, WN_LAB_ERROR_DUPLICATE);
 }
 
+/* The id is a digest of the sweep and every byte of the files it names:
+ * the same files give the same id, another process another one. (It once
+ * hashed a length read before it was set: a crash under ThreadSanitizer.) */
+static void
+test_sweep_id (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WnLabSweep) a = sweep_from (FLAKY_GRID, &error);
+  g_autoptr(WnLabSweep) b = sweep_from (FLAKY_GRID, &error);
+  g_autoptr(WnLabSweep) other = sweep_from (
+    "{\"format\":\"winnow.sweep/1\",\"process\":\"order-fulfilment.process.json\",\"instances\":300,\"seeds\":4,"
+    "\"grid\":[{\"param\":\"engine.retry.maxAttempts\",\"values\":[1,5]},"
+    "{\"param\":\"engine.trust\",\"values\":[\"engineAuthoritative\",\"workerTrusted\"]}]}", &error);
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (strlen (wn_lab_sweep_get_id (a)), ==, 16);
+  g_assert_cmpstr (wn_lab_sweep_get_id (a), ==, wn_lab_sweep_get_id (b));
+  g_assert_cmpstr (wn_lab_sweep_get_id (a), !=, wn_lab_sweep_get_id (other));
+}
+
 static void
 test_shard_parse (void)
 {
@@ -480,6 +500,7 @@ main (int argc, char **argv)
   g_test_add_func ("/lab/Sweep/not-distinguishable", test_sweep_not_distinguishable);
   g_test_add_func ("/lab/Sweep/errors", test_sweep_errors);
   g_test_add_func ("/lab/Sweep/worker-settings", test_sweep_worker_settings);
+  g_test_add_func ("/lab/Sweep/id", test_sweep_id);
   g_test_add_func ("/lab/Shard/parse", test_shard_parse);
   g_test_add_func ("/lab/Shard/merge-equals-whole", test_shards_merge);
   return g_test_run ();
