@@ -95,6 +95,8 @@ update_actions (WinnowComparePage *self)
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "compare.cancel", self->job != NULL);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "compare.export-plot", self->summaries != NULL);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "compare.export-table", self->summaries != NULL);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "compare.save", self->summaries != NULL);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "compare.open", self->job == NULL);
 }
 
 static void
@@ -497,6 +499,71 @@ winnow_compare_page_export_table (WinnowComparePage  *self,
   return write_to (file, bytes, error);
 }
 
+gboolean
+winnow_compare_page_save (WinnowComparePage  *self,
+                          GFile              *file,
+                          GError            **error)
+{
+  g_autoptr(GString) text = g_string_new (NULL);
+  g_autoptr(GBytes) bytes = NULL;
+
+  g_return_val_if_fail (WINNOW_IS_COMPARE_PAGE (self), FALSE);
+  g_return_val_if_fail (G_IS_FILE (file), FALSE);
+
+  if (self->summaries == NULL)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("Nothing to save: run the variants first"));
+      return FALSE;
+    }
+  for (guint i = 0; i < self->summaries->len; i++)
+    {
+      wn_lab_summary_append_json (g_ptr_array_index (self->summaries, i), g_ptr_array_index (self->summaries, 0), text);
+      g_string_append_c (text, '\n');
+    }
+  bytes = g_bytes_new (text->str, text->len);
+  return write_to (file, bytes, error);
+}
+
+gboolean
+winnow_compare_page_open (WinnowComparePage  *self,
+                          GFile              *file,
+                          GError            **error)
+{
+  g_autoptr(WnLabRows) rows = wn_lab_rows_new ();
+  g_autofree char *path = g_file_get_path (file);
+  g_autoptr(GPtrArray) summaries = NULL;
+
+  g_return_val_if_fail (WINNOW_IS_COMPARE_PAGE (self), FALSE);
+  g_return_val_if_fail (G_IS_FILE (file), FALSE);
+
+  if (path == NULL)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED, _("Only local files can be opened"));
+      return FALSE;
+    }
+  if (!wn_lab_rows_add_file (rows, path, WN_LOAD_DEFAULT_MAX_SIZE, error))
+    return FALSE;
+  summaries = wn_lab_rows_steal_summaries (rows);
+  if (summaries->len == 0)
+    {
+      g_set_error (error, WN_LAB_ERROR, WN_LAB_ERROR_INVALID, _("%s: no rows"), path);
+      return FALSE;
+    }
+  g_clear_pointer (&self->summaries, g_ptr_array_unref);
+  self->summaries = g_steal_pointer (&summaries);
+  show_rows (self);
+  show_error (self, NULL);
+  update_actions (self);
+  return TRUE;
+}
+
+typedef enum {
+  CHOOSE_PLOT,
+  CHOOSE_TABLE,
+  CHOOSE_SAVE,
+  CHOOSE_OPEN,
+} Choice;
+
 static void
 export_response_cb (GtkNativeDialog   *chooser,
                     int                response,
@@ -504,11 +571,19 @@ export_response_cb (GtkNativeDialog   *chooser,
 {
   g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
   g_autoptr(GError) error = NULL;
-  gboolean table = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (chooser), "winnow-table"));
+  Choice choice = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (chooser), "winnow-choice"));
+  gboolean ok = TRUE;
 
-  if (response == GTK_RESPONSE_ACCEPT && file != NULL &&
-      !(table ? winnow_compare_page_export_table (self, file, &error)
-              : winnow_compare_page_export_plot (self, file, &error)))
+  if (response == GTK_RESPONSE_ACCEPT && file != NULL)
+    switch (choice)
+      {
+      case CHOOSE_PLOT: ok = winnow_compare_page_export_plot (self, file, &error); break;
+      case CHOOSE_TABLE: ok = winnow_compare_page_export_table (self, file, &error); break;
+      case CHOOSE_SAVE: ok = winnow_compare_page_save (self, file, &error); break;
+      case CHOOSE_OPEN:
+      default: ok = winnow_compare_page_open (self, file, &error); break;
+      }
+  if (!ok)
     show_error (self, error->message);
   gtk_native_dialog_destroy (chooser);
   g_object_unref (chooser);
@@ -519,17 +594,32 @@ export_action (GtkWidget  *widget,
                const char *action_name,
                GVariant   *param)
 {
+  static const struct {
+    const char *action;
+    const char *title;
+    const char *name;
+  } choices[] = {
+    [CHOOSE_PLOT] = { "compare.export-plot", N_("Export Plot"), "compare.svg" },
+    [CHOOSE_TABLE] = { "compare.export-table", N_("Export Table"), "compare.csv" },
+    [CHOOSE_SAVE] = { "compare.save", N_("Save Comparison"), "compare.rows.jsonl" },
+    [CHOOSE_OPEN] = { "compare.open", N_("Open Comparison"), NULL },
+  };
   WinnowComparePage *self = WINNOW_COMPARE_PAGE (widget);
-  gboolean table = g_str_equal (action_name, "compare.export-table");
   GtkRoot *root = gtk_widget_get_root (widget);
-  GtkFileChooserNative *chooser =
-    gtk_file_chooser_native_new (table ? _("Export Table") : _("Export Plot"),
-                                 GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
-                                 GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"), _("_Cancel"));
+  Choice choice = CHOOSE_PLOT;
+  GtkFileChooserNative *chooser;
 
-  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), table ? "compare.csv" : "compare.svg");
+  for (guint i = 0; i < G_N_ELEMENTS (choices); i++)
+    if (g_str_equal (action_name, choices[i].action))
+      choice = i;
+  chooser = gtk_file_chooser_native_new (_(choices[choice].title), GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+                                         choice == CHOOSE_OPEN ? GTK_FILE_CHOOSER_ACTION_OPEN : GTK_FILE_CHOOSER_ACTION_SAVE,
+                                         choice == CHOOSE_OPEN ? _("_Open") : choice == CHOOSE_SAVE ? _("_Save") : _("_Export"),
+                                         _("_Cancel"));
+  if (choices[choice].name != NULL)
+    gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), choices[choice].name);
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
-  g_object_set_data (G_OBJECT (chooser), "winnow-table", GINT_TO_POINTER (table));
+  g_object_set_data (G_OBJECT (chooser), "winnow-choice", GINT_TO_POINTER (choice));
   g_signal_connect_object (chooser, "response", G_CALLBACK (export_response_cb), self, 0);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
 }
@@ -618,6 +708,8 @@ winnow_compare_page_class_init (WinnowComparePageClass *klass)
   gtk_widget_class_install_action (widget_class, "compare.cancel", NULL, cancel_action);
   gtk_widget_class_install_action (widget_class, "compare.export-plot", NULL, export_action);
   gtk_widget_class_install_action (widget_class, "compare.export-table", NULL, export_action);
+  gtk_widget_class_install_action (widget_class, "compare.save", NULL, export_action);
+  gtk_widget_class_install_action (widget_class, "compare.open", NULL, export_action);
 }
 
 static void

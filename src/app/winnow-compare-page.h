@@ -26,4 +26,10 @@ GPtrArray *winnow_compare_page_get_summaries (WinnowComparePage *self);
 gboolean   winnow_compare_page_export_plot  (WinnowComparePage *self, GFile *file, GError **error);
 gboolean   winnow_compare_page_export_table (WinnowComparePage *self, GFile *file, GError **error);
 
+/* A comparison as a file: the rows, as winnow-run --sweep writes them (JSON
+ * lines), and back (rows of shards merge as winnow-run --merge does). Open
+ * replaces what the page shows; on a failure it changes nothing. */
+gboolean   winnow_compare_page_save         (WinnowComparePage *self, GFile *file, GError **error);
+gboolean   winnow_compare_page_open         (WinnowComparePage *self, GFile *file, GError **error);
+
 G_END_DECLS

@@ -183,101 +183,14 @@ sweep_for_run (const char          *process,
 }
 
 static int
-compare_variants (gconstpointer a,
-                  gconstpointer b)
-{
-  guint va = wn_lab_summary_get_variant (*(WnLabSummary **) a);
-  guint vb = wn_lab_summary_get_variant (*(WnLabSummary **) b);
-
-  return va < vb ? -1 : va > vb;
-}
-
-/* Read the rows of one file into `by_variant` (variant → WnLabSummary*). */
-static gboolean
-merge_file (const char *filename,
-            GHashTable *by_variant,
-            gsize       max_size)
-{
-  g_autofree char *data = NULL;
-  g_autoptr(GError) error = NULL;
-  g_auto(GStrv) lines = NULL;
-  gsize length;
-
-  if (!g_file_get_contents (filename, &data, &length, &error))
-    {
-      g_printerr ("winnow-run: %s\n", error->message);
-      return FALSE;
-    }
-  if (length > max_size)
-    {
-      g_printerr (_("winnow-run: %s: the file is larger than the input limit; --max-input-size raises it\n"), filename);
-      return FALSE;
-    }
-  lines = g_strsplit (data, "\n", -1);
-  for (guint i = 0; lines[i] != NULL; i++)
-    {
-      g_autoptr(GPtrArray) diagnostics = NULL;
-      g_autoptr(JsonNode) node = NULL;
-      g_autoptr(WnLabSummary) row = NULL;
-      WnLabSummary *known;
-
-      if (*g_strstrip (lines[i]) == '\0')
-        continue;
-      node = wn_load_json_data (lines[i], -1, filename, &diagnostics, &error);
-      if (node == NULL)
-        {
-          WnDiagnostic *d = diagnostics != NULL && diagnostics->len > 0 ? g_ptr_array_index (diagnostics, 0) : NULL;
-
-          g_printerr ("%s:%u:%u: %s\n", filename, i + 1, d != NULL ? d->column : 1,
-                      d != NULL ? d->message : error->message);
-          return FALSE;
-        }
-      row = wn_lab_summary_from_json (node, &error);
-      if (row == NULL)
-        {
-          g_printerr ("%s:%u:1: %s\n", filename, i + 1, error->message);
-          return FALSE;
-        }
-      known = g_hash_table_lookup (by_variant, GUINT_TO_POINTER (wn_lab_summary_get_variant (row) + 1));
-      if (known == NULL)
-        {
-          /* every row of a merge is of one sweep */
-          GHashTableIter iter;
-          gpointer other;
-          guint variant;
-
-          g_hash_table_iter_init (&iter, by_variant);
-          if (g_hash_table_iter_next (&iter, NULL, &other) &&
-              g_strcmp0 (wn_lab_summary_get_sweep (other), wn_lab_summary_get_sweep (row)) != 0)
-            {
-              g_printerr (_("%s:%u:1: a row of sweep %s among rows of sweep %s: the sweep file, the process "
-                            "or the scenario changed between the shards\n"),
-                          filename, i + 1, wn_lab_summary_get_sweep (row), wn_lab_summary_get_sweep (other));
-              return FALSE;
-            }
-          variant = wn_lab_summary_get_variant (row);
-          g_hash_table_insert (by_variant, GUINT_TO_POINTER (variant + 1), g_steal_pointer (&row));
-        }
-      else if (!wn_lab_summary_merge (known, row, &error))
-        {
-          g_printerr ("%s:%u:1: %s\n", filename, i + 1, error->message);
-          return FALSE;
-        }
-    }
-  return TRUE;
-}
-
-static int
 merge_main (char              **files,
             gboolean            csv,
             const WinnowRunBase *base,
             WnOutput           *out)
 {
-  g_autoptr(GHashTable) by_variant = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) wn_lab_summary_free);
-  g_autoptr(GPtrArray) summaries = g_ptr_array_new ();
+  g_autoptr(WnLabRows) rows = wn_lab_rows_new ();
+  g_autoptr(GPtrArray) summaries = NULL;
   g_autoptr(GPtrArray) params = NULL;
-  GHashTableIter iter;
-  gpointer value;
 
   if (files == NULL || files[0] == NULL)
     {
@@ -285,12 +198,20 @@ merge_main (char              **files,
       return EXIT_INPUT;
     }
   for (guint i = 0; files[i] != NULL; i++)
-    if (!merge_file (files[i], by_variant, base->max_input))
-      return EXIT_INPUT;
-  g_hash_table_iter_init (&iter, by_variant);
-  while (g_hash_table_iter_next (&iter, NULL, &value))
-    g_ptr_array_add (summaries, value);
-  g_ptr_array_sort (summaries, compare_variants);
+    {
+      g_autoptr(GError) error = NULL;
+
+      if (!wn_lab_rows_add_file (rows, files[i], base->max_input, &error))
+        {
+          /* the lab's messages start with the file and the line */
+          if (error->domain == WN_LAB_ERROR)
+            g_printerr ("%s\n", error->message);
+          else
+            g_printerr ("winnow-run: %s\n", error->message);
+          return EXIT_INPUT;
+        }
+    }
+  summaries = wn_lab_rows_steal_summaries (rows);
   for (guint i = 0; i < summaries->len; i++)
     {
       WnLabSummary *s = g_ptr_array_index (summaries, i);

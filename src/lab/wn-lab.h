@@ -7,5 +7,6 @@
 #include "wn-lab-histogram.h"
 #include "wn-lab-stats.h"
 #include "wn-lab-summary.h"
+#include "wn-lab-rows.h"
 #include "wn-lab-sweep.h"
 #include "wn-lab-runner.h"

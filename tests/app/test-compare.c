@@ -139,6 +139,32 @@ test_compare_runs (void)
     g_assert_cmpuint (g_strv_length (lines), ==, 6);    /* header, 4 rows, the last newline */
     g_assert_true (g_str_has_prefix (lines[0], "variant,name,"));
     g_assert_true (g_str_has_prefix (lines[4], "3,engine.trust=workerTrusted engine.retry.maxAttempts=5,"));
+    /* a saved comparison opens again as it was; a file of no rows changes nothing */
+    {
+      g_autofree char *rows_path = g_build_filename (tmp, "compare.rows.jsonl", NULL);
+      g_autoptr(GFile) rows_file = g_file_new_for_path (rows_path);
+      g_autoptr(GString) before = g_string_new (NULL);
+      g_autoptr(GString) after = g_string_new (NULL);
+      GPtrArray *reopened;
+
+      g_assert_true (winnow_compare_page_save (page, rows_file, &error));
+      g_assert_no_error (error);
+      for (guint i = 0; i < rows->len; i++)
+        wn_lab_summary_append_json (g_ptr_array_index (rows, i), NULL, before);
+      g_assert_true (winnow_compare_page_open (page, rows_file, &error));
+      g_assert_no_error (error);
+      reopened = winnow_compare_page_get_summaries (page);
+      g_assert_cmpuint (reopened->len, ==, 4);
+      for (guint i = 0; i < reopened->len; i++)
+        wn_lab_summary_append_json (g_ptr_array_index (reopened, i), NULL, after);
+      g_assert_cmpstr (before->str, ==, after->str);
+      rows = reopened;
+      g_assert_false (winnow_compare_page_open (page, csv, &error));
+      g_assert_error (error, WN_LAB_ERROR, WN_LAB_ERROR_INVALID);
+      g_clear_error (&error);
+      g_assert_true (winnow_compare_page_get_summaries (page) == rows);
+      g_unlink (rows_path);
+    }
     g_unlink (svg_path);
     g_unlink (png_path);
     g_unlink (csv_path);
