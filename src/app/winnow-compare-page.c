@@ -452,12 +452,68 @@ write_to (GFile       *file,
   return wn_output_write_file (path, data, n, error);
 }
 
-gboolean
-winnow_compare_page_export_plot (WinnowComparePage  *self,
-                                 GFile              *file,
-                                 GError            **error)
+/* What an export writes, made from the rows shown. */
+typedef GBytes *(*RenderFunc) (WinnowComparePage *self, GFile *file, GError **error);
+
+static GBytes *
+render_plot (WinnowComparePage  *self,
+             GFile              *file,
+             GError            **error)
 {
-  g_autofree char *name = NULL;
+  g_autofree char *name = g_file_get_basename (file);
+
+  return winnow_lab_plot_render (self->plot, g_str_has_suffix (name, ".svg"), 960, 480, error);
+}
+
+/* The rows as the runner writes them: CSV, or the JSON lines a comparison
+ * is saved as. */
+static GBytes *
+render_rows (WinnowComparePage *self,
+             gboolean           csv)
+{
+  g_autoptr(GPtrArray) params = wn_lab_summaries_get_params (self->summaries);
+  GString *text = g_string_new (NULL);
+
+  if (csv)
+    wn_lab_summary_append_csv_header (params, text);
+  for (guint i = 0; i < self->summaries->len; i++)
+    {
+      WnLabSummary *row = g_ptr_array_index (self->summaries, i);
+      WnLabSummary *baseline = i > 0 ? g_ptr_array_index (self->summaries, 0) : NULL;
+
+      if (csv)
+        wn_lab_summary_append_csv (row, baseline, params, text);
+      else
+        {
+          wn_lab_summary_append_json (row, baseline, text);
+          g_string_append_c (text, '\n');
+        }
+    }
+  return g_string_free_to_bytes (text);
+}
+
+static GBytes *
+render_table (WinnowComparePage  *self,
+              GFile              *file,
+              GError            **error)
+{
+  return render_rows (self, TRUE);
+}
+
+static GBytes *
+render_comparison (WinnowComparePage  *self,
+                   GFile              *file,
+                   GError            **error)
+{
+  return render_rows (self, FALSE);
+}
+
+static gboolean
+export_with (WinnowComparePage  *self,
+             GFile              *file,
+             RenderFunc          render,
+             GError            **error)
+{
   g_autoptr(GBytes) bytes = NULL;
 
   g_return_val_if_fail (WINNOW_IS_COMPARE_PAGE (self), FALSE);
@@ -465,12 +521,19 @@ winnow_compare_page_export_plot (WinnowComparePage  *self,
 
   if (self->summaries == NULL)
     {
-      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("Nothing to export: run the variants first"));
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("Nothing to write: run the variants first"));
       return FALSE;
     }
-  name = g_file_get_basename (file);
-  bytes = winnow_lab_plot_render (self->plot, g_str_has_suffix (name, ".svg"), 960, 480, error);
+  bytes = render (self, file, error);
   return bytes != NULL && write_to (file, bytes, error);
+}
+
+gboolean
+winnow_compare_page_export_plot (WinnowComparePage  *self,
+                                 GFile              *file,
+                                 GError            **error)
+{
+  return export_with (self, file, render_plot, error);
 }
 
 gboolean
@@ -478,25 +541,7 @@ winnow_compare_page_export_table (WinnowComparePage  *self,
                                   GFile              *file,
                                   GError            **error)
 {
-  g_autoptr(GPtrArray) params = NULL;
-  g_autoptr(GString) text = g_string_new (NULL);
-  g_autoptr(GBytes) bytes = NULL;
-
-  g_return_val_if_fail (WINNOW_IS_COMPARE_PAGE (self), FALSE);
-  g_return_val_if_fail (G_IS_FILE (file), FALSE);
-
-  if (self->summaries == NULL)
-    {
-      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("Nothing to export: run the variants first"));
-      return FALSE;
-    }
-  params = wn_lab_summaries_get_params (self->summaries);
-  wn_lab_summary_append_csv_header (params, text);
-  for (guint i = 0; i < self->summaries->len; i++)
-    wn_lab_summary_append_csv (g_ptr_array_index (self->summaries, i),
-                               i > 0 ? g_ptr_array_index (self->summaries, 0) : NULL, params, text);
-  bytes = g_bytes_new (text->str, text->len);
-  return write_to (file, bytes, error);
+  return export_with (self, file, render_table, error);
 }
 
 gboolean
@@ -504,24 +549,7 @@ winnow_compare_page_save (WinnowComparePage  *self,
                           GFile              *file,
                           GError            **error)
 {
-  g_autoptr(GString) text = g_string_new (NULL);
-  g_autoptr(GBytes) bytes = NULL;
-
-  g_return_val_if_fail (WINNOW_IS_COMPARE_PAGE (self), FALSE);
-  g_return_val_if_fail (G_IS_FILE (file), FALSE);
-
-  if (self->summaries == NULL)
-    {
-      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("Nothing to save: run the variants first"));
-      return FALSE;
-    }
-  for (guint i = 0; i < self->summaries->len; i++)
-    {
-      wn_lab_summary_append_json (g_ptr_array_index (self->summaries, i), g_ptr_array_index (self->summaries, 0), text);
-      g_string_append_c (text, '\n');
-    }
-  bytes = g_bytes_new (text->str, text->len);
-  return write_to (file, bytes, error);
+  return export_with (self, file, render_comparison, error);
 }
 
 gboolean
