@@ -679,12 +679,7 @@ static void
 winnow_compare_page_session_changed (WinnowPanel   *panel,
                                      WinnowSession *old)
 {
-  WinnowComparePage *self = WINNOW_COMPARE_PAGE (panel);
-  WinnowSession *session = winnow_panel_get_session (panel);
-
-  if (session != NULL)
-    g_signal_connect_object (session, "run-changed", G_CALLBACK (run_changed_cb), self, 0);
-  update_actions (self);
+  update_actions (WINNOW_COMPARE_PAGE (panel));
 }
 
 static void
@@ -716,6 +711,7 @@ winnow_compare_page_class_init (WinnowComparePageClass *klass)
   object_class->dispose = winnow_compare_page_dispose;
   widget_class->unroot = winnow_compare_page_unroot;
   panel_class->session_changed = winnow_compare_page_session_changed;
+  winnow_panel_class_follow (panel_class, "run-changed", G_CALLBACK (run_changed_cb));
 
   g_type_ensure (WINNOW_TYPE_LAB_PLOT);
   gtk_widget_class_set_template_from_resource (widget_class, RESOURCE_BASE "/winnow-compare-page.ui");
