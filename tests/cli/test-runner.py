@@ -763,6 +763,17 @@ def sweep_rows_per_variant():
 
 
 @case
+def sweep_until_exits_3():
+    # runs stopped by the time limit leave instances active: exit 3, as a run
+    with tempfile.TemporaryDirectory() as tmp:
+        code, out, err = run("--sweep", lab_sweep(tmp, until="300ms", seeds=2))
+        check(code == 3, (code, err))
+        for x in rows(out):
+            check(x["active"] > 0 and x["completed"] + x["terminated"] + x["active"] + x["incidents"] == 600, x)
+            check(x["virtual_time_us"] == 300000, x["virtual_time_us"])
+
+
+@case
 def sweep_csv():
     import csv
     import io
