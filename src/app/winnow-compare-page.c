@@ -10,6 +10,7 @@
 #include <glib/gi18n.h>
 
 #include "winnow-compare-page.h"
+#include "winnow-lab-bars.h"
 #include "winnow-lab-plot.h"
 #include "wn-lab.h"
 
@@ -35,6 +36,7 @@ struct _WinnowComparePage
   GtkLabel       *error;
   GtkStack       *stack;
   WinnowLabPlot  *plot;
+  WinnowLabBars  *bars;
   GtkGrid        *table;
   GtkLabel       *sentences;
 
@@ -192,7 +194,16 @@ show_rows (WinnowComparePage *self)
       dot = cell (NULL, FALSE);
       gtk_label_set_markup (GTK_LABEL (dot), swatch);
       gtk_grid_attach (self->table, dot, 0, (int) i + 1, 1, 1);
-      gtk_grid_attach (self->table, cell (wn_lab_summary_get_name (s), FALSE), 1, (int) i + 1, 1, 1);
+      {
+        GtkWidget *name = cell (wn_lab_summary_get_name (s), FALSE);
+
+        /* long names give way to the figures; the tooltip has them whole */
+        gtk_label_set_ellipsize (GTK_LABEL (name), PANGO_ELLIPSIZE_MIDDLE);
+        gtk_label_set_width_chars (GTK_LABEL (name), 16);
+        gtk_widget_set_hexpand (name, TRUE);
+        gtk_widget_set_tooltip_text (name, wn_lab_summary_get_name (s));
+        gtk_grid_attach (self->table, name, 1, (int) i + 1, 1, 1);
+      }
       wn_lab_summary_failed_rate (s, &iv);
       failed = percent (&iv);
       gtk_grid_attach (self->table, cell (failed, TRUE), 2, (int) i + 1, 1, 1);
@@ -227,6 +238,7 @@ show_rows (WinnowComparePage *self)
     }
   gtk_label_set_text (self->sentences, said->str);
   winnow_lab_plot_set_summaries (self->plot, self->summaries);
+  winnow_lab_bars_set_summaries (self->bars, self->summaries);
   gtk_stack_set_visible_child_name (self->stack, "results");
 }
 
@@ -714,6 +726,7 @@ winnow_compare_page_class_init (WinnowComparePageClass *klass)
   winnow_panel_class_follow (panel_class, "run-changed", G_CALLBACK (run_changed_cb));
 
   g_type_ensure (WINNOW_TYPE_LAB_PLOT);
+  g_type_ensure (WINNOW_TYPE_LAB_BARS);
   gtk_widget_class_set_template_from_resource (widget_class, RESOURCE_BASE "/winnow-compare-page.ui");
   gtk_widget_class_bind_template_child (widget_class, WinnowComparePage, box);
   gtk_widget_class_bind_template_child (widget_class, WinnowComparePage, attempts);
@@ -725,6 +738,7 @@ winnow_compare_page_class_init (WinnowComparePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, WinnowComparePage, error);
   gtk_widget_class_bind_template_child (widget_class, WinnowComparePage, stack);
   gtk_widget_class_bind_template_child (widget_class, WinnowComparePage, plot);
+  gtk_widget_class_bind_template_child (widget_class, WinnowComparePage, bars);
   gtk_widget_class_bind_template_child (widget_class, WinnowComparePage, table);
   gtk_widget_class_bind_template_child (widget_class, WinnowComparePage, sentences);
 

@@ -104,6 +104,23 @@ wn_lab_summary_get_histogram (const WnLabSummary *self)
   return self->completion;
 }
 
+static GPtrArray *sorted_ends (const WnLabSummary *self);
+
+GPtrArray *
+wn_lab_summary_get_ends (const WnLabSummary *self)
+{
+  return sorted_ends (self);
+}
+
+guint64
+wn_lab_summary_get_end_count (const WnLabSummary *self,
+                              const char         *end)
+{
+  guint64 *count = g_hash_table_lookup (self->ends, end);
+
+  return count != NULL ? *count : 0;
+}
+
 void
 wn_lab_summary_get_totals (const WnLabSummary *self,
                            WnLabSeedStats     *t)

@@ -52,6 +52,10 @@ guint         wn_lab_summary_get_n_seeds (const WnLabSummary *self);
 const WnLabSeedStats *wn_lab_summary_get_seed (const WnLabSummary *self, guint i);
 void          wn_lab_summary_get_totals (const WnLabSummary *self, WnLabSeedStats *totals);
 const WnLabHistogram *wn_lab_summary_get_histogram (const WnLabSummary *self);
+/* The end events completed instances reached, sorted by id (char*, borrowed;
+ * the array is the caller's), and how many reached one. */
+GPtrArray    *wn_lab_summary_get_ends   (const WnLabSummary *self);
+guint64       wn_lab_summary_get_end_count (const WnLabSummary *self, const char *end);
 
 /* Add a finished run of `engine` with seed `seed`; peak_per_s: the
  * executions of its busiest virtual second (wn_lab_load_*). */

@@ -10,6 +10,7 @@
 
 #include "winnow-app-test.h"
 #include "winnow-compare-page.h"
+#include "winnow-lab-bars.h"
 #include "winnow-lab-plot.h"
 #include "wn-lab.h"
 
@@ -56,7 +57,7 @@ test_compare_runs (void)
   g_autofree char *text = NULL;
   AdwViewStack *stack;
 
-  gtk_window_set_default_size (GTK_WINDOW (window), 1400, 900);
+  gtk_window_set_default_size (GTK_WINDOW (window), 1400, 1000);
   gtk_window_present (GTK_WINDOW (window));
   winnow_test_settle (GTK_WIDGET (window));
   g_assert_true (winnow_window_open_file (window, file));
@@ -82,6 +83,7 @@ test_compare_runs (void)
   g_assert_nonnull (rows);
   g_assert_cmpuint (rows->len, ==, 4);
   g_assert_cmpuint (winnow_lab_plot_get_n_curves (WINNOW_LAB_PLOT (find_type (GTK_WIDGET (page), WINNOW_TYPE_LAB_PLOT))), ==, 4);
+  g_assert_cmpuint (winnow_lab_bars_get_n_bars (WINNOW_LAB_BARS (find_type (GTK_WIDGET (page), WINNOW_TYPE_LAB_BARS))), ==, 4);
   g_assert_cmpstr (wn_lab_summary_get_name (g_ptr_array_index (rows, 3)), ==,
                    "engine.trust=workerTrusted engine.retry.maxAttempts=5");
 
@@ -108,6 +110,7 @@ test_compare_runs (void)
 
   winnow_test_settle (GTK_WIDGET (window));
   winnow_test_save_screenshot (GTK_WIDGET (window), "compare.png");
+  winnow_test_save_screenshot (GTK_WIDGET (page), "compare-page.png");
 
   /* exports: the plot as SVG and PNG, the table as the runner's CSV */
   {
