@@ -2,6 +2,8 @@
 /* wn-lab-histogram.c — log-bucket histograms (see the header for the scheme). */
 #include "config.h"
 
+#include <string.h>
+
 #include "wn-lab-histogram.h"
 
 /* Values 0 … 127 exactly; then 128 buckets per power of two from 2^7 to 2^62. */
@@ -10,7 +12,11 @@
 #define N_BUCKETS (SUB + (63 - SUB_BITS) * SUB)
 
 struct _WnLabHistogram {
-  guint64 *counts;     /* N_BUCKETS, allocated on the first value */
+  /* buckets first … first + n_counts − 1 only: memory follows the values'
+   * spread (40 ms to 40 s is 1 280 buckets), not the scheme's 7 296 */
+  guint64 *counts;
+  guint    first;
+  guint    n_counts;
   guint64  count;
   gint64   min;
   gint64   max;
@@ -60,7 +66,7 @@ wn_lab_histogram_copy (const WnLabHistogram *self)
 
   *copy = *self;
   if (self->counts != NULL)
-    copy->counts = g_memdup2 (self->counts, N_BUCKETS * sizeof (guint64));
+    copy->counts = g_memdup2 (self->counts, self->n_counts * sizeof (guint64));
   return copy;
 }
 
@@ -73,6 +79,37 @@ wn_lab_histogram_free (WnLabHistogram *self)
   g_free (self);
 }
 
+/* Make buckets lo … hi part of the stored range. */
+static void
+cover (WnLabHistogram *self,
+       guint           lo,
+       guint           hi)
+{
+  guint first, last;
+  guint64 *counts;
+
+  if (self->counts != NULL && lo >= self->first && hi < self->first + self->n_counts)
+    return;
+  first = self->counts != NULL ? MIN (lo, self->first) : lo;
+  last = self->counts != NULL ? MAX (hi, self->first + self->n_counts - 1) : hi;
+  counts = g_new0 (guint64, last - first + 1);
+  if (self->counts != NULL)
+    memcpy (counts + (self->first - first), self->counts, self->n_counts * sizeof (guint64));
+  g_free (self->counts);
+  self->counts = counts;
+  self->first = first;
+  self->n_counts = last - first + 1;
+}
+
+static guint64
+count_at (const WnLabHistogram *self,
+          guint                 index)
+{
+  if (self->counts == NULL || index < self->first || index >= self->first + self->n_counts)
+    return 0;
+  return self->counts[index - self->first];
+}
+
 void
 wn_lab_histogram_add_n (WnLabHistogram *self,
                         gint64          value,
@@ -82,9 +119,12 @@ wn_lab_histogram_add_n (WnLabHistogram *self,
     return;
   if (value < 0)
     value = 0;
-  if (self->counts == NULL)
-    self->counts = g_new0 (guint64, N_BUCKETS);
-  self->counts[wn_lab_histogram_bucket_of (value)] += n;
+  {
+    guint index = wn_lab_histogram_bucket_of (value);
+
+    cover (self, index, index);
+    self->counts[index - self->first] += n;
+  }
   if (self->count == 0 || value < self->min)
     self->min = value;
   if (self->count == 0 || value > self->max)
@@ -109,10 +149,9 @@ wn_lab_histogram_merge (WnLabHistogram       *self,
 {
   if (other->count == 0)
     return;
-  if (self->counts == NULL)
-    self->counts = g_new0 (guint64, N_BUCKETS);
-  for (guint i = 0; i < N_BUCKETS; i++)
-    self->counts[i] += other->counts[i];
+  cover (self, other->first, other->first + other->n_counts - 1);
+  for (guint i = 0; i < other->n_counts; i++)
+    self->counts[other->first + i - self->first] += other->counts[i];
   if (self->count == 0 || other->min < self->min)
     self->min = other->min;
   if (self->count == 0 || other->max > self->max)
@@ -158,9 +197,9 @@ wn_lab_histogram_value_at_rank (const WnLabHistogram *self,
     return self->min;
   if (rank == self->count)
     return self->max;
-  for (guint i = 0; i < N_BUCKETS; i++)
+  for (guint i = self->first; i < self->first + self->n_counts; i++)
     {
-      seen += self->counts[i];
+      seen += count_at (self, i);
       if (seen >= rank)
         {
           /* the middle of the bucket (its values are lower … lower + width − 1) */
@@ -203,12 +242,12 @@ wn_lab_histogram_to_json (const WnLabHistogram *self)
   json_builder_add_int_value (b, self->sum);
   json_builder_set_member_name (b, "buckets");
   json_builder_begin_array (b);
-  for (guint i = 0; self->counts != NULL && i < N_BUCKETS; i++)
-    if (self->counts[i] > 0)
+  for (guint i = self->first; self->counts != NULL && i < self->first + self->n_counts; i++)
+    if (count_at (self, i) > 0)
       {
         json_builder_begin_array (b);
         json_builder_add_int_value (b, wn_lab_histogram_bucket_lower (i));
-        json_builder_add_int_value (b, (gint64) self->counts[i]);
+        json_builder_add_int_value (b, (gint64) count_at (self, i));
         json_builder_end_array (b);
       }
   json_builder_end_array (b);
@@ -254,8 +293,6 @@ wn_lab_histogram_from_json (JsonNode  *node,
       !JSON_NODE_HOLDS_ARRAY (json_object_get_member (o, "buckets")))
     goto invalid;
   buckets = json_object_get_array_member (o, "buckets");
-  if (count > 0)
-    h->counts = g_new0 (guint64, N_BUCKETS);
   for (guint i = 0; i < json_array_get_length (buckets); i++)
     {
       JsonNode *e = json_array_get_element (buckets, i);
@@ -269,18 +306,19 @@ wn_lab_histogram_from_json (JsonNode  *node,
         goto invalid;
       lower = json_array_get_int_element (pair, 0);
       n = json_array_get_int_element (pair, 1);
-      if (lower < 0 || n <= 0 || h->counts == NULL)
+      if (lower < 0 || n <= 0 || count == 0)
         goto invalid;
       index = wn_lab_histogram_bucket_of (lower);
       if (wn_lab_histogram_bucket_lower (index) != lower || (gint) index <= last)
         goto invalid;
       last = (gint) index;
-      h->counts[index] = (guint64) n;
+      cover (h, index, index);
+      h->counts[index - h->first] = (guint64) n;
       total += (guint64) n;
     }
   if (total != (guint64) count ||
-      (count > 0 && (min > max || h->counts[wn_lab_histogram_bucket_of (min)] == 0 ||
-                     h->counts[wn_lab_histogram_bucket_of (max)] == 0)))
+      (count > 0 && (min > max || count_at (h, wn_lab_histogram_bucket_of (min)) == 0 ||
+                     count_at (h, wn_lab_histogram_bucket_of (max)) == 0)))
     goto invalid;
   h->count = (guint64) count;
   h->min = min;

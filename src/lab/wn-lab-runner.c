@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* wn-lab-runner.c — cells on threads, results merged in cell order. */
+/* wn-lab-runner.c — cells on threads, each merged into its variant's summary
+ * as it finishes (the merge is exact and does not depend on the order). */
 #include "config.h"
 
 #include <glib/gi18n-lib.h>
@@ -9,8 +10,8 @@
 typedef struct {
   WnLabSweep   *sweep;
   GArray       *cells;      /* guint: the shard's cells */
-  WnLabSummary **results;   /* one per cell of the shard */
-  GError      **errors;
+  GPtrArray    *summaries;  /* one per variant (under lock) */
+  GError       *error;      /* the first cell's failure (under lock) */
   GCancellable *cancellable;
   gint          next;       /* the next cell to take (atomic) */
   gint          done;       /* cells finished (atomic) */
@@ -54,14 +55,29 @@ run_cells (Work *work)
   for (;;)
     {
       guint i = (guint) g_atomic_int_add (&work->next, 1);
+      g_autoptr(WnLabSummary) result = NULL;
+      g_autoptr(GError) error = NULL;
       guint cell, variant;
 
       if (i >= work->cells->len || g_cancellable_is_cancelled (work->cancellable))
         break;
       cell = g_array_index (work->cells, guint, i);
       variant = cell / wn_lab_sweep_get_n_seeds (work->sweep);
-      work->results[i] = wn_lab_sweep_new_summary (work->sweep, variant);
-      wn_lab_sweep_run_cell (work->sweep, cell, work->results[i], &work->errors[i]);
+      result = wn_lab_sweep_new_summary (work->sweep, variant);
+      if (wn_lab_sweep_run_cell (work->sweep, cell, result, work->cancellable, &error))
+        {
+          g_mutex_lock (&work->lock);
+          /* cannot fail: one variant's summary, a seed of its own */
+          wn_lab_summary_merge (g_ptr_array_index (work->summaries, variant), result, NULL);
+          g_mutex_unlock (&work->lock);
+        }
+      else
+        {
+          g_mutex_lock (&work->lock);
+          if (work->error == NULL)
+            work->error = g_steal_pointer (&error);
+          g_mutex_unlock (&work->lock);
+        }
       g_atomic_int_inc (&work->done);
       g_mutex_lock (&work->lock);
       g_cond_signal (&work->finished);
@@ -93,6 +109,7 @@ wn_lab_sweep_run (WnLabSweep        *sweep,
   gboolean ok = TRUE;
 
   g_return_val_if_fail (shard_k >= 1 && shard_k <= shard_n, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
   work.sweep = sweep;
   work.cells = g_array_new (FALSE, FALSE, sizeof (guint));
   work.cancellable = cancellable;
@@ -101,8 +118,9 @@ wn_lab_sweep_run (WnLabSweep        *sweep,
   for (guint c = 0; c < total; c++)
     if (wn_lab_shard_has (shard_k, shard_n, c))
       g_array_append_val (work.cells, c);
-  work.results = g_new0 (WnLabSummary *, work.cells->len + 1);
-  work.errors = g_new0 (GError *, work.cells->len + 1);
+  work.summaries = summaries;
+  for (guint v = 0; v < wn_lab_sweep_get_n_variants (sweep); v++)
+    g_ptr_array_add (summaries, wn_lab_sweep_new_summary (sweep, v));
 
   jobs = CLAMP (jobs, 1, MAX (work.cells->len, 1));
   /* with a progress function this thread only reports; else it runs cells too */
@@ -129,25 +147,13 @@ wn_lab_sweep_run (WnLabSweep        *sweep,
   for (guint j = 0; j < threads->len; j++)
     g_thread_join (g_ptr_array_index (threads, j));
 
-  for (guint v = 0; v < wn_lab_sweep_get_n_variants (sweep); v++)
-    g_ptr_array_add (summaries, wn_lab_sweep_new_summary (sweep, v));
-  for (guint i = 0; i < work.cells->len; i++)
+  if (work.error != NULL)
     {
-      if (work.errors[i] != NULL && ok)
-        {
-          g_propagate_error (error, g_steal_pointer (&work.errors[i]));
-          ok = FALSE;
-        }
-      g_clear_error (&work.errors[i]);
-      if (work.results[i] != NULL && ok)
-        ok = wn_lab_summary_merge (g_ptr_array_index (summaries, wn_lab_summary_get_variant (work.results[i])),
-                                   work.results[i], error);
-      g_clear_pointer (&work.results[i], wn_lab_summary_free);
+      g_propagate_error (error, work.error);
+      ok = FALSE;
     }
-  if (ok && g_cancellable_set_error_if_cancelled (cancellable, error))
+  else if (g_cancellable_set_error_if_cancelled (cancellable, error))
     ok = FALSE;
-  g_free (work.results);
-  g_free (work.errors);
   g_array_unref (work.cells);
   g_mutex_clear (&work.lock);
   g_cond_clear (&work.finished);

@@ -4,8 +4,10 @@
  * Shard K of N (1 ≤ K ≤ N) takes the cells c with c mod N = K − 1 (cells are
  * variant-major, so every shard gets a share of every variant). The cells of a
  * run are handed to `jobs` threads; each cell has its own engine and main
- * context, and the results are merged in cell order, so the summaries are the
- * same whatever the number of threads and the order cells finish in.
+ * context, and is merged into its variant's summary as it finishes: merges are
+ * exact and commutative, so the summaries are the same whatever the number of
+ * threads and the order cells finish in, and memory holds one summary per
+ * variant, not one per cell.
  */
 #pragma once
 

@@ -1448,10 +1448,14 @@ wn_lab_sweep_new_summary (WnLabSweep *self,
                              wn_lab_sweep_get_variant_settings (self, variant), self->seeds->len);
 }
 
+/* Scheduler actions between two looks at the cancellable. */
+#define CELL_SLICE 65536
+
 gboolean
 wn_lab_sweep_run_cell (WnLabSweep   *self,
                        guint         cell,
                        WnLabSummary *into,
+                       GCancellable *cancellable,
                        GError      **error)
 {
   guint variant = cell / self->seeds->len;
@@ -1484,7 +1488,14 @@ wn_lab_sweep_run_cell (WnLabSweep   *self,
   options.instances = self->instances;
   engine = wn_engine_new (process, scenario, &options);
   wn_journal_subscribe (wn_engine_get_journal (engine), wn_lab_load_cb, &load, NULL);
-  wn_engine_run (engine, self->until);
+  /* in slices: the run is the same as one wn_engine_run() */
+  while (wn_engine_run_budget (engine, self->until, CELL_SLICE) == WN_STOP_BUDGET)
+    if (g_cancellable_set_error_if_cancelled (cancellable, error))
+      {
+        wn_engine_free (engine);
+        g_main_context_pop_thread_default (context);
+        return FALSE;
+      }
   wn_lab_summary_add_run (into, engine, seed, load.peak);
   wn_engine_free (engine);
   g_main_context_pop_thread_default (context);

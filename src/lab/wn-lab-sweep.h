@@ -13,6 +13,7 @@
 #pragma once
 
 #include <glib.h>
+#include <gio/gio.h>
 #include <json-glib/json-glib.h>
 #include "winnow.h"
 #include "wn-lab-error.h"
@@ -53,8 +54,11 @@ guint        wn_lab_sweep_get_n_cells (WnLabSweep *self);
 WnLabSummary *wn_lab_sweep_new_summary (WnLabSweep *self, guint variant);
 /* Run one cell to its end and add it to `into` (the variant's summary). Safe
  * to call from several threads at once for different summaries: each call
- * has its own process, scenario, engine and main context. */
-gboolean     wn_lab_sweep_run_cell    (WnLabSweep *self, guint cell, WnLabSummary *into, GError **error);
+ * has its own process, scenario, engine and main context. The run looks at
+ * `cancellable` (may be NULL) between slices of scheduler actions: cancelled,
+ * it stops there, adds nothing and fails with G_IO_ERROR_CANCELLED. */
+gboolean     wn_lab_sweep_run_cell    (WnLabSweep *self, guint cell, WnLabSummary *into,
+                                       GCancellable *cancellable, GError **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (WnLabSweep, wn_lab_sweep_free)
 

@@ -386,6 +386,29 @@ test_sweep_id (void)
   g_assert_cmpstr (wn_lab_sweep_get_id (a), !=, wn_lab_sweep_get_id (other));
 }
 
+/* A cancelled run stops between slices of a cell and says so. */
+static void
+test_sweep_cancel (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WnLabSweep) sweep = sweep_from (
+    "{\"format\":\"winnow.sweep/1\",\"process\":\"flaky-service.process.json\",\"instances\":200000}", &error);
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  g_autoptr(WnLabSummary) into = NULL;
+  g_autoptr(GPtrArray) rows = NULL;
+
+  g_assert_no_error (error);
+  into = wn_lab_sweep_new_summary (sweep, 0);
+  g_cancellable_cancel (cancellable);
+  g_assert_false (wn_lab_sweep_run_cell (sweep, 0, into, cancellable, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_clear_error (&error);
+  g_assert_cmpuint (wn_lab_summary_get_n_seeds (into), ==, 0);
+  rows = wn_lab_sweep_run (sweep, 1, 1, 2, cancellable, NULL, NULL, &error);
+  g_assert_null (rows);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+}
+
 static void
 test_shard_parse (void)
 {
@@ -501,6 +524,7 @@ main (int argc, char **argv)
   g_test_add_func ("/lab/Sweep/errors", test_sweep_errors);
   g_test_add_func ("/lab/Sweep/worker-settings", test_sweep_worker_settings);
   g_test_add_func ("/lab/Sweep/id", test_sweep_id);
+  g_test_add_func ("/lab/Sweep/cancel", test_sweep_cancel);
   g_test_add_func ("/lab/Shard/parse", test_shard_parse);
   g_test_add_func ("/lab/Shard/merge-equals-whole", test_shards_merge);
   return g_test_run ();
