@@ -212,6 +212,11 @@ merge_main (char              **files,
         }
     }
   summaries = wn_lab_rows_steal_summaries (rows);
+  if (summaries->len == 0)
+    {
+      g_printerr ("winnow-run: %s\n", _("--merge: the files hold no rows"));
+      return EXIT_INPUT;
+    }
   for (guint i = 0; i < summaries->len; i++)
     {
       WnLabSummary *s = g_ptr_array_index (summaries, i);

@@ -822,6 +822,8 @@ def merge_refuses_what_does_not_belong():
         bad = write(tmp, "bad.jsonl", "\n" + open(a).read().splitlines()[0][:-5] + "\n")
         code, out, err = run("--merge", bad)
         check(code == 2 and err.startswith(f"{bad}:2:"), err)
+        code, out, err = run("--merge", write(tmp, "empty.jsonl", "\n"))
+        check(code == 2 and "the files hold no rows" in err, (code, err))
         code, out, err = run("--merge", write(tmp, "c.jsonl", '{"format":"nope"}\n'))
         check(code == 2 and "c.jsonl:1:1: format: must be" in err, err)
 
