@@ -35,7 +35,9 @@ struct _WinnowComparePage
   GtkProgressBar *progress;
   GtkLabel       *error;
   GtkStack       *stack;
+  GtkStack       *plots;
   WinnowLabPlot  *plot;
+  WinnowLabPlot  *load_plot;
   WinnowLabBars  *bars;
   GtkGrid        *table;
   GtkLabel       *sentences;
@@ -238,6 +240,7 @@ show_rows (WinnowComparePage *self)
     }
   gtk_label_set_text (self->sentences, said->str);
   winnow_lab_plot_set_summaries (self->plot, self->summaries);
+  winnow_lab_plot_set_summaries (self->load_plot, self->summaries);
   winnow_lab_bars_set_summaries (self->bars, self->summaries);
   gtk_stack_set_visible_child_name (self->stack, "results");
 }
@@ -473,8 +476,10 @@ render_plot (WinnowComparePage  *self,
              GError            **error)
 {
   g_autofree char *name = g_file_get_basename (file);
+  /* the plot on show */
+  WinnowLabPlot *plot = WINNOW_LAB_PLOT (gtk_stack_get_visible_child (self->plots));
 
-  return winnow_lab_plot_render (self->plot, g_str_has_suffix (name, ".svg"), 960, 480, error);
+  return winnow_lab_plot_render (plot, g_str_has_suffix (name, ".svg"), 960, 480, error);
 }
 
 /* The rows as the runner writes them: CSV, or the JSON lines a comparison
@@ -737,7 +742,9 @@ winnow_compare_page_class_init (WinnowComparePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, WinnowComparePage, progress);
   gtk_widget_class_bind_template_child (widget_class, WinnowComparePage, error);
   gtk_widget_class_bind_template_child (widget_class, WinnowComparePage, stack);
+  gtk_widget_class_bind_template_child (widget_class, WinnowComparePage, plots);
   gtk_widget_class_bind_template_child (widget_class, WinnowComparePage, plot);
+  gtk_widget_class_bind_template_child (widget_class, WinnowComparePage, load_plot);
   gtk_widget_class_bind_template_child (widget_class, WinnowComparePage, bars);
   gtk_widget_class_bind_template_child (widget_class, WinnowComparePage, table);
   gtk_widget_class_bind_template_child (widget_class, WinnowComparePage, sentences);
@@ -754,6 +761,7 @@ static void
 winnow_compare_page_init (WinnowComparePage *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  winnow_lab_plot_set_mode (self->load_plot, WINNOW_LAB_PLOT_LOAD);
   gtk_stack_set_visible_child_name (self->stack, "empty");
   update_actions (self);
 }

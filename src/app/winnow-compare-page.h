@@ -20,7 +20,7 @@ gboolean   winnow_compare_page_is_running (WinnowComparePage *self);
 /* The variants shown (WnLabSummary*, borrowed), or NULL before a run. */
 GPtrArray *winnow_compare_page_get_summaries (WinnowComparePage *self);
 
-/* The plot (SVG when the name ends in .svg, else PNG) and the table (CSV, as
+/* The plot on show (SVG when the name ends in .svg, else PNG) and the table (CSV, as
  * winnow-run --format csv writes it). FALSE before a run, or when the file
  * cannot be written (the file that was there is kept). */
 gboolean   winnow_compare_page_export_plot  (WinnowComparePage *self, GFile *file, GError **error);

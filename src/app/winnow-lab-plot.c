@@ -25,6 +25,9 @@ struct _WinnowLabPlot
   GArray    *curves;        /* per summary N_POINTS gint64 times, fraction i/N_POINTS */
   double     t_min;         /* the axis, in µs (log scale) */
   double     t_max;
+  WinnowLabPlotMode mode;
+  double     load_max;      /* load mode: the y axis's top, executions per second */
+  guint      load_seconds;  /* load mode: the x axis, virtual seconds */
 };
 
 G_DEFINE_FINAL_TYPE (WinnowLabPlot, winnow_lab_plot, GTK_TYPE_WIDGET)
@@ -48,6 +51,8 @@ x_of (WinnowLabPlot *self,
 {
   double lo = log10 (self->t_min), hi = log10 (self->t_max);
 
+  if (self->mode == WINNOW_LAB_PLOT_LOAD)
+    return MARGIN_L + t / (self->load_seconds * (double) G_USEC_PER_SEC) * (width - MARGIN_L - MARGIN_R);
   return MARGIN_L + (log10 (MAX (t, self->t_min)) - lo) / (hi - lo) * (width - MARGIN_L - MARGIN_R);
 }
 
@@ -58,6 +63,8 @@ t_of (WinnowLabPlot *self,
 {
   double lo = log10 (self->t_min), hi = log10 (self->t_max);
 
+  if (self->mode == WINNOW_LAB_PLOT_LOAD)
+    return (x - MARGIN_L) / (width - MARGIN_L - MARGIN_R) * self->load_seconds * (double) G_USEC_PER_SEC;
   return pow (10.0, lo + (x - MARGIN_L) / (width - MARGIN_L - MARGIN_R) * (hi - lo));
 }
 
@@ -85,6 +92,18 @@ rebuild (WinnowLabPlot *self)
           self->t_max = MAX (self->t_max, (double) wn_lab_histogram_get_max (h));
         }
     }
+  self->load_max = 1;
+  self->load_seconds = 1;
+  for (guint s = 0; self->summaries != NULL && s < self->summaries->len; s++)
+    {
+      WnLabSummary *summary = g_ptr_array_index (self->summaries, s);
+      const GArray *load = wn_lab_summary_get_load (summary);
+      guint seeds = MAX (wn_lab_summary_get_n_seeds (summary), 1);
+
+      self->load_seconds = MAX (self->load_seconds, load->len);
+      for (guint i = 0; i < load->len; i++)
+        self->load_max = MAX (self->load_max, (double) g_array_index (load, guint64, i) / seeds);
+    }
   if (self->t_max <= 0)
     self->t_min = 1000, self->t_max = 1000000;
   /* whole decades around the data */
@@ -104,29 +123,44 @@ draw (WinnowLabPlot *self,
   double plot_h = height - MARGIN_T - MARGIN_B;
   GdkRGBA fg = *fg_color;
 
-  /* grid and axes: decades across, quarters up */
+  /* grid and axes: decades (or whole virtual seconds) across, quarters up */
   cairo_set_line_width (cr, 1.0);
   cairo_select_font_face (cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
   cairo_set_font_size (cr, 10.0);
-  for (double t = self->t_min; t <= self->t_max * 1.0001; t *= 10.0)
-    {
-      double x = floor (x_of (self, t, width)) + 0.5;
-      g_autofree char *label = wn_duration_format ((WnTime) t);
-      cairo_text_extents_t ext;
+  {
+    /* load: a tick every 1, 2, 5, 10, 20 … s, at most 10 of them */
+    static const double mantissa[] = { 1, 2, 5 };
+    double step = 1;
 
-      cairo_set_source_rgba (cr, fg.red, fg.green, fg.blue, 0.15);
-      cairo_move_to (cr, x, MARGIN_T);
-      cairo_line_to (cr, x, MARGIN_T + plot_h);
-      cairo_stroke (cr);
-      cairo_set_source_rgba (cr, fg.red, fg.green, fg.blue, 0.7);
-      cairo_text_extents (cr, label, &ext);
-      cairo_move_to (cr, x - ext.width / 2, height - 8);
-      cairo_show_text (cr, label);
-    }
+    for (guint k = 0; self->mode == WINNOW_LAB_PLOT_LOAD && self->load_seconds / step > 10; )
+      {
+        k++;
+        step = mantissa[k % 3] * pow (10.0, k / 3);
+      }
+    for (double t = self->mode == WINNOW_LAB_PLOT_LOAD ? 0 : self->t_min;
+         self->mode == WINNOW_LAB_PLOT_LOAD ? t <= self->load_seconds * (double) G_USEC_PER_SEC : t <= self->t_max * 1.0001;
+         t = self->mode == WINNOW_LAB_PLOT_LOAD ? t + step * G_USEC_PER_SEC : t * 10.0)
+      {
+        double x = floor (x_of (self, t, width)) + 0.5;
+        g_autofree char *label = wn_duration_format ((WnTime) t);
+        cairo_text_extents_t ext;
+
+        cairo_set_source_rgba (cr, fg.red, fg.green, fg.blue, 0.15);
+        cairo_move_to (cr, x, MARGIN_T);
+        cairo_line_to (cr, x, MARGIN_T + plot_h);
+        cairo_stroke (cr);
+        cairo_set_source_rgba (cr, fg.red, fg.green, fg.blue, 0.7);
+        cairo_text_extents (cr, label, &ext);
+        cairo_move_to (cr, x - ext.width / 2, height - 8);
+        cairo_show_text (cr, label);
+      }
+  }
   for (guint q = 0; q <= 4; q++)
     {
       double y = floor (MARGIN_T + plot_h * (1.0 - q / 4.0)) + 0.5;
-      g_autofree char *label = g_strdup_printf ("%u %%", q * 25);
+      g_autofree char *label = self->mode == WINNOW_LAB_PLOT_LOAD
+                               ? g_strdup_printf ("%.0f/s", self->load_max * q / 4.0)
+                               : g_strdup_printf ("%u %%", q * 25);
 
       cairo_set_source_rgba (cr, fg.red, fg.green, fg.blue, 0.15);
       cairo_move_to (cr, MARGIN_L, y);
@@ -145,10 +179,28 @@ draw (WinnowLabPlot *self,
       const gint64 *t = &g_array_index (self->curves, gint64, s * N_POINTS);
       GdkRGBA color;
 
-      if (t[0] < 0)
-        continue;
       winnow_lab_plot_get_color (s, dark, &color);
       gdk_cairo_set_source_rgba (cr, &color);
+      if (self->mode == WINNOW_LAB_PLOT_LOAD)
+        {
+          WnLabSummary *summary = g_ptr_array_index (self->summaries, s);
+          const GArray *load = wn_lab_summary_get_load (summary);
+          guint seeds = MAX (wn_lab_summary_get_n_seeds (summary), 1);
+
+          /* each virtual second as a step: the mean run's executions in it */
+          cairo_move_to (cr, x_of (self, 0, width), MARGIN_T + plot_h);
+          for (guint i = 0; i < load->len; i++)
+            {
+              double y = MARGIN_T + plot_h * (1.0 - (double) g_array_index (load, guint64, i) / seeds / self->load_max);
+
+              cairo_line_to (cr, x_of (self, (double) i * G_USEC_PER_SEC, width), y);
+              cairo_line_to (cr, x_of (self, (double) (i + 1) * G_USEC_PER_SEC, width), y);
+            }
+          cairo_stroke (cr);
+          continue;
+        }
+      if (t[0] < 0)
+        continue;
       cairo_move_to (cr, x_of (self, (double) t[0], width), MARGIN_T + plot_h);
       for (guint i = 0; i < N_POINTS; i++)
         cairo_line_to (cr, x_of (self, (double) t[i], width), MARGIN_T + plot_h * (1.0 - (double) (i + 1) / N_POINTS));
@@ -212,6 +264,25 @@ query_tooltip_cb (GtkWidget     *widget,
   if (self->summaries == NULL || self->summaries->len == 0 || x < MARGIN_L || x > width - MARGIN_R)
     return FALSE;
   t = t_of (self, x, width);
+  if (self->mode == WINNOW_LAB_PLOT_LOAD)
+    {
+      guint second = (guint) (t / G_USEC_PER_SEC);
+
+      /* Translators: the load tooltip's first line: "Executions per second at T+12s:" */
+      g_string_append_printf (text, _("Executions in virtual second %u (mean of the runs):"), second);
+      for (guint s = 0; s < self->summaries->len; s++)
+        {
+          WnLabSummary *summary = g_ptr_array_index (self->summaries, s);
+          const GArray *load = wn_lab_summary_get_load (summary);
+          double mean = second < load->len
+                        ? (double) g_array_index (load, guint64, second) / MAX (wn_lab_summary_get_n_seeds (summary), 1)
+                        : 0.0;
+
+          g_string_append_printf (text, "\n%u  %.1f  %s", s, mean, wn_lab_summary_get_name (summary));
+        }
+      gtk_tooltip_set_text (tooltip, text->str);
+      return TRUE;
+    }
   at = wn_duration_format ((WnTime) t);
   /* Translators: the tooltip's first line: "done by 1.5s:" */
   g_string_append_printf (text, _("Orders done by %s:"), at);
@@ -331,4 +402,14 @@ winnow_lab_plot_render (WinnowLabPlot  *self,
       return NULL;
     }
   return g_byte_array_free_to_bytes (g_steal_pointer (&out));
+}
+
+void
+winnow_lab_plot_set_mode (WinnowLabPlot     *self,
+                          WinnowLabPlotMode  mode)
+{
+  g_return_if_fail (WINNOW_IS_LAB_PLOT (self));
+
+  self->mode = mode;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
 }

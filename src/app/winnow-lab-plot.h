@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* winnow-lab-plot.h — the Compare page's completion-time plot: one CDF per
- * variant, overlaid, on a logarithmic time axis, drawn with cairo through
- * GtkSnapshot; a tooltip reads every curve at the pointer's time. */
+/* winnow-lab-plot.h — the Compare page's plots, drawn with cairo through
+ * GtkSnapshot, one curve per variant, overlaid: the completion-time CDF on a
+ * logarithmic time axis, or the downstream load (executions per virtual
+ * second, the mean run's) over virtual time, where retries that go out
+ * together show as spikes. A tooltip reads every curve at the pointer. */
 #pragma once
 
 #include <gtk/gtk.h>
@@ -11,7 +13,13 @@ G_BEGIN_DECLS
 #define WINNOW_TYPE_LAB_PLOT (winnow_lab_plot_get_type ())
 G_DECLARE_FINAL_TYPE (WinnowLabPlot, winnow_lab_plot, WINNOW, LAB_PLOT, GtkWidget)
 
+typedef enum {
+  WINNOW_LAB_PLOT_CDF,
+  WINNOW_LAB_PLOT_LOAD,
+} WinnowLabPlotMode;
+
 GtkWidget *winnow_lab_plot_new            (void);
+void       winnow_lab_plot_set_mode       (WinnowLabPlot *self, WinnowLabPlotMode mode);
 /* summaries: WnLabSummary* (a reference is kept), or NULL for none. */
 void       winnow_lab_plot_set_summaries  (WinnowLabPlot *self, GPtrArray *summaries);
 guint      winnow_lab_plot_get_n_curves   (WinnowLabPlot *self);

@@ -16,6 +16,7 @@ struct _WnLabSummary {
   GArray         *seeds;          /* WnLabSeedStats, in increasing seed order */
   GHashTable     *ends;           /* end node id → guint64* (completed instances) */
   WnLabHistogram *completion;     /* completion times of completed instances, µs */
+  GArray         *load;           /* guint64 executions per virtual second, summed over seeds */
 };
 
 static const double percentiles[] = { 50, 90, 99 };
@@ -37,6 +38,7 @@ wn_lab_summary_new (const char *sweep,
   self->seeds = g_array_new (FALSE, TRUE, sizeof (WnLabSeedStats));
   self->ends = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   self->completion = wn_lab_histogram_new ();
+  self->load = g_array_new (FALSE, TRUE, sizeof (guint64));
   return self;
 }
 
@@ -51,6 +53,7 @@ wn_lab_summary_free (WnLabSummary *self)
   g_array_unref (self->seeds);
   g_hash_table_unref (self->ends);
   wn_lab_histogram_free (self->completion);
+  g_array_unref (self->load);
   g_free (self);
 }
 
@@ -102,6 +105,22 @@ const WnLabHistogram *
 wn_lab_summary_get_histogram (const WnLabSummary *self)
 {
   return self->completion;
+}
+
+const GArray *
+wn_lab_summary_get_load (const WnLabSummary *self)
+{
+  return self->load;
+}
+
+static void
+add_load (WnLabSummary *self,
+          const GArray *load)
+{
+  if (load->len > self->load->len)
+    g_array_set_size (self->load, load->len);
+  for (guint i = 0; i < load->len; i++)
+    g_array_index (self->load, guint64, i) += g_array_index (load, guint64, i);
 }
 
 static GPtrArray *sorted_ends (const WnLabSummary *self);
@@ -196,6 +215,21 @@ nearest_rank (GArray *sorted,
 }
 
 void
+wn_lab_load_init (WnLabLoad *load)
+{
+  load->second = -1;
+  load->count = 0;
+  load->peak = 0;
+  load->per_second = g_array_new (FALSE, TRUE, sizeof (guint64));
+}
+
+void
+wn_lab_load_clear (WnLabLoad *load)
+{
+  g_clear_pointer (&load->per_second, g_array_unref);
+}
+
+void
 wn_lab_load_cb (const WnEvent *event,
                 gpointer       data)
 {
@@ -213,13 +247,19 @@ wn_lab_load_cb (const WnEvent *event,
     }
   load->count++;
   load->peak = MAX (load->peak, load->count);
+  if (second < WN_LAB_LOAD_SECONDS)
+    {
+      if ((guint) second >= load->per_second->len)
+        g_array_set_size (load->per_second, (guint) second + 1);
+      g_array_index (load->per_second, guint64, second)++;
+    }
 }
 
 void
-wn_lab_summary_add_run (WnLabSummary *self,
-                        WnEngine     *engine,
-                        guint64       seed,
-                        guint64       peak_per_s)
+wn_lab_summary_add_run (WnLabSummary    *self,
+                        WnEngine        *engine,
+                        guint64          seed,
+                        const WnLabLoad *load)
 {
   g_autoptr(GArray) times = wn_engine_get_completion_times (engine);
   WnProcess *process = wn_engine_get_process (engine);
@@ -238,7 +278,7 @@ wn_lab_summary_add_run (WnLabSummary *self,
   s.retries = run.retries;
   s.exhausted = run.exhausted;
   s.virtual_time_us = wn_engine_now (engine);
-  s.peak_per_s = peak_per_s;
+  s.peak_per_s = load->peak;
   s.p50 = nearest_rank (times, 50);
   s.p90 = nearest_rank (times, 90);
   s.p99 = nearest_rank (times, 99);
@@ -248,6 +288,7 @@ wn_lab_summary_add_run (WnLabSummary *self,
 
   for (guint i = 0; i < times->len; i++)
     wn_lab_histogram_add (self->completion, g_array_index (times, WnTime, i));
+  add_load (self, load->per_second);
   for (guint i = 0; i < process->n_nodes; i++)
     {
       guint count = wn_engine_get_end_count (engine, i);
@@ -295,6 +336,7 @@ wn_lab_summary_merge (WnLabSummary        *self,
   while (g_hash_table_iter_next (&iter, &key, &value))
     add_end (self, key, *(guint64 *) value);
   wn_lab_histogram_merge (self->completion, other->completion);
+  add_load (self, other->load);
   return TRUE;
 }
 
@@ -670,6 +712,9 @@ wn_lab_summary_append_json (const WnLabSummary *self,
                               s->active, s->executions, s->retries, s->exhausted, s->virtual_time_us,
                               s->p50, s->p90, s->p99, s->max, s->peak_per_s);
     }
+  g_string_append (out, "],\"load_per_s\":[");
+  for (guint i = 0; i < self->load->len; i++)
+    g_string_append_printf (out, "%s%" G_GUINT64_FORMAT, i ? "," : "", g_array_index (self->load, guint64, i));
   g_string_append (out, "],\"histogram\":");
   append_json_node (out, histogram);
   g_string_append_c (out, '}');
@@ -828,6 +873,30 @@ wn_lab_summary_from_json (JsonNode  *node,
           return NULL;
         }
     }
+  {
+    JsonNode *load = json_object_get_member (o, "load_per_s");
+    JsonArray *a;
+
+    if (load == NULL || !JSON_NODE_HOLDS_ARRAY (load) ||
+        json_array_get_length (a = json_node_get_array (load)) > WN_LAB_LOAD_SECONDS)
+      {
+        g_set_error (error, WN_LAB_ERROR, WN_LAB_ERROR_INVALID,
+                     _("load_per_s: must be an array of at most %d counts"), WN_LAB_LOAD_SECONDS);
+        return NULL;
+      }
+    g_array_set_size (self->load, json_array_get_length (a));
+    for (guint i = 0; i < json_array_get_length (a); i++)
+      {
+        JsonNode *e = json_array_get_element (a, i);
+
+        if (!JSON_NODE_HOLDS_VALUE (e) || json_node_get_value_type (e) != G_TYPE_INT64 || json_node_get_int (e) < 0)
+          {
+            g_set_error (error, WN_LAB_ERROR, WN_LAB_ERROR_INVALID, _("load_per_s[%u]: must be a whole number ≥ 0"), i);
+            return NULL;
+          }
+        g_array_index (self->load, guint64, i) = (guint64) json_node_get_int (e);
+      }
+  }
   members = json_object_get_members (ends);
   for (GList *l = members; l != NULL; l = l->next)
     {

@@ -57,10 +57,12 @@ const WnLabHistogram *wn_lab_summary_get_histogram (const WnLabSummary *self);
 GPtrArray    *wn_lab_summary_get_ends   (const WnLabSummary *self);
 guint64       wn_lab_summary_get_end_count (const WnLabSummary *self, const char *end);
 
-/* Add a finished run of `engine` with seed `seed`; peak_per_s: the
- * executions of its busiest virtual second (wn_lab_load_*). */
+typedef struct _WnLabLoad WnLabLoad;
+
+/* Add a finished run of `engine` with seed `seed` and the load its journal
+ * showed (wn_lab_load_*). */
 void          wn_lab_summary_add_run    (WnLabSummary *self, WnEngine *engine, guint64 seed,
-                                         guint64 peak_per_s);
+                                         const WnLabLoad *load);
 /* Add other's seeds to self: both must be of the same sweep and variant, and
  * share no seed (WN_LAB_ERROR_MISMATCH, WN_LAB_ERROR_DUPLICATE). */
 gboolean      wn_lab_summary_merge      (WnLabSummary *self, const WnLabSummary *other, GError **error);
@@ -74,14 +76,23 @@ void          wn_lab_summary_percentile (const WnLabSummary *self, double p, WnL
  * over the seeds with its across-seed interval. */
 void          wn_lab_summary_peak_load  (const WnLabSummary *self, WnLabInterval *out);
 
+/* The load over time: executions per virtual second (second s at index s),
+ * summed over the seeds, for the first WN_LAB_LOAD_SECONDS seconds; divide
+ * by the seeds for a run's mean. Borrowed. */
+#define WN_LAB_LOAD_SECONDS 3600
+const GArray *wn_lab_summary_get_load   (const WnLabSummary *self);
+
 /* Counting a run's executions per virtual second, from its journal. */
-typedef struct {
+struct _WnLabLoad {
   gint64  second;
   guint64 count;
   guint64 peak;
-} WnLabLoad;
+  GArray *per_second;      /* guint64, the first WN_LAB_LOAD_SECONDS seconds */
+};
 
-/* A WnJournalFunc; data: a zeroed WnLabLoad. */
+void          wn_lab_load_init          (WnLabLoad *load);
+void          wn_lab_load_clear         (WnLabLoad *load);
+/* A WnJournalFunc; data: a WnLabLoad. */
 void          wn_lab_load_cb            (const WnEvent *event, gpointer data);
 
 /* Compare self with baseline on the failed rate and p50, p90, p99: the

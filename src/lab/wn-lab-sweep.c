@@ -1465,7 +1465,7 @@ wn_lab_sweep_run_cell (WnLabSweep   *self,
   g_autoptr(WnScenario) scenario = NULL;
   WnEngineOptions options = { 0 };
   const Setting *failed = NULL;
-  WnLabLoad load = { -1, 0, 0 };
+  WnLabLoad load;
   WnEngine *engine;
 
   g_return_val_if_fail (cell < wn_lab_sweep_get_n_cells (self), FALSE);
@@ -1487,17 +1487,20 @@ wn_lab_sweep_run_cell (WnLabSweep   *self,
   options.seed = seed;
   options.instances = self->instances;
   engine = wn_engine_new (process, scenario, &options);
+  wn_lab_load_init (&load);
   wn_journal_subscribe (wn_engine_get_journal (engine), wn_lab_load_cb, &load, NULL);
   /* in slices: the run is the same as one wn_engine_run() */
   while (wn_engine_run_budget (engine, self->until, CELL_SLICE) == WN_STOP_BUDGET)
     if (g_cancellable_set_error_if_cancelled (cancellable, error))
       {
         wn_engine_free (engine);
+        wn_lab_load_clear (&load);
         g_main_context_pop_thread_default (context);
         return FALSE;
       }
-  wn_lab_summary_add_run (into, engine, seed, load.peak);
+  wn_lab_summary_add_run (into, engine, seed, &load);
   wn_engine_free (engine);
+  wn_lab_load_clear (&load);
   g_main_context_pop_thread_default (context);
   return TRUE;
 }

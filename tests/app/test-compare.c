@@ -111,6 +111,24 @@ test_compare_runs (void)
   winnow_test_settle (GTK_WIDGET (window));
   winnow_test_save_screenshot (GTK_WIDGET (window), "compare.png");
   winnow_test_save_screenshot (GTK_WIDGET (page), "compare-page.png");
+  /* the load over time: the same variants, a curve each */
+  {
+    GtkStack *plots = GTK_STACK (gtk_widget_get_parent (find_type (GTK_WIDGET (page), WINNOW_TYPE_LAB_PLOT)));
+    const GArray *load = wn_lab_summary_get_load (g_ptr_array_index (rows, 0));
+    guint64 executions = 0;
+    WnLabSeedStats t;
+
+    gtk_stack_set_visible_child_name (plots, "load");
+    g_assert_cmpuint (winnow_lab_plot_get_n_curves (WINNOW_LAB_PLOT (gtk_stack_get_visible_child (plots))), ==, 4);
+    winnow_test_settle (GTK_WIDGET (window));
+    winnow_test_save_screenshot (GTK_WIDGET (page), "compare-load.png");
+    /* every execution of every run is in some virtual second */
+    for (guint i = 0; i < load->len; i++)
+      executions += g_array_index (load, guint64, i);
+    wn_lab_summary_get_totals (g_ptr_array_index (rows, 0), &t);
+    g_assert_cmpuint (executions, ==, t.executions);
+    gtk_stack_set_visible_child_name (plots, "times");
+  }
 
   /* exports: the plot as SVG and PNG, the table as the runner's CSV */
   {
