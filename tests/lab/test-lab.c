@@ -506,6 +506,13 @@ test_sweep_worker_settings (void)
    * the busiest second has all 100 */
   g_assert_cmpuint (ok.peak_per_s, ==, 100);
   g_assert_cmpuint (bad.peak_per_s, ==, 100);
+  /* and the load over time is that one second */
+  {
+    const GArray *load = wn_lab_summary_get_load (g_ptr_array_index (rows, 0));
+
+    g_assert_cmpuint (load->len, ==, 1);
+    g_assert_cmpuint (g_array_index (load, guint64, 0), ==, 100);
+  }
 }
 
 int
