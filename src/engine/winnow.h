@@ -21,6 +21,7 @@
 #include "wn-output.h"
 #include "wn-breakpoint-item.h"
 #include "wn-engine.h"
+#include "wn-external.h"
 #include "wn-enum-types.h"
 
 #undef WINNOW_INSIDE

@@ -24,6 +24,23 @@ gboolean _wn_dispatcher_complete_mapped_take (WnDispatcher *dispatcher, const ch
  * the engine's own delivery callback ever sees such an outcome. */
 gboolean _wn_dispatcher_complete_direct (WnDispatcher *dispatcher, const char *job, const char *worker,
                                          JsonNode *body, GError **error);
+/* An outside WorkerTrusted worker's own retry (a Camunda failure with retries
+ * left): unlock the job and gate it until now + `backoff`, as the worker
+ * instructed, without asking any policy of the engine's; journals
+ * job.workerRearmed with `message`. Holder only. */
+gboolean _wn_dispatcher_rearm_trusted (WnDispatcher *dispatcher, const char *job, const char *worker,
+                                       WnTime backoff, const char *message, GError **error);
+/* Give a locked job back (Camunda's unlock): available again at once; the
+ * execution the lock was running, if any, is lost as by a takeover. Journals
+ * job.unlocked naming the holder. FALSE (WN_DISPATCHER_ERROR_NOT_FOUND) for an
+ * unknown job; an unlocked one is left as it is. */
+gboolean _wn_dispatcher_unlock (WnDispatcher *dispatcher, const char *job, GError **error);
+
+/* End a job, locked or not, with a terminal exhausted fault carrying
+ * `message` (an operator set its retries to 0). */
+gboolean _wn_dispatcher_exhaust (WnDispatcher *dispatcher, const char *job, const char *message,
+                                 GError **error);
+
 /* The body of a direct completion (borrowed), or NULL for any other outcome. */
 JsonNode *_wn_outcome_get_direct (const WnOutcome *outcome);
 

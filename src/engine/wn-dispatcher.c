@@ -1788,6 +1788,112 @@ wn_dispatcher_report_fault (WnDispatcher *self,
 }
 
 gboolean
+_wn_dispatcher_rearm_trusted (WnDispatcher *self,
+                              const char   *id,
+                              const char   *worker,
+                              WnTime        backoff,
+                              const char   *message,
+                              GError      **error)
+{
+  const char *holder;
+  Job *job;
+
+  g_return_val_if_fail (self != NULL, FALSE);
+  g_return_val_if_fail (backoff >= 0, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  job = held_trusted_job (self, id, worker,
+                          "a worker's own retry is accepted only for a workerTrusted job", error);
+  if (job == NULL)
+    return FALSE;
+
+  holder = job->worker;
+  job->worker = NULL;
+  job->first_lock = -1;
+  job->deadline = -1;
+  /* a gate past the end of virtual time opens at its end */
+  wn_time_add (now_of (self), backoff, &job->not_before);
+  job_place (self, job, job->not_before > now_of (self) ? WHERE_GATED : WHERE_AGAIN);
+
+  if (journal_on (self))
+    {
+      WnEvent event;
+
+      job_event_init (&event, WN_PH_WORKER_REARMED, job);
+      event.worker = holder;
+      event.attempt = job->executions;
+      event.backoff_us = backoff;
+      event.not_before_us = job->not_before;
+      event.error = message;
+      emit (self, &event);
+    }
+  wake_topic_waiters (self, job->topic);
+  return TRUE;
+}
+
+gboolean
+_wn_dispatcher_unlock (WnDispatcher *self,
+                       const char   *id,
+                       GError      **error)
+{
+  const char *holder;
+  Job *job;
+
+  g_return_val_if_fail (self != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  job = job_find (self, id);
+  if (job == NULL)
+    {
+      g_set_error_literal (error, WN_DISPATCHER_ERROR, WN_DISPATCHER_ERROR_NOT_FOUND, "job not found");
+      return FALSE;
+    }
+  if (job->worker == NULL || (job->where != WHERE_LOCKED && !job->lapsed))
+    return TRUE;
+
+  holder = job->worker;
+  if (job->executions > job->lock_executions)
+    job->lost++;
+  job->lapsed = FALSE;
+  job->worker = NULL;
+  job->first_lock = -1;
+  job->deadline = -1;
+  job_place (self, job, WHERE_AGAIN);
+
+  if (journal_on (self))
+    {
+      WnEvent event;
+
+      job_event_init (&event, WN_PH_UNLOCKED, job);
+      event.worker = holder;
+      emit (self, &event);
+    }
+  wake_topic_waiters (self, job->topic);
+  return TRUE;
+}
+
+gboolean
+_wn_dispatcher_exhaust (WnDispatcher *self,
+                        const char   *id,
+                        const char   *message,
+                        GError      **error)
+{
+  Job *job;
+
+  g_return_val_if_fail (self != NULL, FALSE);
+  g_return_val_if_fail (message != NULL, FALSE);
+
+  job = job_find (self, id);
+  if (job == NULL)
+    {
+      g_set_error_literal (error, WN_DISPATCHER_ERROR, WN_DISPATCHER_ERROR_NOT_FOUND, "job not found");
+      return FALSE;
+    }
+  finish_fault (self, job, TRUE, NULL, g_strdup (message));
+  return TRUE;
+}
+
+gboolean
 wn_dispatcher_remove (WnDispatcher *self,
                       const char   *id)
 {

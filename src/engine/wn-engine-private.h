@@ -149,5 +149,7 @@ const char  *_wn_sim_worker_get_id     (WnSimWorker *worker);
 const char  *_wn_sim_worker_get_topic  (WnSimWorker *worker);
 GQueue      *_wn_sim_worker_get_injections (WnSimWorker *worker);
 guint        _wn_sim_worker_get_n_live_slots (WnSimWorker *worker);
+void         _wn_sim_worker_set_off    (WnSimWorker *worker, gboolean off);
+gboolean     _wn_sim_worker_get_off    (WnSimWorker *worker);
 
 G_END_DECLS

@@ -381,7 +381,7 @@ wn_engine_new (WnProcess             *process,
     {
       const WnWorkerSpec *spec = process->nodes[i].worker;
 
-      if (spec != NULL && !topic_served (self, spec->topic))
+      if (spec != NULL && !options->no_implicit_workers && !topic_served (self, spec->topic))
         {
           g_ptr_array_add (self->workers, _wn_sim_worker_new (self, NULL, spec->topic));
           g_ptr_array_add (self->implicit_topics, g_strdup (spec->topic));
@@ -669,6 +669,49 @@ WnOnExhausted
 wn_engine_get_on_exhausted (WnEngine *self)
 {
   return self->config.on_exhausted;
+}
+
+gboolean
+wn_engine_set_topic_simulated (WnEngine   *self,
+                               const char *topic,
+                               gboolean    on,
+                               GError    **error)
+{
+  gboolean found = FALSE;
+
+  g_return_val_if_fail (self != NULL, FALSE);
+  g_return_val_if_fail (topic != NULL, FALSE);
+
+  for (guint i = 0; i < self->workers->len; i++)
+    {
+      WnSimWorker *worker = g_ptr_array_index (self->workers, i);
+
+      if (g_strcmp0 (_wn_sim_worker_get_topic (worker), topic) == 0)
+        {
+          _wn_sim_worker_set_off (worker, !on);
+          found = TRUE;
+        }
+    }
+  if (!found)
+    g_set_error (error, WN_ENGINE_ERROR, WN_ENGINE_ERROR_NO_SUCH_TOPIC,
+                 "no simulated worker serves topic %s", topic);
+  return found;
+}
+
+gboolean
+wn_engine_get_topic_simulated (WnEngine   *self,
+                               const char *topic)
+{
+  g_return_val_if_fail (self != NULL, FALSE);
+
+  for (guint i = 0; i < self->workers->len; i++)
+    {
+      WnSimWorker *worker = g_ptr_array_index (self->workers, i);
+
+      if (g_strcmp0 (_wn_sim_worker_get_topic (worker), topic) == 0 && !_wn_sim_worker_get_off (worker))
+        return TRUE;
+    }
+  return FALSE;
 }
 
 gboolean

@@ -45,6 +45,9 @@ typedef struct {
   WnTrust       trust;            /* engine-wide default trust */
   WnOnExhausted on_exhausted;
   guint         instances;        /* > 0: start this many at t = 0 instead of `start` */
+  gboolean      no_implicit_workers;  /* outside workers serve the run (wn-external.h): a
+                                       * topic no simulated worker serves gets no implicit
+                                       * worker, its jobs wait for them */
 } WnEngineOptions;
 
 typedef struct _WnEngine WnEngine;
@@ -111,6 +114,15 @@ WnPolicy     *wn_engine_get_task_policy  (WnEngine       *engine,
                                           WnPolicyOrigin *retry_origin,
                                           WnPolicyOrigin *trust_origin);
 WnOnExhausted wn_engine_get_on_exhausted (WnEngine *engine);
+
+/* Switch the simulated workers of `topic` off (FALSE) or on again, so that
+ * outside workers get every job of it: their waiting slots stop, a slot with a
+ * job in hand finishes it first. WN_ENGINE_ERROR_NO_SUCH_TOPIC when no
+ * simulated worker serves the topic. */
+gboolean      wn_engine_set_topic_simulated (WnEngine *engine, const char *topic, gboolean on,
+                                             GError **error);
+/* FALSE when no simulated worker serves `topic` or its workers are off. */
+gboolean      wn_engine_get_topic_simulated (WnEngine *engine, const char *topic);
 
 /* Replace the next execution's response for a topic or a worker (exactly one of
  * them non-NULL). Journals inject.applied. */

@@ -30,7 +30,8 @@ G_BEGIN_DECLS
   X ("raised") X ("retried") X ("resolved") \
   X ("decided") \
   X ("applied") \
-  X ("paused") X ("resumed") X ("stepped")
+  X ("paused") X ("resumed") X ("stepped") \
+  X ("unlocked") X ("workerRearmed") X ("retriesSet") X ("workerPolicyIgnored")
 
 /* What a writer of one journal's lines remembers from line to line: the last
  * seq and t_us as text (seq goes up by one, t_us often stays). All zeros is

@@ -68,7 +68,8 @@ wn_event_phase_belongs (WnEventKind  kind,
       return phase == WN_PH_ENTERED || phase == WN_PH_PARKED || phase == WN_PH_COMPLETED ||
              phase == WN_PH_CANCELED || phase == WN_PH_FAILED || phase == WN_PH_INCIDENT;
     case WN_EV_JOB:
-      return phase == WN_PH_COMPLETED || (phase >= WN_PH_ENQUEUED && phase <= WN_PH_REPORT_REJECTED);
+      return phase == WN_PH_COMPLETED || (phase >= WN_PH_ENQUEUED && phase <= WN_PH_REPORT_REJECTED) ||
+             phase == WN_PH_UNLOCKED || phase == WN_PH_WORKER_REARMED || phase == WN_PH_RETRIES_SET || phase == WN_PH_WORKER_POLICY_IGNORED;
     case WN_EV_FAULT:
       return phase == WN_PH_THROWN || phase == WN_PH_CAUGHT || phase == WN_PH_UNCAUGHT;
     case WN_EV_INCIDENT:

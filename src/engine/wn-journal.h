@@ -71,6 +71,11 @@ typedef enum {
   WN_PH_PAUSED,
   WN_PH_RESUMED,
   WN_PH_STEPPED,
+  /* job, from outside workers (wn-external.h); after the v1 phases */
+  WN_PH_UNLOCKED,
+  WN_PH_WORKER_REARMED,          /*< nick=workerRearmed >*/
+  WN_PH_RETRIES_SET,             /*< nick=retriesSet >*/
+  WN_PH_WORKER_POLICY_IGNORED,   /*< nick=workerPolicyIgnored >*/
   WN_PH_N_PHASES                 /*< skip >*/
 } WnEventPhase;
 

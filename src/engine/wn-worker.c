@@ -37,6 +37,7 @@ typedef struct {
   guint        execution;      /* the job's execution number (what responses select on) */
   guint        lost;           /* the job's executions lost to takeovers before this lock */
   WnResponse  *response;
+  gboolean     parked_off;     /* idle because its worker is off (wn_engine_set_topic_simulated) */
 } Slot;
 
 struct _WnSimWorker
@@ -51,6 +52,7 @@ struct _WnSimWorker
   Slot       *slots;
   guint       n_slots;
   JsonNode   *empty_body;     /* {}, what an implicit worker completes with; shared */
+  gboolean    off;            /* switched off for its topic: slots stop fetching */
 };
 
 static void slot_fetch (Slot *slot);
@@ -513,6 +515,12 @@ slot_fetch (Slot *slot)
 
   if (slot->state == SLOT_DEAD)
     return;
+  if (worker->off)
+    {
+      slot->state = SLOT_IDLE;
+      slot->parked_off = TRUE;
+      return;
+    }
   if (!wn_dispatcher_fetch (engine->dispatcher, worker->id, worker->topics, 1,
                             worker->lock_duration, &info))
     {
@@ -614,6 +622,38 @@ GQueue *
 _wn_sim_worker_get_injections (WnSimWorker *self)
 {
   return &self->injections;
+}
+
+/* Off: waiting slots stop waiting, busy ones finish the job in hand; no slot
+ * fetches again until the worker is on, when the parked ones fetch at once. */
+void
+_wn_sim_worker_set_off (WnSimWorker *self,
+                        gboolean     off)
+{
+  self->off = off;
+  for (guint i = 0; i < self->n_slots; i++)
+    {
+      Slot *slot = &self->slots[i];
+
+      if (off && slot->state == SLOT_WAITING)
+        {
+          wn_dispatcher_cancel_wait (self->engine->dispatcher, slot->wait_id);
+          slot->wait_id = 0;
+          slot->state = SLOT_IDLE;
+          slot->parked_off = TRUE;
+        }
+      else if (!off && slot->parked_off)
+        {
+          slot->parked_off = FALSE;
+          wn_scheduler_post (self->engine->scheduler, start_cb, slot);
+        }
+    }
+}
+
+gboolean
+_wn_sim_worker_get_off (WnSimWorker *self)
+{
+  return self->off;
 }
 
 guint

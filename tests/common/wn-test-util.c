@@ -235,6 +235,13 @@ check_lock (GHashTable    *locks,
       lock->deadline = ev->deadline_us;
       break;
 
+    case WN_PH_UNLOCKED:
+      if (lock->holder == NULL || g_strcmp0 (lock->holder, ev->worker) != 0)
+        invariant_failed (ev, "job %s unlocked from %s, which holds no lock", ev->job, ev->worker);
+      lock->holder = NULL;
+      break;
+
+    case WN_PH_WORKER_REARMED:
     case WN_PH_RETRY_SCHEDULED:
       if (!holds)
         invariant_failed (ev, "job %s re-armed on a report from %s without a valid lock", ev->job, ev->worker);
@@ -305,7 +312,7 @@ wn_test_check_invariants (WnTestRun *run)
           if (ev->phase == WN_PH_RETRY_SCHEDULED &&
               (ev->trust != WN_TRUST_ENGINE_AUTHORITATIVE || trust == WN_TRUST_WORKER_TRUSTED))
             invariant_failed (ev, "a workerTrusted job was re-armed by the dispatcher");
-          if (ev->phase == WN_PH_WORKER_RETRY_SCHEDULED &&
+          if ((ev->phase == WN_PH_WORKER_RETRY_SCHEDULED || ev->phase == WN_PH_WORKER_REARMED) &&
               (ev->trust != WN_TRUST_WORKER_TRUSTED || trust == WN_TRUST_ENGINE_AUTHORITATIVE))
             invariant_failed (ev, "an engineAuthoritative job was retried by its worker");
           if (ev->trust != WN_TRUST_UNSET && trust != WN_TRUST_UNSET && ev->trust != trust)

@@ -1119,6 +1119,7 @@ test_breakpoint_phases (void)
     "job.enqueued", "job.locked", "job.lockReclaimed", "job.lockExtended", "job.executing",
     "job.retryScheduled", "job.workerRetryScheduled", "job.retriesExhausted", "job.mapperError",
     "job.bpmnError", "job.status", "job.fault", "job.reportRejected", "job.completed",
+    "job.unlocked", "job.workerRearmed", "job.retriesSet", "job.workerPolicyIgnored",
     "fault.thrown", "fault.caught", "fault.uncaught",
     "incident.raised", "incident.retried", "incident.resolved",
     "gateway.decided", "inject.applied",
