@@ -17,6 +17,7 @@
 
 #include "winnow.h"
 #include "winnow-run-lab.h"
+#include "winnow-run-serve.h"
 
 enum {
   EXIT_COMPLETED = 0,
@@ -46,6 +47,10 @@ typedef struct {
   gsize     max_input;
   char    **breaks;
   char    **files;
+  char     *serve;
+  char     *speed;
+  char     *basic_auth;
+  char    **external_topics;
 } Options;
 
 static void
@@ -59,6 +64,10 @@ options_clear (Options *o)
   g_clear_pointer (&o->summary, g_free);
   g_clear_pointer (&o->breaks, g_strfreev);
   g_clear_pointer (&o->files, g_strfreev);
+  g_clear_pointer (&o->serve, g_free);
+  g_clear_pointer (&o->speed, g_free);
+  g_clear_pointer (&o->basic_auth, g_free);
+  g_clear_pointer (&o->external_topics, g_strfreev);
 }
 
 /* Every way out of main() releases the parsed options. */
@@ -225,6 +234,12 @@ run (WnEngine *engine,
     }
   while (reason == WN_STOP_BUDGET && stop.caught == 0 && !outputs_failed (journal));
   return reason;
+}
+
+static gboolean
+serve_should_stop (gpointer journal)
+{
+  return stop.caught != 0 || outputs_failed (journal);
 }
 
 /* Commit an output; FALSE (the reason on stderr) when it could not be written. */
@@ -514,6 +529,10 @@ parse_options (int       *argc,
     { "validate", 0, 0, G_OPTION_ARG_NONE, &o->validate, N_("Load and validate only; print nothing on success"), NULL },
     { "break", 'b', 0, G_OPTION_ARG_STRING_ARRAY, &o->breaks, N_("Stop after the first event matching KIND.PHASE[@NODE] and print the state (repeatable)"), N_("SPEC") },
     { "max-input-size", 0, 0, G_OPTION_ARG_CALLBACK, parse_size_cb, N_("Read input files of up to SIZE bytes (a K, M or G suffix: KiB, MiB, GiB; default 64M)"), N_("SIZE") },
+    { "serve", 0, 0, G_OPTION_ARG_STRING, &o->serve, N_("Serve Camunda’s external-task REST API for outside workers on [ADDR:]PORT (127.0.0.1 unless ADDR is given), the clock at 1× on the wall, until every instance has ended"), N_("[ADDR:]PORT") },
+    { "speed", 0, 0, G_OPTION_ARG_STRING, &o->speed, N_("With --serve: virtual seconds per wall second (default 1)"), N_("FACTOR") },
+    { "basic-auth", 0, 0, G_OPTION_ARG_STRING, &o->basic_auth, N_("With --serve: require HTTP basic auth"), N_("USER:PASSWORD") },
+    { "external-topic", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o->external_topics, N_("With --serve: switch the simulated workers of TOPIC off, so outside workers get all its jobs (repeatable)"), N_("TOPIC") },
     { "version", 0, 0, G_OPTION_ARG_NONE, &o->version, N_("Print the version and exit"), NULL },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &o->files, NULL, NULL },
     { NULL }
@@ -565,6 +584,7 @@ main (int argc, char **argv)
   gboolean summary_json = FALSE;
   Sink trace = { NULL, NULL };
   Sink file_sink = { NULL, NULL };
+  ServeOptions serve = { 0 };
   WnEngine *engine;
   WnStopReason reason;
   WnRunStats stats;
@@ -667,7 +687,26 @@ main (int argc, char **argv)
   options.has_seed = o.has_seed;
   options.seed = (guint64) o.seed;
   options.instances = o.instances;
+  if (o.serve == NULL && (o.speed != NULL || o.basic_auth != NULL || o.external_topics != NULL))
+    {
+      g_printerr ("winnow-run: %s\n", _("--speed, --basic-auth and --external-topic need --serve"));
+      return EXIT_INPUT;
+    }
+  /* served, a topic no simulated worker serves waits for outside workers */
+  options.no_implicit_workers = o.serve != NULL;
   engine = wn_engine_new (process, scenario, &options);
+  serve.address = o.serve;
+  serve.speed = o.speed != NULL ? g_ascii_strtod (o.speed, NULL) : 1.0;
+  serve.basic_auth = o.basic_auth;
+  serve.external_topics = o.external_topics;
+  serve.until = until;
+  serve.instances = o.instances;
+  if (o.serve != NULL && !serve_prepare (engine, &serve, &error))
+    {
+      g_printerr ("winnow-run: %s\n", error->message);
+      wn_engine_free (engine);
+      return EXIT_INPUT;
+    }
 
   for (const char * const *t = wn_engine_get_implicit_topics (engine); *t != NULL; t++)
     g_printerr (_("winnow-run: notice: no worker serves topic %s; an implicit worker completes its jobs at once\n"), *t);
@@ -707,7 +746,20 @@ main (int argc, char **argv)
       wn_engine_add_breakpoint (engine, kind, phase, node);
     }
 
-  reason = run (engine, until, file_sink.out);
+  if (o.serve != NULL)
+    {
+      if (!serve_run (engine, &serve, serve_should_stop, file_sink.out, &reason, &error))
+        {
+          g_printerr ("winnow-run: --serve: %s\n", error->message);
+          sink_clear (&file_sink);
+          sink_clear (&trace);
+          wn_engine_free (engine);
+          g_clear_pointer (&stdout_out, wn_output_free);
+          return EXIT_INPUT;
+        }
+    }
+  else
+    reason = run (engine, until, file_sink.out);
   if (outputs_failed (file_sink.out))
     {
       /* cut short by an output: say which; the journal is not committed (a

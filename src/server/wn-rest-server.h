@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* wn-rest-server.h — Camunda 7's external-task REST API on a Winnow run.
+ *
+ * An HTTP server (libsoup 3) on the thread-default GMainContext of its
+ * creator, which must be the one the engine's scheduler is attached to: one
+ * thread, as the rest of the engine. It answers under /engine-rest with
+ * Camunda's JSON shapes and status codes (docs/rest-api.md) and acts on the
+ * run through wn-external.h; a long poll (asyncResponseTimeout) waits on the
+ * dispatcher and on the virtual clock. Safe by default: 127.0.0.1, bodies
+ * capped, optional basic auth.
+ */
+#pragma once
+
+#include <glib.h>
+#include "winnow.h"
+
+G_BEGIN_DECLS
+
+/* Request bodies larger than this get a 413. */
+#define WN_REST_DEFAULT_MAX_BODY (1024 * 1024)
+
+typedef struct _WnRestServer WnRestServer;
+
+WnRestServer *wn_rest_server_new            (WnEngine *engine);
+void          wn_rest_server_free           (WnRestServer *server);
+/* Require HTTP basic auth with these credentials (copied). */
+void          wn_rest_server_set_basic_auth (WnRestServer *server, const char *user, const char *password);
+void          wn_rest_server_set_max_body   (WnRestServer *server, gsize max_body);
+/* Listen on `host` (an IP address or "localhost"; NULL = 127.0.0.1) and `port`
+ * (0 = any free one). */
+gboolean      wn_rest_server_listen         (WnRestServer *server, const char *host, guint port,
+                                             GError **error);
+/* "http://127.0.0.1:8080/engine-rest" once listening (owned by the server). */
+const char   *wn_rest_server_get_url        (WnRestServer *server);
+/* Long polls waiting for a job right now. */
+guint         wn_rest_server_get_n_polls    (WnRestServer *server);
+/* Answer every waiting long poll with what it has (nothing) and stop listening. */
+void          wn_rest_server_shutdown       (WnRestServer *server);
+
+/* "[ADDR:]PORT" ("8080", "0.0.0.0:8080", "[::1]:8080"): host (NULL when not
+ * given) and port. */
+gboolean      wn_rest_parse_address         (const char *spec, char **host, guint *port, GError **error);
+/* Whether `host` (NULL = the default) is a loopback address. */
+gboolean      wn_rest_host_is_loopback      (const char *host);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (WnRestServer, wn_rest_server_free)
+
+G_END_DECLS
