@@ -893,6 +893,84 @@ def gnu_parallel_recipe():
         check(len(parts) == 4, parts)
         check(run("--merge", *parts)[1] == run("--sweep", sweep)[1], "parallel's merge differs")
 
+SLOW = os.path.join(SRC, "tests", "interop", "slow.process.json")
+
+
+def serve(*args):
+    """winnow-run --serve on a free port; returns (process, base URL)."""
+    p = subprocess.Popen([*WRAPPER, RUNNER, SLOW, "--serve", "127.0.0.1:0", *args],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    line = ""
+    while "serving" not in line:
+        line = p.stderr.readline()
+        check(line, "winnow-run --serve said nothing")
+    return p, line.split(" at ")[1].split(" ")[0]
+
+
+def post(url, body):
+    import urllib.request
+    request = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST",
+                                     headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=30) as response:
+        text = response.read()
+        return response.status, json.loads(text) if text else None
+
+
+@case
+def serve_usage_errors():
+    for args, text in ((["--speed", "2"], "need --serve"),
+                       (["--external-topic", "slow"], "need --serve"),
+                       (["--serve", "eighty"], "is not [ADDR:]PORT"),
+                       (["--serve", "127.0.0.1:99999"], "is not [ADDR:]PORT"),
+                       (["--serve", "8080", "--speed", "0"], "--speed takes"),
+                       (["--serve", "8080", "--external-topic", "slow"], "no simulated worker serves topic slow"),
+                       (["--serve", "8080", "--basic-auth", "nocolon"], "USER:PASSWORD")):
+        code, out, err = run(SLOW, *args)
+        check(code == 2 and text in err, (args, code, err))
+
+
+@case
+def serve_until_every_instance_ended():
+    p, url = serve("--jsonl", "--summary", "json")
+    try:
+        status, tasks = post(url + "/external-task/fetchAndLock",
+                             {"workerId": "py", "maxTasks": 1, "asyncResponseTimeout": 10000,
+                              "topics": [{"topicName": "slow", "lockDuration": 5000}]})
+        check(status == 200 and tasks[0]["id"] == "i1/j1", tasks)
+        status, _ = post(url + "/external-task/i1/j1/complete", {"workerId": "py"})
+        check(status == 204, status)
+        out, err = p.communicate(timeout=60)
+    finally:
+        if p.poll() is None:
+            p.kill()
+    check(p.returncode == 0, (p.returncode, err))
+    lines = out.splitlines()
+    check(summary(out)["completed"] == 1, lines[-1])
+    events = [json.loads(l) for l in lines[:-1]]
+    check([e.get("worker") for e in events if e["phase"] in ("locked", "executing", "completed")
+           and e["kind"] == "job"] == ["py", "py", "py"], events)
+
+
+@case
+def serve_interrupted_cleanly():
+    p, url = serve("-q", "--summary", "json", "--speed", "10")
+    time.sleep(0.3)
+    p.send_signal(signal.SIGTERM)
+    out, err = p.communicate(timeout=60)
+    check(p.returncode == 3 and "interrupted by SIGTERM" in err, (p.returncode, err))
+    s = summary(out)
+    check(s["active"] == 1 and s["virtual_time_us"] > 1_000_000, s)
+
+
+@case
+def serve_warns_beyond_loopback():
+    p = subprocess.Popen([*WRAPPER, RUNNER, SLOW, "--serve", "0.0.0.0:0", "-q"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    first = p.stderr.readline()
+    p.send_signal(signal.SIGINT)
+    _, err = p.communicate(timeout=60)
+    check("warning: listening on 0.0.0.0" in first + err, first + err)
+
 
 print(f"1..{len(results)}")
 failed = 0
