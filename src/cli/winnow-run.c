@@ -551,7 +551,9 @@ parse_options (int       *argc,
       "4 an output (the journal, the trace, the summary) could not be written.\n"
       "A journal file is replaced only once complete; an input file is never written over.\n"
       "SIGINT or SIGTERM ends the run between two events: the journal keeps whole lines,\n"
-      "the summary so far is printed, exit status 3; a second signal ends it at once."));
+      "the summary so far is printed, exit status 3; a second signal ends it at once.\n"
+      "--serve runs the clock at 1× wall time (--speed) and serves Camunda’s external-task REST API\n"
+      "under /engine-rest until every instance has ended (docs/rest-api.md)."));
   return g_option_context_parse (context, argc, argv, error);
 }
 
