@@ -427,7 +427,6 @@ try_fetch (WnRestServer *self,
            GError      **error)
 {
   g_autoptr(GArray) topics = g_array_new (FALSE, FALSE, sizeof (WnExternalTopic));
-  g_autoptr(GArray) topic_of = g_array_new (FALSE, FALSE, sizeof (guint));
   g_autoptr(GPtrArray) locked = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(JsonBuilder) builder = json_builder_new_immutable ();
 
@@ -1334,6 +1333,58 @@ wn_rest_server_get_n_polls (WnRestServer *self)
   g_return_val_if_fail (self != NULL, 0);
 
   return g_hash_table_size (self->polls);
+}
+
+gboolean
+wn_rest_server_apply_body (WnRestServer *self,
+                           const char   *endpoint,
+                           const char   *id,
+                           const char   *data,
+                           gsize         length,
+                           GError      **error)
+{
+  g_autoptr(JsonObject) body = NULL;
+
+  g_return_val_if_fail (self != NULL, FALSE);
+  g_return_val_if_fail (endpoint != NULL, FALSE);
+
+  body = wn_rest_body_parse (data, length, error);
+  if (body == NULL)
+    return FALSE;
+  if (strcmp (endpoint, "fetchAndLock") == 0)
+    {
+      g_autoptr(JsonNode) answer = NULL;
+      gint64 timeout_ms = 0;
+      Fetch *fetch = parse_fetch (self, body, &timeout_ms, error);
+      guint n = 0;
+
+      if (fetch == NULL)
+        return FALSE;
+      answer = try_fetch (self, fetch, &n, error);
+      fetch_free (fetch);
+      return answer != NULL;
+    }
+  if (strcmp (endpoint, "retries") == 0)
+    {
+      gboolean present = FALSE;
+      gint64 retries = 0;
+
+      if (!wn_rest_body_check_known (body, "", retries_fields, error) ||
+          !wn_rest_body_get_int (body, "", "retries", 0, G_MAXINT32, &present, &retries, error))
+        return FALSE;
+      if (!present)
+        {
+          g_set_error_literal (error, WN_REST_ERROR, WN_REST_ERROR_BAD_REQUEST, "retries: is required");
+          return FALSE;
+        }
+      return wn_external_set_retries (self->external, id, (guint) retries, error);
+    }
+  if (!g_strv_contains (report_actions, endpoint))
+    {
+      g_set_error (error, WN_REST_ERROR, WN_REST_ERROR_NOT_FOUND, "no endpoint %s", endpoint);
+      return FALSE;
+    }
+  return handle_report (self, id, endpoint, body, error);
 }
 
 gboolean

@@ -37,6 +37,13 @@ guint         wn_rest_server_get_n_polls    (WnRestServer *server);
 /* Answer every waiting long poll with what it has (nothing) and stop listening. */
 void          wn_rest_server_shutdown       (WnRestServer *server);
 
+/* One request body for `endpoint` ("fetchAndLock", "complete", "failure",
+ * "bpmnError", "extendLock", "unlock", "retries") on the task `id`, read and
+ * applied as the HTTP side does, without HTTP (no long poll): for the fuzz
+ * target. FALSE with the error the request would be answered with. */
+gboolean      wn_rest_server_apply_body     (WnRestServer *server, const char *endpoint, const char *id,
+                                             const char *data, gsize length, GError **error);
+
 /* "[ADDR:]PORT" ("8080", "0.0.0.0:8080", "[::1]:8080"): host (NULL when not
  * given) and port. */
 gboolean      wn_rest_parse_address         (const char *spec, char **host, guint *port, GError **error);

@@ -4,8 +4,8 @@
 #
 #   tests/fuzz/build.sh [OUTDIR]        (default: build-fuzz)
 #
-# Produces OUTDIR/fuzz-process-loader, OUTDIR/fuzz-scenario-loader and
-# OUTDIR/fuzz-lite, instrumented with libFuzzer, ASan and UBSan (UBSan aborts).
+# Produces OUTDIR/fuzz-process-loader, OUTDIR/fuzz-scenario-loader,
+# OUTDIR/fuzz-lite and OUTDIR/fuzz-rest-body, instrumented with libFuzzer, ASan and UBSan (UBSan aborts).
 # Needs clang and libclang-rt-14-dev (Debian 12). Run one with, e.g.:
 #
 #   build-fuzz/fuzz-lite -dict=tests/fuzz/lite.dict -max_total_time=600 \
@@ -72,3 +72,18 @@ for target in process-loader scenario-loader lite; do
     "tests/fuzz/fuzz-$target.c" $objects $libs -o "$out/fuzz-$target"
   echo "built $out/fuzz-$target"
 done
+
+# The REST API's request bodies: the server library too, with libsoup.
+# shellcheck disable=SC2086
+soup_cflags="$(pkg-config --cflags libsoup-3.0) -DSOUP_VERSION_MIN_REQUIRED=SOUP_VERSION_3_2 -DSOUP_VERSION_MAX_ALLOWED=SOUP_VERSION_3_2"
+server_objects=""
+for src in src/server/*.c; do
+  obj="$out/obj/$(basename "$src" .c).o"
+  # shellcheck disable=SC2086
+  $cc $cflags $soup_cflags -Isrc/server -fsanitize=fuzzer-no-link -DG_LOG_DOMAIN='"Winnow"' -c "$src" -o "$obj"
+  server_objects="$server_objects $obj"
+done
+# shellcheck disable=SC2086
+$cc $cflags $soup_cflags -Isrc/server -fsanitize=fuzzer -DG_LOG_DOMAIN='"Winnow"' \
+  tests/fuzz/fuzz-rest-body.c $server_objects $objects $libs $(pkg-config --libs libsoup-3.0) -o "$out/fuzz-rest-body"
+echo "built $out/fuzz-rest-body"
