@@ -293,7 +293,10 @@ wn_external_fetch_and_lock (WnExternal            *self,
 
           /* 0: the job executed too often at one instant and has ended */
           if (wn_dispatcher_begin_execution (dispatcher, id, worker, NULL) > 0)
-            g_ptr_array_add (locked, id);
+            {
+              self->engine->executions++;
+              g_ptr_array_add (locked, id);
+            }
           else
             g_free (id);
         }

@@ -285,6 +285,7 @@ test_failure_trusted (void)
   wn_engine_get_stats (f.run->engine, &stats);
   g_assert_cmpuint (stats.retries, ==, 1);
   g_assert_cmpuint (stats.exhausted, ==, 1);
+  g_assert_cmpuint (stats.executions, ==, 2);
   fixture_clear (&f);
 }
 
