@@ -36,6 +36,22 @@ report_free (gpointer data)
   g_free (report);
 }
 
+/* The job's report, made when it has none (retries unset). */
+static Report *
+report_for (WnExternal *self,
+            const char *id)
+{
+  Report *report = g_hash_table_lookup (self->reports, id);
+
+  if (report == NULL)
+    {
+      report = g_new0 (Report, 1);
+      report->report.retries = -1;
+      g_hash_table_insert (self->reports, g_strdup (id), report);
+    }
+  return report;
+}
+
 static WnDispatcher *
 dispatcher_of (WnExternal *self)
 {
@@ -403,12 +419,7 @@ wn_external_failure (WnExternal  *self,
     }
 
   /* trusted: the worker's own policy, as it says */
-  report = g_hash_table_lookup (self->reports, id);
-  if (report == NULL)
-    {
-      report = g_new0 (Report, 1);
-      g_hash_table_insert (self->reports, g_strdup (id), report);
-    }
+  report = report_for (self, id);
   g_free (report->message);
   g_free (report->details);
   report->message = g_strdup (error_message);
@@ -575,12 +586,7 @@ wn_external_set_retries (WnExternal  *self,
       return ended (self, id);
     }
 
-  report = g_hash_table_lookup (self->reports, id);
-  if (report == NULL)
-    {
-      report = g_new0 (Report, 1);
-      g_hash_table_insert (self->reports, g_strdup (id), report);
-    }
+  report = report_for (self, id);
   report->report.retries = (gint) MIN (retries, (guint) G_MAXINT);
   return TRUE;
 }

@@ -593,26 +593,35 @@ test_start (Fixture *f, gconstpointer data)
   error_message (&b, "RestException");
 }
 
+/* Send a fetch that will wait; returns once the server holds it. */
+static SoupMessage *
+start_poll (Fixture    *f,
+            const char *body,
+            GBytes    **bytes)
+{
+  g_autofree char *url = g_strconcat (f->base, "/external-task/fetchAndLock", NULL);
+  SoupMessage *msg = soup_message_new ("POST", url);
+  g_autoptr(GBytes) payload = g_bytes_new (body, strlen (body));
+
+  soup_message_set_request_body_from_bytes (msg, "application/json", payload);
+  soup_session_send_and_read_async (f->session, msg, G_PRIORITY_DEFAULT, NULL, sent_cb, bytes);
+  while (wn_rest_server_get_n_polls (f->server) == 0)
+    g_main_context_iteration (NULL, TRUE);
+  return msg;
+}
+
 /* A long poll waits in virtual time and is answered as soon as a job comes. */
 static void
 test_long_poll (Fixture *f, gconstpointer data)
 {
-  g_autofree char *url = g_strconcat (f->base, "/external-task/fetchAndLock", NULL);
-  g_autoptr(SoupMessage) msg = soup_message_new ("POST", url);
-  g_autoptr(GBytes) payload = NULL;
   WnScheduler *scheduler = wn_engine_get_scheduler (f->run->engine);
-  const char *body =
-    "{\"workerId\": \"w1\", \"maxTasks\": 1, \"asyncResponseTimeout\": 60000, "
-    " \"topics\": [{\"topicName\": \"t\", \"lockDuration\": 10000}]}";
+  g_autoptr(SoupMessage) msg = NULL;
   GBytes *bytes = NULL;
   g_autoptr(JsonNode) answer = NULL;
 
   lock_first (f);  /* i1's job is taken: the poll waits */
-  payload = g_bytes_new_static (body, strlen (body));
-  soup_message_set_request_body_from_bytes (msg, "application/json", payload);
-  soup_session_send_and_read_async (f->session, msg, G_PRIORITY_DEFAULT, NULL, sent_cb, &bytes);
-  while (wn_rest_server_get_n_polls (f->server) == 0)
-    g_main_context_iteration (NULL, TRUE);
+  msg = start_poll (f, "{\"workerId\": \"w1\", \"maxTasks\": 1, \"asyncResponseTimeout\": 60000, "
+                       " \"topics\": [{\"topicName\": \"t\", \"lockDuration\": 10000}]}", &bytes);
   /* ten virtual seconds: no job, still waiting */
   wn_scheduler_step_by (scheduler, 10 * SEC);
   g_main_context_iteration (NULL, FALSE);
@@ -634,19 +643,10 @@ test_long_poll (Fixture *f, gconstpointer data)
 static void
 test_long_poll_timeout (Fixture *f, gconstpointer data)
 {
-  g_autofree char *url = g_strconcat (f->base, "/external-task/fetchAndLock", NULL);
-  g_autoptr(SoupMessage) msg = soup_message_new ("POST", url);
-  g_autoptr(GBytes) payload = NULL;
-  const char *body =
-    "{\"workerId\": \"w1\", \"maxTasks\": 1, \"asyncResponseTimeout\": 5000, "
-    " \"topics\": [{\"topicName\": \"nobody\", \"lockDuration\": 10000}]}";
   GBytes *bytes = NULL;
-
-  payload = g_bytes_new_static (body, strlen (body));
-  soup_message_set_request_body_from_bytes (msg, "application/json", payload);
-  soup_session_send_and_read_async (f->session, msg, G_PRIORITY_DEFAULT, NULL, sent_cb, &bytes);
-  while (wn_rest_server_get_n_polls (f->server) == 0)
-    g_main_context_iteration (NULL, TRUE);
+  g_autoptr(SoupMessage) msg =
+    start_poll (f, "{\"workerId\": \"w1\", \"maxTasks\": 1, \"asyncResponseTimeout\": 5000, "
+                   " \"topics\": [{\"topicName\": \"nobody\", \"lockDuration\": 10000}]}", &bytes);
   wn_scheduler_step_by (wn_engine_get_scheduler (f->run->engine), 5 * SEC);
   while (bytes == NULL)
     g_main_context_iteration (NULL, TRUE);
