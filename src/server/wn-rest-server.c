@@ -1283,7 +1283,7 @@ wn_rest_server_listen (WnRestServer *self,
                        GError      **error)
 {
   g_autoptr(GSocketAddress) address = NULL;
-  GSList *uris;
+  GSList *listeners;
 
   g_return_val_if_fail (self != NULL, FALSE);
 
@@ -1304,18 +1304,19 @@ wn_rest_server_listen (WnRestServer *self,
   if (!soup_server_listen (self->soup, address, 0, error))
     return FALSE;
 
-  uris = soup_server_get_uris (self->soup);
-  if (uris != NULL)
+  /* the port from the listening socket (soup_server_get_uris() leaks in 3.2) */
+  listeners = soup_server_get_listeners (self->soup);
+  if (listeners != NULL)
     {
-      GUri *uri = uris->data;
-      const char *h = g_uri_get_host (uri);
-      gboolean v6 = strchr (h, ':') != NULL;
+      g_autoptr(GSocketAddress) local = g_socket_get_local_address (listeners->data, NULL);
+      gboolean v6 = strchr (host, ':') != NULL;
 
       g_free (self->url);
-      self->url = g_strdup_printf ("http://%s%s%s:%d/engine-rest", v6 ? "[" : "", h, v6 ? "]" : "",
-                                   g_uri_get_port (uri));
+      self->url = g_strdup_printf ("http://%s%s%s:%u/engine-rest", v6 ? "[" : "", host, v6 ? "]" : "",
+                                   local != NULL ? g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (local))
+                                                 : port);
     }
-  g_slist_free_full (uris, (GDestroyNotify) g_uri_unref);
+  g_slist_free (listeners);
   return TRUE;
 }
 

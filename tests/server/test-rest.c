@@ -71,7 +71,11 @@ static void
 fixture_teardown (Fixture       *f,
                   gconstpointer  data)
 {
+  soup_session_abort (f->session);
   g_object_unref (f->session);
+  /* let the server see its clients go before it goes */
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
   wn_rest_server_free (f->server);
   wn_test_run_free (f->run);
   g_free (f->base);
