@@ -46,7 +46,22 @@ struct _WnRestServer
   gsize           max_body;
   char           *url;
   GHashTable     *polls;     /* Poll* set */
+  gboolean        hold;      /* hold calls while the clock is paused */
+  GQueue          held;      /* Held*, in arrival order */
+  GFunc           held_notify;
+  gpointer        held_notify_data;
 };
+
+/* A call that came while the clock was paused, waiting to be applied. */
+typedef struct {
+  WnRestServer      *server;
+  SoupServerMessage *msg;
+  char              *path;
+  GHashTable        *params;
+  JsonObject        *body;
+  char              *summary;
+  gulong             disconnected_id;
+} Held;
 
 struct _Poll
 {
@@ -1087,6 +1102,87 @@ route (WnRestServer      *self,
 }
 
 static void
+held_free (Held *held)
+{
+  g_signal_handler_disconnect (held->msg, held->disconnected_id);
+  g_object_unref (held->msg);
+  g_free (held->path);
+  g_clear_pointer (&held->params, g_hash_table_unref);
+  json_object_unref (held->body);
+  g_free (held->summary);
+  g_free (held);
+}
+
+static void
+held_changed (WnRestServer *self)
+{
+  if (self->held_notify != NULL)
+    self->held_notify (self, self->held_notify_data);
+}
+
+static void
+held_gone_cb (Held *held)
+{
+  WnRestServer *self = held->server;
+
+  g_queue_remove (&self->held, held);
+  held_free (held);
+  held_changed (self);
+}
+
+/* Whether a call is one to hold: it acts on the run (a query or the version
+ * does not). */
+static gboolean
+acts_on_run (SoupServerMessage *msg,
+             const char        *path)
+{
+  return strcmp (soup_server_message_get_method (msg), "GET") != 0 && strcmp (path, "/version") != 0;
+}
+
+/* "fetchAndLock by w1", "complete i1/j1 by w1". */
+static char *
+describe_call (const char *path,
+               JsonObject *body)
+{
+  const char *worker = NULL;
+  const char *slash;
+
+  if (json_object_has_member (body, "workerId"))
+    wn_rest_body_get_string (body, "", "workerId", FALSE, &worker, NULL);
+  path = g_str_has_prefix (path, "/external-task/") ? path + strlen ("/external-task/") : path;
+  slash = strrchr (path, '/');
+  if (slash != NULL && strchr (path, '/') != slash)
+    {
+      g_autofree char *id = g_strndup (path, slash - path);
+
+      return worker != NULL ? g_strdup_printf ("%s %s by %s", slash + 1, id, worker)
+                            : g_strdup_printf ("%s %s", slash + 1, id);
+    }
+  return worker != NULL ? g_strdup_printf ("%s by %s", path, worker) : g_strdup (path);
+}
+
+static void
+hold (WnRestServer      *self,
+      SoupServerMessage *msg,
+      const char        *path,
+      GHashTable        *params,
+      JsonObject        *body)
+{
+  Held *held = g_new0 (Held, 1);
+
+  held->server = self;
+  held->msg = g_object_ref (msg);
+  held->path = g_strdup (path);
+  held->params = params != NULL ? g_hash_table_ref (params) : NULL;
+  held->body = json_object_ref (body);
+  held->summary = describe_call (path, body);
+  held->disconnected_id = g_signal_connect_swapped (msg, "disconnected", G_CALLBACK (held_gone_cb), held);
+  soup_server_message_pause (msg);
+  g_queue_push_tail (&self->held, held);
+  held_changed (self);
+}
+
+static void
 handler_cb (SoupServer        *soup,
             SoupServerMessage *msg,
             const char        *path,
@@ -1127,6 +1223,12 @@ handler_cb (SoupServer        *soup,
     }
   else
     body = json_object_new ();
+  if (self->hold && acts_on_run (msg, rest) &&
+      wn_scheduler_get_mode (wn_engine_get_scheduler (self->engine)) == WN_CLOCK_PAUSED)
+    {
+      hold (self, msg, rest, params, body);
+      return;
+    }
   route (self, msg, rest, params, body);
 }
 
@@ -1213,10 +1315,65 @@ wn_rest_server_new (WnEngine *engine)
 }
 
 void
+wn_rest_server_set_hold_when_paused (WnRestServer *self,
+                                     gboolean      hold_calls,
+                                     GFunc         notify,
+                                     gpointer      data)
+{
+  g_return_if_fail (self != NULL);
+
+  self->hold = hold_calls;
+  self->held_notify = notify;
+  self->held_notify_data = data;
+}
+
+guint
+wn_rest_server_get_n_held (WnRestServer *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+
+  return self->held.length;
+}
+
+const char *
+wn_rest_server_get_held (WnRestServer *self,
+                         guint         index)
+{
+  Held *held;
+
+  g_return_val_if_fail (self != NULL, NULL);
+
+  held = g_queue_peek_nth (&self->held, index);
+  return held != NULL ? held->summary : NULL;
+}
+
+gboolean
+wn_rest_server_apply_held (WnRestServer *self)
+{
+  Held *held;
+
+  g_return_val_if_fail (self != NULL, FALSE);
+
+  held = g_queue_pop_head (&self->held);
+  if (held == NULL)
+    return FALSE;
+  route (self, held->msg, held->path, held->params, held->body);
+  /* answered: let it go; a long poll it became stays paused until answered */
+  if (soup_server_message_get_status (held->msg) != SOUP_STATUS_NONE)
+    soup_server_message_unpause (held->msg);
+  held_free (held);
+  held_changed (self);
+  return TRUE;
+}
+
+void
 wn_rest_server_shutdown (WnRestServer *self)
 {
   g_return_if_fail (self != NULL);
 
+  self->hold = FALSE;
+  while (wn_rest_server_apply_held (self))
+    ;
   while (g_hash_table_size (self->polls) > 0)
     {
       GHashTableIter iter;

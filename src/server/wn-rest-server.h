@@ -34,7 +34,21 @@ gboolean      wn_rest_server_listen         (WnRestServer *server, const char *h
 const char   *wn_rest_server_get_url        (WnRestServer *server);
 /* Long polls waiting for a job right now. */
 guint         wn_rest_server_get_n_polls    (WnRestServer *server);
-/* Answer every waiting long poll with what it has (nothing) and stop listening. */
+/* Point 4 of issue 20: with `hold` on, a call that acts on the run (not a
+ * query) arriving while the clock is paused waits in a queue, unanswered,
+ * until the front end applies it: one by one as the user steps, or all when
+ * the clock resumes. `notify` (may be NULL) is called with the server and
+ * `data` whenever the queue changes. A client that goes away leaves it. */
+void          wn_rest_server_set_hold_when_paused (WnRestServer *server, gboolean hold, GFunc notify,
+                                                   gpointer data);
+guint         wn_rest_server_get_n_held     (WnRestServer *server);
+/* "complete i1/j1 by w1" for the `index`th held call, or NULL. */
+const char   *wn_rest_server_get_held       (WnRestServer *server, guint index);
+/* Apply the oldest held call now, as if it had just arrived with the clock
+ * running; FALSE when none waits. */
+gboolean      wn_rest_server_apply_held     (WnRestServer *server);
+/* Apply the held calls, answer every waiting long poll with what it has
+ * (nothing) and stop listening. */
 void          wn_rest_server_shutdown       (WnRestServer *server);
 
 /* One request body for `endpoint` ("fetchAndLock", "complete", "failure",

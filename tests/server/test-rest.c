@@ -659,6 +659,50 @@ test_long_poll_timeout (Fixture *f, gconstpointer data)
 }
 
 static void
+held_cb (gpointer server,
+         gpointer data)
+{
+  (*(guint *) data)++;
+}
+
+/* Paused, calls that act wait unanswered and apply one by one (issue 20, point 4). */
+static void
+test_held_while_paused (Fixture *f, gconstpointer data)
+{
+  g_autofree char *url = g_strconcat (f->base, "/external-task/fetchAndLock", NULL);
+  g_autoptr(SoupMessage) msg = soup_message_new ("POST", url);
+  g_autoptr(GBytes) payload = g_bytes_new_static (fetch_t, strlen (fetch_t));
+  g_autoptr(JsonNode) answer = NULL;
+  GBytes *bytes = NULL;
+  guint changes = 0;
+  g_auto(Answer) query;
+
+  g_assert_cmpint (wn_scheduler_get_mode (wn_engine_get_scheduler (f->run->engine)), ==, WN_CLOCK_PAUSED);
+  wn_rest_server_set_hold_when_paused (f->server, TRUE, held_cb, &changes);
+  soup_message_set_request_body_from_bytes (msg, "application/json", payload);
+  soup_session_send_and_read_async (f->session, msg, G_PRIORITY_DEFAULT, NULL, sent_cb, &bytes);
+  while (wn_rest_server_get_n_held (f->server) == 0)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_cmpstr (wn_rest_server_get_held (f->server, 0), ==, "fetchAndLock by w1");
+  g_assert_cmpuint (changes, ==, 1);
+  /* a query is answered at once, and shows nothing locked */
+  request (f, "GET", "/external-task/count?locked=true", NULL, &query);
+  g_assert_cmpint (json_object_get_int_member (json_node_get_object (query.body), "count"), ==, 0);
+  g_assert_null (bytes);
+  g_assert_cmpuint (wn_test_count (f->run, WN_EV_JOB, WN_PH_LOCKED, NULL), ==, 0);
+  /* a step applies it */
+  g_assert_true (wn_rest_server_apply_held (f->server));
+  g_assert_false (wn_rest_server_apply_held (f->server));
+  while (bytes == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  answer = wn_test_json (g_bytes_get_data (bytes, NULL));
+  g_assert_cmpuint (json_array_get_length (json_node_get_array (answer)), ==, 1);
+  g_assert_cmpuint (changes, ==, 2);
+  g_assert_cmpuint (wn_test_count (f->run, WN_EV_JOB, WN_PH_LOCKED, NULL), ==, 1);
+  g_bytes_unref (bytes);
+}
+
+static void
 test_parse_address (void)
 {
   g_autoptr(GError) error = NULL;
@@ -713,6 +757,7 @@ main (int argc, char **argv)
   ADD ("start", test_start);
   ADD ("long-poll", test_long_poll);
   ADD ("long-poll-timeout", test_long_poll_timeout);
+  ADD ("held-while-paused", test_held_while_paused);
   g_test_add_func ("/server/Rest/parse-address", test_parse_address);
   return g_test_run ();
 }
