@@ -58,7 +58,9 @@ class Server:
         self.status = self.proc.returncode
         self.summary = json.loads(out.strip().splitlines()[-1])
         self.stderr = err
-        self.events = [json.loads(l) for l in open(self.journal)]
+        with open(self.journal) as f:
+            self.events = [json.loads(l) for l in f]
+        os.unlink(self.journal)
         return self
 
     def kill(self):
