@@ -73,6 +73,11 @@ struct _WinnowSession
   GPtrArray       *incidents;       /* WinnowIncident*, open ones */
   GPtrArray       *incidents_next;  /* collected from the listed tracks (collect_incidents) */
   guint            incidents_version;
+
+  /* outside workers (winnow-session-serve.c) */
+  WnRestServer    *server;          /* NULL: not serving */
+  char            *serve_address;   /* kept across runs */
+  WnTimerId        keep_moving;
 };
 
 /* winnow-session.c */
@@ -112,5 +117,12 @@ gboolean _winnow_session_breakpoints_arm  (WinnowSession   *self,
 void     _winnow_session_check_hit        (WinnowSession   *self);
 /* The operator moves on: the stop is over. */
 void     _winnow_session_leave_hit        (WinnowSession   *self);
+
+/* winnow-session-serve.c */
+void      _winnow_session_serve_detach       (WinnowSession *self);
+void      _winnow_session_serve_attach       (WinnowSession *self);
+void      _winnow_session_serve_mode_changed (WinnowSession *self);
+/* Apply the next held outside call; FALSE when none waits. */
+gboolean  _winnow_session_serve_step         (WinnowSession *self);
 
 G_END_DECLS

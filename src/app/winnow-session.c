@@ -66,6 +66,7 @@ _winnow_session_update_mode (WinnowSession *self)
   if (mode == self->last_mode)
     return;
   self->last_mode = mode;
+  _winnow_session_serve_mode_changed (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MODE]);
 }
 
@@ -181,6 +182,7 @@ detach_engine (WinnowSession *self)
 
   if (self->engine == NULL)
     return NULL;
+  _winnow_session_serve_detach (self);
   scheduler = wn_engine_get_scheduler (self->engine);
   wn_scheduler_set_notify (scheduler, NULL, NULL);
   wn_scheduler_pause (scheduler);
@@ -298,6 +300,7 @@ start_engine (WinnowSession *self,
     restore_trust (self, trust);
   self->counts = g_new0 (WinnowNodeCounts, self->process->n_nodes);
   attach_engine (self);
+  _winnow_session_serve_attach (self);
   /* breakpoints outlive runs: the same ones stop the new run */
   dropped = _winnow_session_breakpoints_arm (self, previous);
   self->snapshots_dirty = TRUE;
@@ -341,6 +344,7 @@ winnow_session_finalize (GObject *object)
   g_clear_pointer (&self->selected_job, g_free);
   g_clear_pointer (&self->trace, winnow_trace_unref);
   _winnow_session_breakpoints_finalize (self);
+  g_clear_pointer (&self->serve_address, g_free);
 
   G_OBJECT_CLASS (winnow_session_parent_class)->finalize (object);
 }
@@ -740,6 +744,13 @@ winnow_session_step_next (WinnowSession *self)
     return FALSE;
   winnow_session_pause (self);
   _winnow_session_leave_hit (self);
+  /* an outside worker's call waiting while paused is the next thing to happen */
+  if (_winnow_session_serve_step (self))
+    {
+      self->snapshots_dirty = TRUE;
+      _winnow_session_request_flush (self);
+      return TRUE;
+    }
   ran = wn_scheduler_step_next (wn_engine_get_scheduler (self->engine));
   if (ran)
     wn_engine_note_clock (self->engine, WN_PH_STEPPED, "to the next event");

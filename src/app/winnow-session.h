@@ -4,6 +4,7 @@
 #include <gio/gio.h>
 
 #include "winnow.h"
+#include "wn-rest-server.h"
 #include "winnow-job-row.h"
 #include "winnow-track-row.h"
 #include "winnow-trace.h"
@@ -72,6 +73,12 @@ gboolean          winnow_session_reload            (WinnowSession          *self
                                                     GError                **error);
 gboolean          winnow_session_is_loaded         (WinnowSession          *self);
 WnEngine         *winnow_session_get_engine        (WinnowSession          *self);
+/* Accept outside workers on `address` ("[ADDR:]PORT"; NULL: stop), for this
+ * run and the next ones (winnow-session-serve.c). */
+gboolean          winnow_session_serve             (WinnowSession          *self,
+                                                    const char             *address,
+                                                    GError                **error);
+WnRestServer     *winnow_session_get_server        (WinnowSession          *self);
 WnProcess        *winnow_session_get_process       (WinnowSession          *self);
 GFile            *winnow_session_get_file          (WinnowSession          *self);
 const WnEngineOptions *winnow_session_get_options  (WinnowSession          *self);

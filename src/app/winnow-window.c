@@ -19,6 +19,7 @@
 #include "winnow-timeline-page.h"
 #include "winnow-breakpoints-page.h"
 #include "winnow-compare-page.h"
+#include "winnow-workers-page.h"
 #include "winnow-diagram-pane.h"
 #include "winnow-hit-banner.h"
 #include "winnow-load-errors.h"
@@ -702,6 +703,7 @@ winnow_window_class_init (WinnowWindowClass *klass)
   g_type_ensure (WINNOW_TYPE_INCIDENTS_PAGE);
   g_type_ensure (WINNOW_TYPE_BREAKPOINTS_PAGE);
   g_type_ensure (WINNOW_TYPE_COMPARE_PAGE);
+  g_type_ensure (WINNOW_TYPE_WORKERS_PAGE);
   g_type_ensure (WINNOW_TYPE_TRACKS_PAGE);
   g_type_ensure (WINNOW_TYPE_DISPATCHER_PAGE);
   g_type_ensure (WINNOW_TYPE_INSTANCES_PAGE);

@@ -16,6 +16,8 @@
 #include "winnow-session.h"
 #include "winnow-track-row.h"
 
+#include <libsoup/soup.h>
+
 typedef struct {
   GHashTable *states;    /* id → state + 1 */
   WinnowNodeCounts *counts;
@@ -362,6 +364,63 @@ test_mode (void)
   g_assert_cmpint (mode_property (session), ==, WN_CLOCK_PAUSED);
 }
 
+static void
+sent_cb (GObject      *source,
+         GAsyncResult *result,
+         gpointer      data)
+{
+  *(GBytes **) data = soup_session_send_and_read_finish (SOUP_SESSION (source), result, NULL);
+}
+
+/* Accepting outside workers: a call that comes while paused waits, a step
+ * applies it; the server follows the session from run to run. */
+static void
+test_serve (void)
+{
+  g_autofree char *path = g_build_filename (EXAMPLES_DIR, "order-fulfilment.process.json", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(WinnowSession) session = winnow_session_new ();
+  g_autoptr(SoupSession) client = soup_session_new ();
+  g_autoptr(SoupMessage) msg = NULL;
+  g_autoptr(GBytes) payload = g_bytes_new_static ("{\"retries\": 1}", 14);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *url = NULL;
+  WnRestServer *server;
+  GBytes *bytes = NULL;
+
+  g_assert_true (winnow_session_load_file (session, file, NULL, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_null (winnow_session_get_server (session));
+  g_assert_false (winnow_session_serve (session, "nonsense", &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+  g_assert_true (winnow_session_serve (session, "127.0.0.1:0", &error));
+  g_assert_no_error (error);
+  server = winnow_session_get_server (session);
+  g_assert_nonnull (server);
+
+  url = g_strconcat (wn_rest_server_get_url (server), "/external-task/i1/j9/retries", NULL);
+  msg = soup_message_new ("PUT", url);
+  soup_message_set_request_body_from_bytes (msg, "application/json", payload);
+  soup_session_send_and_read_async (client, msg, G_PRIORITY_DEFAULT, NULL, sent_cb, &bytes);
+  while (wn_rest_server_get_n_held (server) == 0)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_cmpstr (wn_rest_server_get_held (server, 0), ==, "retries i1/j9");
+  /* the step applies the call, not the clock */
+  g_assert_true (winnow_session_step_next (session));
+  g_assert_cmpint (winnow_session_get_now (session), ==, 0);
+  while (bytes == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_cmpuint (soup_message_get_status (msg), ==, 404);
+  g_bytes_unref (bytes);
+
+  winnow_session_restart (session);
+  g_assert_nonnull (winnow_session_get_server (session));
+  g_assert_true (winnow_session_serve (session, NULL, &error));
+  g_assert_null (winnow_session_get_server (session));
+  soup_session_abort (client);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -370,6 +429,7 @@ main (int argc, char **argv)
   g_test_add_func ("/app/Session/step-to-the-end", test_step_to_the_end);
   g_test_add_func ("/app/Session/notices", test_notices);
   g_test_add_func ("/app/Session/mode", test_mode);
+  g_test_add_func ("/app/Session/serve", test_serve);
   g_test_add_func ("/app/Session/incremental/flaky-service", test_flaky_service);
   g_test_add_func ("/app/Session/incremental/incidents", test_incidents);
   g_test_add_func ("/app/Session/incremental/parallel", test_parallel);
