@@ -236,6 +236,35 @@ set_string_or_null (JsonObject *object,
     json_object_set_null_member (object, name);
 }
 
+/* An EngineAuthoritative report as the raw fault {name1: value1, name2:
+ * value2} with `code`, for the mapper and the retry policy. */
+static gboolean
+raw_fault (WnExternal  *self,
+           const char  *id,
+           const char  *worker,
+           const char  *code,
+           const char  *name1,
+           const char  *value1,
+           const char  *name2,
+           const char  *value2,
+           const char  *message,
+           GError     **error)
+{
+  g_autoptr(JsonObject) object = json_object_new ();
+  g_autoptr(JsonNode) body = NULL;
+  GError *local_error = NULL;
+
+  set_string_or_null (object, name1, value1);
+  set_string_or_null (object, name2, value2);
+  body = object_node (object);
+  if (!wn_dispatcher_fail (dispatcher_of (self), id, worker, code, body, message, &local_error))
+    return translate (local_error, error);
+  /* retried, the job is still there; classified or exhausted, it has ended */
+  if (!wn_dispatcher_lookup (dispatcher_of (self), id, NULL))
+    ended (self, id);
+  return TRUE;
+}
+
 /* ---- API ---- */
 
 WnExternal *
@@ -396,8 +425,6 @@ wn_external_failure (WnExternal  *self,
 
   if (engine_authoritative (&info))
     {
-      g_autoptr(JsonObject) object = json_object_new ();
-      g_autoptr(JsonNode) body = NULL;
       g_autofree char *timeout = wn_duration_format (retry_timeout);
       g_autofree char *text =
         g_strdup_printf ("the worker's retries (%d) and retryTimeout (%s) are ignored: "
@@ -408,14 +435,8 @@ wn_external_failure (WnExternal  *self,
       event.error = text;
       emit_job (self, &event, &info, id);
 
-      set_string_or_null (object, "message", error_message);
-      set_string_or_null (object, "details", error_details);
-      body = object_node (object);
-      if (!wn_dispatcher_fail (dispatcher_of (self), id, worker, NULL, body, error_message, &local_error))
-        return translate (local_error, error);
-      if (!wn_dispatcher_lookup (dispatcher_of (self), id, NULL))
-        return ended (self, id);
-      return TRUE;
+      return raw_fault (self, id, worker, NULL, "message", error_message, "details", error_details,
+                        error_message, error);
     }
 
   /* trusted: the worker's own policy, as it says */
@@ -478,22 +499,12 @@ wn_external_bpmn_error (WnExternal  *self,
   if (!check_held (self, id, worker, "reported a BPMN error", &info, error))
     return FALSE;
 
+  /* not trusted: a raw fault whose code is the error code, for the mapper */
   if (engine_authoritative (&info))
-    {
-      /* not trusted: a raw fault whose code is the error code, for the mapper */
-      g_autoptr(JsonObject) object = json_object_new ();
-      g_autoptr(JsonNode) body = NULL;
-
-      json_object_set_string_member (object, "errorCode", error_code);
-      set_string_or_null (object, "errorMessage", error_message);
-      body = object_node (object);
-      ok = wn_dispatcher_fail (dispatcher_of (self), id, worker, error_code, body, error_message, &local_error);
-      if (ok && wn_dispatcher_lookup (dispatcher_of (self), id, NULL))
-        return TRUE;
-    }
-  else
-    ok = wn_dispatcher_report_bpmn_error (dispatcher_of (self), id, worker, error_code, error_message,
-                                          &local_error);
+    return raw_fault (self, id, worker, error_code, "errorCode", error_code, "errorMessage", error_message,
+                      error_message, error);
+  ok = wn_dispatcher_report_bpmn_error (dispatcher_of (self), id, worker, error_code, error_message,
+                                        &local_error);
   return ok ? ended (self, id) : translate (local_error, error);
 }
 
