@@ -79,8 +79,10 @@ lock_cb (const WnJobInfo *info,
   gtk_list_box_append (locks->list, winnow_property_row_new (info->id, subtitle));
 }
 
+/* The session flushed, or a new run replaced the last one. */
 static void
-flushed_cb (WinnowWorkersPage *self)
+follow_cb (WinnowSession     *session,
+           WinnowWorkersPage *self)
 {
   winnow_workers_page_update (self);
 }
@@ -89,15 +91,7 @@ static void
 winnow_workers_page_session_changed (WinnowPanel   *panel,
                                      WinnowSession *old)
 {
-  WinnowWorkersPage *self = WINNOW_WORKERS_PAGE (panel);
-  WinnowSession *session = winnow_panel_get_session (panel);
-
-  if (session != NULL)
-    {
-      g_signal_connect_object (session, "flushed", G_CALLBACK (flushed_cb), self, G_CONNECT_SWAPPED);
-      g_signal_connect_object (session, "run-changed", G_CALLBACK (flushed_cb), self, G_CONNECT_SWAPPED);
-    }
-  winnow_workers_page_update (self);
+  winnow_workers_page_update (WINNOW_WORKERS_PAGE (panel));
 }
 
 static void
@@ -107,6 +101,8 @@ winnow_workers_page_class_init (WinnowWorkersPageClass *klass)
   WinnowPanelClass *panel_class = WINNOW_PANEL_CLASS (klass);
 
   panel_class->session_changed = winnow_workers_page_session_changed;
+  winnow_panel_class_follow (panel_class, "flushed", G_CALLBACK (follow_cb));
+  winnow_panel_class_follow (panel_class, "run-changed", G_CALLBACK (follow_cb));
 
   gtk_widget_class_set_template_from_resource (widget_class, RESOURCE_BASE "/winnow-workers-page.ui");
   gtk_widget_class_bind_template_child (widget_class, WinnowWorkersPage, accept_row);
