@@ -5,6 +5,8 @@
  * resume (issue 20, point 4). */
 #include "config.h"
 
+#include <glib/gi18n.h>
+
 #include "winnow-session-private.h"
 
 static void
@@ -85,6 +87,45 @@ _winnow_session_serve_attach (WinnowSession *self)
     }
 }
 
+typedef struct {
+  WnScenario *scenario;
+  guint       n;
+} Outside;
+
+/* Locks held by a worker that is not one of the scenario's (nor implicit). */
+static void
+count_outside_cb (const WnJobInfo *info,
+                  gpointer         data)
+{
+  Outside *outside = data;
+
+  if (info->state != WN_JOB_LOCKED || info->worker == NULL || g_str_has_prefix (info->worker, "implicit:"))
+    return;
+  for (guint i = 0; i < outside->scenario->workers->len; i++)
+    if (g_strcmp0 (((WnWorkerConfig *) g_ptr_array_index (outside->scenario->workers, i))->id, info->worker) == 0)
+      return;
+  outside->n++;
+}
+
+/* Fast-forward does not wait for outside workers: say so when it leaves
+ * some with locks or polls behind (issue 20, point 4). */
+static void
+warn_fast_forward (WinnowSession *self)
+{
+  Outside outside = { wn_engine_get_scenario (self->engine), 0 };
+  guint polls = wn_rest_server_get_n_polls (self->server);
+  g_autofree char *text = NULL;
+
+  wn_dispatcher_foreach (wn_engine_get_dispatcher (self->engine), count_outside_cb, &outside);
+  if (outside.n == 0 && polls == 0)
+    return;
+  /* Translators: a notice when the user fast-forwards while outside workers hold locks */
+  text = g_strdup_printf (_("Fast-forward does not wait for outside workers: their locks lapse and their "
+                            "long polls time out as virtual time jumps (%u locked, %u polls waiting)"),
+                          outside.n, polls);
+  g_signal_emit_by_name (self, "notice", text);
+}
+
 void
 _winnow_session_serve_mode_changed (WinnowSession *self)
 {
@@ -94,6 +135,8 @@ _winnow_session_serve_mode_changed (WinnowSession *self)
   if (winnow_session_get_mode (self) != WN_CLOCK_PAUSED)
     while (wn_rest_server_apply_held (self->server))
       ;
+  if (winnow_session_get_mode (self) == WN_CLOCK_FAST_FORWARD)
+    warn_fast_forward (self);
 }
 
 gboolean

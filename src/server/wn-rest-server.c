@@ -77,6 +77,7 @@ struct _Poll
 /* The request's body as read so far, capped. */
 typedef struct {
   GByteArray *data;
+  gsize       max;
   gboolean    too_large;
 } Body;
 
@@ -1237,14 +1238,13 @@ got_chunk_cb (SoupServerMessage *msg,
               GBytes            *chunk,
               gpointer           data)
 {
-  WnRestServer *self = data;
-  Body *body = g_object_get_data (G_OBJECT (msg), BODY_KEY);
+  Body *body = data;
   gsize size;
   gconstpointer bytes = g_bytes_get_data (chunk, &size);
 
-  if (body == NULL || body->too_large)
+  if (body->too_large)
     return;
-  if (size > self->max_body - body->data->len)
+  if (size > body->max - body->data->len)
     {
       body->too_large = TRUE;
       g_byte_array_set_size (body->data, 0);
@@ -1277,9 +1277,11 @@ early_cb (SoupServer        *soup,
     }
   body = g_new0 (Body, 1);
   body->data = g_byte_array_new ();
+  body->max = self->max_body;
   g_object_set_data_full (G_OBJECT (msg), BODY_KEY, body, body_free);
   soup_message_body_set_accumulate (soup_server_message_get_request_body (msg), FALSE);
-  g_signal_connect (msg, "got-chunk", G_CALLBACK (got_chunk_cb), self);
+  /* the body, not the server: a request may outlive the server (its free) */
+  g_signal_connect (msg, "got-chunk", G_CALLBACK (got_chunk_cb), body);
 }
 
 static gboolean
@@ -1384,7 +1386,14 @@ wn_rest_server_shutdown (WnRestServer *self)
       g_hash_table_iter_next (&iter, &poll, NULL);
       poll_finish (poll, answer);
     }
-  soup_server_disconnect (self->soup);
+}
+
+static gboolean
+release_soup_cb (gpointer data)
+{
+  soup_server_disconnect (data);
+  g_object_unref (data);
+  return G_SOURCE_REMOVE;
 }
 
 void
@@ -1394,8 +1403,14 @@ wn_rest_server_free (WnRestServer *self)
     return;
   wn_rest_server_shutdown (self);
   g_hash_table_unref (self->polls);
+  /* the answers just given still have to go out: the libsoup server lives on
+   * a moment without anything of ours (requests that come meanwhile get
+   * libsoup's 404), so a client never waits on a connection nobody serves */
+  soup_server_remove_handler (self->soup, NULL);
+  if (self->auth != NULL)
+    soup_server_remove_auth_domain (self->soup, self->auth);
   g_clear_object (&self->auth);
-  g_object_unref (self->soup);
+  g_timeout_add_seconds (1, release_soup_cb, self->soup);
   wn_external_free (self->external);
   g_free (self->user);
   g_free (self->password);

@@ -47,8 +47,10 @@ const char   *wn_rest_server_get_held       (WnRestServer *server, guint index);
 /* Apply the oldest held call now, as if it had just arrived with the clock
  * running; FALSE when none waits. */
 gboolean      wn_rest_server_apply_held     (WnRestServer *server);
-/* Apply the held calls, answer every waiting long poll with what it has
- * (nothing) and stop listening. */
+/* Apply the held calls and answer every waiting long poll with what it has
+ * (nothing); the server goes on answering until it is freed. Freeing it
+ * shuts it down too, and lets the answers go out (the connections close a
+ * second later, on the main context). */
 void          wn_rest_server_shutdown       (WnRestServer *server);
 
 /* One request body for `endpoint` ("fetchAndLock", "complete", "failure",

@@ -387,6 +387,7 @@ test_serve (void)
   g_autofree char *url = NULL;
   WnRestServer *server;
   GBytes *bytes = NULL;
+  GBytes *poll_answer = NULL;
 
   g_assert_true (winnow_session_load_file (session, file, NULL, NULL, &error));
   g_assert_no_error (error);
@@ -414,7 +415,38 @@ test_serve (void)
   g_assert_cmpuint (soup_message_get_status (msg), ==, 404);
   g_bytes_unref (bytes);
 
+  /* a long poll held while paused, then fast-forward: applied, and said */
+  {
+    g_autofree char *fetch_url = g_strconcat (wn_rest_server_get_url (server), "/external-task/fetchAndLock",
+                                              NULL);
+    g_autoptr(SoupMessage) poll = soup_message_new ("POST", fetch_url);
+    static const char text[] =
+      "{\"workerId\": \"py\", \"maxTasks\": 1, \"asyncResponseTimeout\": 60000,"
+      " \"topics\": [{\"topicName\": \"nothing\", \"lockDuration\": 1000}]}";
+    g_autoptr(GBytes) body = g_bytes_new_static (text, sizeof text - 1);
+    g_autoptr(GPtrArray) notices = g_ptr_array_new_with_free_func (g_free);
+
+    soup_message_set_request_body_from_bytes (poll, "application/json", body);
+    soup_session_send_and_read_async (client, poll, G_PRIORITY_DEFAULT, NULL, sent_cb, &poll_answer);
+    while (wn_rest_server_get_n_held (server) == 0)
+      g_main_context_iteration (NULL, TRUE);
+    g_signal_connect (session, "notice", G_CALLBACK (count_notice_cb), notices);
+    winnow_session_set_speed (session, 0);
+    winnow_session_play (session);
+    g_assert_cmpuint (wn_rest_server_get_n_held (server), ==, 0);
+    g_assert_cmpuint (wn_rest_server_get_n_polls (server), ==, 1);
+    g_assert_cmpuint (notices->len, ==, 1);
+    g_assert_nonnull (strstr (g_ptr_array_index (notices, 0), "1 polls waiting"));
+    winnow_session_pause (session);
+    g_signal_handlers_disconnect_by_func (session, count_notice_cb, notices);
+  }
+
+  /* a new run: the old server answers its poll with nothing, a new one serves */
   winnow_session_restart (session);
+  while (poll_answer == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_cmpuint (g_bytes_get_size (poll_answer), ==, 2);
+  g_bytes_unref (poll_answer);
   g_assert_nonnull (winnow_session_get_server (session));
   g_assert_true (winnow_session_serve (session, NULL, &error));
   g_assert_null (winnow_session_get_server (session));
