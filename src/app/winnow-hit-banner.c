@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* winnow-hit-banner.c — the breakpoint-hit banner. It shows itself on the
- * session's breakpoint-hit and hides on a new run or its hit-banner.dismiss
- * action (its close button); the window calls winnow_hit_banner_update()
- * with the views above the tabs and when the clock's mode changes. */
+/* winnow-hit-banner.c — the banner that says why the clock stopped when the
+ * operator did not stop it: a breakpoint (the session's breakpoint-hit), or
+ * the clock stopping by itself (its stopped signal: the engine stopped the
+ * run, a step ran out of its budget). It hides on a new run, when the clock
+ * runs again, or on its hit-banner.dismiss action (its close button); the
+ * window calls winnow_hit_banner_update() with the views above the tabs and
+ * when the clock's mode changes. */
 #include "config.h"
 
 #include <glib/gi18n.h>
@@ -17,6 +20,7 @@ struct _WinnowHitBanner
   GtkRevealer *revealer;
   GtkLabel    *title;
   GtkLabel    *event;
+  gboolean     stopped;   /* it says why the clock stopped by itself */
 };
 
 G_DEFINE_FINAL_TYPE (WinnowHitBanner, winnow_hit_banner, WINNOW_TYPE_PANEL)
@@ -46,9 +50,28 @@ hit_cb (WinnowSession   *session,
 
   /* Translators: the breakpoint banner: "Stopped at T+00:02.157 on breakpoint job.retriesExhausted" */
   title = g_strdup_printf (_("Stopped at %s on breakpoint %s"), at, spec ? spec : "?");
+  self->stopped = FALSE;
   gtk_label_set_text (self->title, title);
   gtk_label_set_text (self->event, line);
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->event), line);
+  gtk_revealer_set_reveal_child (self->revealer, TRUE);
+}
+
+static void
+stopped_cb (WinnowSession   *session,
+            const char      *why,
+            WinnowHitBanner *self)
+{
+  g_autofree char *at = wn_time_format_clock (winnow_session_get_now (session));
+  g_autofree char *title = NULL;
+
+  /* Translators: the banner when the clock stopped without a breakpoint or a
+   * pause: "The clock stopped by itself at T+00:00.000"; the reason follows */
+  title = g_strdup_printf (_("The clock stopped by itself at %s"), at);
+  self->stopped = TRUE;
+  gtk_label_set_text (self->title, title);
+  gtk_label_set_text (self->event, why);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->event), why);
   gtk_revealer_set_reveal_child (self->revealer, TRUE);
 }
 
@@ -74,6 +97,7 @@ winnow_hit_banner_class_init (WinnowHitBannerClass *klass)
 
   panel_class->session_changed = winnow_hit_banner_session_changed;
   winnow_panel_class_follow (panel_class, "breakpoint-hit", G_CALLBACK (hit_cb));
+  winnow_panel_class_follow (panel_class, "stopped", G_CALLBACK (stopped_cb));
   winnow_panel_class_follow (panel_class, "run-changed", G_CALLBACK (run_changed_cb));
 
   gtk_widget_class_set_template_from_resource (widget_class, RESOURCE_BASE "/winnow-hit-banner.ui");
@@ -99,6 +123,6 @@ winnow_hit_banner_update (WinnowHitBanner *self)
 
   session = winnow_panel_get_session (WINNOW_PANEL (self));
   if (session != NULL && gtk_revealer_get_reveal_child (self->revealer) &&
-      (winnow_session_get_hit (session, NULL) == 0 || winnow_session_is_playing (session)))
+      ((!self->stopped && winnow_session_get_hit (session, NULL) == 0) || winnow_session_is_playing (session)))
     gtk_revealer_set_reveal_child (self->revealer, FALSE);
 }

@@ -68,8 +68,18 @@ struct _WinnowSession
   GListModel      *breakpoints;     /* the engine's (WnBreakpointItem), or an empty one */
   guint            announced_hit;   /* the engine's hit already reported, or 0 */
   gboolean         resumed;         /* the operator's play is in effect */
-  gboolean         stepped;
-  guint            notices_shown;   /* of the engine's notices, those said (the notice signal) */         /* a step ran since the last flush: it may have ended the run */
+  gboolean         stepped;         /* a step ran since the last flush: it may have ended the run */
+  guint            notices_shown;   /* of the engine's notices, those said (the notice signal) */
+  gboolean         failure_shown;   /* the engine's failure was said (the stopped signal) */
+  /* a step under way, in slices (winnow-session-step.c) */
+  gboolean         stepping;
+  guint            step_id;         /* the idle source of its next slice */
+  WnTime           step_target;
+  gboolean         step_by;         /* F11 (by step_delta), else F10 */
+  WnTime           step_delta;
+  gboolean         step_may_end;    /* something was pending when it began */
+  guint64          step_start;      /* actions run when this go at the step began */
+  WnStopReason     step_reason;     /* why its last slice stopped */
   GPtrArray       *incidents;       /* WinnowIncident*, open ones */
   GPtrArray       *incidents_next;  /* collected from the listed tracks (collect_incidents) */
   guint            incidents_version;
@@ -88,6 +98,15 @@ void  _winnow_session_notify_breakpoints  (WinnowSession   *self);
 void  _winnow_session_breakpoint_hit      (WinnowSession   *self,
                                            guint            id,
                                            WinnowEventRow  *row);
+/* The clock stopped without the operator asking: say why (the stopped signal). */
+void  _winnow_session_stopped             (WinnowSession   *self,
+                                           const char      *why);
+
+/* winnow-session-step.c */
+/* End the step under way, if any, where it is (Pause, Play, a new step). */
+void  _winnow_session_stop_step           (WinnowSession   *self);
+/* Drop a step under way without a word: its engine goes. */
+void  _winnow_session_drop_step           (WinnowSession   *self);
 
 /* winnow-session-tables.c */
 void     _winnow_session_tables_init      (WinnowSession   *self);

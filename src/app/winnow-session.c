@@ -39,6 +39,7 @@ enum {
   BREAKPOINT_HIT,
   BREAKPOINTS_CHANGED,
   NOTICE,
+  STOPPED,
   N_SIGNALS
 };
 
@@ -80,6 +81,13 @@ void
 _winnow_session_notify_breakpoints (WinnowSession *self)
 {
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BREAKPOINTS]);
+}
+
+void
+_winnow_session_stopped (WinnowSession *self,
+                         const char    *why)
+{
+  g_signal_emit (self, signals[STOPPED], 0, why);
 }
 
 void
@@ -183,6 +191,7 @@ detach_engine (WinnowSession *self)
   if (self->engine == NULL)
     return NULL;
   _winnow_session_serve_detach (self);
+  _winnow_session_drop_step (self);
   scheduler = wn_engine_get_scheduler (self->engine);
   wn_scheduler_set_notify (scheduler, NULL, NULL);
   wn_scheduler_pause (scheduler);
@@ -223,6 +232,7 @@ reset_models (WinnowSession *self)
   self->resumed = FALSE;
   self->stepped = FALSE;
   self->notices_shown = 0;
+  self->failure_shown = FALSE;
 }
 
 static void
@@ -451,6 +461,11 @@ winnow_session_class_init (WinnowSessionClass *klass)
    * that could not apply): (the text, in English like the journal) */
   signals[NOTICE] = g_signal_new ("notice", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                                   0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
+  /* The clock stopped without the operator asking, and not at a breakpoint:
+   * the engine stopped the run (wn_engine_get_failure(), in English), or a
+   * step ran out of its budget (translated): (the text to show) */
+  signals[STOPPED] = g_signal_new ("stopped", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                   0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
   /* A new run replaced the previous one (load, restart, reload). */
   signals[RUN_CHANGED] = g_signal_new ("run-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                                        0, NULL, NULL, NULL, G_TYPE_NONE, 0);
@@ -640,7 +655,7 @@ winnow_session_get_mode (WinnowSession *self)
 gboolean
 winnow_session_is_playing (WinnowSession *self)
 {
-  return winnow_session_get_mode (self) != WN_CLOCK_PAUSED;
+  return winnow_session_get_mode (self) != WN_CLOCK_PAUSED || self->stepping;
 }
 
 /* Clock commands go through the engine: it journals them and records them
@@ -656,6 +671,7 @@ winnow_session_play (WinnowSession *self)
   if (self->engine == NULL)
     return;
   scheduler = wn_engine_get_scheduler (self->engine);
+  _winnow_session_stop_step (self);
   _winnow_session_leave_hit (self);
   was_paused = wn_scheduler_get_mode (scheduler) == WN_CLOCK_PAUSED;
   if (self->speed <= 0)
@@ -683,6 +699,7 @@ winnow_session_pause (WinnowSession *self)
     return;
   scheduler = wn_engine_get_scheduler (self->engine);
   self->resumed = FALSE;
+  _winnow_session_stop_step (self);
   if (wn_scheduler_get_mode (scheduler) == WN_CLOCK_PAUSED)
     return;
   wn_scheduler_pause (scheduler);
@@ -731,60 +748,6 @@ winnow_session_get_speed (WinnowSession *self)
 {
   g_return_val_if_fail (WINNOW_IS_SESSION (self), 1.0);
   return self->speed;
-}
-
-gboolean
-winnow_session_step_next (WinnowSession *self)
-{
-  gboolean ran;
-
-  g_return_val_if_fail (WINNOW_IS_SESSION (self), FALSE);
-
-  if (self->engine == NULL)
-    return FALSE;
-  winnow_session_pause (self);
-  _winnow_session_leave_hit (self);
-  /* an outside worker's call waiting while paused is the next thing to happen */
-  if (_winnow_session_serve_step (self))
-    {
-      self->snapshots_dirty = TRUE;
-      _winnow_session_request_flush (self);
-      return TRUE;
-    }
-  ran = wn_scheduler_step_next (wn_engine_get_scheduler (self->engine));
-  if (ran)
-    wn_engine_note_clock (self->engine, WN_PH_STEPPED, "to the next event");
-  self->stepped |= ran;
-  self->snapshots_dirty = TRUE;
-  self->instances_dirty = TRUE;
-  _winnow_session_request_flush (self);
-  return ran;
-}
-
-void
-winnow_session_step_by (WinnowSession *self,
-                        WnTime         delta)
-{
-  g_autofree char *text = NULL;
-  g_autofree char *action = NULL;
-
-  g_return_if_fail (WINNOW_IS_SESSION (self));
-  g_return_if_fail (delta >= 0);
-
-  if (self->engine == NULL)
-    return;
-  winnow_session_pause (self);
-  _winnow_session_leave_hit (self);
-  /* a step that may end the run, not one past its end: said once */
-  self->stepped |= wn_scheduler_get_n_pending (wn_engine_get_scheduler (self->engine)) > 0;
-  wn_scheduler_step_by (wn_engine_get_scheduler (self->engine), delta);
-  text = wn_duration_format (delta);
-  /* journal data: not translated */
-  action = g_strdup_printf ("by %s", text);
-  wn_engine_note_clock (self->engine, WN_PH_STEPPED, action);
-  self->snapshots_dirty = TRUE;
-  self->instances_dirty = TRUE;
-  _winnow_session_request_flush (self);
 }
 
 WnTime
@@ -899,7 +862,7 @@ gboolean
 winnow_session_has_pending (WinnowSession *self)
 {
   g_return_val_if_fail (WINNOW_IS_SESSION (self), FALSE);
-  return self->flush_requested || winnow_event_log_has_pending (self->events) ||
+  return self->flush_requested || self->stepping || winnow_event_log_has_pending (self->events) ||
          (self->engine != NULL && _winnow_session_snapshots_wanted (self));
 }
 
@@ -960,7 +923,13 @@ winnow_session_flush (WinnowSession *self)
     }
   self->stepped = FALSE;
 
-  /* 5. what the engine noticed beside the journal */
+  /* 5. what the engine noticed beside the journal, and why it stopped the
+   * run by itself */
+  if (!self->failure_shown && wn_engine_get_failure (self->engine) != NULL)
+    {
+      self->failure_shown = TRUE;
+      _winnow_session_stopped (self, wn_engine_get_failure (self->engine));
+    }
   {
     GPtrArray *notices = wn_engine_get_notices (self->engine);
 

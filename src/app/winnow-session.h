@@ -87,6 +87,7 @@ const char       *winnow_session_get_title         (WinnowSession          *self
 
 /* The clock. A speed of 0 means fast-forward. */
 WnClockMode       winnow_session_get_mode          (WinnowSession          *self);
+/* The clock runs, or a step is under way (both stop on Pause). */
 gboolean          winnow_session_is_playing        (WinnowSession          *self);
 void              winnow_session_play              (WinnowSession          *self);
 void              winnow_session_pause             (WinnowSession          *self);
@@ -94,11 +95,16 @@ void              winnow_session_play_pause        (WinnowSession          *self
 void              winnow_session_set_speed         (WinnowSession          *self,
                                                     double                  speed);
 double            winnow_session_get_speed         (WinnowSession          *self);
-/* Pause, then run to the next event. FALSE when nothing is pending. */
+/* Pause, then run to the next event. FALSE when nothing is pending. A step
+ * runs in slices of a few milliseconds (winnow-session-step.c): a long one
+ * goes on from the main loop, and calling this again while it does goes on
+ * with it. */
 gboolean          winnow_session_step_next         (WinnowSession          *self);
-/* Pause, then advance the clock by `delta`. */
+/* Pause, then advance the clock by `delta`, in slices likewise. */
 void              winnow_session_step_by           (WinnowSession          *self,
                                                     WnTime                  delta);
+/* A step is under way (winnow_session_is_playing() is then TRUE too). */
+gboolean          winnow_session_is_stepping       (WinnowSession          *self);
 WnTime            winnow_session_get_now           (WinnowSession          *self);
 /* The earliest pending action, WN_TIME_NEVER when none. */
 WnTime            winnow_session_get_next_time     (WinnowSession          *self);

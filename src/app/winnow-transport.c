@@ -108,7 +108,10 @@ winnow_transport_update (WinnowTransport *self)
   g_autofree char *state = NULL;
 
   gtk_label_set_text (self->clock_label, clock);
-  switch (mode)
+  if (session != NULL && winnow_session_is_stepping (session))
+    /* Translators: the clock's state while a long step runs in slices */
+    state = g_strdup (_("stepping"));
+  else switch (mode)
     {
     case WN_CLOCK_RUNNING:
       {
@@ -126,7 +129,7 @@ winnow_transport_update (WinnowTransport *self)
       break;
     }
   gtk_label_set_text (self->clock_state_label, state);
-  if (mode == WN_CLOCK_PAUSED)
+  if (session == NULL || !winnow_session_is_playing (session))
     {
       gtk_widget_remove_css_class (GTK_WIDGET (self->clock_state_label), "running");
       gtk_widget_add_css_class (GTK_WIDGET (self->clock_state_label), "paused");

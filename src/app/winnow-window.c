@@ -383,7 +383,11 @@ session_alert_cb (WinnowSession  *session,
             title = g_strdup_printf (ngettext ("%u instance terminated", "%u instances terminated", count), count);
           break;
         case WINNOW_ALERT_INCIDENT:
-          if (count == 1 && event != NULL)
+          if (count == 1 && event != NULL && event->error != NULL)
+            /* Translators: "Incident in i2 at Reserve stock: retries exhausted …" */
+            title = g_strdup_printf (_("Incident in %s at %s: %s"), event->instance, node_name (session, event->node),
+                                     event->error);
+          else if (count == 1 && event != NULL)
             /* Translators: "Incident in i2 at Reserve stock" */
             title = g_strdup_printf (_("Incident in %s at %s"), event->instance, node_name (session, event->node));
           else

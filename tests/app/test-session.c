@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "winnow.h"
+#include "winnow-event-row.h"
 #include "winnow-job-row.h"
 #include "winnow-session.h"
 #include "winnow-track-row.h"
@@ -220,6 +221,129 @@ test_step_to_the_end (void)
   g_assert_cmpuint (finished, ==, 1);
   events = winnow_session_get_events (session);
   g_assert_cmpuint (g_list_model_get_n_items (events), >, 0);
+}
+
+/* An always-failing worker with a retry budget that never runs out and no
+ * delay: each instance's job executes 10 000 times at T+0 before the engine
+ * stops it (issue 17, item 2). */
+#define LOOP_PROCESS \
+  "{\"format\": \"winnow.process/1\", \"id\": \"loop\", \"engine\": {\"onExhausted\": \"fail\"}," \
+  " \"nodes\": [{\"id\": \"start\", \"type\": \"startEvent\"}," \
+  "  {\"id\": \"call\", \"type\": \"serviceTask\", \"worker\": {\"topic\": \"svc\"," \
+  "   \"retry\": {\"policy\": \"fixed\", \"maxAttempts\": 4294967295, \"delay\": \"0s\"}}}," \
+  "  {\"id\": \"done\", \"type\": \"endEvent\"}]," \
+  " \"flows\": [{\"id\": \"f1\", \"from\": \"start\", \"to\": \"call\"}, {\"id\": \"f2\", \"from\": \"call\", \"to\": \"done\"}]," \
+  " \"scenario\": {\"format\": \"winnow.scenario/1\", \"workers\": [{\"id\": \"w\", \"topic\": \"svc\"," \
+  "  \"responses\": [{\"after\": \"0s\", \"fail\": {\"code\": \"503\"}}]}]}}"
+
+static void
+count_text_cb (WinnowSession *session,
+               const char    *text,
+               GPtrArray     *texts)
+{
+  g_ptr_array_add (texts, g_strdup (text));
+}
+
+static guint
+count_events (WinnowSession *session,
+              WnEventKind    kind,
+              WnEventPhase   phase)
+{
+  GListModel *events = winnow_session_get_events (session);
+  guint n = 0;
+
+  for (guint i = 0; i < g_list_model_get_n_items (events); i++)
+    {
+      g_autoptr(WinnowEventRow) row = g_list_model_get_item (events, i);
+      const WnEvent *event = winnow_event_row_get_event (row);
+
+      n += event->kind == kind && event->phase == phase;
+    }
+  return n;
+}
+
+/* Run the main loop until the step under way is over. */
+static void
+finish_step (WinnowSession *session)
+{
+  gint64 deadline = g_get_monotonic_time () + 120 * G_USEC_PER_SEC;
+
+  while (winnow_session_is_stepping (session))
+    {
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+      g_main_context_iteration (NULL, FALSE);
+      if (winnow_session_has_pending (session))
+        winnow_session_flush (session);
+    }
+  winnow_session_flush (session);
+}
+
+/* F10 on an instant of a million actions does not hold the main loop: the
+ * step runs in slices from it, Pause stops it where it is, and a step that
+ * runs too long stops by itself and says so; stepping again goes on, and
+ * the instant ends as it does headless. */
+static void
+test_step_in_slices (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("winnow-step-XXXXXX", &error);
+  g_autofree char *path = g_build_filename (dir, "loop.process.json", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(WinnowSession) session = winnow_session_new ();
+  g_autoptr(GPtrArray) stopped = g_ptr_array_new_with_free_func (g_free);
+  WnEngineOptions options = { 0 };
+  WnRunStats stats;
+  guint64 n_run;
+  guint steps = 0;
+
+  g_assert_no_error (error);
+  g_assert_true (g_file_set_contents (path, LOOP_PROCESS, -1, &error));
+  g_assert_no_error (error);
+  options.instances = 40;
+  g_assert_true (winnow_session_load_file (session, file, &options, NULL, &error));
+  g_assert_no_error (error);
+  g_signal_connect (session, "stopped", G_CALLBACK (count_text_cb), stopped);
+
+  /* the step returns with the instant under way, not run to its end */
+  g_assert_true (winnow_session_step_next (session));
+  wn_engine_get_stats (winnow_session_get_engine (session), &stats);
+  g_assert_cmpuint (stats.terminated, <, 40);
+  g_assert_cmpuint (stats.executions, <, 40 * 10000);
+  g_assert_true (winnow_session_is_stepping (session));
+  g_assert_true (winnow_session_is_playing (session));
+  g_assert_cmpint (winnow_session_get_mode (session), ==, WN_CLOCK_PAUSED);
+
+  /* Pause stops it where it is */
+  n_run = wn_scheduler_get_n_run (wn_engine_get_scheduler (winnow_session_get_engine (session)));
+  winnow_session_pause (session);
+  g_assert_false (winnow_session_is_stepping (session));
+  g_main_context_iteration (NULL, FALSE);
+  g_assert_cmpuint (wn_scheduler_get_n_run (wn_engine_get_scheduler (winnow_session_get_engine (session))), ==, n_run);
+  winnow_session_flush (session);
+  g_assert_cmpuint (count_events (session, WN_EV_CLOCK, WN_PH_STEPPED), ==, 1);
+  g_assert_cmpuint (stopped->len, ==, 0);
+
+  /* a step left to run stops by itself after its budget, and says so */
+  g_assert_true (winnow_session_step_next (session));
+  finish_step (session);
+  g_assert_cmpuint (stopped->len, ==, 1);
+  g_assert_nonnull (strstr (g_ptr_array_index (stopped, 0), "This step ran 200000 actions"));
+  wn_engine_get_stats (winnow_session_get_engine (session), &stats);
+  g_assert_cmpuint (stats.terminated, <, 40);
+  g_assert_cmpint (winnow_session_get_now (session), ==, 0);
+
+  /* stepping again goes on to the instant's end: every loop ended by the engine */
+  while (winnow_session_get_next_time (session) == 0)
+    {
+      g_assert_cmpuint (steps++, <, 40);
+      g_assert_true (winnow_session_step_next (session));
+      finish_step (session);
+    }
+  wn_engine_get_stats (winnow_session_get_engine (session), &stats);
+  g_assert_cmpuint (stats.terminated, ==, 40);
+  g_assert_cmpuint (stats.executions, ==, 40 * 10000);
+  g_unlink (path);
+  g_rmdir (dir);
 }
 
 static void
@@ -460,6 +584,7 @@ main (int argc, char **argv)
   g_test_add_func ("/app/Session/load-file", test_load_file);
   g_test_add_func ("/app/Session/step-to-the-end", test_step_to_the_end);
   g_test_add_func ("/app/Session/notices", test_notices);
+  g_test_add_func ("/app/Session/step-in-slices", test_step_in_slices);
   g_test_add_func ("/app/Session/mode", test_mode);
   g_test_add_func ("/app/Session/serve", test_serve);
   g_test_add_func ("/app/Session/incremental/flaky-service", test_flaky_service);

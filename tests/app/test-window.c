@@ -559,6 +559,92 @@ test_window_narrow (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* An always-failing worker with a retry budget that never runs out and no
+ * delay (issue 17, item 2): each instance's job executes 10 000 times at T+0. */
+static const char loop_process[] =
+  "{\"format\": \"winnow.process/1\", \"id\": \"loop\", \"name\": \"Zero-time loop\","
+  " \"engine\": {\"onExhausted\": \"fail\"},"
+  " \"nodes\": [{\"id\": \"start\", \"type\": \"startEvent\"},"
+  "  {\"id\": \"call\", \"type\": \"serviceTask\", \"name\": \"Call service\", \"worker\": {\"topic\": \"svc\","
+  "   \"retry\": {\"policy\": \"fixed\", \"maxAttempts\": 4294967295, \"delay\": \"0s\"}}},"
+  "  {\"id\": \"done\", \"type\": \"endEvent\"}],"
+  " \"flows\": [{\"id\": \"f1\", \"from\": \"start\", \"to\": \"call\"}, {\"id\": \"f2\", \"from\": \"call\", \"to\": \"done\"}],"
+  " \"scenario\": {\"format\": \"winnow.scenario/1\", \"workers\": [{\"id\": \"w\", \"topic\": \"svc\","
+  "  \"responses\": [{\"after\": \"0s\", \"fail\": {\"code\": \"503\"}}]}]}}";
+
+/* F10 on an instant of a million actions: the window keeps drawing while the
+ * step runs in slices, the transport says so, Space stops it, and a step
+ * that runs out of its budget says so in a toast that stays. */
+static void
+test_window_step_in_slices (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("winnow-step-XXXXXX", &error);
+  g_autofree char *path = g_build_filename (dir, "loop.process.json", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  WinnowWindow *window = winnow_window_new (NULL);
+  WinnowSession *session = winnow_window_get_session (window);
+  GtkWidget *state;
+  GdkFrameClock *clock;
+  gint64 frames, deadline;
+  WnRunStats stats;
+
+  g_assert_no_error (error);
+  g_assert_true (g_file_set_contents (path, loop_process, -1, &error));
+  winnow_window_set_instances (window, 40);
+  gtk_window_set_default_size (GTK_WINDOW (window), 1400, 900);
+  gtk_window_present (GTK_WINDOW (window));
+  winnow_test_settle (GTK_WIDGET (window));
+  g_assert_true (winnow_window_open_file (window, file));
+  winnow_test_wait_for_flush (session);
+  clock = gtk_widget_get_frame_clock (GTK_WIDGET (window));
+  state = find_label_with_prefix (GTK_WIDGET (window), "paused");
+  g_assert_nonnull (state);
+
+  /* F10: back at once, with the instant under way */
+  g_action_group_activate_action (G_ACTION_GROUP (window), "step-next", NULL);
+  wn_engine_get_stats (winnow_session_get_engine (session), &stats);
+  g_assert_cmpuint (stats.executions, <, 40 * 10000);
+  g_assert_true (winnow_session_is_stepping (session));
+
+  /* frames keep coming while it steps, and the transport says it steps */
+  frames = gdk_frame_clock_get_frame_counter (clock);
+  deadline = g_get_monotonic_time () + WAIT_US;
+  while (gdk_frame_clock_get_frame_counter (clock) < frames + 3 && winnow_session_is_stepping (session))
+    {
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+      g_main_context_iteration (NULL, FALSE);
+    }
+  g_assert_true (winnow_session_is_stepping (session));
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (state)), ==, "stepping");
+
+  /* Space stops it where it is */
+  g_action_group_activate_action (G_ACTION_GROUP (window), "play-pause", NULL);
+  g_assert_false (winnow_session_is_stepping (session));
+  g_assert_false (winnow_session_is_playing (session));
+  winnow_test_wait_for_flush (session);
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (state)), ==, "paused");
+
+  /* the next step runs to its budget and says so until dismissed */
+  winnow_test_activate (window, "step-next", NULL);
+  g_assert_false (winnow_session_is_stepping (session));
+  winnow_test_settle (GTK_WIDGET (window));
+  {
+    GtkWidget *title = winnow_test_find_named (GTK_WIDGET (window), "hit-title");
+    GtkWidget *why = winnow_test_find_named (GTK_WIDGET (window), "hit-event");
+
+    g_assert_true (gtk_revealer_get_reveal_child (GTK_REVEALER (gtk_widget_get_ancestor (title, GTK_TYPE_REVEALER))));
+    g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (title)), ==, "The clock stopped by itself at T+00:00.000");
+    g_assert_true (g_str_has_prefix (gtk_label_get_text (GTK_LABEL (why)), "This step ran 200000 actions"));
+  }
+  winnow_test_save_screenshot (GTK_WIDGET (window), "step-budget.png");
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  winnow_test_drain ();
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -582,5 +668,6 @@ main (int argc, char **argv)
   g_test_add_func ("/app/Window/run", test_window_run);
   g_test_add_func ("/app/Window/fast-forward-10000", test_window_responsive);
   g_test_add_func ("/app/Window/failed-save", test_window_failed_save);
+  g_test_add_func ("/app/Window/step-in-slices", test_window_step_in_slices);
   return g_test_run ();
 }
