@@ -35,6 +35,7 @@ struct _WinnowJournalPage
   char              *instance_filter;
   gboolean           follow;
   gboolean           scrolling;
+  guint              reattached;         /* frames to go until the view has laid out the model it got back */
   guint              follow_id;
   double             journal_upper;
   double             journal_page_size;
@@ -167,28 +168,37 @@ refilter (WinnowJournalPage *self)
 }
 
 static gboolean
-journal_follow_cb (gpointer data)
+journal_follow_cb (GtkWidget     *widget,
+                   GdkFrameClock *clock,
+                   gpointer       data)
 {
   WinnowJournalPage *self = data;
   GtkAdjustment *adj = gtk_scrolled_window_get_vadjustment (self->scroller);
   double target = gtk_adjustment_get_upper (adj) - gtk_adjustment_get_page_size (adj);
 
-  self->follow_id = 0;
   if (self->follow && gtk_adjustment_get_value (adj) < target)
     {
       self->scrolling = TRUE;
       gtk_adjustment_set_value (adj, target);
       self->scrolling = FALSE;
     }
+  /* a view given its model back lays it out (from its top) on the frame
+   * after: follow on that one too */
+  if (self->reattached > 0 && --self->reattached > 0)
+    return G_SOURCE_CONTINUE;
+  self->follow_id = 0;
   return G_SOURCE_REMOVE;
 }
 
-/* Scroll to the newest event once the view has measured what arrived. */
+/* Scroll to the newest event on the view's next frame, with what its last
+ * layout measured; a layout that measures more changes the adjustment,
+ * which asks again. (A frame, not an idle: an idle below redraw priority
+ * waited for seconds behind the frames of a toast's animation.) */
 static void
 journal_scroll_to_end (WinnowJournalPage *self)
 {
   if (self->follow_id == 0)
-    self->follow_id = g_idle_add_full (GDK_PRIORITY_REDRAW + 10, journal_follow_cb, self, NULL);
+    self->follow_id = gtk_widget_add_tick_callback (GTK_WIDGET (self->view), journal_follow_cb, self, NULL);
 }
 
 /* The journal's model is attached to the view only while its tab shows: a
@@ -202,7 +212,11 @@ attach_view (WinnowJournalPage *self,
   if (gtk_list_view_get_model (self->view) != journal)
     {
       gtk_list_view_set_model (self->view, journal);
-      if (journal != NULL && self->follow)
+      /* A list given its model starts at its top when it next lays out,
+       * with bounds it may already have had: that move is no scroll of the
+       * user's, and following goes on over the next two frames. */
+      self->reattached = journal != NULL && self->follow ? 2 : 0;
+      if (self->reattached)
         journal_scroll_to_end (self);
     }
 }
@@ -234,6 +248,8 @@ journal_value_changed_cb (GtkAdjustment     *adj,
       return;
     }
   at_end = gtk_adjustment_get_value (adj) >= upper - page - 4;
+  if (self->reattached > 0)
+    return;   /* the list's own jump to its top: the next frame scrolls back */
   if (at_end != self->follow)
     gtk_toggle_button_set_active (self->follow_button, at_end);
 }
@@ -317,7 +333,9 @@ winnow_journal_page_dispose (GObject *object)
 {
   WinnowJournalPage *self = WINNOW_JOURNAL_PAGE (object);
 
-  g_clear_handle_id (&self->follow_id, g_source_remove);
+  if (self->follow_id != 0)
+    gtk_widget_remove_tick_callback (GTK_WIDGET (self->view), self->follow_id);
+  self->follow_id = 0;
   /* the template first: the view holds the models */
   G_OBJECT_CLASS (winnow_journal_page_parent_class)->dispose (object);
   g_clear_object (&self->journal_filtered);

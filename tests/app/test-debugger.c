@@ -1017,6 +1017,52 @@ test_session_round_trip (void)
   close_window (window);
 }
 
+/* The Journal opens at the newest event after a run finished on another tab
+ * (issue 16.16): the list is attached again when its tab shows, and the
+ * list's jump back to its top then is no scroll of the user's. */
+static void
+test_journal_follows (void)
+{
+  WinnowWindow *window = open_window ("order-fulfilment.process.json");
+  WinnowSession *session = winnow_window_get_session (window);
+  GtkWidget *follow = NULL;
+  GtkScrolledWindow *scroller;
+  GtkAdjustment *adj;
+
+  winnow_test_activate (window, "show-tab", g_variant_new_string ("journal"));
+  for (guint i = 0; i < 6; i++)
+    winnow_test_activate (window, "step-next", NULL);
+  winnow_test_settle (GTK_WIDGET (window));
+  scroller = GTK_SCROLLED_WINDOW (gtk_widget_get_ancestor (winnow_test_find_named (GTK_WIDGET (window), "journal-view"),
+                                                           GTK_TYPE_SCROLLED_WINDOW));
+  follow = winnow_test_find_named (GTK_WIDGET (window), "journal-follow");
+  g_assert_true (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (follow)));
+
+  for (guint round = 0; round < 3; round++)
+    {
+      /* the run goes on (and ends) while another tab shows */
+      winnow_test_activate (window, "show-tab", g_variant_new_string (round % 2 ? "dispatcher" : "tracks"));
+      winnow_test_settle (GTK_WIDGET (window));
+      if (round == 0)
+        fast_forward (window);
+      else
+        winnow_test_activate (window, "restart", NULL), fast_forward (window);
+      winnow_test_activate (window, "show-tab", g_variant_new_string ("journal"));
+      winnow_test_settle (GTK_WIDGET (window));
+
+      adj = gtk_scrolled_window_get_vadjustment (scroller);
+      g_test_message ("round %u: value %g, upper %g, page %g", round, gtk_adjustment_get_value (adj),
+                      gtk_adjustment_get_upper (adj), gtk_adjustment_get_page_size (adj));
+      g_assert_true (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (follow)));
+      g_assert_cmpfloat (gtk_adjustment_get_upper (adj), >, 2 * gtk_adjustment_get_page_size (adj));
+      g_assert_cmpfloat (gtk_adjustment_get_value (adj), >=,
+                         gtk_adjustment_get_upper (adj) - gtk_adjustment_get_page_size (adj) - 4);
+    }
+  g_assert_cmpint (winnow_session_get_next_time (session), ==, WN_TIME_NEVER);
+  save_content_screenshot (window, "journal-follows.png");
+  close_window (window);
+}
+
 /* ---- the timeline ---- */
 
 static void
@@ -1144,6 +1190,7 @@ main (int argc, char **argv)
   g_test_add_func ("/app/Debugger/settings-actions", test_settings_actions);
   g_test_add_func ("/app/Debugger/restart-keeps-trust", test_restart_keeps_trust);
   g_test_add_func ("/app/Debugger/session-round-trip", test_session_round_trip);
+  g_test_add_func ("/app/Debugger/journal-follows", test_journal_follows);
   g_test_add_func ("/app/Debugger/timeline", test_timeline);
   g_test_add_func ("/app/Debugger/timeline-many", test_timeline_many);
   status = g_test_run ();
