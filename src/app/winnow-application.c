@@ -60,11 +60,12 @@ quit_action (GSimpleAction *action,
              gpointer       data)
 {
   GApplication *app = data;
-  GList *windows = gtk_application_get_windows (GTK_APPLICATION (app));
+  g_autoptr(GList) windows = g_list_copy (gtk_application_get_windows (GTK_APPLICATION (app)));
 
+  /* each window may ask to save first (and may stay): the application ends
+   * with its last window */
   for (GList *l = windows; l != NULL; l = l->next)
     gtk_window_close (l->data);
-  g_application_quit (app);
 }
 
 static const GActionEntry app_entries[] = {

@@ -80,6 +80,8 @@ struct _WinnowSession
   gboolean         step_may_end;    /* something was pending when it began */
   guint64          step_start;      /* actions run when this go at the step began */
   WnStopReason     step_reason;     /* why its last slice stopped */
+  guint64          step_after;      /* > 0: it runs to a saved position, that many actions in all */
+  guint            saved_actions;   /* the operator's actions when last saved (winnow-session-state.c) */
   GPtrArray       *incidents;       /* WinnowIncident*, open ones */
   GPtrArray       *incidents_next;  /* collected from the listed tracks (collect_incidents) */
   guint            incidents_version;
@@ -107,6 +109,17 @@ void  _winnow_session_stopped             (WinnowSession   *self,
 void  _winnow_session_stop_step           (WinnowSession   *self);
 /* Drop a step under way without a word: its engine goes. */
 void  _winnow_session_drop_step           (WinnowSession   *self);
+/* Run, in slices, until `after` actions have run in all, then stand the
+ * clock at `at`: a saved session's position. */
+void  _winnow_session_run_to              (WinnowSession   *self,
+                                           guint64          after,
+                                           WnTime           at);
+
+/* winnow-session-state.c */
+/* A saved session was loaded: its breakpoints again, and to its position. */
+void  _winnow_session_restore_state       (WinnowSession   *self);
+/* The position is reached: what the operator did so far is saved. */
+void  _winnow_session_state_restored      (WinnowSession   *self);
 
 /* winnow-session-tables.c */
 void     _winnow_session_tables_init      (WinnowSession   *self);

@@ -34,7 +34,21 @@ finish_step (WinnowSession *self)
   WnScheduler *scheduler = wn_engine_get_scheduler (self->engine);
 
   g_clear_handle_id (&self->step_id, g_source_remove);
-  if (self->step_by)
+  if (self->step_after > 0)
+    {
+      /* a session reopened where it was saved: the clock as it stood then,
+       * the commands saved there replayed (a pause), and no step of ours */
+      if (wn_scheduler_get_n_run (scheduler) < self->step_after)
+        ;   /* stopped on the way (Pause): where it is */
+      else if (self->step_target > wn_scheduler_now (scheduler) &&
+               wn_scheduler_get_next_time (scheduler) > self->step_target)
+        wn_scheduler_step_by (scheduler, self->step_target - wn_scheduler_now (scheduler));
+      else
+        wn_scheduler_run_budget (scheduler, wn_scheduler_now (scheduler), 0);
+      self->step_after = 0;
+      _winnow_session_state_restored (self);
+    }
+  else if (self->step_by)
     {
       g_autofree char *text = wn_duration_format (self->step_delta);
       /* journal data: not translated */
@@ -68,6 +82,22 @@ run_slice (WinnowSession *self)
       guint64 ran = wn_scheduler_get_n_run (scheduler) - self->step_start;
       guint budget;
 
+      if (self->step_after > 0)
+        {
+          /* to a saved position: exactly that many actions, through the
+           * breakpoints on the way (the one at the position stays hit) */
+          guint64 left = self->step_after - MIN (self->step_after, wn_scheduler_get_n_run (scheduler));
+
+          if (left == 0)
+            return TRUE;
+          self->step_reason = wn_scheduler_run_budget (scheduler, WN_TIME_NEVER, (guint) MIN (SLICE_ACTIONS, left));
+          if (self->step_reason == WN_STOP_QUIESCENT ||
+              (self->step_reason == WN_STOP_REQUESTED && wn_engine_get_failure (self->engine) != NULL))
+            return TRUE;
+          if (self->step_reason == WN_STOP_REQUESTED && wn_scheduler_get_n_run (scheduler) < self->step_after)
+            wn_engine_clear_hit (self->engine);
+          continue;
+        }
       if (ran >= STEP_MAX_ACTIONS)
         {
           g_autofree char *text =
@@ -151,6 +181,29 @@ _winnow_session_drop_step (WinnowSession *self)
 {
   g_clear_handle_id (&self->step_id, g_source_remove);
   self->stepping = FALSE;
+  self->step_after = 0;
+}
+
+void
+_winnow_session_run_to (WinnowSession *self,
+                        guint64        after,
+                        WnTime         at)
+{
+  _winnow_session_drop_step (self);
+  if (after == 0 && at == 0)
+    {
+      _winnow_session_state_restored (self);
+      return;
+    }
+  self->step_after = MAX (after, 1);
+  if (after == 0)
+    {
+      /* no action, only the clock: the same ending */
+      self->stepping = TRUE;
+      finish_step (self);
+      return;
+    }
+  start_step (self, at, FALSE, 0, TRUE);
 }
 
 /* ---- public API ---- */

@@ -233,6 +233,7 @@ reset_models (WinnowSession *self)
   self->stepped = FALSE;
   self->notices_shown = 0;
   self->failure_shown = FALSE;
+  self->saved_actions = 0;
 }
 
 static void
@@ -1023,16 +1024,6 @@ winnow_session_get_journal_text (WinnowSession *self,
   return g_string_free (text, FALSE);
 }
 
-char *
-winnow_session_export_session (WinnowSession *self)
-{
-  g_return_val_if_fail (WINNOW_IS_SESSION (self), NULL);
-
-  if (self->engine == NULL)
-    return NULL;
-  return wn_engine_export_session (self->engine);
-}
-
 gboolean
 winnow_session_load_scenario (WinnowSession  *self,
                               GFile          *file,
@@ -1062,6 +1053,8 @@ winnow_session_load_scenario (WinnowSession  *self,
   process = wn_process_ref (self->process);
   process_file = self->file ? g_object_ref (self->file) : NULL;
   winnow_session_set_process (self, process, scenario, NULL, process_file);
+  /* where it was saved: its breakpoints, and the run to its position */
+  _winnow_session_restore_state (self);
   return TRUE;
 }
 

@@ -157,6 +157,12 @@ char             *winnow_session_get_journal_text  (WinnowSession          *self
                                                     gsize                  *length);
 /* The run so far as a winnow.scenario/1 document that replays it. */
 char             *winnow_session_export_session    (WinnowSession          *self);
+/* The operator did something the run records (a start, an injection, a trust
+ * change, an incident operation, a cancel; not play, pause or a step) since
+ * the session was last saved or opened. */
+gboolean          winnow_session_has_unsaved_actions (WinnowSession        *self);
+/* What the session exports now has been written. */
+void              winnow_session_mark_saved        (WinnowSession          *self);
 /* Run the current process with the scenario in `file` (a saved session
  * replays), from T+0, without the window's overrides. On failure nothing
  * changes. */

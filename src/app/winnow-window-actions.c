@@ -100,7 +100,10 @@ winnow_window_save_session (WinnowWindow  *self,
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("No process is loaded"));
       return FALSE;
     }
-  return write_file (file, text, strlen (text), _("Could not save the session: "), error);
+  if (!write_file (file, text, strlen (text), _("Could not save the session: "), error))
+    return FALSE;
+  winnow_session_mark_saved (self->session);
+  return TRUE;
 }
 
 gboolean
@@ -152,6 +155,22 @@ typedef enum {
   CHOOSE_JOURNAL,
 } ChooserPurpose;
 
+static gboolean
+close_cb (gpointer data)
+{
+  gtk_window_close (data);
+  return G_SOURCE_REMOVE;
+}
+
+/* Close once the dialog that decided it is gone: it is transient for the
+ * window and still busy with its response. */
+static void
+close_later (WinnowWindow *self)
+{
+  self->close_confirmed = TRUE;
+  g_idle_add_full (G_PRIORITY_DEFAULT, close_cb, g_object_ref (self), g_object_unref);
+}
+
 static void
 chooser_response_cb (GtkNativeDialog *dialog,
                      int              response,
@@ -187,6 +206,8 @@ chooser_response_cb (GtkNativeDialog *dialog,
               done = g_strdup_printf (_("Journal exported to “%s”"), name);
             break;
           }
+      if (purpose == CHOOSE_SESSION && error == NULL && self->close_after_save)
+        close_later (self);   /* Save… in the close prompt: saved, so the window goes */
       if (error != NULL)
         {
           /* a failed save stays until dismissed; the run is kept as it was */
@@ -198,6 +219,8 @@ chooser_response_cb (GtkNativeDialog *dialog,
       else if (done != NULL)
         _winnow_window_show_toast (self, done);
     }
+  if (purpose == CHOOSE_SESSION)
+    self->close_after_save = FALSE;
   gtk_native_dialog_destroy (dialog);
   g_object_unref (dialog);
 }
@@ -291,6 +314,46 @@ run_chooser (WinnowWindow   *self,
   g_object_set_data (G_OBJECT (chooser), "winnow-purpose", GINT_TO_POINTER (purpose));
   g_signal_connect (chooser, "response", G_CALLBACK (chooser_response_cb), self);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+}
+
+static void
+close_prompt_response_cb (AdwMessageDialog *dialog,
+                          const char       *response,
+                          WinnowWindow     *self)
+{
+  if (g_strcmp0 (response, "discard") == 0)
+    close_later (self);
+  else if (g_strcmp0 (response, "save") == 0)
+    {
+      self->close_after_save = TRUE;
+      run_chooser (self, CHOOSE_SESSION);
+    }
+}
+
+gboolean
+_winnow_window_ask_before_close (WinnowWindow *self)
+{
+  GtkWidget *dialog;
+
+  if (self->close_confirmed || !winnow_session_has_unsaved_actions (self->session))
+    return FALSE;
+  dialog = adw_message_dialog_new (GTK_WINDOW (self), _("Save the Session?"),
+                                   _("What you did in this run — started instances, injected faults, trust "
+                                     "changes, incident operations — is not saved. A saved session replays it "
+                                     "exactly, in the app and with winnow-run."));
+  gtk_widget_set_name (dialog, "close-prompt");
+  adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog),
+                                    "cancel", _("_Cancel"),
+                                    "discard", _("_Discard"),
+                                    "save", _("_Save…"),
+                                    NULL);
+  adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "discard", ADW_RESPONSE_DESTRUCTIVE);
+  adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "save", ADW_RESPONSE_SUGGESTED);
+  adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "save");
+  adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
+  g_signal_connect_object (dialog, "response", G_CALLBACK (close_prompt_response_cb), self, 0);
+  gtk_window_present (GTK_WINDOW (dialog));
+  return TRUE;
 }
 
 static void

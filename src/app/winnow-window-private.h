@@ -73,6 +73,8 @@ struct _WinnowWindow
   guint                 alert_counts[WINNOW_ALERT_FINISHED + 1];
   guint                 unseen_instances;
   guint                 unseen_journal;
+  gboolean              close_confirmed;  /* the operator chose to close without saving */
+  gboolean              close_after_save; /* Save… in the close prompt: close once saved */
   GMenu                *recent_menu;
   GMenu                *examples_menu;
 };
@@ -92,5 +94,7 @@ void  _winnow_window_setup_drop          (WinnowWindow *self);
 char *_winnow_window_chooser_folder       (WinnowWindow *self, gboolean saving);
 void  _winnow_window_remove_setting_actions (WinnowWindow *self);
 void  _winnow_window_add_actions      (WinnowWindow *self);
+/* Closing with operator actions not saved: ask first (TRUE: the close waits). */
+gboolean _winnow_window_ask_before_close (WinnowWindow *self);
 
 G_END_DECLS

@@ -597,6 +597,8 @@ close_request_cb (GtkWindow    *window,
 {
   int width, height;
 
+  if (_winnow_window_ask_before_close (self))
+    return TRUE;
   if (self->settings == NULL)
     return FALSE;
   gtk_window_get_default_size (window, &width, &height);

@@ -932,6 +932,7 @@ test_session_round_trip (void)
   GListModel *bps;
   g_autoptr(WnBreakpointItem) bp = NULL;
   WnRunStats before, after;
+  WnTime end;
   gint64 until;
 
   /* a few steps, a step by Δ, an injection, a trust change, a started
@@ -995,18 +996,26 @@ test_session_round_trip (void)
   replayed = run_replay (process, session_path);
   compare_lines (journal, replayed);
 
-  /* and File ▸ Open Scenario… runs it again in the app: the same run (the
-   * app's own play and pause come on top of the replayed clock commands) */
+  /* and File ▸ Open Scenario… runs it again in the app, to where it was
+   * saved (here the run's end): the same run, the same journal */
   wn_engine_get_stats (winnow_session_get_engine (session), &before);
+  end = winnow_session_get_now (session);
   g_assert_true (winnow_window_open_scenario (window, session_file));
-  g_assert_cmpint (winnow_session_get_now (session), ==, 0);
-  fast_forward (window);
+  winnow_test_wait_for_flush (session);
+  g_assert_cmpint (winnow_session_get_now (session), ==, end);
+  g_assert_false (winnow_session_is_playing (session));
   wn_engine_get_stats (winnow_session_get_engine (session), &after);
   g_assert_cmpuint (after.instances, ==, before.instances);
   g_assert_cmpuint (after.completed, ==, before.completed);
   g_assert_cmpuint (after.terminated, ==, before.terminated);
   g_assert_cmpuint (after.executions, ==, before.executions);
+  text = winnow_session_get_journal_text (session, NULL);
+  compare_lines (journal, text);
+  /* played again from there, nothing is left: the same events, and the
+   * app's own play and pause on top */
+  fast_forward (window);
   original = without_clock (journal);
+  g_clear_pointer (&text, g_free);
   text = winnow_session_get_journal_text (session, NULL);
   again = without_clock (text);
   compare_lines (original, again);
@@ -1061,6 +1070,166 @@ test_journal_follows (void)
   g_assert_cmpint (winnow_session_get_next_time (session), ==, WN_TIME_NEVER);
   save_content_screenshot (window, "journal-follows.png");
   close_window (window);
+}
+
+/* The breakpoint banner's title, or NULL when the banner is hidden. */
+static const char *
+banner_title (WinnowWindow *window)
+{
+  GtkWidget *title = winnow_test_find_named (GTK_WIDGET (window), "hit-title");
+
+  if (!gtk_revealer_get_reveal_child (GTK_REVEALER (gtk_widget_get_ancestor (title, GTK_TYPE_REVEALER))))
+    return NULL;
+  return gtk_label_get_text (GTK_LABEL (title));
+}
+
+/* A session saved at a breakpoint reopens there (issue 16.12): its
+ * breakpoints set again (enabled or not), the clock where it stood, the
+ * stop announced, and the journal byte for byte the one exported when it
+ * was saved. Headless, the same session replays that journal and runs on
+ * to the run's end. */
+static void
+test_session_reopens_where_saved (void)
+{
+  g_autofree char *process = winnow_test_example_path ("order-fulfilment-authoritative.process.json");
+  WinnowWindow *window = open_window ("order-fulfilment-authoritative.process.json");
+  WinnowSession *session = winnow_window_get_session (window);
+  WinnowWindow *again;
+  WinnowSession *reopened;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("winnow-reopen-XXXXXX", &error);
+  g_autofree char *session_path = g_build_filename (dir, "at-breakpoint.scenario.json", NULL);
+  g_autofree char *journal_path = g_build_filename (dir, "at-breakpoint.journal.jsonl", NULL);
+  g_autoptr(GFile) session_file = g_file_new_for_path (session_path);
+  g_autoptr(GFile) journal_file = g_file_new_for_path (journal_path);
+  g_autofree char *journal = NULL;
+  g_autofree char *replayed = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *title = NULL;
+  const WnBreakpoint *bps;
+  WnTime saved_at;
+  guint64 saved_after;
+  guint n, disabled;
+
+  g_assert_no_error (error);
+  winnow_test_activate (window, "add-breakpoint-spec", g_variant_new_string ("node.entered@shipped"));
+  disabled = winnow_session_find_breakpoint (session, WN_EV_NODE, WN_PH_ENTERED, "shipped");
+  g_assert_true (winnow_session_enable_breakpoint (session, disabled, FALSE));
+  winnow_test_activate (window, "add-breakpoint-spec", g_variant_new_string ("job.retriesExhausted"));
+  winnow_test_activate (window, "step-next", NULL);
+  winnow_test_activate (window, "start-instance", NULL);
+  g_assert_true (winnow_session_has_unsaved_actions (session));
+  fast_forward (window);
+  g_assert_cmpuint (winnow_session_get_hit (session, NULL), !=, 0);
+  title = g_strdup (banner_title (window));
+  g_assert_nonnull (title);
+  saved_at = winnow_session_get_now (session);
+  saved_after = wn_scheduler_get_n_run (wn_engine_get_scheduler (winnow_session_get_engine (session)));
+
+  g_assert_true (winnow_window_save_session (window, session_file, &error));
+  g_assert_no_error (error);
+  g_assert_false (winnow_session_has_unsaved_actions (session));
+  g_assert_true (winnow_window_export_journal (window, journal_file, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (journal_path, &journal, NULL, &error));
+  g_assert_no_error (error);
+
+  /* headless: the exported journal, then the rest of the run */
+  replayed = run_replay (process, session_path);
+  g_assert_true (g_str_has_prefix (replayed, journal));
+  g_assert_cmpuint (strlen (replayed), >, strlen (journal));
+
+  /* a new window opens it where it was saved */
+  again = open_window ("order-fulfilment-authoritative.process.json");
+  reopened = winnow_window_get_session (again);
+  g_assert_true (winnow_window_open_scenario (again, session_file));
+  winnow_test_wait_for_flush (reopened);
+  winnow_test_settle (GTK_WIDGET (again));
+  g_assert_false (winnow_session_is_playing (reopened));
+  g_assert_cmpint (winnow_session_get_now (reopened), ==, saved_at);
+  g_assert_cmpuint (wn_scheduler_get_n_run (wn_engine_get_scheduler (winnow_session_get_engine (reopened))), ==,
+                    saved_after);
+  /* (the engine's breakpoints: the session's are those) */
+  bps = wn_engine_get_breakpoints (winnow_session_get_engine (reopened), &n);
+  g_assert_cmpuint (n, ==, 2);
+  g_assert_cmpint (bps[0].kind, ==, WN_EV_NODE);
+  g_assert_cmpstr (bps[0].node, ==, "shipped");
+  g_assert_false (bps[0].enabled);
+  g_assert_cmpint (bps[1].phase, ==, WN_PH_RETRIES_EXHAUSTED);
+  g_assert_true (bps[1].enabled);
+  g_assert_cmpuint (bps[1].hits, ==, 1);
+  g_assert_cmpuint (wn_engine_get_last_hit (winnow_session_get_engine (reopened), NULL), ==, bps[1].id);
+  g_assert_cmpuint (winnow_session_get_hit (reopened, NULL), !=, 0);
+  g_assert_cmpstr (banner_title (again), ==, title);
+  text = winnow_session_get_journal_text (reopened, NULL);
+  compare_lines (journal, text);
+  g_assert_false (winnow_session_has_unsaved_actions (reopened));
+  save_content_screenshot (again, "session-reopened.png");
+
+  g_unlink (session_path);
+  g_unlink (journal_path);
+  g_rmdir (dir);
+  close_window (again);
+  close_window (window);
+}
+
+static GtkWidget *
+find_toplevel (const char *name)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GtkWidget) widget = g_list_model_get_item (toplevels, i);
+
+      if (g_strcmp0 (gtk_widget_get_name (widget), name) == 0 && gtk_widget_get_visible (widget))
+        return widget;
+    }
+  return NULL;
+}
+
+/* Closing a window (Ctrl+W, or Ctrl+Q for all of them) with operator actions
+ * not saved asks first (issue 16.12): Cancel keeps it, Discard closes it; a
+ * run with nothing to save, or just saved, closes at once. */
+static void
+test_close_asks_to_save (void)
+{
+  WinnowWindow *window = open_window ("order-fulfilment.process.json");
+  WinnowWindow *plain = open_window ("order-fulfilment.process.json");
+  GtkWidget *prompt;
+  g_autofree char *heading = NULL;
+
+  /* play and steps alone are nothing to save */
+  g_object_add_weak_pointer (G_OBJECT (plain), (gpointer *) &plain);
+  winnow_test_activate (plain, "step-next", NULL);
+  gtk_window_close (GTK_WINDOW (plain));
+  winnow_test_drain ();
+  g_assert_null (plain);
+  g_assert_null (find_toplevel ("close-prompt"));
+
+  g_object_add_weak_pointer (G_OBJECT (window), (gpointer *) &window);
+  winnow_test_activate (window, "start-instance", NULL);
+  gtk_window_close (GTK_WINDOW (window));
+  winnow_test_drain ();
+  g_assert_nonnull (window);
+  prompt = find_toplevel ("close-prompt");
+  g_assert_true (ADW_IS_MESSAGE_DIALOG (prompt));
+  g_object_get (prompt, "heading", &heading, NULL);
+  g_assert_cmpstr (heading, ==, "Save the Session?");
+  g_assert_true (adw_message_dialog_has_response (ADW_MESSAGE_DIALOG (prompt), "save"));
+  winnow_test_settle (prompt);
+  winnow_test_save_screenshot (prompt, "close-prompt.png");
+  adw_message_dialog_response (ADW_MESSAGE_DIALOG (prompt), "cancel");
+  winnow_test_drain ();
+  g_assert_nonnull (window);
+
+  gtk_window_close (GTK_WINDOW (window));
+  winnow_test_drain ();
+  prompt = find_toplevel ("close-prompt");
+  g_assert_nonnull (prompt);
+  adw_message_dialog_response (ADW_MESSAGE_DIALOG (prompt), "discard");
+  winnow_test_drain ();
+  g_assert_null (window);
 }
 
 /* ---- the timeline ---- */
@@ -1191,6 +1360,8 @@ main (int argc, char **argv)
   g_test_add_func ("/app/Debugger/restart-keeps-trust", test_restart_keeps_trust);
   g_test_add_func ("/app/Debugger/session-round-trip", test_session_round_trip);
   g_test_add_func ("/app/Debugger/journal-follows", test_journal_follows);
+  g_test_add_func ("/app/Debugger/session-reopens-where-saved", test_session_reopens_where_saved);
+  g_test_add_func ("/app/Debugger/close-asks-to-save", test_close_asks_to_save);
   g_test_add_func ("/app/Debugger/timeline", test_timeline);
   g_test_add_func ("/app/Debugger/timeline-many", test_timeline_many);
   status = g_test_run ();
