@@ -1079,24 +1079,31 @@ winnow_diagram_snapshot (GtkWidget   *widget,
   if (self->scene != NULL)
     gtk_snapshot_append_node (snapshot, self->scene);
 
-  /* Each node's badges apart: when a count moves, only its pills are new. */
+  /* Each node's badges apart: when a count moves, only its pills are new.
+   * Their bounds are in widget coordinates and the zoom is cairo's, as for
+   * the scene: GTK 4.8 draws a cairo node appended under a snapshot scale
+   * below 1 shifted within its bounds, so a short pane (a fit zoom under 1)
+   * showed a sliver of each badge, or nothing. */
   badge_layout = text_new (widget, "", TRUE, TRUE);
-  gtk_snapshot_save (snapshot);
-  gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (self->off_x, self->off_y));
-  gtk_snapshot_scale (snapshot, self->zoom, self->zoom);
   for (guint i = 0; i < p->n_nodes; i++)
     {
       double total = badges_width (badge_layout, &self->states[i]);
       graphene_rect_t bounds;
+      double x0, y0, x1, y1;
       cairo_t *cr;
 
       if (!decorations_bounds (&p->nodes[i], &self->layout->nodes[i], &self->states[i], total, &bounds))
         continue;
-      cr = gtk_snapshot_append_cairo (snapshot, &bounds);
+      x0 = floor (self->off_x + bounds.origin.x * self->zoom);
+      y0 = floor (self->off_y + bounds.origin.y * self->zoom);
+      x1 = ceil (self->off_x + (bounds.origin.x + bounds.size.width) * self->zoom);
+      y1 = ceil (self->off_y + (bounds.origin.y + bounds.size.height) * self->zoom);
+      cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (x0, y0, x1 - x0, y1 - y0));
+      cairo_translate (cr, self->off_x, self->off_y);
+      cairo_scale (cr, self->zoom, self->zoom);
       draw_decorations (cr, &pal, badge_layout, &p->nodes[i], &self->layout->nodes[i], &self->states[i], total);
       cairo_destroy (cr);
     }
-  gtk_snapshot_restore (snapshot);
 }
 
 /* ------------------------------------------------------------------------- */

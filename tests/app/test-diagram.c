@@ -477,6 +477,52 @@ test_badges_and_breakpoints (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* How many pixels the badges on "reserve" change, drawn in a diagram pane
+ * `height` px tall (and fitted), and the zoom that gave. */
+static guint
+badge_ink (int height, double *zoom)
+{
+  g_autoptr(WnProcess) process = build_order ();
+  GtkWidget *diagram = winnow_diagram_new ();
+  WinnowDiagram *d = WINNOW_DIAGRAM (diagram);
+  GtkWidget *window;
+  g_autoptr(GdkTexture) plain = NULL;
+  g_autoptr(GdkTexture) badged = NULL;
+  g_autofree char *name = g_strdup_printf ("diagram-badges-%d.png", height);
+  guint ink;
+
+  winnow_diagram_set_process (d, process);
+  window = show_in_window (diagram);
+  gtk_window_set_default_size (GTK_WINDOW (window), 900, height);
+  iterate (300);
+  winnow_diagram_zoom_to_fit (d);
+  plain = render (window, diagram);
+  winnow_diagram_set_badges (d, "reserve", 0, 3, 0);
+  badged = render (window, diagram);
+  save_png (badged, name);
+  ink = count_differences (plain, badged);
+  *zoom = winnow_diagram_get_zoom (d);
+  gtk_window_destroy (GTK_WINDOW (window));
+  return ink;
+}
+
+/* A short diagram pane shrinks its badges with the diagram, and shows all of
+ * each (issue 16.10: half a "3", or none at all, at 1024×640). */
+static void
+test_badges_short_pane (void)
+{
+  double full_zoom, short_zoom;
+  guint full = badge_ink (500, &full_zoom);
+  guint small = badge_ink (170, &short_zoom);
+  double scale = short_zoom / full_zoom;
+
+  g_test_message ("badge ink %u at zoom %.2f, %u at zoom %.2f", full, full_zoom, small, short_zoom);
+  g_assert_cmpfloat (short_zoom, <, 0.8 * full_zoom);
+  g_assert_cmpuint (full, >, 150);
+  /* the same pill, scaled: its area goes with the square of the zoom */
+  g_assert_cmpfloat (small, >, 0.6 * full * scale * scale);
+}
+
 static void
 test_zoom (void)
 {
@@ -671,6 +717,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/app/Diagram/layout-rich", test_layout_rich);
   g_test_add_func ("/app/Diagram/selection", test_selection);
   g_test_add_func ("/app/Diagram/badges-and-breakpoints", test_badges_and_breakpoints);
+  g_test_add_func ("/app/Diagram/badges-short-pane", test_badges_short_pane);
   g_test_add_func ("/app/Diagram/zoom", test_zoom);
   g_test_add_func ("/app/Diagram/tooltips", test_tooltips);
   g_test_add_func ("/app/Diagram/tooltip-policy", test_tooltip_policy);
