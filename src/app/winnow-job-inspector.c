@@ -372,7 +372,7 @@ update_job_inspector (WinnowJobInspector *self)
         case WN_JOB_GATED:
           state = g_strdup (_("gated: waiting for its backoff to pass"));
           g_object_get (row, "not-before-text", &until, NULL);
-          /* Translators: "gate until T+00:00.800 (−300ms); no lock" */
+          /* Translators: "gate until T+00:00.800 (in 300ms); no lock" */
           lock = g_strdup_printf (_("gate until %s; no lock"), until);
           break;
         case WN_JOB_LOCKED:

@@ -62,7 +62,8 @@ round_remaining (WnTime us)
   return MAX (unit, (us + unit / 2) / unit * unit);
 }
 
-/* "T+00:00.800 (−300ms)": an instant, and how far it lies ahead. */
+/* "T+00:00.800 (in 300ms)": an instant, and how far it lies ahead, read the
+ * way the tracks' "(1.2s ago)" and the trace's "next in 300ms" read. */
 static char *
 format_instant (WnTime when,
                 WnTime now)
@@ -73,7 +74,8 @@ format_instant (WnTime when,
     {
       g_autofree char *left = wn_duration_format (round_remaining (when - now));
 
-      return g_strdup_printf ("%s (−%s)", clock, left);
+      /* Translators: an instant still to come, and how far ahead: "T+00:00.800 (in 300ms)" */
+      return g_strdup_printf (_("%s (in %s)"), clock, left);
     }
   return g_steal_pointer (&clock);
 }

@@ -90,10 +90,43 @@ winnow_transport_class_init (WinnowTransportClass *klass)
   gtk_widget_class_bind_template_child (widget_class, WinnowTransport, clock_state_label);
 }
 
+/* The state label is as wide as its widest text, so that the buttons before
+ * it and the seed after it do not move when the clock's state changes: it
+ * sits in a stack beside a copy of itself for each text it may show, and a
+ * stack is as wide as its widest page. */
+static void
+size_state_label (WinnowTransport *self)
+{
+  static const double speeds[] = { 0.1, 1, 10, 100, 1000 };
+  const char *fixed[] = { _("paused"), _("stepping"), _("fast-forward") };
+  GtkWidget *label = GTK_WIDGET (self->clock_state_label);
+  GtkWidget *box = gtk_widget_get_parent (label);
+  GtkWidget *stack = gtk_stack_new ();
+
+  g_object_ref (label);
+  gtk_box_remove (GTK_BOX (box), label);
+  gtk_stack_add_child (GTK_STACK (stack), label);
+  g_object_unref (label);
+  gtk_widget_set_valign (stack, GTK_ALIGN_CENTER);
+  gtk_box_append (GTK_BOX (box), stack);
+  for (guint i = 0; i < G_N_ELEMENTS (fixed) + G_N_ELEMENTS (speeds); i++)
+    {
+      g_autofree char *speed = i >= G_N_ELEMENTS (fixed)
+                               ? winnow_transport_describe_speed (speeds[i - G_N_ELEMENTS (fixed)]) : NULL;
+      g_autofree char *running = speed ? g_strdup_printf (_("running %s"), speed) : NULL;
+      GtkWidget *sizer = gtk_label_new (running ? running : fixed[i]);
+
+      gtk_widget_add_css_class (sizer, "clock-state");
+      gtk_stack_add_child (GTK_STACK (stack), sizer);
+    }
+  gtk_stack_set_visible_child (GTK_STACK (stack), label);
+}
+
 static void
 winnow_transport_init (WinnowTransport *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  size_state_label (self);
   g_signal_connect (self->step_button, "query-tooltip", G_CALLBACK (step_query_tooltip_cb), self);
   /* the speed menu waits for its first click: its widgets stay out of the first frame */
   winnow_menu_button_set_menu_lazily (self->speed_button, self->speed_menu);

@@ -10,6 +10,7 @@
 #include <adwaita.h>
 
 #include "winnow-run-panel.h"
+#include "winnow-transport.h"
 #include "winnow-window-private.h"
 
 #include "winnow.h"
@@ -171,7 +172,8 @@ test_window_run (void)
   g_assert_cmpint (winnow_job_row_get_not_before (job), ==, retry->not_before_us);
   g_assert_null (winnow_job_row_get_worker (job));
   g_object_get (job, "not-before-text", &not_before_text, NULL);
-  g_assert_cmpstr (not_before_text, ==, "T+00:00.400 (−300ms)");
+  /* read the way the tracks' "(1.2s ago)" reads (issue 16, polish) */
+  g_assert_cmpstr (not_before_text, ==, "T+00:00.400 (in 300ms)");
   g_assert_cmpint (winnow_job_row_get_trust (job), ==, WN_TRUST_ENGINE_AUTHORITATIVE);
 
   /* the picture for people: the dispatcher during the retry, the task selected */
@@ -645,6 +647,55 @@ test_window_step_in_slices (void)
   g_rmdir (dir);
 }
 
+static int
+natural_width (GtkWidget *widget)
+{
+  int min = 0, nat = 0;
+
+  gtk_widget_measure (widget, GTK_ORIENTATION_HORIZONTAL, -1, &min, &nat, NULL, NULL);
+  return nat;
+}
+
+/* The transport keeps its width whatever the clock's state says (issue 16,
+ * polish): the buttons do not move under the pointer when it changes. */
+static void
+test_window_transport_steady (void)
+{
+  g_autofree char *path = winnow_test_example_path ("flaky-service.process.json");
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  WinnowWindow *window = winnow_window_new (NULL);
+  WinnowSession *session = winnow_window_get_session (window);
+  GtkWidget *transport;
+  GtkWidget *state;
+  int paused;
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1400, 900);
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_true (winnow_window_open_file (window, file));
+  winnow_test_settle (GTK_WIDGET (window));
+  state = find_label_with_prefix (GTK_WIDGET (window), "paused");
+  g_assert_nonnull (state);
+  transport = gtk_widget_get_ancestor (state, WINNOW_TYPE_TRANSPORT);
+  g_assert_nonnull (transport);
+  /* (the speed button shows the speed: each speed is measured paused first) */
+  for (guint i = 0; i < 2; i++)
+    {
+      winnow_test_activate (window, "set-speed", g_variant_new_string (i == 0 ? "1000" : "ff"));
+      winnow_transport_update (WINNOW_TRANSPORT (transport));
+      paused = natural_width (transport);
+      g_action_group_activate_action (G_ACTION_GROUP (window), "play-pause", NULL);
+      winnow_transport_update (WINNOW_TRANSPORT (transport));
+      g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (state)), ==, i == 0 ? "running 1000×" : "fast-forward");
+      g_assert_cmpint (natural_width (transport), ==, paused);
+      winnow_session_pause (session);
+      winnow_transport_update (WINNOW_TRANSPORT (transport));
+      g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (state)), ==, "paused");
+      g_assert_cmpint (natural_width (transport), ==, paused);
+    }
+  gtk_window_destroy (GTK_WINDOW (window));
+  winnow_test_drain ();
+}
+
 int
 main (int argc, char **argv)
 {
@@ -669,5 +720,6 @@ main (int argc, char **argv)
   g_test_add_func ("/app/Window/fast-forward-10000", test_window_responsive);
   g_test_add_func ("/app/Window/failed-save", test_window_failed_save);
   g_test_add_func ("/app/Window/step-in-slices", test_window_step_in_slices);
+  g_test_add_func ("/app/Window/transport-steady", test_window_transport_steady);
   return g_test_run ();
 }
