@@ -119,7 +119,9 @@ winnow_application_startup (GApplication *app)
     { "win.open", { "<Control>o", NULL } },
     { "win.restart", { "<Control>r", NULL } },
     { "win.reload", { "<Control><Shift>r", NULL } },
+    /* F10 steps (a debugger's key); the primary menu has Ctrl+F10 */
     { "win.step-next", { "F10", NULL } },
+    { "win.show-primary-menu", { "<Control>F10", NULL } },
     { "win.step-by", { "F11", NULL } },
     { "win.find", { "<Control>f", NULL } },
     { "win.zoom-to-fit", { "<Control>0", NULL } },

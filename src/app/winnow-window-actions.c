@@ -643,6 +643,18 @@ clear_node_filter_action (GSimpleAction *action,
   winnow_session_set_selected_node (self->session, NULL);
 }
 
+/* win.show-primary-menu (Ctrl+F10): F10 steps, so the primary menu has a
+ * key of its own. */
+static void
+show_primary_menu_action (GSimpleAction *action,
+                          GVariant      *param,
+                          gpointer       data)
+{
+  WinnowWindow *self = data;
+
+  gtk_menu_button_popup (self->primary_menu_button);
+}
+
 /* win.inject-fault: the fault panel's Inject button. */
 static void
 inject_fault_action (GSimpleAction *action,
@@ -698,6 +710,7 @@ static const GActionEntry win_entries[] = {
   { "add-breakpoint", add_breakpoint_action, NULL, NULL, NULL },
   { "add-breakpoint-spec", add_breakpoint_spec_action, "s", NULL, NULL },
   { "inject-fault", inject_fault_action, NULL, NULL, NULL },
+  { "show-primary-menu", show_primary_menu_action, NULL, NULL, NULL },
   { "start-instance", start_instance_action, NULL, NULL, NULL },
 };
 

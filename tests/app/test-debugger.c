@@ -1232,6 +1232,31 @@ test_close_asks_to_save (void)
   g_assert_null (window);
 }
 
+/* F10 steps, and the primary menu stays reachable from the keyboard: Ctrl+F10
+ * opens it (issue 16, polish). */
+static void
+test_primary_menu_key (void)
+{
+  WinnowWindow *window = open_window ("order-fulfilment.process.json");
+  GtkWidget *button = winnow_test_find_named (GTK_WIDGET (window), "primary-menu-button");
+  g_auto(GStrv) step = gtk_application_get_accels_for_action (GTK_APPLICATION (app), "win.step-next");
+  g_auto(GStrv) menu = gtk_application_get_accels_for_action (GTK_APPLICATION (app), "win.show-primary-menu");
+  GtkPopover *popover;
+
+  g_assert_cmpstr (step[0], ==, "F10");
+  g_assert_nonnull (menu[0]);
+  g_assert_cmpstr (menu[0], ==, "<Control>F10");
+  g_assert_true (GTK_IS_MENU_BUTTON (button));
+  winnow_test_activate (window, "show-primary-menu", NULL);
+  winnow_test_settle (GTK_WIDGET (window));
+  popover = gtk_menu_button_get_popover (GTK_MENU_BUTTON (button));
+  g_assert_nonnull (popover);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (popover)));
+  winnow_test_save_screenshot (GTK_WIDGET (window), "primary-menu.png");
+  gtk_menu_button_popdown (GTK_MENU_BUTTON (button));
+  close_window (window);
+}
+
 /* ---- the timeline ---- */
 
 static void
@@ -1360,6 +1385,7 @@ main (int argc, char **argv)
   g_test_add_func ("/app/Debugger/restart-keeps-trust", test_restart_keeps_trust);
   g_test_add_func ("/app/Debugger/session-round-trip", test_session_round_trip);
   g_test_add_func ("/app/Debugger/journal-follows", test_journal_follows);
+  g_test_add_func ("/app/Debugger/primary-menu-key", test_primary_menu_key);
   g_test_add_func ("/app/Debugger/session-reopens-where-saved", test_session_reopens_where_saved);
   g_test_add_func ("/app/Debugger/close-asks-to-save", test_close_asks_to_save);
   g_test_add_func ("/app/Debugger/timeline", test_timeline);
