@@ -80,6 +80,11 @@ history_subtitle (const WinnowExecution *e,
       g_autofree char *backoff = wn_duration_format (e->backoff);
       g_autofree char *gate = wn_time_format_clock (e->gate);
 
+      if (e->in_worker)
+        /* Translators: a WorkerTrusted retry: "T+00:00.000, 100ms · technical, retried: 503 …\nbackoff 300ms
+         * drawn: the worker waits in-process until T+00:00.400" */
+        return g_strdup_printf (_("%s, %s · %s\nbackoff %s drawn: the worker waits in-process until %s"),
+                                at, took, outcome, backoff, gate);
       /* Translators: "T+00:00.000, 100ms · technical, retried: 503 …\nbackoff 300ms → gate until T+00:00.400" */
       return g_strdup_printf (_("%s, %s · %s\nbackoff %s drawn: gated until %s"), at, took, outcome, backoff, gate);
     }

@@ -56,6 +56,8 @@ setup_legend (WinnowTimelinePage *self)
 
   add_legend_item (self->legend, winnow_timeline_swatch_new (WINNOW_SWATCH_EXECUTION), _("execution"));
   add_legend_item (self->legend, winnow_timeline_swatch_new (WINNOW_SWATCH_GATE), _("backoff gate"));
+  /* Translators: the legend for a WorkerTrusted worker's wait between its own retries */
+  add_legend_item (self->legend, winnow_timeline_swatch_new (WINNOW_SWATCH_WORKER_WAIT), _("in-process wait"));
   add_legend_item (self->legend, winnow_timeline_swatch_new (WINNOW_SWATCH_LOCK), _("lock (expired)"));
   for (guint i = 0; i < G_N_ELEMENTS (marks); i++)
     add_legend_item (self->legend, winnow_timeline_glyph_new (marks[i].kind), _(marks[i].label));

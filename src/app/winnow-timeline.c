@@ -526,8 +526,12 @@ describe_execution (const WinnowExecution *e,
       g_autofree char *gate = wn_time_format_clock (e->gate);
 
       g_string_append_c (text, '\n');
-      /* Translators: "backoff 300ms, gated until T+00:00.700" */
-      g_string_append_printf (text, _("backoff %s, gated until %s"), backoff, gate);
+      if (e->in_worker)
+        /* Translators: a WorkerTrusted retry: "backoff 300ms, the worker waits in-process until T+00:00.700" */
+        g_string_append_printf (text, _("backoff %s, the worker waits in-process until %s"), backoff, gate);
+      else
+        /* Translators: "backoff 300ms, gated until T+00:00.700" */
+        g_string_append_printf (text, _("backoff %s, gated until %s"), backoff, gate);
     }
   return g_string_free (text, FALSE);
 }
@@ -754,7 +758,9 @@ winnow_timeline_snapshot (GtkWidget   *widget,
       if (job == NULL)
         continue;
 
-      /* backoff gates: hatched */
+      /* backoff gates: hatched; a trusted worker's own wait in the
+       * execution's colour (it holds the lock), the dispatcher's gate in
+       * the gated one */
       winnow_trace_span_range (job->gates, sizeof (WinnowSpan), t_start, t_end, self->now, &a, &b);
       for (guint k = a; k < b; k++)
         {
@@ -762,7 +768,7 @@ winnow_timeline_snapshot (GtkWidget   *widget,
           double x0 = time_to_x (self, gate->start);
           double x1 = time_to_x (self, gate->end);
 
-          append_hatch (snapshot, &pal.gated, x0, y + 6, MAX (x1 - x0, 1), LANE_H - 13);
+          append_hatch (snapshot, gate->in_worker ? &pal.busy : &pal.gated, x0, y + 6, MAX (x1 - x0, 1), LANE_H - 13);
           self->drawn_items++;
         }
 
@@ -1588,9 +1594,11 @@ swatch_draw (GtkDrawingArea *area,
       cairo_fill (cr);
       break;
     case WINNOW_SWATCH_GATE:
+    case WINNOW_SWATCH_WORKER_WAIT:
       {
-        GdkRGBA wash = with_alpha (&pal.gated, 0.12);
-        GdkRGBA ink = with_alpha (&pal.gated, 0.75);
+        const GdkRGBA *color = GPOINTER_TO_UINT (data) == WINNOW_SWATCH_GATE ? &pal.gated : &pal.busy;
+        GdkRGBA wash = with_alpha (color, 0.12);
+        GdkRGBA ink = with_alpha (color, 0.75);
 
         cairo_rectangle (cr, 0, y - 4.5, width, 9);
         winnow_paint_set_color (cr, &wash, 1);

@@ -65,7 +65,8 @@ void        winnow_timeline_get_drawn        (WinnowTimeline *self,
 /* Small widgets drawing an outcome glyph or a span as the timeline does, for legends. */
 typedef enum {
   WINNOW_SWATCH_EXECUTION,
-  WINNOW_SWATCH_GATE,
+  WINNOW_SWATCH_GATE,         /* the dispatcher's backoff gate (EngineAuthoritative) */
+  WINNOW_SWATCH_WORKER_WAIT,  /* a trusted worker's in-process wait, inside its lock */
   WINNOW_SWATCH_LOCK,
 } WinnowSwatch;
 

@@ -297,6 +297,7 @@ job_event (WinnowTrace   *self,
             e = &g_array_index (job->executions, WinnowExecution, n - 1);
             e->backoff = ev->backoff_us;
             e->gate = until;
+            e->in_worker = ev->phase == WN_PH_WORKER_RETRY_SCHEDULED;
           }
         if (ev->phase == WN_PH_RETRY_SCHEDULED)
           close_lock (job, ev->t_us);

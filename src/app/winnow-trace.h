@@ -51,6 +51,7 @@ typedef struct {
   WnTime         backoff;     /* RETRY: the backoff drawn, else -1 */
   WnTime         gate;        /* RETRY: the not-before it set, else -1 */
   gboolean       mapper_error;
+  gboolean       in_worker;   /* RETRY: the worker waits in-process (WorkerTrusted), no dispatcher gate */
 } WinnowExecution;
 
 /* A backoff gate or a lock. */

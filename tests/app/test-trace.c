@@ -117,6 +117,31 @@ test_trace_spans (void)
   g_assert_cmpuint (n, ==, 0);
 }
 
+/* A WorkerTrusted worker's in-process retry is its own wait, inside its lock,
+ * not a dispatcher gate: the views say so (issue 16, polish). */
+static void
+test_trace_worker_wait (void)
+{
+  g_autoptr(WinnowTrace) trace = winnow_trace_new ();
+  WinnowJobTrace *job;
+
+  emit (trace, WN_EV_JOB, WN_PH_ENQUEUED, 0, "i1/j1", NULL, 0);
+  emit (trace, WN_EV_JOB, WN_PH_LOCKED, 0, "i1/j1", "w", 1);
+  emit (trace, WN_EV_JOB, WN_PH_EXECUTING, 0, "i1/j1", "w", 1);
+  emit_retry (trace, WN_PH_WORKER_RETRY_SCHEDULED, 100, 300, "503");
+  emit (trace, WN_EV_JOB, WN_PH_EXECUTING, 400, "i1/j1", "w", 2);
+  emit_retry (trace, WN_PH_RETRY_SCHEDULED, 500, 300, "503");
+
+  job = winnow_trace_lookup_job (trace, "i1/j1");
+  g_assert_nonnull (job);
+  g_assert_cmpuint (job->executions->len, ==, 2);
+  g_assert_true (g_array_index (job->executions, WinnowExecution, 0).in_worker);
+  g_assert_false (g_array_index (job->executions, WinnowExecution, 1).in_worker);
+  g_assert_cmpuint (job->gates->len, ==, 2);
+  g_assert_true (g_array_index (job->gates, WinnowSpan, 0).in_worker);
+  g_assert_false (g_array_index (job->gates, WinnowSpan, 1).in_worker);
+}
+
 /* A lapsed lock taken over, a late report rejected, a job removed with its task. */
 static void
 test_trace_takeover (void)
@@ -242,6 +267,7 @@ main (int argc, char **argv)
 
   g_test_add_func ("/app/Trace/spans", test_trace_spans);
   g_test_add_func ("/app/Trace/takeover", test_trace_takeover);
+  g_test_add_func ("/app/Trace/worker-wait", test_trace_worker_wait);
   g_test_add_func ("/app/Trace/rules", test_trace_rules);
   return g_test_run ();
 }
