@@ -633,6 +633,13 @@ winnow_session_get_options (WinnowSession *self)
   return &self->options;
 }
 
+WnScenario *
+winnow_session_get_scenario (WinnowSession *self)
+{
+  g_return_val_if_fail (WINNOW_IS_SESSION (self), NULL);
+  return self->scenario;
+}
+
 const char *
 winnow_session_get_title (WinnowSession *self)
 {

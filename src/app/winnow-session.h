@@ -82,6 +82,9 @@ WnRestServer     *winnow_session_get_server        (WinnowSession          *self
 WnProcess        *winnow_session_get_process       (WinnowSession          *self);
 GFile            *winnow_session_get_file          (WinnowSession          *self);
 const WnEngineOptions *winnow_session_get_options  (WinnowSession          *self);
+/* The scenario (or saved session) opened over the process, or NULL: the
+ * process's own. */
+WnScenario       *winnow_session_get_scenario      (WinnowSession          *self);
 /* The process's name (or id). */
 const char       *winnow_session_get_title         (WinnowSession          *self);
 

@@ -115,6 +115,14 @@ winnow_window_open_file (WinnowWindow *self,
     }
   winnow_load_errors_clear (self->load_errors);
   remember_file (self, file);
+  /* what the process says of itself, once, as it opens (and in the title's tooltip) */
+  if (winnow_session_get_process (self->session)->about != NULL)
+    {
+      AdwToast *toast = adw_toast_new (winnow_session_get_process (self->session)->about);
+
+      adw_toast_set_timeout (toast, 10);
+      adw_toast_overlay_add_toast (self->toast_overlay, toast);
+    }
   return TRUE;
 }
 

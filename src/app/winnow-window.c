@@ -168,6 +168,32 @@ update_alerts (WinnowWindow *self,
   show_alert_toasts (self);
 }
 
+/* The header says what runs: the process (and the scenario or session opened
+ * over it), the run's engine-wide trust as it is now, the seed. */
+static void
+update_run_header (WinnowWindow *self)
+{
+  WnEngine *engine = winnow_session_get_engine (self->session);
+  WnScenario *scenario = winnow_session_get_scenario (self->session);
+  g_autofree char *scenario_name = scenario && scenario->filename ? g_path_get_basename (scenario->filename) : NULL;
+  g_autofree char *title = NULL;
+  g_autofree char *run = NULL;
+
+  if (engine == NULL)
+    {
+      gtk_label_set_text (self->seed_label, "");
+      return;
+    }
+  /* Translators: the header's title with a scenario opened over the process: "Order fulfilment · my.scenario.json" */
+  title = scenario_name ? g_strdup_printf (_("%s · %s"), winnow_session_get_title (self->session), scenario_name)
+                        : g_strdup (winnow_session_get_title (self->session));
+  gtk_label_set_text (self->file_label, title);
+  /* Translators: the run's engine-wide trust and its PRNG seed in the header bar: "Worker trusted · seed 7" */
+  run = g_strdup_printf (_("%s · seed %" PRIu64), winnow_trust_name (winnow_session_get_trust_default (self->session)),
+                         (uint64_t) wn_engine_get_seed (engine));
+  gtk_label_set_text (self->seed_label, run);
+}
+
 /* The run, in the parts of the window above the tabs: the clock, the
  * diagram's badges, the inspector. */
 static void
@@ -206,6 +232,7 @@ session_flushed_cb (WinnowSession *session,
                     WinnowWindow  *self)
 {
   update_upper_views (self);
+  update_run_header (self);
   self->lower_stale = TRUE;
   _winnow_window_ensure_tick (self);
 }
@@ -499,17 +526,16 @@ session_run_changed_cb (WinnowSession *session,
                         WinnowWindow  *self)
 {
   WnProcess *process = winnow_session_get_process (session);
-  WnEngine *engine = winnow_session_get_engine (session);
   GFile *file = winnow_session_get_file (session);
-  g_autofree char *seed = NULL;
   g_autofree char *basename = file ? g_file_get_basename (file) : NULL;
   g_autofree char *title = NULL;
+  g_autofree char *tip = NULL;
 
-  /* Translators: the run's PRNG seed in the header bar */
-  seed = engine ? g_strdup_printf (_("seed %" PRIu64), (uint64_t) wn_engine_get_seed (engine)) : g_strdup ("");
-  gtk_label_set_text (self->seed_label, seed);
-  gtk_label_set_text (self->file_label, winnow_session_get_title (session));
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->file_label), basename);
+  update_run_header (self);
+  /* the file, and what the process says of itself (x-about) */
+  tip = process && process->about ? g_strdup_printf ("%s\n\n%s", basename ? basename : "", process->about)
+                                  : g_strdup (basename);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->file_label), tip);
   title = g_strdup_printf ("%s — %s", winnow_session_get_title (session), _("Winnow"));
   gtk_window_set_title (GTK_WINDOW (self), title);
 

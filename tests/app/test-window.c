@@ -696,6 +696,48 @@ test_window_transport_steady (void)
   winnow_test_drain ();
 }
 
+/* The header says what runs (issue 16, polish): the run's engine-wide trust as
+ * it is now and the seed, the scenario opened over the process, and the
+ * process's own x-about in the title's tooltip (and a toast as it opens). */
+static void
+test_window_header (void)
+{
+  g_autofree char *path = winnow_test_example_path ("flaky-service.process.json");
+  g_autofree char *scenario_path = winnow_test_example_path ("flaky-service.fixed.scenario.json");
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GFile) scenario = g_file_new_for_path (scenario_path);
+  WinnowWindow *window = winnow_window_new (NULL);
+  WinnowSession *session = winnow_window_get_session (window);
+  GtkWidget *run, *title;
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1400, 900);
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_true (winnow_window_open_file (window, file));
+  winnow_test_wait_for_flush (session);
+  winnow_test_settle (GTK_WIDGET (window));
+  run = find_label_with_prefix (GTK_WIDGET (window), "Worker trusted · seed 11");
+  g_assert_nonnull (run);
+  title = find_label_with_prefix (GTK_WIDGET (window), "Flaky service (Monte-Carlo)");
+  g_assert_nonnull (title);
+  g_assert_nonnull (strstr (gtk_widget_get_tooltip_text (title), "A quote service that fails 30% of the time"));
+  g_assert_nonnull (find_label_with_prefix (GTK_WIDGET (window), "A quote service that fails 30% of the time"));
+
+  /* the run's trust changes: the header follows */
+  winnow_session_set_trust_default (session, WN_TRUST_ENGINE_AUTHORITATIVE);
+  winnow_test_wait_for_flush (session);
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (run)), ==, "Engine authoritative · seed 11");
+
+  /* a scenario opened over it is named */
+  g_assert_true (winnow_window_open_scenario (window, scenario));
+  winnow_test_wait_for_flush (session);
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (title)), ==,
+                   "Flaky service (Monte-Carlo) · flaky-service.fixed.scenario.json");
+  winnow_test_settle (GTK_WIDGET (window));
+  winnow_test_save_screenshot (GTK_WIDGET (window), "header.png");
+  gtk_window_destroy (GTK_WINDOW (window));
+  winnow_test_drain ();
+}
+
 int
 main (int argc, char **argv)
 {
@@ -721,5 +763,6 @@ main (int argc, char **argv)
   g_test_add_func ("/app/Window/failed-save", test_window_failed_save);
   g_test_add_func ("/app/Window/step-in-slices", test_window_step_in_slices);
   g_test_add_func ("/app/Window/transport-steady", test_window_transport_steady);
+  g_test_add_func ("/app/Window/header", test_window_header);
   return g_test_run ();
 }
