@@ -16,6 +16,7 @@
 #include "winnow-job-row.h"
 #include "winnow-session.h"
 #include "winnow-track-row.h"
+#include "wn-test-util.h"
 
 #include <libsoup/soup.h>
 
@@ -223,25 +224,12 @@ test_step_to_the_end (void)
   g_assert_cmpuint (g_list_model_get_n_items (events), >, 0);
 }
 
-/* An always-failing worker with a retry budget that never runs out and no
- * delay: each instance's job executes 10 000 times at T+0 before the engine
- * stops it (issue 17, item 2). */
-#define LOOP_PROCESS \
-  "{\"format\": \"winnow.process/1\", \"id\": \"loop\", \"engine\": {\"onExhausted\": \"fail\"}," \
-  " \"nodes\": [{\"id\": \"start\", \"type\": \"startEvent\"}," \
-  "  {\"id\": \"call\", \"type\": \"serviceTask\", \"worker\": {\"topic\": \"svc\"," \
-  "   \"retry\": {\"policy\": \"fixed\", \"maxAttempts\": 4294967295, \"delay\": \"0s\"}}}," \
-  "  {\"id\": \"done\", \"type\": \"endEvent\"}]," \
-  " \"flows\": [{\"id\": \"f1\", \"from\": \"start\", \"to\": \"call\"}, {\"id\": \"f2\", \"from\": \"call\", \"to\": \"done\"}]," \
-  " \"scenario\": {\"format\": \"winnow.scenario/1\", \"workers\": [{\"id\": \"w\", \"topic\": \"svc\"," \
-  "  \"responses\": [{\"after\": \"0s\", \"fail\": {\"code\": \"503\"}}]}]}}"
-
 static void
-count_text_cb (WinnowSession *session,
-               const char    *text,
-               GPtrArray     *texts)
+count_notice_cb (WinnowSession *session,
+                 const char    *text,
+                 GPtrArray     *notices)
 {
-  g_ptr_array_add (texts, g_strdup (text));
+  g_ptr_array_add (notices, g_strdup (text));
 }
 
 static guint
@@ -297,12 +285,12 @@ test_step_in_slices (void)
   guint steps = 0;
 
   g_assert_no_error (error);
-  g_assert_true (g_file_set_contents (path, LOOP_PROCESS, -1, &error));
+  g_assert_true (g_file_set_contents (path, WN_TEST_LOOP_PROCESS, -1, &error));
   g_assert_no_error (error);
   options.instances = 40;
   g_assert_true (winnow_session_load_file (session, file, &options, NULL, &error));
   g_assert_no_error (error);
-  g_signal_connect (session, "stopped", G_CALLBACK (count_text_cb), stopped);
+  g_signal_connect (session, "stopped", G_CALLBACK (count_notice_cb), stopped);
 
   /* the step returns with the instant under way, not run to its end */
   g_assert_true (winnow_session_step_next (session));
@@ -344,14 +332,6 @@ test_step_in_slices (void)
   g_assert_cmpuint (stats.executions, ==, 40 * 10000);
   g_unlink (path);
   g_rmdir (dir);
-}
-
-static void
-count_notice_cb (WinnowSession *session,
-                 const char    *text,
-                 GPtrArray     *notices)
-{
-  g_ptr_array_add (notices, g_strdup (text));
 }
 
 /* A replayed session's command that names nothing the run has is said, once,

@@ -561,19 +561,6 @@ test_window_narrow (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
-/* An always-failing worker with a retry budget that never runs out and no
- * delay (issue 17, item 2): each instance's job executes 10 000 times at T+0. */
-static const char loop_process[] =
-  "{\"format\": \"winnow.process/1\", \"id\": \"loop\", \"name\": \"Zero-time loop\","
-  " \"engine\": {\"onExhausted\": \"fail\"},"
-  " \"nodes\": [{\"id\": \"start\", \"type\": \"startEvent\"},"
-  "  {\"id\": \"call\", \"type\": \"serviceTask\", \"name\": \"Call service\", \"worker\": {\"topic\": \"svc\","
-  "   \"retry\": {\"policy\": \"fixed\", \"maxAttempts\": 4294967295, \"delay\": \"0s\"}}},"
-  "  {\"id\": \"done\", \"type\": \"endEvent\"}],"
-  " \"flows\": [{\"id\": \"f1\", \"from\": \"start\", \"to\": \"call\"}, {\"id\": \"f2\", \"from\": \"call\", \"to\": \"done\"}],"
-  " \"scenario\": {\"format\": \"winnow.scenario/1\", \"workers\": [{\"id\": \"w\", \"topic\": \"svc\","
-  "  \"responses\": [{\"after\": \"0s\", \"fail\": {\"code\": \"503\"}}]}]}}";
-
 /* F10 on an instant of a million actions: the window keeps drawing while the
  * step runs in slices, the transport says so, Space stops it, and a step
  * that runs out of its budget says so in a toast that stays. */
@@ -592,7 +579,7 @@ test_window_step_in_slices (void)
   WnRunStats stats;
 
   g_assert_no_error (error);
-  g_assert_true (g_file_set_contents (path, loop_process, -1, &error));
+  g_assert_true (g_file_set_contents (path, WN_TEST_LOOP_PROCESS, -1, &error));
   winnow_window_set_instances (window, 40);
   gtk_window_set_default_size (GTK_WINDOW (window), 1400, 900);
   gtk_window_present (GTK_WINDOW (window));

@@ -47,4 +47,18 @@ char          *wn_test_variable      (WnTestRun *run, const char *instance, cons
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (WnTestRun, wn_test_run_free)
 
+/* A process whose job loops without virtual time passing: an always-failing
+ * worker, a retry budget that never runs out and no delay; each instance's
+ * job executes 10 000 times at T+0 before the engine stops it (issue 17.2). */
+#define WN_TEST_LOOP_PROCESS \
+  "{\"format\": \"winnow.process/1\", \"id\": \"loop\", \"name\": \"Zero-time loop\"," \
+  " \"engine\": {\"onExhausted\": \"fail\"}," \
+  " \"nodes\": [{\"id\": \"start\", \"type\": \"startEvent\"}," \
+  "  {\"id\": \"call\", \"type\": \"serviceTask\", \"name\": \"Call service\", \"worker\": {\"topic\": \"svc\"," \
+  "   \"retry\": {\"policy\": \"fixed\", \"maxAttempts\": 4294967295, \"delay\": \"0s\"}}}," \
+  "  {\"id\": \"done\", \"type\": \"endEvent\"}]," \
+  " \"flows\": [{\"id\": \"f1\", \"from\": \"start\", \"to\": \"call\"}, {\"id\": \"f2\", \"from\": \"call\", \"to\": \"done\"}]," \
+  " \"scenario\": {\"format\": \"winnow.scenario/1\", \"workers\": [{\"id\": \"w\", \"topic\": \"svc\"," \
+  "  \"responses\": [{\"after\": \"0s\", \"fail\": {\"code\": \"503\"}}]}]}}"
+
 G_END_DECLS
