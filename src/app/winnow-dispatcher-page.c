@@ -47,7 +47,7 @@ static const WinnowColumnSpec job_columns[] = {
   { "state", N_("State"), "state-name", WINNOW_CELL_STATE, FALSE, WINNOW_SORT_NATURAL, NULL, job_state_key, FALSE, 9 },
   { "attempt", N_("Attempt"), "attempt-text", WINNOW_CELL_NUMBER, FALSE, WINNOW_SORT_NUMERIC, "attempt", NULL, FALSE, 4 },
   { "not-before", N_("Not before"), "not-before-text", WINNOW_CELL_MONO, TRUE, WINNOW_SORT_NUMERIC, "not-before", NULL, FALSE, 22 },
-  { "worker", N_("Worker"), "worker-text", WINNOW_CELL_TEXT, FALSE, WINNOW_SORT_NATURAL, NULL, job_worker_key, FALSE, 10 },
+  { "worker", N_("Worker"), "worker-text", WINNOW_CELL_TEXT, FALSE, WINNOW_SORT_NATURAL, NULL, job_worker_key, FALSE, 16 },
   { "deadline", N_("Lock deadline"), "deadline-text", WINNOW_CELL_MONO, TRUE, WINNOW_SORT_NUMERIC, "deadline", NULL, FALSE, 22 },
   { "trust", N_("Trust"), "trust-text", WINNOW_CELL_TEXT, FALSE, WINNOW_SORT_NATURAL, NULL, job_trust_key, FALSE, 12 },
 };

@@ -382,9 +382,14 @@ update_job_inspector (WinnowJobInspector *self)
           break;
         case WN_JOB_LOCKED:
         case WN_JOB_EXPIRED:
-          state = g_strdup_printf (winnow_job_row_get_state (row) == WN_JOB_LOCKED
-                                   ? _("locked: %s is running it") : _("expired: the lock of %s has lapsed"),
-                                   winnow_job_row_get_worker (row));
+          if (winnow_job_row_get_state (row) == WN_JOB_LOCKED && winnow_job_row_get_holder_gone (row))
+            /* Translators: the job's state when the worker holding its lock crashed with it */
+            state = g_strdup_printf (_("locked by %s, which crashed with it: the lock can only lapse"),
+                                     winnow_job_row_get_worker (row));
+          else
+            state = g_strdup_printf (winnow_job_row_get_state (row) == WN_JOB_LOCKED
+                                     ? _("locked: %s is running it") : _("expired: the lock of %s has lapsed"),
+                                     winnow_job_row_get_worker (row));
           g_object_get (row, "deadline-text", &until, NULL);
           /* Translators: "held by inventory, deadline T+05:00.000 (in 4m59s)" */
           lock = g_strdup_printf (_("held by %s, deadline %s"), winnow_job_row_get_worker (row), until);

@@ -22,6 +22,7 @@ struct _WinnowJobRow
   WnTime          not_before;
   WnTime          deadline;
   WnTime          next_change;   /* the engine's: when the clock alone changes the state */
+  gboolean        holder_gone;   /* the lock's holder crashed with it */
   gboolean        filled;
 };
 
@@ -188,7 +189,11 @@ winnow_job_row_get_property (GObject    *object,
       g_value_set_string (value, self->worker);
       break;
     case PROP_WORKER_TEXT:
-      g_value_set_string (value, self->worker ? self->worker : "—");
+      if (self->worker != NULL && self->holder_gone)
+        /* Translators: the Dispatcher's worker column for a lock whose holder crashed with the job */
+        g_value_take_string (value, g_strdup_printf (_("%s (crashed)"), self->worker));
+      else
+        g_value_set_string (value, self->worker ? self->worker : "—");
       break;
     case PROP_DEADLINE:
       g_value_set_int64 (value, self->deadline);
@@ -283,6 +288,7 @@ winnow_job_row_update (WinnowJobRow    *self,
       self->deadline = info->deadline;
       self->next_change = info->next_change;
       self->worker = g_strdup (info->worker);
+      self->holder_gone = info->holder_gone;
       winnow_row_set_now (WINNOW_ROW (self), now);
       self->filled = TRUE;
       return;
@@ -304,6 +310,8 @@ winnow_job_row_update (WinnowJobRow    *self,
     WINNOW_NOTIFY (object, properties, PROP_ATTEMPT_TEXT);
   if (winnow_str_replace (&self->worker, info->worker))
     WINNOW_NOTIFY (object, properties, PROP_WORKER, PROP_WORKER_TEXT);
+  if (WINNOW_SET_FIELD (self->holder_gone, info->holder_gone))
+    WINNOW_NOTIFY (object, properties, PROP_WORKER_TEXT);
 
   /* The countdown texts also move with the clock; the view refreshes the
    * visible ones once per frame rather than every row notifying. */
@@ -373,6 +381,13 @@ winnow_job_row_get_not_before (WinnowJobRow *self)
   return self->not_before;
 }
 
+gboolean
+winnow_job_row_get_holder_gone (WinnowJobRow *self)
+{
+  g_return_val_if_fail (WINNOW_IS_JOB_ROW (self), FALSE);
+  return self->holder_gone;
+}
+
 const char *
 winnow_job_row_get_worker (WinnowJobRow *self)
 {
@@ -434,6 +449,7 @@ winnow_job_row_assign (WinnowJobRow *self,
   changed |= winnow_str_replace (&self->node, from->node);
   changed |= winnow_str_replace (&self->topic, from->topic);
   changed |= winnow_str_replace (&self->worker, from->worker);
+  changed |= WINNOW_SET_FIELD (self->holder_gone, from->holder_gone);
   changed |= WINNOW_SET_FIELD (self->state, from->state);
   changed |= WINNOW_SET_FIELD (self->attempt, from->attempt);
   changed |= WINNOW_SET_FIELD (self->executions, from->executions);

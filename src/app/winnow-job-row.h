@@ -22,6 +22,8 @@ guint         winnow_job_row_get_attempt    (WinnowJobRow    *self);
 guint         winnow_job_row_get_executions (WinnowJobRow    *self);
 WnTime        winnow_job_row_get_not_before (WinnowJobRow    *self);
 const char   *winnow_job_row_get_worker     (WinnowJobRow    *self);
+/* The lock's holder crashed with the job: the lock can only lapse. */
+gboolean      winnow_job_row_get_holder_gone (WinnowJobRow    *self);
 WnTime        winnow_job_row_get_deadline   (WinnowJobRow    *self);
 /* When the clock alone changes the state (WnJobInfo.next_change). */
 WnTime        winnow_job_row_get_next_change (WinnowJobRow   *self);

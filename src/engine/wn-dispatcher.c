@@ -36,7 +36,8 @@ struct _JobKey {
 struct _Job {
   guint       heap_pos;       /* in the heap `where` names (not for WHERE_FRESH) */
   JobWhere    where;
-  gboolean    lapsed;         /* available again after its lock expired; `worker` is the previous holder */
+  guint       lapsed : 1;     /* available again after its lock expired; `worker` is the previous holder */
+  guint       holder_gone : 1; /* the holder of the (last) lock died with it (WnJobInfo) */
   guint       instant_base;   /* `executions` when virtual time last moved on for it */
   guint64     seq;            /* enqueue order */
   Topic      *topic;
@@ -641,6 +642,7 @@ job_fill_info (const Job *job,
   info->first_lock = job->worker != NULL ? job->first_lock : -1;
   info->deadline = job->worker != NULL ? job->deadline : -1;
   info->owner = job->owner;
+  info->holder_gone = job->worker != NULL && job->holder_gone;
 }
 
 static const char *
@@ -1231,6 +1233,7 @@ wn_dispatcher_fetch (WnDispatcher      *self,
         }
 
       job->lapsed = FALSE;
+      job->holder_gone = FALSE;
       job->worker = intern_worker (self, worker);
       job->first_lock = now;
       /* a lock past the end of virtual time lasts to its end */
@@ -1923,6 +1926,20 @@ wn_dispatcher_lookup (WnDispatcher *self,
   if (info != NULL)
     job_fill_info (job, now_of (self), info);
   return TRUE;
+}
+
+void
+wn_dispatcher_holder_gone (WnDispatcher *self,
+                           const char   *id,
+                           const char   *worker)
+{
+  Job *job;
+
+  g_return_if_fail (self != NULL);
+
+  job = job_find (self, id);
+  if (job != NULL && job->worker != NULL && worker != NULL && strcmp (job->worker, worker) == 0)
+    job->holder_gone = TRUE;
 }
 
 void

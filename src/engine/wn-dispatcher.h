@@ -116,6 +116,9 @@ typedef struct {
    * not_before, a locked one expired from deadline + 1 µs. WN_TIME_NEVER when
    * only a fetch, a report or a removal can (available, expired). */
   WnTime      next_change;
+  /* The lock's holder died with the job in hand (a `crash`): it will never
+   * report, and the lock (`worker`, `deadline`) can only lapse. */
+  gboolean    holder_gone;
 } WnJobInfo;
 
 typedef struct _WnDispatcher WnDispatcher;
@@ -178,6 +181,10 @@ gboolean      wn_dispatcher_report_fault (WnDispatcher *dispatcher, const char *
 gboolean      wn_dispatcher_remove     (WnDispatcher *dispatcher, const char *job);
 
 gboolean      wn_dispatcher_lookup     (WnDispatcher *dispatcher, const char *job, WnJobInfo *info);
+/* The worker holding `job`'s lock died with it: snapshots say so (holder_gone)
+ * until the job is locked again. Nothing is journalled; a job `worker` does
+ * not hold is left as it is. */
+void          wn_dispatcher_holder_gone (WnDispatcher *dispatcher, const char *job, const char *worker);
 typedef void (*WnJobForeachFunc) (const WnJobInfo *info, gpointer data);
 void          wn_dispatcher_foreach    (WnDispatcher *dispatcher, WnJobForeachFunc func, gpointer data);
 guint         wn_dispatcher_get_n_jobs (const WnDispatcher *dispatcher);

@@ -484,7 +484,9 @@ execute (Slot *slot)
   if (slot->response != NULL && slot->response->kind == WN_RESPONSE_CRASH)
     {
       /* the worker process dies with the job in hand: it never reports, and this
-       * slot is gone for the rest of the run; the lock will expire */
+       * slot is gone for the rest of the run; the lock will expire (and the
+       * dispatcher's snapshots say whose lock it is) */
+      wn_dispatcher_holder_gone (engine->dispatcher, slot->job, slot->worker->id);
       slot_drop_job (slot);
       slot->state = SLOT_DEAD;
       return;

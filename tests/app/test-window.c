@@ -725,6 +725,43 @@ test_window_header (void)
   winnow_test_drain ();
 }
 
+/* The Dispatcher marks a lock whose holder crashed with the job (issue 16,
+ * polish): it can only lapse, and the table and the inspector say so. */
+static void
+test_window_crashed_holder (void)
+{
+  g_autofree char *path = winnow_test_example_path ("crashed-worker.process.json");
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  WinnowWindow *window = winnow_window_new (NULL);
+  WinnowSession *session = winnow_window_get_session (window);
+  g_autofree char *text = NULL;
+  WinnowJobRow *row;
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1400, 900);
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_true (winnow_window_open_file (window, file));
+  winnow_test_settle (GTK_WIDGET (window));
+  winnow_test_activate (window, "set-step-delta", g_variant_new_string ("1s"));
+  winnow_test_activate (window, "step-by", NULL);
+  winnow_test_activate (window, "show-tab", g_variant_new_string ("dispatcher"));
+  row = find_job (session, "i1/j1");
+  g_assert_nonnull (row);
+  g_object_get (row, "worker-text", &text, NULL);
+  g_assert_cmpstr (text, ==, "printer-1 (crashed)");
+  g_assert_true (winnow_job_row_get_holder_gone (row));
+  g_clear_pointer (&text, g_free);
+  row = find_job (session, "i2/j1");
+  g_assert_nonnull (row);
+  g_object_get (row, "worker-text", &text, NULL);
+  g_assert_cmpstr (text, ==, "printer-2");
+  winnow_session_set_selected_job (session, "i1/j1");
+  winnow_test_settle (GTK_WIDGET (window));
+  g_assert_nonnull (find_label_with_prefix (GTK_WIDGET (window), "locked by printer-1, which crashed with it"));
+  winnow_test_save_screenshot (GTK_WIDGET (window), "crashed-holder.png");
+  gtk_window_destroy (GTK_WINDOW (window));
+  winnow_test_drain ();
+}
+
 int
 main (int argc, char **argv)
 {
@@ -751,5 +788,6 @@ main (int argc, char **argv)
   g_test_add_func ("/app/Window/step-in-slices", test_window_step_in_slices);
   g_test_add_func ("/app/Window/transport-steady", test_window_transport_steady);
   g_test_add_func ("/app/Window/header", test_window_header);
+  g_test_add_func ("/app/Window/crashed-holder", test_window_crashed_holder);
   return g_test_run ();
 }

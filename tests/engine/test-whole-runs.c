@@ -266,6 +266,38 @@ test_session_round_trip (void)
   g_assert_cmpstr (replay->str, ==, live->str);
 }
 
+/* A worker that crashes with a job in hand leaves a lock only its lapse ends:
+ * the dispatcher's snapshot says its holder is gone, until another worker
+ * takes the job over (issue 16, polish: the Dispatcher marks it). */
+static void
+test_crashed_holder (void)
+{
+  g_autoptr(WnProcess) process = load_example ("crashed-worker.process.json");
+  WnEngine *engine = wn_engine_new (process, NULL, NULL);
+  WnScheduler *scheduler = wn_engine_get_scheduler (engine);
+  WnDispatcher *dispatcher = wn_engine_get_dispatcher (engine);
+  WnJobInfo info;
+
+  /* T+0: printer-1 locks i1/j1 and crashes with it */
+  wn_scheduler_run_until (scheduler, 0);
+  g_assert_true (wn_dispatcher_lookup (dispatcher, "i1/j1", &info));
+  g_assert_cmpint (info.state, ==, WN_JOB_LOCKED);
+  g_assert_cmpstr (info.worker, ==, "printer-1");
+  g_assert_true (info.holder_gone);
+  /* T+1s: printer-2 runs i2/j1 and is alive */
+  wn_scheduler_run_until (scheduler, WN_USEC_PER_SEC);
+  g_assert_true (wn_dispatcher_lookup (dispatcher, "i2/j1", &info));
+  g_assert_cmpint (info.state, ==, WN_JOB_LOCKED);
+  g_assert_false (info.holder_gone);
+  /* T+5s: the lapsed lock is taken over by printer-2, alive */
+  wn_scheduler_run_until (scheduler, 6 * WN_USEC_PER_SEC);
+  g_assert_true (wn_dispatcher_lookup (dispatcher, "i1/j1", &info));
+  g_assert_cmpint (info.state, ==, WN_JOB_LOCKED);
+  g_assert_cmpstr (info.worker, ==, "printer-2");
+  g_assert_false (info.holder_gone);
+  wn_engine_free (engine);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -278,6 +310,7 @@ main (int argc, char **argv)
   g_test_add_func ("/engine/WholeRuns/invariants", test_every_example_keeps_invariants);
   g_test_add_func ("/engine/WholeRuns/hundred-thousand", test_hundred_thousand_instances);
   g_test_add_func ("/engine/WholeRuns/session-round-trip", test_session_round_trip);
+  g_test_add_func ("/engine/WholeRuns/crashed-holder", test_crashed_holder);
 
   return g_test_run ();
 }
