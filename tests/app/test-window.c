@@ -634,6 +634,22 @@ test_window_step_in_slices (void)
   g_rmdir (dir);
 }
 
+/* A window at 1400×900 with the example open and laid out. */
+static WinnowWindow *
+open_example_window (const char *example)
+{
+  g_autofree char *path = winnow_test_example_path (example);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  WinnowWindow *window = winnow_window_new (NULL);
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1400, 900);
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_true (winnow_window_open_file (window, file));
+  winnow_test_wait_for_flush (winnow_window_get_session (window));
+  winnow_test_settle (GTK_WIDGET (window));
+  return window;
+}
+
 static int
 natural_width (GtkWidget *widget)
 {
@@ -648,18 +664,12 @@ natural_width (GtkWidget *widget)
 static void
 test_window_transport_steady (void)
 {
-  g_autofree char *path = winnow_test_example_path ("flaky-service.process.json");
-  g_autoptr(GFile) file = g_file_new_for_path (path);
-  WinnowWindow *window = winnow_window_new (NULL);
+  WinnowWindow *window = open_example_window ("flaky-service.process.json");
   WinnowSession *session = winnow_window_get_session (window);
   GtkWidget *transport;
   GtkWidget *state;
   int paused;
 
-  gtk_window_set_default_size (GTK_WINDOW (window), 1400, 900);
-  gtk_window_present (GTK_WINDOW (window));
-  g_assert_true (winnow_window_open_file (window, file));
-  winnow_test_settle (GTK_WIDGET (window));
   state = find_label_with_prefix (GTK_WIDGET (window), "paused");
   g_assert_nonnull (state);
   transport = gtk_widget_get_ancestor (state, WINNOW_TYPE_TRANSPORT);
@@ -689,19 +699,12 @@ test_window_transport_steady (void)
 static void
 test_window_header (void)
 {
-  g_autofree char *path = winnow_test_example_path ("flaky-service.process.json");
   g_autofree char *scenario_path = winnow_test_example_path ("flaky-service.fixed.scenario.json");
-  g_autoptr(GFile) file = g_file_new_for_path (path);
   g_autoptr(GFile) scenario = g_file_new_for_path (scenario_path);
-  WinnowWindow *window = winnow_window_new (NULL);
+  WinnowWindow *window = open_example_window ("flaky-service.process.json");
   WinnowSession *session = winnow_window_get_session (window);
   GtkWidget *run, *title;
 
-  gtk_window_set_default_size (GTK_WINDOW (window), 1400, 900);
-  gtk_window_present (GTK_WINDOW (window));
-  g_assert_true (winnow_window_open_file (window, file));
-  winnow_test_wait_for_flush (session);
-  winnow_test_settle (GTK_WIDGET (window));
   run = find_label_with_prefix (GTK_WIDGET (window), "Worker trusted · seed 11");
   g_assert_nonnull (run);
   title = find_label_with_prefix (GTK_WIDGET (window), "Flaky service (Monte-Carlo)");
@@ -730,17 +733,11 @@ test_window_header (void)
 static void
 test_window_crashed_holder (void)
 {
-  g_autofree char *path = winnow_test_example_path ("crashed-worker.process.json");
-  g_autoptr(GFile) file = g_file_new_for_path (path);
-  WinnowWindow *window = winnow_window_new (NULL);
+  WinnowWindow *window = open_example_window ("crashed-worker.process.json");
   WinnowSession *session = winnow_window_get_session (window);
   g_autofree char *text = NULL;
   WinnowJobRow *row;
 
-  gtk_window_set_default_size (GTK_WINDOW (window), 1400, 900);
-  gtk_window_present (GTK_WINDOW (window));
-  g_assert_true (winnow_window_open_file (window, file));
-  winnow_test_settle (GTK_WIDGET (window));
   winnow_test_activate (window, "set-step-delta", g_variant_new_string ("1s"));
   winnow_test_activate (window, "step-by", NULL);
   winnow_test_activate (window, "show-tab", g_variant_new_string ("dispatcher"));
