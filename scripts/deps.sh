@@ -5,13 +5,17 @@ set -eu
 
 packages="gcc meson ninja-build pkg-config gettext python3
 libglib2.0-dev libglib2.0-bin libjson-glib-dev libsoup-3.0-dev libgtk-4-dev libadwaita-1-dev
-nodejs npm
 desktop-file-utils appstream xvfb xauth parallel"
 
 missing=""
 for p in $packages; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"
 done
+# Node.js and npm (the interop tests' workers) count as present as commands:
+# a machine may carry another build of Node.js whose package bundles npm and
+# conflicts with Debian's npm package.
+command -v node >/dev/null 2>&1 || missing="$missing nodejs"
+command -v npm >/dev/null 2>&1 || missing="$missing npm"
 [ -z "$missing" ] && exit 0
 
 echo "Installing:$missing"

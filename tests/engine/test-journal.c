@@ -401,7 +401,7 @@ random_time (void)
     case 0: return -1;   /* absent */
     case 1: return g_test_rand_int_range (0, 10);
     case 2: return g_test_rand_int_range (0, G_MAXINT32);
-    default: return ((gint64) g_test_rand_int () << 32) ^ g_test_rand_int ();
+    default: return (gint64) (((guint64) (guint32) g_test_rand_int () << 32) ^ (guint32) g_test_rand_int ());
     }
 }
 
