@@ -20,6 +20,7 @@ enum {
   S_CODE,
   S_ERROR,
   S_ACTION,
+  S_SCOPE,
   N_STRINGS
 };
 
@@ -213,6 +214,7 @@ winnow_journal_append (WinnowJournal *self,
   r->strings[S_CODE] = intern_field (self, S_CODE, event->code);
   r->strings[S_ERROR] = intern_field (self, S_ERROR, event->error);
   r->strings[S_ACTION] = intern_field (self, S_ACTION, event->action);
+  r->strings[S_SCOPE] = intern_field (self, S_SCOPE, event->scope);
   r->attempt = event->attempt;
   r->attempts = event->attempts;
   r->kind = (guint8) event->kind;
@@ -267,6 +269,7 @@ winnow_journal_get_event (WinnowJournal *self,
   out->code = lookup (self, r->strings[S_CODE]);
   out->error = lookup (self, r->strings[S_ERROR]);
   out->action = lookup (self, r->strings[S_ACTION]);
+  out->scope = lookup (self, r->strings[S_SCOPE]);
   out->trust = (WnTrust) r->trust;
   out->status = NULL;
   out->flows = NULL;

@@ -505,6 +505,8 @@ winnow_trace_add_event (WinnowTrace   *self,
     case WN_EV_GATEWAY:
     case WN_EV_INJECT:
     case WN_EV_CLOCK:
+    case WN_EV_SCOPE:
+    case WN_EV_TIMER:
     case WN_EV_N_KINDS:
     default:
       break;

@@ -1912,6 +1912,33 @@ wn_dispatcher_remove (WnDispatcher *self,
 }
 
 gboolean
+wn_dispatcher_cancel (WnDispatcher *self,
+                      const char   *id,
+                      const char   *reason)
+{
+  Job *job;
+
+  g_return_val_if_fail (self != NULL, FALSE);
+
+  job = job_find (self, id);
+  if (job == NULL)
+    return FALSE;
+  if (journal_on (self))
+    {
+      WnEvent event;
+      g_autofree char *error = g_strdup_printf ("%s (the job was %s)", reason != NULL ? reason : "canceled",
+                                                wn_job_state_to_string (job_state (job, now_of (self))));
+
+      job_event_init (&event, WN_PH_CANCELED, job);
+      event.worker = job->worker;
+      event.error = error;
+      emit (self, &event);
+    }
+  job_remove (self, job);
+  return TRUE;
+}
+
+gboolean
 wn_dispatcher_lookup (WnDispatcher *self,
                       const char   *id,
                       WnJobInfo    *info)

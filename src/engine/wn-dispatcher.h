@@ -179,6 +179,9 @@ gboolean      wn_dispatcher_report_fault (WnDispatcher *dispatcher, const char *
 
 /* Remove a job without delivering anything (cancellation, a boundary that fired). */
 gboolean      wn_dispatcher_remove     (WnDispatcher *dispatcher, const char *job);
+/* The same, journalled: one job.canceled naming the state the job was in
+ * (available, gated, locked by `worker`, expired) and `reason`. */
+gboolean      wn_dispatcher_cancel     (WnDispatcher *dispatcher, const char *job, const char *reason);
 
 gboolean      wn_dispatcher_lookup     (WnDispatcher *dispatcher, const char *job, WnJobInfo *info);
 /* The worker holding `job`'s lock died with it: snapshots say so (holder_gone)

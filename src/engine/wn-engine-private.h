@@ -15,6 +15,7 @@ G_BEGIN_DECLS
 
 typedef struct _WnInstance WnInstance;
 typedef struct _WnTrack WnTrack;
+typedef struct _WnScope WnScope;
 typedef struct _WnSimWorker WnSimWorker;
 
 /* Room for the longest instance id, "i4294967295". */
@@ -37,6 +38,22 @@ struct _WnTrack
   WnTime        since;
   WnTimerId     timer;          /* while waiting on virtual time */
   char         *error;          /* incident / failure */
+  /* Engine II (wn-instance.c, "scopes"); NULL in a v1 process */
+  WnScope      *scope;          /* the sub-process scope it runs in; NULL: the process */
+  WnScope      *inner;          /* while at a subProcess: the scope it waits on */
+  GPtrArray    *boundary_timers;/* while at a host with timer boundaries: BoundaryTimer* */
+};
+
+/* One run of a sub-process: its tracks run inside it, the track that entered
+ * the subProcess node (`host`) waits until none is left. */
+struct _WnScope
+{
+  WnScope      *parent;         /* NULL: the process */
+  WnTrack      *host;
+  guint         number;         /* "<instance>/s<number>" */
+  guint         node;           /* the subProcess */
+  guint         n_live;         /* live tracks directly inside */
+  gboolean      ended;          /* completed or canceled: its tracks' ends count no more */
 };
 
 struct _WnInstance
@@ -46,7 +63,10 @@ struct _WnInstance
   WnInstanceState  state;
   WnTime           started_at;
   WnTime           ended_at;
-  const WnNode    *end_node;    /* the end event reached, borrowed from the process */
+  const WnNode    *end_node;    /* the end event reached last, borrowed from the process */
+  GArray          *ends;        /* guint node indices of every end event reached, once a
+                                 * second one is (Engine II); NULL: end_node is the only one */
+  GPtrArray       *scopes;      /* WnScope*, "s<n>" is scopes[n - 1]; NULL until a subProcess */
   char            *reason;
   /* The variables, copy-on-write (wn-instance.c: set_variable): shared with the
    * process's defaults or a job's input until the instance writes. A task's

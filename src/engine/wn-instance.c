@@ -29,6 +29,12 @@
 
 static void track_run (WnTrack *track, int flow);
 static void track_fail (WnTrack *track, const char *error);
+static void fork_cb (gpointer data);
+/* Engine II: scopes and boundaries (below the outcomes) */
+static void enter_scope (WnTrack *track, const WnNode *node);
+static void arm_boundaries (WnTrack *track, const WnNode *node);
+static void catch_or_fail (WnTrack *track, const char *code, const char *fail_message, WnEvent *thrown);
+static void terminate_scope (WnTrack *track, const WnNode *end);
 
 static const WnNode *
 node_of (WnTrack *track)
@@ -114,6 +120,7 @@ emit_filled (WnTrack      *track,
              WnEvent      *ev)
 {
   char track_id[WN_ID_SIZE];
+  char scope_id[WN_ID_SIZE];
 
   ev->kind = kind;
   ev->phase = phase;
@@ -122,6 +129,11 @@ emit_filled (WnTrack      *track,
     ev->node = node_of (track)->id;
   format_id (track_id, track->instance->id, 't', track->number);
   ev->track = track_id;
+  if (ev->scope == NULL && track->scope != NULL)
+    {
+      format_id (scope_id, track->instance->id, 's', track->scope->number);
+      ev->scope = scope_id;
+    }
   _wn_engine_emit (track->instance->engine, ev);
 }
 
@@ -201,9 +213,11 @@ track_free (WnTrack *track)
   g_free (track);
 }
 
+/* A new track at `node`, inside `scope` (NULL: the process). */
 static WnTrack *
 track_new (WnInstance *instance,
-           guint       node)
+           guint       node,
+           WnScope    *scope)
 {
   WnTrack *track;
 
@@ -219,6 +233,9 @@ track_new (WnInstance *instance,
   track->number = ++instance->n_tracks;
   track->instance = instance;
   track->node = node;
+  track->scope = scope;
+  if (scope != NULL)
+    scope->n_live++;
   set_state (track, WN_TRACK_ACTIVE);
   instance->n_live++;
   return track;
@@ -259,43 +276,85 @@ instance_maybe_complete (WnInstance *instance)
   took = now - instance->started_at;
   g_array_append_val (engine->completion_times, took);
   engine->n_completed++;
-  if (instance->end_node != NULL)
-    engine->end_counts[instance->end_node->index]++;  /* wn_engine_get_end_count() */
+  /* wn_engine_get_end_count(): every end event the instance reached */
+  if (instance->ends != NULL)
+    for (guint i = 0; i < instance->ends->len; i++)
+      engine->end_counts[g_array_index (instance->ends, guint, i)]++;
+  else if (instance->end_node != NULL)
+    engine->end_counts[instance->end_node->index]++;
   emit_instance (instance, WN_PH_COMPLETED, NULL);
 }
+
+static void scope_track_ended (WnScope *scope, WnTrackState state);
+static void disarm_boundaries (WnTrack *track);
 
 static void
 track_end (WnTrack      *track,
            WnTrackState  state)
 {
   g_assert (wn_track_state_is_live (track->state));
+  disarm_boundaries (track);
   if (track->state == WN_TRACK_INCIDENT)
     incident_closed (track->instance);
   set_state (track, state);
   track->instance->n_live--;
+  if (track->scope != NULL)
+    scope_track_ended (track->scope, state);
 }
 
-/* Stop a live track: its job leaves the dispatcher, its timer never fires. */
+static void cancel_scope (WnScope *scope, const char *reason);
+
+/* The job a track is parked on leaves the dispatcher: journalled as
+ * job.canceled in a process with Engine II constructs (a v1 journal keeps its
+ * bytes: there the node's cancellation says it). */
 static void
-track_cancel (WnTrack *track)
+cancel_job (WnTrack    *track,
+            const char *reason)
+{
+  WnEngine *engine = track->instance->engine;
+  char job_id[WN_ID_SIZE];
+
+  format_id (job_id, track->instance->id, 'j', track->job);
+  if (engine->process->extended)
+    wn_dispatcher_cancel (engine->dispatcher, job_id, reason);
+  else
+    wn_dispatcher_remove (engine->dispatcher, job_id);
+  track->job = 0;
+}
+
+/* What a track waits on stops: the scope it hosts is canceled, its job leaves
+ * the dispatcher, its timer never fires. */
+static void
+track_stop_work (WnTrack    *track,
+                 const char *reason)
 {
   WnEngine *engine = track->instance->engine;
 
-  if (!wn_track_state_is_live (track->state))
-    return;
-  if (track->job != 0)
+  if (track->inner != NULL)
     {
-      char job_id[WN_ID_SIZE];
+      WnScope *inner = track->inner;
 
-      format_id (job_id, track->instance->id, 'j', track->job);
-      wn_dispatcher_remove (engine->dispatcher, job_id);
-      track->job = 0;
+      track->inner = NULL;
+      cancel_scope (inner, reason);
     }
+  if (track->job != 0)
+    cancel_job (track, reason);
   if (track->timer != 0)
     {
       wn_scheduler_cancel (engine->scheduler, track->timer);
       track->timer = 0;
     }
+}
+
+/* Stop a live track: its job leaves the dispatcher, its timer never fires. */
+static void
+track_cancel (WnTrack    *track,
+              const char *reason)
+{
+  if (!wn_track_state_is_live (track->state))
+    return;
+  disarm_boundaries (track);
+  track_stop_work (track, reason);
   emit_simple (track, WN_EV_NODE, WN_PH_CANCELED, NULL);
   track_end (track, WN_TRACK_CANCELED);
 }
@@ -311,7 +370,7 @@ instance_terminate (WnInstance *instance,
   /* every incident sits on a live track: cancelling them closed them all, and
    * the last one to close took the instance off n_with_incidents */
   for (guint i = 0; i < instance->n_tracks; i++)
-    track_cancel (_wn_instance_get_track (instance, i));
+    track_cancel (_wn_instance_get_track (instance, i), "the instance terminated");
   g_assert (instance->n_incidents == 0);
   instance->state = WN_INSTANCE_TERMINATED;
   instance->ended_at = wn_scheduler_now (engine->scheduler);
@@ -770,6 +829,7 @@ leave_along (WnTrack *track,
   WnInstance *instance = track->instance;
   const WnProcess *process = instance->engine->process;
 
+  disarm_boundaries (track);
   if (flows->len == 0)
     {
       track_end (track, WN_TRACK_DONE);
@@ -779,7 +839,7 @@ leave_along (WnTrack *track,
   for (guint i = 1; i < flows->len; i++)
     {
       guint f = g_array_index (flows, guint, i);
-      WnTrack *branch = track_new (instance, process->flows[f].to);
+      WnTrack *branch = track_new (instance, process->flows[f].to, track->scope);
 
       branch->loop_steps = track->loop_steps;
       wn_scheduler_post (instance->engine->scheduler, fork_cb, branch);
@@ -826,12 +886,19 @@ track_run (WnTrack *track,
       node = &process->nodes[track->node];
       flow = -1;
       emit_simple (track, WN_EV_NODE, WN_PH_ENTERED, NULL);
+      if (node->boundaries->len > 0)
+        arm_boundaries (track, node);
 
       switch (node->type)
         {
         case WN_NODE_START:
         case WN_NODE_BOUNDARY:
+        case WN_NODE_THROW:
           break;
+
+        case WN_NODE_SUBPROCESS:
+          enter_scope (track, node);
+          return;
 
         case WN_NODE_END:
           if (node->error_code != NULL)
@@ -840,13 +907,23 @@ track_run (WnTrack *track,
               g_autofree char *message = g_strdup_printf ("error end event %s threw %s", node->id, node->error_code);
               ev.code = node->error_code;
               emit (track, WN_EV_FAULT, WN_PH_THROWN, &ev);
-              ev.phase = WN_PH_UNCAUGHT;
-              emit (track, WN_EV_FAULT, WN_PH_UNCAUGHT, &ev);
-              track_fail (track, message);
+              catch_or_fail (track, node->error_code, message, &ev);
               return;
             }
           emit_simple (track, WN_EV_NODE, WN_PH_COMPLETED, NULL);
+          if (instance->end_node != NULL)
+            {
+              /* a second end event: count them all (wn_engine_get_end_count) */
+              if (instance->ends == NULL)
+                {
+                  instance->ends = g_array_new (FALSE, FALSE, sizeof (guint));
+                  g_array_append_val (instance->ends, instance->end_node->index);
+                }
+              g_array_append_val (instance->ends, node->index);
+            }
           instance->end_node = node;
+          if (node->terminate)
+            terminate_scope (track, node);
           track_end (track, WN_TRACK_DONE);
           instance_maybe_complete (instance);
           return;
@@ -856,6 +933,7 @@ track_run (WnTrack *track,
             return;
           G_GNUC_FALLTHROUGH;
         case WN_NODE_TASK:
+        case WN_NODE_MANUAL:
         case WN_NODE_TIMER:
           if (node->duration > 0)
             {
@@ -913,6 +991,294 @@ track_run (WnTrack *track,
     }
 }
 
+/* ---- scopes and boundaries (Engine II) ----
+ *
+ * A subProcess runs as a scope: the track that enters it (its host) waits at
+ * the subProcess node while tracks inside run from its start event; when the
+ * last of them ends, the host completes the node and goes on. A BPMN error
+ * goes outward scope by scope to the nearest boundary that catches it; an
+ * interrupting boundary cancels everything inside its host. Timer boundaries
+ * are armed when their host is entered and disarmed when the track leaves it.
+ */
+
+typedef struct {
+  WnTrack   *track;        /* the track at the host */
+  guint      boundary;     /* the boundary event's node index */
+  guint      fired;
+  WnTimerId  id;           /* 0: not pending */
+} BoundaryTimer;
+
+static void
+format_scope (const WnScope *scope,
+              WnInstance    *instance,
+              char           out[WN_ID_SIZE])
+{
+  format_id (out, instance->id, 's', scope->number);
+}
+
+/* A scope event, on the host's track: scope.entered, .completed, .canceled. */
+static void
+emit_scope (WnScope      *scope,
+            WnEventPhase  phase,
+            const char   *error)
+{
+  WnTrack *host = scope->host;
+  char id[WN_ID_SIZE];
+  WnEvent ev = WN_EVENT_INIT (WN_EV_SCOPE, phase);
+
+  if (!wn_journal_is_active (host->instance->engine->journal))
+    {
+      wn_journal_skip (host->instance->engine->journal);
+      return;
+    }
+  format_scope (scope, host->instance, id);
+  ev.scope = id;
+  ev.node = host->instance->engine->process->nodes[scope->node].id;
+  ev.error = error;
+  emit_filled (host, WN_EV_SCOPE, phase, &ev);
+}
+
+static void
+scope_resume_cb (gpointer data)
+{
+  WnScope *scope = data;
+  WnTrack *host = scope->host;
+
+  if (host->inner != scope || host->state != WN_TRACK_ACTIVE ||
+      host->instance->state != WN_INSTANCE_ACTIVE)
+    return;
+  host->inner = NULL;
+  emit_scope (scope, WN_PH_COMPLETED, NULL);
+  emit_simple (host, WN_EV_NODE, WN_PH_COMPLETED, NULL);
+  track_run (host, -1);
+}
+
+/* A track inside `scope` ended: the last one to end normally completes it, and
+ * its host goes on (through the scheduler: a loop through a subProcess then
+ * never deepens the stack). */
+static void
+scope_track_ended (WnScope      *scope,
+                   WnTrackState  state)
+{
+  g_assert (scope->n_live > 0);
+  if (--scope->n_live > 0 || scope->ended || state != WN_TRACK_DONE)
+    return;
+  scope->ended = TRUE;
+  wn_scheduler_post (scope->host->instance->engine->scheduler, scope_resume_cb, scope);
+}
+
+static void
+enter_scope (WnTrack      *track,
+             const WnNode *node)
+{
+  WnInstance *instance = track->instance;
+  WnScope *scope = g_new0 (WnScope, 1);
+  WnTrack *inner;
+
+  if (instance->scopes == NULL)
+    instance->scopes = g_ptr_array_new_with_free_func (g_free);
+  g_ptr_array_add (instance->scopes, scope);
+  scope->number = instance->scopes->len;
+  scope->parent = track->scope;
+  scope->host = track;
+  scope->node = node->index;
+  track->inner = scope;
+  emit_scope (scope, WN_PH_ENTERED, NULL);
+  inner = track_new (instance, (guint) node->inner_start, scope);
+  inner->loop_steps = track->loop_steps;
+  wn_scheduler_post (instance->engine->scheduler, fork_cb, inner);
+}
+
+/* Cancel every track inside `scope` (and so the scopes they host), then the
+ * scope itself. */
+static void
+cancel_scope (WnScope    *scope,
+              const char *reason)
+{
+  WnInstance *instance = scope->host->instance;
+
+  scope->ended = TRUE;
+  for (guint i = 0; i < instance->n_tracks; i++)
+    {
+      WnTrack *track = _wn_instance_get_track (instance, i);
+
+      if (track->scope == scope)
+        track_cancel (track, reason);
+    }
+  emit_scope (scope, WN_PH_CANCELED, reason);
+}
+
+/* A terminate end event: every other track of its scope is canceled (at the
+ * top, the whole instance's). */
+static void
+terminate_scope (WnTrack      *track,
+                 const WnNode *end)
+{
+  WnInstance *instance = track->instance;
+  g_autofree char *reason = g_strdup_printf ("terminate end event %s", end->id);
+
+  for (guint i = 0; i < instance->n_tracks; i++)
+    {
+      WnTrack *other = _wn_instance_get_track (instance, i);
+
+      if (other != track && other->scope == track->scope)
+        track_cancel (other, reason);
+    }
+}
+
+/* The track leaves its host for `boundary`: the host's work stops (its job,
+ * its wait, the scope it hosts, its incident) and the boundary's flows go on. */
+static void
+take_boundary (WnTrack      *track,
+               const WnNode *boundary,
+               const char   *reason)
+{
+  disarm_boundaries (track);
+  track_stop_work (track, reason);
+  if (track->state == WN_TRACK_INCIDENT)
+    {
+      incident_closed (track->instance);
+      g_clear_pointer (&track->error, g_free);
+    }
+  set_state (track, WN_TRACK_ACTIVE);
+  emit_simple (track, WN_EV_NODE, WN_PH_CANCELED, NULL);
+  track->node = boundary->index;
+  emit_simple (track, WN_EV_NODE, WN_PH_ENTERED, NULL);
+  emit_simple (track, WN_EV_NODE, WN_PH_COMPLETED, NULL);
+  track_run (track, -1);
+}
+
+/* The error boundary of `host` that catches `code`: the exact code first, then
+ * one that catches every code. */
+static const WnNode *
+find_catch (const WnProcess *process,
+            const WnNode    *host,
+            const char      *code)
+{
+  const WnNode *any = NULL;
+
+  for (guint i = 0; i < host->boundaries->len; i++)
+    {
+      const WnNode *boundary = &process->nodes[g_array_index (host->boundaries, guint, i)];
+
+      if (boundary->error_code != NULL && g_strcmp0 (boundary->error_code, code) == 0)
+        return boundary;
+      if (boundary->catch_all && any == NULL)
+        any = boundary;
+    }
+  return any;
+}
+
+/* A BPMN error `code` thrown on `track` (already journalled as `thrown`): caught
+ * by its node's boundary, else by a boundary of the enclosing subProcesses from
+ * the innermost out, else uncaught: the failure path. */
+static void
+catch_or_fail (WnTrack    *track,
+               const char *code,
+               const char *fail_message,
+               WnEvent    *thrown)
+{
+  const WnProcess *process = track->instance->engine->process;
+  WnTrack *host = track;
+  const WnNode *boundary = find_catch (process, node_of (track), code);
+
+  for (WnScope *scope = track->scope; boundary == NULL && scope != NULL; scope = scope->parent)
+    {
+      host = scope->host;
+      boundary = find_catch (process, &process->nodes[scope->node], code);
+    }
+  if (boundary != NULL)
+    {
+      g_autofree char *reason = g_strdup_printf ("BPMN error %s caught by %s", code, boundary->id);
+      WnEvent caught = WN_EVENT_INIT (WN_EV_FAULT, WN_PH_CAUGHT);
+
+      caught.node = boundary->id;
+      caught.code = code;
+      emit (host, WN_EV_FAULT, WN_PH_CAUGHT, &caught);
+      take_boundary (host, boundary, reason);
+      return;
+    }
+  thrown->phase = WN_PH_UNCAUGHT;
+  emit (track, WN_EV_FAULT, WN_PH_UNCAUGHT, thrown);
+  track_fail (track, fail_message);
+}
+
+static void
+boundary_timer_cb (gpointer data)
+{
+  BoundaryTimer *timer = data;
+  WnTrack *track = timer->track;
+  WnInstance *instance = track->instance;
+  const WnNode *boundary = &instance->engine->process->nodes[timer->boundary];
+  WnEvent ev = WN_EVENT_INIT (WN_EV_TIMER, WN_PH_FIRED);
+
+  timer->id = 0;
+  timer->fired++;
+  track->loop_steps = 0;  /* timers are never 0 long: time has moved */
+  ev.node = boundary->id;
+  emit (track, WN_EV_TIMER, WN_PH_FIRED, &ev);
+  if (boundary->non_interrupting)
+    {
+      WnTrack *branch;
+
+      if (timer->fired < boundary->repeat)
+        timer->id = wn_scheduler_after (instance->engine->scheduler, boundary->timer, boundary_timer_cb, timer);
+      branch = track_new (instance, boundary->index, track->scope);
+      track_run (branch, -2);
+    }
+  else
+    {
+      g_autofree char *reason = g_strdup_printf ("timer boundary %s fired", boundary->id);
+
+      take_boundary (track, boundary, reason);
+    }
+}
+
+static void
+disarm_boundaries (WnTrack *track)
+{
+  GPtrArray *timers = track->boundary_timers;
+
+  if (timers == NULL)
+    return;
+  track->boundary_timers = NULL;
+  for (guint i = 0; i < timers->len; i++)
+    {
+      BoundaryTimer *timer = g_ptr_array_index (timers, i);
+
+      if (timer->id != 0)
+        wn_scheduler_cancel (track->instance->engine->scheduler, timer->id);
+    }
+  g_ptr_array_unref (timers);
+}
+
+/* Arm the timer boundaries of `node`, which the track has just entered. One
+ * that would fire past the end of virtual time never does. */
+static void
+arm_boundaries (WnTrack      *track,
+                const WnNode *node)
+{
+  const WnProcess *process = track->instance->engine->process;
+
+  disarm_boundaries (track);
+  for (guint i = 0; i < node->boundaries->len; i++)
+    {
+      const WnNode *boundary = &process->nodes[g_array_index (node->boundaries, guint, i)];
+      BoundaryTimer *timer;
+
+      if (boundary->timer <= 0)
+        continue;
+      if (track->boundary_timers == NULL)
+        track->boundary_timers = g_ptr_array_new_with_free_func (g_free);
+      timer = g_new0 (BoundaryTimer, 1);
+      timer->track = track;
+      timer->boundary = boundary->index;
+      timer->id = wn_scheduler_after (track->instance->engine->scheduler, boundary->timer,
+                                      boundary_timer_cb, timer);
+      g_ptr_array_add (track->boundary_timers, timer);
+    }
+}
+
 /* ---- outcomes ---- */
 
 static void
@@ -920,37 +1286,14 @@ apply_bpmn_error (WnTrack    *track,
                   WnOutcome  *outcome)
 {
   const WnNode *node = node_of (track);
-  const WnProcess *process = track->instance->engine->process;
   WnEvent ev = WN_EVENT_INIT (WN_EV_FAULT, WN_PH_THROWN);
+  g_autofree char *message = g_strdup_printf ("BPMN error %s not caught at %s%s%s", outcome->code, node->id,
+                                              outcome->message ? ": " : "", outcome->message ? outcome->message : "");
 
   ev.code = outcome->code;
   ev.error = outcome->message;
   emit (track, WN_EV_FAULT, WN_PH_THROWN, &ev);
-  for (guint i = 0; i < node->boundaries->len; i++)
-    {
-      const WnNode *boundary = &process->nodes[g_array_index (node->boundaries, guint, i)];
-
-      if (g_strcmp0 (boundary->error_code, outcome->code) == 0)
-        {
-          WnEvent caught = WN_EVENT_INIT (WN_EV_FAULT, WN_PH_CAUGHT);
-          caught.node = boundary->id;
-          caught.code = outcome->code;
-          emit (track, WN_EV_FAULT, WN_PH_CAUGHT, &caught);
-          emit_simple (track, WN_EV_NODE, WN_PH_CANCELED, NULL);
-          track->node = boundary->index;
-          emit_simple (track, WN_EV_NODE, WN_PH_ENTERED, NULL);
-          emit_simple (track, WN_EV_NODE, WN_PH_COMPLETED, NULL);
-          track_run (track, -1);
-          return;
-        }
-    }
-  {
-    g_autofree char *message = g_strdup_printf ("BPMN error %s not caught at %s%s%s", outcome->code, node->id,
-                                                outcome->message ? ": " : "", outcome->message ? outcome->message : "");
-    ev.phase = WN_PH_UNCAUGHT;
-    emit (track, WN_EV_FAULT, WN_PH_UNCAUGHT, &ev);
-    track_fail (track, message);
-  }
+  catch_or_fail (track, outcome->code, message, &ev);
 }
 
 static void
@@ -1069,7 +1412,7 @@ _wn_instance_start (WnEngine   *engine,
   g_ptr_array_add (engine->instances, instance);
 
   emit_instance (instance, WN_PH_CREATED, NULL);
-  track = track_new (instance, engine->process->start);
+  track = track_new (instance, engine->process->start, NULL);
   track_run (track, -2);
   return instance;
 }
@@ -1083,6 +1426,8 @@ _wn_instance_free (WnInstance *instance)
   g_clear_pointer (&instance->pending_value, json_node_unref);
   g_free (instance->joins);
   g_free (instance->reason);
+  g_clear_pointer (&instance->ends, g_array_unref);
+  g_clear_pointer (&instance->scopes, g_ptr_array_unref);
   wn_pool_release (instance->engine->instance_pool, instance);
 }
 
@@ -1125,6 +1470,8 @@ _wn_instance_incident_retry (WnInstance *instance,
     if (n->type == WN_NODE_SERVICE && n->worker != NULL)
       {
         emit_simple (track, WN_EV_NODE, WN_PH_ENTERED, NULL);
+        if (n->boundaries->len > 0)
+          arm_boundaries (track, n);
         park (track, n);
       }
     else

@@ -406,6 +406,7 @@ append_json (const WnEvent   *ev,
   STRING_FIELD ("instance", ev->instance);
   STRING_FIELD ("node", ev->node);
   STRING_FIELD ("track", ev->track);
+  STRING_FIELD ("scope", ev->scope);
   STRING_FIELD ("job", ev->job);
   STRING_FIELD ("topic", ev->topic);
   STRING_FIELD ("worker", ev->worker);

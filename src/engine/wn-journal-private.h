@@ -17,7 +17,8 @@ G_BEGIN_DECLS
 
 /* X (name) for each WnEventKind, in order. */
 #define WN_EVENT_KIND_NAMES(X) \
-  X ("instance") X ("node") X ("job") X ("fault") X ("incident") X ("gateway") X ("inject") X ("clock")
+  X ("instance") X ("node") X ("job") X ("fault") X ("incident") X ("gateway") X ("inject") X ("clock") \
+  X ("scope") X ("timer")
 
 /* X (name) for each WnEventPhase, in order. */
 #define WN_EVENT_PHASE_NAMES(X) \
@@ -31,7 +32,8 @@ G_BEGIN_DECLS
   X ("decided") \
   X ("applied") \
   X ("paused") X ("resumed") X ("stepped") \
-  X ("unlocked") X ("workerRearmed") X ("retriesSet") X ("workerPolicyIgnored")
+  X ("unlocked") X ("workerRearmed") X ("retriesSet") X ("workerPolicyIgnored") \
+  X ("fired")
 
 /* What a writer of one journal's lines remembers from line to line: the last
  * seq and t_us as text (seq goes up by one, t_us often stays). All zeros is

@@ -68,7 +68,8 @@ wn_event_phase_belongs (WnEventKind  kind,
       return phase == WN_PH_ENTERED || phase == WN_PH_PARKED || phase == WN_PH_COMPLETED ||
              phase == WN_PH_CANCELED || phase == WN_PH_FAILED || phase == WN_PH_INCIDENT;
     case WN_EV_JOB:
-      return phase == WN_PH_COMPLETED || (phase >= WN_PH_ENQUEUED && phase <= WN_PH_REPORT_REJECTED) ||
+      return phase == WN_PH_COMPLETED || phase == WN_PH_CANCELED ||
+             (phase >= WN_PH_ENQUEUED && phase <= WN_PH_REPORT_REJECTED) ||
              phase == WN_PH_UNLOCKED || phase == WN_PH_WORKER_REARMED || phase == WN_PH_RETRIES_SET || phase == WN_PH_WORKER_POLICY_IGNORED;
     case WN_EV_FAULT:
       return phase == WN_PH_THROWN || phase == WN_PH_CAUGHT || phase == WN_PH_UNCAUGHT;
@@ -80,6 +81,10 @@ wn_event_phase_belongs (WnEventKind  kind,
       return phase == WN_PH_APPLIED;
     case WN_EV_CLOCK:
       return phase == WN_PH_PAUSED || phase == WN_PH_RESUMED || phase == WN_PH_STEPPED;
+    case WN_EV_SCOPE:
+      return phase == WN_PH_ENTERED || phase == WN_PH_COMPLETED || phase == WN_PH_CANCELED;
+    case WN_EV_TIMER:
+      return phase == WN_PH_FIRED;
     case WN_EV_N_KINDS:
     default:
       return FALSE;
@@ -105,6 +110,7 @@ wn_event_copy (const WnEvent *event)
   copy->error = g_strdup (event->error);
   copy->flows = (const char **) g_strdupv ((char **) event->flows);
   copy->action = g_strdup (event->action);
+  copy->scope = g_strdup (event->scope);
   return copy;
 }
 
@@ -124,6 +130,7 @@ wn_event_free (WnEvent *event)
   g_free ((char *) event->error);
   g_strfreev ((char **) event->flows);
   g_free ((char *) event->action);
+  g_free ((char *) event->scope);
   g_free (event);
 }
 
@@ -178,6 +185,8 @@ wn_event_append_text (const WnEvent *ev,
 
   if (ev->job != NULL && ev->kind == WN_EV_JOB)
     detail (details, "%s", ev->job);
+  if (ev->scope != NULL)
+    detail (details, "in %s", ev->scope);
   if (ev->topic != NULL && ev->kind == WN_EV_INJECT)
     detail (details, "topic %s", ev->topic);
   if (ev->worker != NULL)

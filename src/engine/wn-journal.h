@@ -27,6 +27,8 @@ typedef enum {
   WN_EV_GATEWAY,
   WN_EV_INJECT,
   WN_EV_CLOCK,
+  WN_EV_SCOPE,     /* a sub-process's scope: entered, completed, canceled */
+  WN_EV_TIMER,     /* a timer boundary event: fired */
   WN_EV_N_KINDS  /*< skip >*/
 } WnEventKind;
 
@@ -76,6 +78,8 @@ typedef enum {
   WN_PH_WORKER_REARMED,          /*< nick=workerRearmed >*/
   WN_PH_RETRIES_SET,             /*< nick=retriesSet >*/
   WN_PH_WORKER_POLICY_IGNORED,   /*< nick=workerPolicyIgnored >*/
+  /* timer */
+  WN_PH_FIRED,
   WN_PH_N_PHASES                 /*< skip >*/
 } WnEventPhase;
 
@@ -111,10 +115,13 @@ typedef struct {
   const char  **flows;       /* NULL-terminated */
   const char   *action;
   WnTrust       trust;
+  /* Engine II constructs only (absent in every v1 journal): the scope of a
+   * sub-process the event happens in, "i1/s2". */
+  const char   *scope;
 } WnEvent;
 
 /* An event with every field absent. */
-#define WN_EVENT_INIT(k, p) { 0, 0, (k), (p), NULL, NULL, NULL, NULL, NULL, NULL, 0, 0, -1, -1, -1, NULL, NULL, NULL, NULL, NULL, WN_TRUST_UNSET }
+#define WN_EVENT_INIT(k, p) { 0, 0, (k), (p), NULL, NULL, NULL, NULL, NULL, NULL, 0, 0, -1, -1, -1, NULL, NULL, NULL, NULL, NULL, WN_TRUST_UNSET, NULL }
 
 /* A heap copy that owns its strings (for subscribers that keep events). */
 WnEvent    *wn_event_copy            (const WnEvent *event);

@@ -20,6 +20,15 @@ typedef struct {
   char          *error_code;
   JsonNode      *default_json;   /* exclusiveGateway `default` (a string node) */
   JsonNode      *attached_json;  /* boundaryEvent `attachedTo` (a string node) */
+  /* Engine II */
+  int            scope;          /* the enclosing subProcess's source index, -1: the process */
+  JsonNode      *nodes_json;     /* subProcess `nodes` */
+  JsonNode      *flows_json;     /* subProcess `flows`, or NULL */
+  gboolean       terminate;
+  gboolean       catch_all;
+  WnTime         timer;
+  guint          repeat;
+  gboolean       non_interrupting;
 } NodeSrc;
 
 typedef struct {
@@ -30,13 +39,15 @@ typedef struct {
   int         to;
   JsonNode   *condition_json;
   WnLite     *condition;
+  int         scope;             /* as NodeSrc.scope: where the flow is listed */
 } FlowSrc;
 
 static const char * const process_keys[] = {
   "format", "id", "name", "variables", "engine", "nodes", "flows", "scenario", NULL
 };
 static const char * const node_keys_all[] = {
-  "id", "type", "name", "error", "duration", "set", "worker", "attachedTo", "default", NULL
+  "id", "type", "name", "error", "duration", "set", "worker", "attachedTo", "default",
+  "nodes", "flows", "terminate", "timer", "repeat", "interrupting", NULL
 };
 static const char * const worker_keys[] = {
   "topic", "input", "trust", "retry", "errorMapper", "outputMapping", "output", "status", NULL
@@ -306,6 +317,76 @@ parse_unique_id (WnCheck    *ctx,
   return id;
 }
 
+/* A boundary event's trigger: `error` (a code, or true for every code) or
+ * `timer` (with `repeat` and `interrupting`). */
+static void
+parse_boundary (WnCheck  *ctx,
+                JsonNode *node,
+                NodeSrc  *src)
+{
+  JsonObject *object = json_node_get_object (node);
+  const char *path = src->path;
+  JsonNode *error = _wn_check_member (ctx, node, path, "error", FALSE);
+  JsonNode *timer = _wn_check_member (ctx, node, path, "timer", FALSE);
+  JsonNode *m;
+
+  src->repeat = 1;
+  if (error != NULL && timer != NULL)
+    {
+      g_autofree char *p = _wn_check_path_key (path, "timer");
+
+      _wn_check_report (ctx, timer, p, "a boundaryEvent has either `error` or `timer`, not both");
+      return;
+    }
+  if (error == NULL && timer == NULL)
+    {
+      _wn_check_report (ctx, node, path, "a boundaryEvent needs `error` (a code, or true for any code) or `timer`");
+      return;
+    }
+  if (error != NULL)
+    {
+      g_autofree char *p = _wn_check_path_key (path, "error");
+
+      if (_wn_check_holds_type (error, G_TYPE_BOOLEAN))
+        {
+          if (_wn_check_true (ctx, error, p))
+            src->catch_all = TRUE;
+        }
+      else
+        src->error_code = g_strdup (_wn_check_nonempty (ctx, error, p));
+      for (guint i = 0; i < 2; i++)
+        {
+          const char *key = i == 0 ? "repeat" : "interrupting";
+
+          if ((m = json_object_get_member (object, key)) != NULL)
+            {
+              g_autofree char *kp = _wn_check_path_key (path, key);
+
+              _wn_check_report (ctx, m, kp, "`%s` applies to a timer boundaryEvent only "
+                                "(an error boundary always interrupts)", key);
+            }
+        }
+      return;
+    }
+
+  {
+    g_autofree char *p = _wn_check_path_key (path, "timer");
+    gboolean interrupting = TRUE;
+
+    _wn_check_duration (ctx, timer, p, TRUE, &src->timer);
+    _wn_check_member_bool (ctx, node, path, "interrupting", FALSE, &interrupting);
+    src->non_interrupting = !interrupting;
+    if (_wn_check_member_uint (ctx, node, path, "repeat", FALSE, 1, &src->repeat) &&
+        src->repeat > 1 && interrupting)
+      {
+        g_autofree char *rp = _wn_check_path_key (path, "repeat");
+
+        _wn_check_report (ctx, json_object_get_member (object, "repeat"), rp,
+                          "an interrupting timer fires once: `repeat` needs \"interrupting\": false");
+      }
+  }
+}
+
 static void
 parse_node (WnCheck    *ctx,
             JsonNode   *node,
@@ -313,11 +394,13 @@ parse_node (WnCheck    *ctx,
             GHashTable *ids)
 {
   static const char * const start_keys_node[] = { "id", "type", "name", NULL };
-  static const char * const end_keys[] = { "id", "type", "name", "error", NULL };
+  static const char * const end_keys[] = { "id", "type", "name", "error", "terminate", NULL };
   static const char * const task_keys[] = { "id", "type", "name", "duration", NULL };
   static const char * const script_keys[] = { "id", "type", "name", "set", "duration", NULL };
   static const char * const service_keys[] = { "id", "type", "name", "worker", "duration", NULL };
-  static const char * const boundary_keys[] = { "id", "type", "name", "attachedTo", "error", NULL };
+  static const char * const boundary_keys[] = { "id", "type", "name", "attachedTo", "error", "timer",
+                                                 "repeat", "interrupting", NULL };
+  static const char * const subprocess_keys[] = { "id", "type", "name", "nodes", "flows", NULL };
   static const char * const exclusive_keys[] = { "id", "type", "name", "default", NULL };
   static const char * const timer_keys[] = { "id", "type", "name", "duration", NULL };
   const char * const *allowed = start_keys_node;
@@ -341,8 +424,8 @@ parse_node (WnCheck    *ctx,
             src->type_ok = TRUE;
           else
             _wn_check_report (ctx, m, p, "unknown node type \"%s\" (expected startEvent, endEvent, task, "
-                    "scriptTask, serviceTask, boundaryEvent, exclusiveGateway, parallelGateway "
-                    "or timerEvent)", type);
+                    "scriptTask, serviceTask, manualTask, boundaryEvent, exclusiveGateway, "
+                    "parallelGateway, timerEvent, intermediateThrowEvent or subProcess)", type);
         }
     }
 
@@ -371,6 +454,9 @@ parse_node (WnCheck    *ctx,
     case WN_NODE_EXCLUSIVE: allowed = exclusive_keys; break;
     case WN_NODE_PARALLEL:  allowed = start_keys_node; break;
     case WN_NODE_TIMER:     allowed = timer_keys; break;
+    case WN_NODE_SUBPROCESS: allowed = subprocess_keys; break;
+    case WN_NODE_MANUAL:    allowed = task_keys; break;
+    case WN_NODE_THROW:     allowed = start_keys_node; break;
     default:                allowed = start_keys_node; break;
     }
   what = g_strdup_printf ("%s %s", _wn_check_article (wn_node_type_to_string (src->type)),
@@ -404,12 +490,28 @@ parse_node (WnCheck    *ctx,
       src->worker = parse_worker (ctx, m, p);
     }
 
-  if ((src->type == WN_NODE_END || src->type == WN_NODE_BOUNDARY) &&
-      (m = _wn_check_member (ctx, node, path, "error", src->type == WN_NODE_BOUNDARY)) != NULL)
+  if (src->type == WN_NODE_END && (m = _wn_check_member (ctx, node, path, "error", FALSE)) != NULL)
     {
       g_autofree char *p = _wn_check_path_key (path, "error");
 
       src->error_code = g_strdup (_wn_check_nonempty (ctx, m, p));
+    }
+  if (src->type == WN_NODE_END && _wn_check_member_bool (ctx, node, path, "terminate", FALSE, &src->terminate) &&
+      src->terminate && src->error_code != NULL)
+    {
+      g_autofree char *p = _wn_check_path_key (path, "terminate");
+
+      _wn_check_report (ctx, json_object_get_member (json_node_get_object (node), "terminate"), p,
+                        "an endEvent either throws an error or terminates, not both");
+    }
+
+  if (src->type == WN_NODE_BOUNDARY)
+    parse_boundary (ctx, node, src);
+
+  if (src->type == WN_NODE_SUBPROCESS)
+    {
+      src->nodes_json = _wn_check_member (ctx, node, path, "nodes", TRUE);
+      src->flows_json = _wn_check_member (ctx, node, path, "flows", FALSE);
     }
 
   if (src->type == WN_NODE_BOUNDARY &&
@@ -520,6 +622,108 @@ parse_flow (WnCheck    *ctx,
     }
 }
 
+/* The nodes of the array `json` (at PREFIX.nodes) inside the scope `scope`
+ * (a source index, -1: the process), a subProcess's own nodes right after it;
+ * FALSE when one of them could not be taken (no id or no type). */
+static gboolean
+parse_nodes (WnCheck    *ctx,
+             JsonNode   *json,
+             const char *prefix,
+             int         scope,
+             GPtrArray  *nodes,
+             GHashTable *node_ids,
+             GHashTable *ids)
+{
+  g_autofree char *path = _wn_check_path_key (prefix, "nodes");
+  JsonArray *array = _wn_check_array (ctx, json, path);
+  gboolean ok = array != NULL;
+
+  for (guint i = 0; array != NULL && i < json_array_get_length (array); i++)
+    {
+      NodeSrc *src = g_new0 (NodeSrc, 1);
+      int index;
+
+      src->json = json_array_get_element (array, i);
+      src->path = _wn_check_path_index (path, i);
+      src->scope = scope;
+      parse_node (ctx, src->json, src, ids);
+      if (src->id == NULL || !src->type_ok)
+        {
+          ok = FALSE;
+          node_src_free (src);
+          continue;
+        }
+      g_ptr_array_add (nodes, src);
+      index = (int) nodes->len - 1;
+      g_hash_table_insert (node_ids, (gpointer) src->id, GUINT_TO_POINTER (nodes->len));
+      if (src->type == WN_NODE_SUBPROCESS && src->nodes_json != NULL &&
+          !parse_nodes (ctx, src->nodes_json, src->path, index, nodes, node_ids, ids))
+        ok = FALSE;
+    }
+  return ok;
+}
+
+/* How a scope is named in messages. */
+static char *
+scope_name (GPtrArray *nodes,
+            int        scope)
+{
+  if (scope < 0)
+    return g_strdup ("the process");
+  return g_strdup_printf ("subProcess \"%s\"", ((NodeSrc *) g_ptr_array_index (nodes, scope))->id);
+}
+
+/* The flows of the array `json` (PREFIX.flows, may be NULL) of the scope `scope`:
+ * both ends inside it. */
+static void
+parse_flows (WnCheck    *ctx,
+             JsonNode   *json,
+             const char *prefix,
+             int         scope,
+             GPtrArray  *flows,
+             GPtrArray  *nodes,
+             GHashTable *node_ids,
+             GHashTable *ids,
+             gboolean   *unresolved)
+{
+  g_autofree char *path = _wn_check_path_key (prefix, "flows");
+  JsonArray *array = json != NULL ? _wn_check_array (ctx, json, path) : NULL;
+
+  for (guint i = 0; array != NULL && i < json_array_get_length (array); i++)
+    {
+      FlowSrc *src = g_new0 (FlowSrc, 1);
+      JsonNode *flow = json_array_get_element (array, i);
+
+      src->json = flow;
+      src->path = _wn_check_path_index (path, i);
+      src->scope = scope;
+      parse_flow (ctx, flow, src, nodes, node_ids, ids, unresolved);
+      if (src->id == NULL || src->from < 0 || src->to < 0)
+        {
+          *unresolved = TRUE;
+          flow_src_free (src);
+          continue;
+        }
+      for (guint end = 0; end < 2; end++)
+        {
+          const NodeSrc *n = g_ptr_array_index (nodes, end == 0 ? src->from : src->to);
+
+          if (n->scope != scope)
+            {
+              g_autofree char *p = _wn_check_path_key (src->path, end == 0 ? "from" : "to");
+              g_autofree char *here = scope_name (nodes, scope);
+              g_autofree char *there = scope_name (nodes, n->scope);
+
+              _wn_check_report (ctx, json_object_get_member (json_node_get_object (flow), end == 0 ? "from" : "to"),
+                                p, "a flow stays inside its scope: it is listed in %s, \"%s\" is in %s",
+                                here, n->id, there);
+              *unresolved = TRUE;
+            }
+        }
+      g_ptr_array_add (flows, src);
+    }
+}
+
 static WnProcess *
 build_process (WnCheck    *ctx,
                JsonNode   *root,
@@ -542,6 +746,11 @@ build_process (WnCheck    *ctx,
       src->n_set = 0;
       node->worker = g_steal_pointer (&src->worker);
       node->error_code = g_steal_pointer (&src->error_code);
+      node->terminate = src->terminate;
+      node->catch_all = src->catch_all;
+      node->timer = src->timer;
+      node->repeat = src->repeat > 0 ? src->repeat : 1;
+      node->non_interrupting = src->non_interrupting;
     }
   for (guint i = 0; i < flows->len; i++)
     {
@@ -560,6 +769,8 @@ build_process (WnCheck    *ctx,
         wn_process_set_default_flow (process, src->id, json_node_get_string (src->default_json));
       if (src->attached_json != NULL)
         wn_process_set_attached_to (process, src->id, json_node_get_string (src->attached_json));
+      if (src->scope >= 0)
+        wn_process_set_scope (process, src->id, ((NodeSrc *) g_ptr_array_index (nodes, src->scope))->id);
     }
 
   if (!wn_process_finish (process, &error))
@@ -631,82 +842,79 @@ parse_process (WnCheck *ctx, JsonNode *root)
 
   if ((nodes_json = _wn_check_member (ctx, root, "", "nodes", TRUE)) != NULL)
     {
-      JsonArray *array = _wn_check_array (ctx, nodes_json, "nodes");
-
-      if (array == NULL)
+      if (!parse_nodes (ctx, nodes_json, "", -1, nodes, node_ids, ids))
+        nodes_ok = FALSE;
+      if (!JSON_NODE_HOLDS_ARRAY (nodes_json))
         nodes_json = NULL;
-      for (guint i = 0; array != NULL && i < json_array_get_length (array); i++)
-        {
-          NodeSrc *src = g_new0 (NodeSrc, 1);
-
-          src->json = json_array_get_element (array, i);
-          src->path = _wn_check_path_index ("nodes", i);
-          parse_node (ctx, src->json, src, ids);
-          if (src->id == NULL || !src->type_ok)
-            {
-              nodes_ok = FALSE;
-              node_src_free (src);
-              continue;
-            }
-          g_ptr_array_add (nodes, src);
-          g_hash_table_insert (node_ids, (gpointer) src->id, GUINT_TO_POINTER (nodes->len));
-        }
     }
   else
     {
       nodes_ok = FALSE;
     }
 
-  if ((m = _wn_check_member (ctx, root, "", "flows", FALSE)) != NULL)
-    {
-      JsonArray *array = _wn_check_array (ctx, m, "flows");
-
-      for (guint i = 0; array != NULL && i < json_array_get_length (array); i++)
-        {
-          FlowSrc *src = g_new0 (FlowSrc, 1);
-          JsonNode *json = json_array_get_element (array, i);
-
-          src->json = json;
-          src->path = _wn_check_path_index ("flows", i);
-          parse_flow (ctx, json, src, nodes, node_ids, ids, &unresolved);
-          if (src->id == NULL || src->from < 0 || src->to < 0)
-            {
-              unresolved = TRUE;
-              flow_src_free (src);
-              continue;
-            }
-          g_ptr_array_add (flows, src);
-        }
-    }
-
-  /* Start and end events. */
+  parse_flows (ctx, _wn_check_member (ctx, root, "", "flows", FALSE), "", -1, flows, nodes, node_ids, ids,
+               &unresolved);
   for (guint i = 0; i < nodes->len; i++)
     {
       NodeSrc *src = g_ptr_array_index (nodes, i);
 
-      if (src->type == WN_NODE_START)
-        {
-          n_starts++;
-          if (start < 0)
-            start = (int) i;
-          else
-            {
-              g_autofree char *p = _wn_check_path_key (src->path, "type");
-              NodeSrc *first = g_ptr_array_index (nodes, start);
-
-              _wn_check_report (ctx, json_object_get_member (json_node_get_object (src->json), "type"), p,
-                      "a second startEvent (the first is %s; exactly one is allowed)", first->path);
-            }
-        }
-      else if (src->type == WN_NODE_END)
-        {
-          n_ends++;
-        }
+      if (src->type == WN_NODE_SUBPROCESS)
+        parse_flows (ctx, src->flows_json, src->path, (int) i, flows, nodes, node_ids, ids, &unresolved);
     }
-  if (nodes_json != NULL && nodes_ok && n_starts == 0)
-    _wn_check_report (ctx, nodes_json, "nodes", "no startEvent (exactly one is needed)");
-  if (nodes_json != NULL && nodes_ok && n_ends == 0)
-    _wn_check_report (ctx, nodes_json, "nodes", "no endEvent (at least one is needed)");
+
+  /* Start and end events: one start and at least one end in every scope. */
+  {
+    g_autofree int *first = g_new0 (int, nodes->len + 1);    /* per scope + 1: start index + 1 */
+    g_autofree guint *ends = g_new0 (guint, nodes->len + 1);
+
+    for (guint i = 0; i < nodes->len; i++)
+      {
+        NodeSrc *src = g_ptr_array_index (nodes, i);
+        guint in = (guint) (src->scope + 1);
+
+        if (src->type == WN_NODE_START)
+          {
+            if (in == 0)
+              n_starts++;
+            if (first[in] == 0)
+              first[in] = (int) i + 1;
+            else
+              {
+                g_autofree char *p = _wn_check_path_key (src->path, "type");
+                NodeSrc *other = g_ptr_array_index (nodes, first[in] - 1);
+
+                _wn_check_report (ctx, json_object_get_member (json_node_get_object (src->json), "type"), p,
+                        "a second startEvent (the first is %s; exactly one is allowed)", other->path);
+              }
+          }
+        else if (src->type == WN_NODE_END)
+          {
+            if (in == 0)
+              n_ends++;
+            ends[in]++;
+          }
+      }
+    start = first[0] - 1;
+    if (nodes_json != NULL && nodes_ok && n_starts == 0)
+      _wn_check_report (ctx, nodes_json, "nodes", "no startEvent (exactly one is needed)");
+    if (nodes_json != NULL && nodes_ok && n_ends == 0)
+      _wn_check_report (ctx, nodes_json, "nodes", "no endEvent (at least one is needed)");
+    for (guint i = 0; nodes_ok && i < nodes->len; i++)
+      {
+        NodeSrc *src = g_ptr_array_index (nodes, i);
+        g_autofree char *p = NULL;
+
+        if (src->type != WN_NODE_SUBPROCESS || src->nodes_json == NULL)
+          continue;
+        p = _wn_check_path_key (src->path, "nodes");
+        if (first[i + 1] == 0)
+          _wn_check_report (ctx, src->nodes_json, p, "no startEvent in subProcess \"%s\" (exactly one is needed)",
+                            src->id);
+        if (ends[i + 1] == 0)
+          _wn_check_report (ctx, src->nodes_json, p, "no endEvent in subProcess \"%s\" (at least one is needed)",
+                            src->id);
+      }
+  }
 
   /* Boundaries and defaults. */
   for (guint k = 0; k < flows->len; k++)
@@ -734,12 +942,23 @@ parse_process (WnCheck *ctx, JsonNode *root)
             {
               const NodeSrc *h = g_ptr_array_index (nodes, host);
 
-              if (h->type != WN_NODE_TASK && h->type != WN_NODE_SCRIPT && h->type != WN_NODE_SERVICE)
+              if (h->type != WN_NODE_TASK && h->type != WN_NODE_SCRIPT && h->type != WN_NODE_SERVICE &&
+                  h->type != WN_NODE_MANUAL && h->type != WN_NODE_SUBPROCESS)
                 {
                   _wn_check_report (ctx, src->attached_json, p,
-                          "a boundaryEvent attaches to a task, scriptTask or serviceTask "
+                          "a boundaryEvent attaches to a task, scriptTask, serviceTask, manualTask or subProcess "
                           "(\"%s\" is %s %s)", host_id, _wn_check_article (wn_node_type_to_string (h->type)),
                           wn_node_type_to_string (h->type));
+                  unresolved = TRUE;
+                }
+              else if (h->scope != src->scope)
+                {
+                  g_autofree char *here = scope_name (nodes, src->scope);
+                  g_autofree char *there = scope_name (nodes, h->scope);
+
+                  _wn_check_report (ctx, src->attached_json, p,
+                          "a boundaryEvent is in the scope of its host: it is in %s, \"%s\" in %s",
+                          here, host_id, there);
                   unresolved = TRUE;
                 }
             }
@@ -806,6 +1025,14 @@ parse_process (WnCheck *ctx, JsonNode *root)
           host = find_node_src (node_ids, json_node_get_string (b->attached_json));
           if (host >= 0)
             g_array_append_val (g_ptr_array_index (next, host), k);
+        }
+      /* a subProcess leads to its start event */
+      for (guint k = 0; k < nodes->len; k++)
+        {
+          const NodeSrc *n = g_ptr_array_index (nodes, k);
+
+          if (n->type == WN_NODE_START && n->scope >= 0)
+            g_array_append_val (g_ptr_array_index (next, n->scope), k);
         }
 
       seen[start] = TRUE;

@@ -19,6 +19,7 @@ typedef struct {
   GPtrArray *flow_to;          /* char*, one per flow */
   GArray    *defaults;         /* Pending */
   GArray    *attachments;      /* Pending */
+  GArray    *scopes;           /* Pending: ref is the parent subProcess's id */
   GPtrArray *errors;           /* char*: problems noticed while adding */
 } Builder;
 
@@ -32,6 +33,9 @@ static const char * const node_type_names[] = {
   [WN_NODE_EXCLUSIVE] = "exclusiveGateway",
   [WN_NODE_PARALLEL] = "parallelGateway",
   [WN_NODE_TIMER] = "timerEvent",
+  [WN_NODE_SUBPROCESS] = "subProcess",
+  [WN_NODE_MANUAL] = "manualTask",
+  [WN_NODE_THROW] = "intermediateThrowEvent",
 };
 
 static void
@@ -53,6 +57,8 @@ builder_new (void)
   g_array_set_clear_func (b->defaults, pending_clear);
   b->attachments = g_array_new (FALSE, TRUE, sizeof (Pending));
   g_array_set_clear_func (b->attachments, pending_clear);
+  b->scopes = g_array_new (FALSE, TRUE, sizeof (Pending));
+  g_array_set_clear_func (b->scopes, pending_clear);
   b->errors = g_ptr_array_new_with_free_func (g_free);
   return b;
 }
@@ -68,6 +74,7 @@ builder_free (gpointer data)
   g_ptr_array_unref (b->flow_to);
   g_array_unref (b->defaults);
   g_array_unref (b->attachments);
+  g_array_unref (b->scopes);
   g_ptr_array_unref (b->errors);
   g_free (b);
 }
@@ -98,10 +105,20 @@ flow_clear (WnFlow *flow)
   g_clear_pointer (&flow->condition, wn_lite_unref);
 }
 
+/* What a boundary event may be attached to. */
 static gboolean
-is_task_type (WnNodeType type)
+is_host_type (WnNodeType type)
 {
-  return type == WN_NODE_TASK || type == WN_NODE_SCRIPT || type == WN_NODE_SERVICE;
+  return type == WN_NODE_TASK || type == WN_NODE_SCRIPT || type == WN_NODE_SERVICE ||
+         type == WN_NODE_MANUAL || type == WN_NODE_SUBPROCESS;
+}
+
+/* Whether the node needs more than a v1 engine has. */
+static gboolean
+is_extended (const WnNode *node)
+{
+  return node->type >= WN_NODE_SUBPROCESS || node->scope >= 0 || node->terminate ||
+         node->catch_all || node->timer > 0;
 }
 
 static int
@@ -337,6 +354,9 @@ wn_process_add_node (WnProcess *process, const char *id, WnNodeType type)
   node->type = type;
   node->attached_to = -1;
   node->default_flow = -1;
+  node->scope = -1;
+  node->inner_start = -1;
+  node->repeat = 1;
   node->outgoing = g_array_new (FALSE, FALSE, sizeof (guint));
   node->incoming = g_array_new (FALSE, FALSE, sizeof (guint));
   node->boundaries = g_array_new (FALSE, FALSE, sizeof (guint));
@@ -435,6 +455,69 @@ wn_process_set_attached_to (WnProcess *process, const char *boundary, const char
 }
 
 gboolean
+wn_process_set_scope (WnProcess *process, const char *node, const char *parent)
+{
+  Pending p;
+  int index;
+
+  g_return_val_if_fail (process != NULL, FALSE);
+  g_return_val_if_fail (process->builder != NULL, FALSE);
+  g_return_val_if_fail (parent != NULL, FALSE);
+
+  index = lookup_node (process, node);
+  if (index < 0)
+    return FALSE;
+
+  p.node = (guint) index;
+  p.ref = g_strdup (parent);
+  g_array_append_val (((Builder *) process->builder)->scopes, p);
+  return TRUE;
+}
+
+/* Resolve the pending scopes into `scope` (per node, -1 = the process); FALSE
+ * (with the problems noted) when a parent is unknown, not a subProcess or a
+ * node's own descendant. */
+static gboolean
+resolve_scopes (WnProcess *process,
+                Builder   *b,
+                int       *scope,
+                GPtrArray *problems)
+{
+  gboolean ok = TRUE;
+
+  for (guint i = 0; i < process->n_nodes; i++)
+    scope[i] = process->nodes[i].scope;
+  for (guint i = 0; i < b->scopes->len; i++)
+    {
+      const Pending *p = &g_array_index (b->scopes, Pending, i);
+      int parent = lookup_node (process, p->ref);
+
+      if (parent < 0 || process->nodes[parent].type != WN_NODE_SUBPROCESS)
+        {
+          g_ptr_array_add (problems, g_strdup_printf ("node \"%s\": \"%s\" is not a subProcess",
+                                                      process->nodes[p->node].id, p->ref));
+          ok = FALSE;
+          continue;
+        }
+      scope[p->node] = parent;
+    }
+  for (guint i = 0; ok && i < process->n_nodes; i++)
+    {
+      guint depth = 0;
+
+      for (int s = scope[i]; s >= 0; s = scope[s])
+        if (++depth > process->n_nodes || (guint) s == i)
+          {
+            g_ptr_array_add (problems, g_strdup_printf ("subProcess \"%s\" is inside itself",
+                                                        process->nodes[i].id));
+            ok = FALSE;
+            break;
+          }
+    }
+  return ok;
+}
+
+gboolean
 wn_process_finish (WnProcess *process, GError **error)
 {
   g_autoptr(GPtrArray) problems = NULL;
@@ -442,10 +525,12 @@ wn_process_finish (WnProcess *process, GError **error)
   g_autofree guint *from = NULL;
   g_autofree guint *to = NULL;
   g_autofree gboolean *attached = NULL;
+  g_autofree int *scope = NULL;
+  g_autofree int *starts = NULL;      /* per scope (index + 1; 0 = the process): its start */
+  g_autofree guint *n_starts = NULL;
+  g_autofree guint *n_ends = NULL;
+  gboolean scopes_ok;
   Builder *b;
-  int start = -1;
-  guint n_starts = 0;
-  guint n_ends = 0;
 
   g_return_val_if_fail (process != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
@@ -458,27 +543,42 @@ wn_process_finish (WnProcess *process, GError **error)
   for (guint i = 0; i < b->errors->len; i++)
     g_ptr_array_add (problems, g_strdup (g_ptr_array_index (b->errors, i)));
 
+  scope = g_new0 (int, process->n_nodes + 1);
+  starts = g_new0 (int, process->n_nodes + 1);
+  n_starts = g_new0 (guint, process->n_nodes + 1);
+  n_ends = g_new0 (guint, process->n_nodes + 1);
+  scopes_ok = resolve_scopes (process, b, scope, problems);
   for (guint i = 0; i < process->n_nodes; i++)
     {
       const WnNode *node = &process->nodes[i];
+      guint in = scopes_ok ? (guint) (scope[i] + 1) : 0;
 
       if (lookup_node (process, node->id) != (int) i)
         g_ptr_array_add (problems, g_strdup_printf ("duplicate node id \"%s\"", node->id));
       if (node->type == WN_NODE_START)
         {
-          n_starts++;
-          if (start < 0)
-            start = (int) i;
+          if (n_starts[in]++ == 0)
+            starts[in] = (int) i + 1;
         }
       else if (node->type == WN_NODE_END)
         {
-          n_ends++;
+          n_ends[in]++;
         }
     }
-  if (n_starts != 1)
-    g_ptr_array_add (problems, g_strdup_printf ("%u start events (exactly one is needed)", n_starts));
-  if (n_ends == 0)
+  if (n_starts[0] != 1)
+    g_ptr_array_add (problems, g_strdup_printf ("%u start events (exactly one is needed)", n_starts[0]));
+  if (n_ends[0] == 0)
     g_ptr_array_add (problems, g_strdup ("no end event"));
+  for (guint i = 0; scopes_ok && i < process->n_nodes; i++)
+    {
+      if (process->nodes[i].type != WN_NODE_SUBPROCESS)
+        continue;
+      if (n_starts[i + 1] != 1)
+        g_ptr_array_add (problems, g_strdup_printf ("subProcess \"%s\": %u start events (exactly one is needed)",
+                                                    process->nodes[i].id, n_starts[i + 1]));
+      if (n_ends[i + 1] == 0)
+        g_ptr_array_add (problems, g_strdup_printf ("subProcess \"%s\": no end event", process->nodes[i].id));
+    }
 
   flow_ids = g_hash_table_new (g_str_hash, g_str_equal);
   from = g_new0 (guint, process->n_flows + 1);
@@ -503,6 +603,8 @@ wn_process_finish (WnProcess *process, GError **error)
         g_ptr_array_add (problems, g_strdup_printf ("flow \"%s\" enters start event \"%s\"", flow->id, to_id));
       if (t >= 0 && process->nodes[t].type == WN_NODE_BOUNDARY)
         g_ptr_array_add (problems, g_strdup_printf ("flow \"%s\" enters boundary event \"%s\"", flow->id, to_id));
+      if (f >= 0 && t >= 0 && scopes_ok && scope[f] != scope[t])
+        g_ptr_array_add (problems, g_strdup_printf ("flow \"%s\" crosses a subProcess's border", flow->id));
       if (!g_hash_table_contains (flow_ids, flow->id))
         g_hash_table_insert (flow_ids, flow->id, GUINT_TO_POINTER (i + 1));
       from[i] = f >= 0 ? (guint) f : 0;
@@ -538,10 +640,13 @@ wn_process_finish (WnProcess *process, GError **error)
       else if (host < 0)
         g_ptr_array_add (problems, g_strdup_printf ("boundary \"%s\": unknown host \"%s\"",
                                                     boundary->id, p->ref));
-      else if (!is_task_type (process->nodes[host].type))
+      else if (!is_host_type (process->nodes[host].type))
         g_ptr_array_add (problems, g_strdup_printf ("boundary \"%s\": host \"%s\" is a %s, not a task",
                                                     boundary->id, p->ref,
                                                     wn_node_type_to_string (process->nodes[host].type)));
+      else if (scopes_ok && scope[host] != scope[p->node])
+        g_ptr_array_add (problems, g_strdup_printf ("boundary \"%s\" is not in the scope of its host \"%s\"",
+                                                    boundary->id, p->ref));
     }
 
   attached = g_new0 (gboolean, process->n_nodes + 1);
@@ -556,7 +661,7 @@ wn_process_finish (WnProcess *process, GError **error)
       if (node->attached_to < 0)
         g_ptr_array_add (problems, g_strdup_printf ("boundary \"%s\" is attached to nothing", node->id));
       else if ((guint) node->attached_to >= process->n_nodes ||
-               !is_task_type (process->nodes[node->attached_to].type))
+               !is_host_type (process->nodes[node->attached_to].type))
         g_ptr_array_add (problems, g_strdup_printf ("boundary \"%s\" is attached to a node that is not a task",
                                                     node->id));
     }
@@ -572,7 +677,15 @@ wn_process_finish (WnProcess *process, GError **error)
     }
 
   /* Consistent: resolve. */
-  process->start = (guint) start;
+  process->start = (guint) starts[0] - 1;
+  for (guint i = 0; i < process->n_nodes; i++)
+    {
+      WnNode *node = &process->nodes[i];
+
+      node->scope = scope[i];
+      if (node->type == WN_NODE_SUBPROCESS)
+        node->inner_start = starts[i + 1] - 1;
+    }
 
   for (guint i = 0; i < process->n_flows; i++)
     {
@@ -614,6 +727,8 @@ wn_process_finish (WnProcess *process, GError **error)
         g_array_append_val (process->nodes[node->attached_to].boundaries, i);
       if (node->worker != NULL && node->worker->output_var == NULL)
         node->worker->output_var = g_strdup (node->id);
+      if (is_extended (node))
+        process->extended = TRUE;
     }
 
   /* Keep the arrays exactly as long as they are: later adds are not allowed. */

@@ -31,10 +31,15 @@ typedef enum {
   WN_NODE_EXCLUSIVE,  /*< nick=exclusiveGateway >*/
   WN_NODE_PARALLEL,   /*< nick=parallelGateway >*/
   WN_NODE_TIMER,      /*< nick=timerEvent >*/
+  /* Engine II */
+  WN_NODE_SUBPROCESS, /*< nick=subProcess >*/
+  WN_NODE_MANUAL,     /*< nick=manualTask >*/
+  WN_NODE_THROW,      /*< nick=intermediateThrowEvent >*/
 } WnNodeType;
 
 /* "startEvent", "endEvent", "task", "scriptTask", "serviceTask", "boundaryEvent",
- * "exclusiveGateway", "parallelGateway", "timerEvent". */
+ * "exclusiveGateway", "parallelGateway", "timerEvent", "subProcess", "manualTask",
+ * "intermediateThrowEvent". */
 const char *wn_node_type_to_string   (WnNodeType type);
 gboolean    wn_node_type_from_string (const char *text, WnNodeType *out);
 
@@ -67,6 +72,16 @@ typedef struct {
   GArray        *outgoing;         /* guint flow indices, document order */
   GArray        *incoming;         /* guint flow indices */
   GArray        *boundaries;       /* guint node indices of boundaries attached here */
+  /* Engine II */
+  int            scope;            /* the subProcess this node is inside (its index); -1: the process */
+  int            inner_start;      /* subProcess: its start event's index; else -1 */
+  gboolean       terminate;        /* endEvent: a terminate end event */
+  gboolean       catch_all;        /* boundaryEvent: catches every BPMN error code (error_code NULL) */
+  WnTime         timer;            /* boundaryEvent: a timer boundary firing this long after its
+                                    * host is entered; 0: an error boundary */
+  guint          repeat;           /* timer boundary: how often it fires in all (≥ 1; > 1 only
+                                    * when not interrupting), every `timer` */
+  gboolean       non_interrupting; /* timer boundary: the host goes on when it fires */
 } WnNode;
 
 typedef struct {
@@ -104,6 +119,8 @@ typedef struct {
   guint          start;            /* index of the start event */
   WnScenario    *scenario;         /* embedded scenario, or NULL */
   GHashTable    *node_index;       /* id → GUINT_TO_POINTER (index + 1) */
+  gboolean       extended;         /* uses an Engine II construct: its journal names scopes and
+                                    * each job a cancellation removes (docs/user-guide.md §6) */
   gpointer       builder;          /* private: pending builder state until wn_process_finish() */
 } WnProcess;
 
@@ -126,6 +143,8 @@ void        wn_worker_spec_free     (WnWorkerSpec *spec);
  * wn_process_set_default_flow); FALSE + error when the graph is inconsistent. */
 gboolean    wn_process_set_default_flow (WnProcess *process, const char *gateway, const char *flow);
 gboolean    wn_process_set_attached_to  (WnProcess *process, const char *boundary, const char *host);
+/* Put `node` inside the subProcess `parent` (both by id). */
+gboolean    wn_process_set_scope        (WnProcess *process, const char *node, const char *parent);
 gboolean    wn_process_finish       (WnProcess *process, GError **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (WnProcess, wn_process_unref)

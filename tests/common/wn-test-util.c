@@ -276,6 +276,9 @@ wn_test_check_invariants (WnTestRun *run)
   g_autoptr(GHashTable) waiting_on = g_hash_table_new (g_str_hash, g_str_equal);
   g_autoptr(GHashTable) canceled = g_hash_table_new (g_str_hash, g_str_equal);
   g_autoptr(GHashTable) ended = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr(GHashTable) job_canceled = g_hash_table_new (g_str_hash, g_str_equal);   /* job → count */
+  g_autoptr(GHashTable) canceled_on = g_hash_table_new (g_str_hash, g_str_equal);    /* job → its track's cancel */
+  gboolean extended = run->process->extended;
   GHashTableIter iter;
   gpointer key, value;
   guint64 last_seq = 0;
@@ -294,7 +297,8 @@ wn_test_check_invariants (WnTestRun *run)
 
       if (ev->kind == WN_EV_JOB)
         {
-          gboolean done = ev->job != NULL && g_hash_table_contains (terminals, ev->job);
+          gboolean done = ev->job != NULL && (g_hash_table_contains (terminals, ev->job) ||
+                                              g_hash_table_contains (job_canceled, ev->job));
           WnTrust trust = ev->job != NULL
             ? GPOINTER_TO_INT (g_hash_table_lookup (enqueued_trust, ev->job)) : WN_TRUST_UNSET;
 
@@ -303,6 +307,16 @@ wn_test_check_invariants (WnTestRun *run)
           if (done && !(ev->worker != NULL && is_stale_worker_phase (ev->phase)))
             invariant_failed (ev, "job %s journals %s after its terminal outcome", ev->job,
                               wn_event_phase_to_string (ev->phase));
+          if (ev->phase == WN_PH_CANCELED)
+            {
+              /* a job leaves on a cancellation once, and only from its canceled track */
+              if (!extended)
+                invariant_failed (ev, "job.canceled in a v1 journal");
+              if (done)
+                invariant_failed (ev, "job %s canceled after it left the dispatcher", ev->job);
+              g_hash_table_insert (job_canceled, (gpointer) ev->job, GUINT_TO_POINTER (1));
+              continue;
+            }
           if (!done && ev->job != NULL && !is_stale_worker_phase (ev->phase))
             check_lock (locks, ev, is_terminal (ev->phase));
           if (is_terminal (ev->phase))
@@ -324,13 +338,23 @@ wn_test_check_invariants (WnTestRun *run)
 
           if (ev->instance != NULL && g_hash_table_contains (ended, ev->instance))
             invariant_failed (ev, "track %s moves after its instance ended", ev->track);
-          /* a parked track wakes only on its job's terminal outcome (or is canceled) */
-          if (job != NULL)
+          /* a parked track wakes only on its job's terminal outcome (or is canceled);
+           * a timer boundary firing on its host does not wake it */
+          if (job != NULL && ev->kind != WN_EV_TIMER)
             {
-              if (!(ev->kind == WN_EV_NODE && ev->phase == WN_PH_CANCELED) &&
-                  !g_hash_table_contains (terminals, job))
+              gboolean cancel = ev->kind == WN_EV_NODE && ev->phase == WN_PH_CANCELED;
+
+              if (!cancel && !g_hash_table_contains (terminals, job))
                 invariant_failed (ev, "track %s woke before job %s delivered a terminal outcome",
                                   ev->track, job);
+              /* no job outlives its canceled track: it delivered, or it was canceled just before */
+              if (cancel && !g_hash_table_contains (terminals, job))
+                {
+                  if (extended && !g_hash_table_contains (job_canceled, job))
+                    invariant_failed (ev, "track %s canceled while job %s is still in the dispatcher "
+                                      "(no job.canceled)", ev->track, job);
+                  g_hash_table_insert (canceled_on, (gpointer) job, (gpointer) ev->track);
+                }
               g_hash_table_remove (waiting_on, ev->track);
             }
           if (ev->kind != WN_EV_NODE)
@@ -378,7 +402,17 @@ wn_test_check_invariants (WnTestRun *run)
       if (n == 0 && !g_hash_table_contains (canceled, value) &&
           !wn_dispatcher_lookup (wn_engine_get_dispatcher (run->engine), key, &info))
         invariant_failed (NULL, "job %s left the store without a terminal outcome", (char *) key);
+      if (g_hash_table_contains (canceled_on, key) &&
+          wn_dispatcher_lookup (wn_engine_get_dispatcher (run->engine), key, &info))
+        invariant_failed (NULL, "job %s outlives its canceled track", (char *) key);
+      if (n > 0 && g_hash_table_contains (job_canceled, key))
+        invariant_failed (NULL, "job %s has a terminal outcome and was canceled", (char *) key);
     }
+  /* every job.canceled is of a job whose track was canceled (one leaving event each) */
+  g_hash_table_iter_init (&iter, job_canceled);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    if (!g_hash_table_contains (canceled_on, key))
+      invariant_failed (NULL, "job %s canceled but its track was not", (char *) key);
   /* and every job enqueued was parked on */
   g_hash_table_iter_init (&iter, enqueued_trust);
   while (g_hash_table_iter_next (&iter, &key, NULL))

@@ -164,6 +164,7 @@ ref_append_json (const WnEvent *ev,
   ref_append_str_field (out, "instance", ev->instance);
   ref_append_str_field (out, "node", ev->node);
   ref_append_str_field (out, "track", ev->track);
+  ref_append_str_field (out, "scope", ev->scope);
   ref_append_str_field (out, "job", ev->job);
   ref_append_str_field (out, "topic", ev->topic);
   ref_append_str_field (out, "worker", ev->worker);
@@ -230,7 +231,7 @@ assert_round_trip (const WnEvent *ev)
   struct { const char *key; const char *value; } strings[] = {
     { "instance", ev->instance }, { "node", ev->node }, { "track", ev->track }, { "job", ev->job },
     { "topic", ev->topic }, { "worker", ev->worker }, { "code", ev->code }, { "error", ev->error },
-    { "action", ev->action },
+    { "action", ev->action }, { "scope", ev->scope },
   };
   JsonObject *object;
 
@@ -302,6 +303,7 @@ test_json_escapes (void)
       flows[0] = text;
       ev.seq = i;
       ev.instance = ev.node = ev.track = ev.job = ev.topic = ev.worker = ev.code = ev.error = ev.action = text;
+      ev.scope = text;
       ev.flows = flows;
       assert_same_json (&ev, NULL);
       assert_same_json (&ev, "prefix ");
@@ -418,7 +420,7 @@ test_json_random (void)
                                   (WnEventPhase) g_test_rand_int_range (0, WN_PH_N_PHASES));
       g_autoptr(GPtrArray) owned = g_ptr_array_new_with_free_func (g_free);
       const char **fields[] = { &ev.instance, &ev.node, &ev.track, &ev.job, &ev.topic, &ev.worker,
-                                &ev.code, &ev.error, &ev.action };
+                                &ev.code, &ev.error, &ev.action, &ev.scope };
       const char *flows[4] = { NULL };
 
       ev.seq = ((guint64) g_test_rand_int () << 32) ^ g_test_rand_int () ^ n;

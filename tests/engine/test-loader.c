@@ -718,7 +718,8 @@ test_node_errors (void)
 
   g_assert_cmpstr (errors, ==,
     "t.json:4:23: nodes[1].type: unknown node type \"userTask\" (expected startEvent, endEvent, task, "
-    "scriptTask, serviceTask, boundaryEvent, exclusiveGateway, parallelGateway or timerEvent)\n"
+    "scriptTask, serviceTask, manualTask, boundaryEvent, exclusiveGateway, parallelGateway, timerEvent, "
+    "intermediateThrowEvent or subProcess)\n"
     "t.json:5:10: nodes[2].id: duplicate id \"s\" (first used at nodes[0].id)\n"
     "t.json:6:10: nodes[3].id: \"a b\" is not an identifier (use letters, digits and _ . : -)\n"
     "t.json:7:3: nodes[4]: missing required key \"id\"\n"
@@ -821,7 +822,7 @@ test_boundary_and_default (void)
     "t.json:4:54: nodes[1].default: flow \"f1\" does not leave this gateway (it leaves \"s\")\n"
     "t.json:5:55: nodes[2].default: unknown flow \"nope\"\n"
     "t.json:6:55: nodes[3].attachedTo: unknown node \"ghost\"\n"
-    "t.json:7:55: nodes[4].attachedTo: a boundaryEvent attaches to a task, scriptTask or serviceTask "
+    "t.json:7:55: nodes[4].attachedTo: a boundaryEvent attaches to a task, scriptTask, serviceTask, manualTask or subProcess "
     "(\"g\" is an exclusiveGateway)\n"
     "t.json:8:3: nodes[5]: missing required key \"attachedTo\"");
 }

@@ -1,0 +1,577 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Engine II: sub-process scopes, BPMN errors going outward, interrupting and
+ * non-interrupting boundaries (error and timer), terminate end events,
+ * pass-through nodes and the ends counted. Every run is checked by
+ * wn_test_check_invariants(), which for these processes also asks for one
+ * job.canceled per job a cancellation removes. */
+#include "wn-test-util.h"
+
+#include <string.h>
+
+/* JSON written with ` for " (the processes below are easier to read). */
+static char *
+q (const char *text)
+{
+  char *copy = g_strdup (text);
+
+  for (char *p = copy; *p != '\0'; p++)
+    if (*p == '`')
+      *p = '"';
+  return copy;
+}
+
+static WnTestRun *
+run_new (const char *process, const char *scenario, const WnEngineOptions *options)
+{
+  g_autofree char *p = q (process);
+  g_autofree char *s = scenario != NULL ? q (scenario) : NULL;
+
+  return wn_test_run_new (p, s, options);
+}
+
+/* WINNOW_TEST_DUMP=1 prints each run's journal. */
+static void
+dump (WnTestRun *run)
+{
+  g_autoptr(GString) out = g_string_new (NULL);
+
+  if (g_getenv ("WINNOW_TEST_DUMP") == NULL)
+    return;
+  for (guint i = 0; i < run->events->len; i++)
+    {
+      wn_event_append_text (g_ptr_array_index (run->events, i), out);
+      g_string_append_c (out, '\n');
+    }
+  g_printerr ("%s", out->str);
+}
+
+static WnInstanceState
+state_of (WnTestRun *run, const char *instance)
+{
+  WnInstanceInfo info;
+
+  dump (run);
+  g_assert_true (wn_engine_lookup_instance (run->engine, instance, &info));
+  return info.state;
+}
+
+static guint
+end_count (WnTestRun *run, const char *node)
+{
+  const WnNode *n = wn_process_find_node (run->process, node);
+
+  g_assert_nonnull (n);
+  return wn_engine_get_end_count (run->engine, n->index);
+}
+
+/* The index of the first event matching, or -1. */
+static int
+index_of (WnTestRun *run, WnEventKind kind, WnEventPhase phase, const char *node)
+{
+  for (guint i = 0; i < run->events->len; i++)
+    {
+      const WnEvent *ev = g_ptr_array_index (run->events, i);
+
+      if (ev->kind == kind && ev->phase == phase && (node == NULL || g_strcmp0 (ev->node, node) == 0))
+        return (int) i;
+    }
+  return -1;
+}
+
+/* ---- scopes ---- */
+
+#define SUB_PROCESS \
+  "{`format`: `winnow.process/1`, `id`: `p`, `nodes`: [" \
+  " {`id`: `s`, `type`: `startEvent`}," \
+  " {`id`: `sub`, `type`: `subProcess`, `nodes`: [" \
+  "   {`id`: `in`, `type`: `startEvent`}," \
+  "   {`id`: `fork`, `type`: `parallelGateway`}," \
+  "   {`id`: `a`, `type`: `serviceTask`, `worker`: {`topic`: `a`}}," \
+  "   {`id`: `b`, `type`: `task`, `duration`: `1s`}," \
+  "   {`id`: `join`, `type`: `parallelGateway`}," \
+  "   {`id`: `out`, `type`: `endEvent`}]," \
+  "  `flows`: [{`id`: `g1`, `from`: `in`, `to`: `fork`}, {`id`: `g2`, `from`: `fork`, `to`: `a`}," \
+  "   {`id`: `g3`, `from`: `fork`, `to`: `b`}, {`id`: `g4`, `from`: `a`, `to`: `join`}," \
+  "   {`id`: `g5`, `from`: `b`, `to`: `join`}, {`id`: `g6`, `from`: `join`, `to`: `out`}]}," \
+  " {`id`: `after`, `type`: `manualTask`}," \
+  " {`id`: `note`, `type`: `intermediateThrowEvent`}," \
+  " {`id`: `e`, `type`: `endEvent`}]," \
+  " `flows`: [{`id`: `f1`, `from`: `s`, `to`: `sub`}, {`id`: `f2`, `from`: `sub`, `to`: `after`}," \
+  "  {`id`: `f3`, `from`: `after`, `to`: `note`}, {`id`: `f4`, `from`: `note`, `to`: `e`}]}"
+
+static void
+test_subprocess_completes (void)
+{
+  g_autoptr(WnTestRun) run = run_new (SUB_PROCESS,
+    "{`format`: `winnow.scenario/1`, `workers`: [{`id`: `w`, `topic`: `a`, "
+    " `responses`: [{`after`: `3s`, `complete`: {}}]}]}", NULL);
+  const WnEvent *ev;
+  int scope_done;
+
+  g_assert_true (run->process->extended);
+  g_assert_cmpint (wn_process_find_node (run->process, "a")->scope, ==,
+                   (int) wn_process_find_node (run->process, "sub")->index);
+  wn_test_run_until (run, WN_TIME_NEVER);
+  g_assert_cmpint (state_of (run, "i1"), ==, WN_INSTANCE_COMPLETED);
+  /* the scope is entered and completed on the host's track, named i1/s1 */
+  ev = wn_test_find (run, WN_EV_SCOPE, WN_PH_ENTERED, "sub", 0);
+  g_assert_nonnull (ev);
+  g_assert_cmpstr (ev->scope, ==, "i1/s1");
+  g_assert_cmpstr (ev->track, ==, "i1/t1");
+  /* events inside name the scope, events outside do not */
+  ev = wn_test_find (run, WN_EV_NODE, WN_PH_PARKED, "a", 0);
+  g_assert_cmpstr (ev->scope, ==, "i1/s1");
+  g_assert_null (wn_test_find (run, WN_EV_NODE, WN_PH_ENTERED, "after", 0)->scope);
+  /* the host completes the subProcess when the last inner track ends (the job, at 3s) */
+  scope_done = index_of (run, WN_EV_SCOPE, WN_PH_COMPLETED, "sub");
+  g_assert_cmpint (scope_done, >, index_of (run, WN_EV_NODE, WN_PH_COMPLETED, "out"));
+  ev = g_ptr_array_index (run->events, scope_done + 1);
+  g_assert_cmpint (ev->kind, ==, WN_EV_NODE);
+  g_assert_cmpint (ev->phase, ==, WN_PH_COMPLETED);
+  g_assert_cmpstr (ev->node, ==, "sub");
+  g_assert_cmpint (ev->t_us, ==, 3 * WN_USEC_PER_SEC);
+  /* manual tasks and none throw events pass through */
+  g_assert_cmpuint (wn_test_count (run, WN_EV_NODE, WN_PH_COMPLETED, "after"), ==, 1);
+  g_assert_cmpuint (wn_test_count (run, WN_EV_NODE, WN_PH_COMPLETED, "note"), ==, 1);
+  /* both end events count: the sub-process's and the process's */
+  g_assert_cmpuint (end_count (run, "out"), ==, 1);
+  g_assert_cmpuint (end_count (run, "e"), ==, 1);
+}
+
+/* Two nested sub-processes; the inner one has a sibling job locked by a slow
+ * worker when `pay` throws. */
+#define NESTED(OUTER_BOUNDARY, INNER_BOUNDARY) \
+  "{`format`: `winnow.process/1`, `id`: `p`, `engine`: {`trust`: `engineAuthoritative`}, `nodes`: [" \
+  " {`id`: `s`, `type`: `startEvent`}," \
+  " {`id`: `outer`, `type`: `subProcess`, `nodes`: [" \
+  "   {`id`: `os`, `type`: `startEvent`}," \
+  "   {`id`: `inner`, `type`: `subProcess`, `nodes`: [" \
+  "     {`id`: `is`, `type`: `startEvent`}," \
+  "     {`id`: `pay`, `type`: `serviceTask`, `worker`: {`topic`: `pay`, `retry`: {`policy`: `none`}," \
+  "        `errorMapper`: [{`code`: `402`, `bpmnError`: {`code`: `Declined`}}]}}," \
+  "     {`id`: `slow`, `type`: `serviceTask`, `worker`: {`topic`: `slow`}}," \
+  "     {`id`: `ie`, `type`: `endEvent`}]," \
+  "    `flows`: [{`id`: `i1`, `from`: `is`, `to`: `pay`}, {`id`: `i2`, `from`: `is`, `to`: `slow`}," \
+  "     {`id`: `i3`, `from`: `pay`, `to`: `ie`}, {`id`: `i4`, `from`: `slow`, `to`: `ie`}]}," \
+  "   " INNER_BOUNDARY \
+  "   {`id`: `oe`, `type`: `endEvent`}, {`id`: `inner-caught`, `type`: `endEvent`}]," \
+  "  `flows`: [{`id`: `o1`, `from`: `os`, `to`: `inner`}, {`id`: `o2`, `from`: `inner`, `to`: `oe`}," \
+  "   {`id`: `o3`, `from`: `ib`, `to`: `inner-caught`}]}," \
+  " " OUTER_BOUNDARY \
+  " {`id`: `e`, `type`: `endEvent`}, {`id`: `caught`, `type`: `endEvent`}]," \
+  " `flows`: [{`id`: `f1`, `from`: `s`, `to`: `outer`}, {`id`: `f2`, `from`: `outer`, `to`: `e`}," \
+  "  {`id`: `f3`, `from`: `ob`, `to`: `caught`}]}"
+
+#define NESTED_SCENARIO \
+  "{`format`: `winnow.scenario/1`, `workers`: [" \
+  " {`id`: `p`, `topic`: `pay`, `responses`: [{`after`: `1s`, `fail`: {`code`: `402`}}]}," \
+  " {`id`: `sl`, `topic`: `slow`, `responses`: [{`after`: `10s`, `complete`: {}}]}]}"
+
+/* The error goes past the inner sub-process (whose boundary catches another
+ * code) to the outer one's; the locked sibling job leaves the dispatcher and
+ * its worker's late report is rejected. */
+static void
+test_error_goes_outward (void)
+{
+  g_autoptr(WnTestRun) run = run_new (
+    NESTED ("{`id`: `ob`, `type`: `boundaryEvent`, `attachedTo`: `outer`, `error`: `Declined`},",
+            "{`id`: `ib`, `type`: `boundaryEvent`, `attachedTo`: `inner`, `error`: `Other`},"),
+    NESTED_SCENARIO, NULL);
+  const WnEvent *ev;
+
+  wn_test_run_until (run, WN_TIME_NEVER);
+  g_assert_cmpint (state_of (run, "i1"), ==, WN_INSTANCE_COMPLETED);
+  ev = wn_test_find (run, WN_EV_FAULT, WN_PH_CAUGHT, "ob", 0);
+  g_assert_nonnull (ev);
+  g_assert_cmpstr (ev->track, ==, "i1/t1");          /* the outer subProcess's host */
+  g_assert_cmpuint (wn_test_count (run, WN_EV_FAULT, WN_PH_CAUGHT, "ib"), ==, 0);
+  /* both scopes canceled, the inner first */
+  g_assert_cmpint (index_of (run, WN_EV_SCOPE, WN_PH_CANCELED, "inner"), <,
+                   index_of (run, WN_EV_SCOPE, WN_PH_CANCELED, "outer"));
+  /* the locked sibling: one job.canceled naming its holder, then the late report refused */
+  g_assert_cmpuint (wn_test_count (run, WN_EV_JOB, WN_PH_CANCELED, NULL), ==, 1);
+  ev = wn_test_find (run, WN_EV_JOB, WN_PH_CANCELED, "slow", 0);
+  g_assert_cmpstr (ev->worker, ==, "sl");
+  g_assert_nonnull (strstr (ev->error, "locked"));
+  g_assert_cmpint (ev->t_us, ==, 1 * WN_USEC_PER_SEC);
+  ev = wn_test_find (run, WN_EV_JOB, WN_PH_REPORT_REJECTED, NULL, 0);
+  g_assert_nonnull (ev);
+  g_assert_cmpint (ev->t_us, ==, 10 * WN_USEC_PER_SEC);
+  g_assert_nonnull (strstr (ev->error, "not found"));
+  g_assert_cmpuint (end_count (run, "caught"), ==, 1);
+  g_assert_cmpuint (end_count (run, "e"), ==, 0);
+  g_assert_cmpuint (wn_dispatcher_get_n_jobs (wn_engine_get_dispatcher (run->engine)), ==, 0);
+}
+
+/* The nearest scope wins: the inner boundary, a catch-all, catches before the
+ * outer exact one is asked. */
+static void
+test_nearest_catch_all (void)
+{
+  g_autoptr(WnTestRun) run = run_new (
+    NESTED ("{`id`: `ob`, `type`: `boundaryEvent`, `attachedTo`: `outer`, `error`: `Declined`},",
+            "{`id`: `ib`, `type`: `boundaryEvent`, `attachedTo`: `inner`, `error`: true},"),
+    NESTED_SCENARIO, NULL);
+
+  wn_test_run_until (run, WN_TIME_NEVER);
+  g_assert_cmpuint (wn_test_count (run, WN_EV_FAULT, WN_PH_CAUGHT, "ib"), ==, 1);
+  g_assert_cmpuint (wn_test_count (run, WN_EV_FAULT, WN_PH_CAUGHT, "ob"), ==, 0);
+  g_assert_cmpuint (end_count (run, "inner-caught"), ==, 1);
+  g_assert_cmpuint (end_count (run, "oe"), ==, 0);
+  g_assert_cmpuint (end_count (run, "e"), ==, 1);
+  g_assert_cmpuint (wn_test_count (run, WN_EV_SCOPE, WN_PH_COMPLETED, "outer"), ==, 1);
+}
+
+/* On one host the exact code is taken before a catch-all, whatever their order. */
+static void
+test_exact_before_catch_all (void)
+{
+  g_autoptr(WnTestRun) run = run_new (
+    "{`format`: `winnow.process/1`, `id`: `p`, `nodes`: ["
+    " {`id`: `s`, `type`: `startEvent`},"
+    " {`id`: `t`, `type`: `serviceTask`, `worker`: {`topic`: `t`}},"
+    " {`id`: `any`, `type`: `boundaryEvent`, `attachedTo`: `t`, `error`: true},"
+    " {`id`: `exact`, `type`: `boundaryEvent`, `attachedTo`: `t`, `error`: `E`},"
+    " {`id`: `e1`, `type`: `endEvent`}, {`id`: `e2`, `type`: `endEvent`}, {`id`: `e3`, `type`: `endEvent`}],"
+    " `flows`: [{`id`: `f1`, `from`: `s`, `to`: `t`}, {`id`: `f2`, `from`: `t`, `to`: `e1`},"
+    "  {`id`: `f3`, `from`: `any`, `to`: `e2`}, {`id`: `f4`, `from`: `exact`, `to`: `e3`}],"
+    " `scenario`: {`start`: [{`count`: 2}], `workers`: [{`id`: `w`, `topic`: `t`, `responses`: ["
+    "   {`attempts`: `1`, `workerError`: {`bpmnErrorCode`: `E`}}]}]}}",
+    NULL, NULL);
+
+  wn_test_run_until (run, WN_TIME_NEVER);
+  g_assert_cmpuint (end_count (run, "e3"), ==, 2);
+  g_assert_cmpuint (end_count (run, "e2"), ==, 0);
+}
+
+/* An error end event inside a sub-process is caught on the subProcess; one
+ * nobody catches follows the failure path, an incident here. */
+#define ERROR_END(CODE) \
+    "{`format`: `winnow.process/1`, `id`: `p`, `nodes`: [" \
+    " {`id`: `s`, `type`: `startEvent`}," \
+    " {`id`: `sub`, `type`: `subProcess`, `nodes`: [" \
+    "   {`id`: `in`, `type`: `startEvent`}, {`id`: `boom`, `type`: `endEvent`, `error`: `Boom`}]," \
+    "  `flows`: [{`id`: `g1`, `from`: `in`, `to`: `boom`}]}," \
+    " {`id`: `b`, `type`: `boundaryEvent`, `attachedTo`: `sub`, `error`: `" CODE "`}," \
+    " {`id`: `e`, `type`: `endEvent`}, {`id`: `handled`, `type`: `endEvent`}]," \
+    " `flows`: [{`id`: `f1`, `from`: `s`, `to`: `sub`}, {`id`: `f2`, `from`: `sub`, `to`: `e`}," \
+    "  {`id`: `f3`, `from`: `b`, `to`: `handled`}]}"
+
+static void
+test_error_end_event (void)
+{
+  WnEngineOptions options = { 0 };
+  g_autoptr(WnTestRun) caught = run_new (ERROR_END ("Boom"), NULL, NULL);
+  g_autoptr(WnTestRun) missed = NULL;
+
+  wn_test_run_until (caught, WN_TIME_NEVER);
+  g_assert_cmpint (state_of (caught, "i1"), ==, WN_INSTANCE_COMPLETED);
+  g_assert_cmpuint (end_count (caught, "handled"), ==, 1);
+  g_assert_cmpuint (wn_test_count (caught, WN_EV_FAULT, WN_PH_CAUGHT, "b"), ==, 1);
+
+  options.on_exhausted = WN_ON_EXHAUSTED_INCIDENT;
+  missed = run_new (ERROR_END ("Other"), NULL, &options);
+  wn_test_run_until (missed, WN_TIME_NEVER);
+  g_assert_cmpuint (wn_test_count (missed, WN_EV_FAULT, WN_PH_UNCAUGHT, "boom"), ==, 1);
+  g_assert_cmpuint (wn_test_count (missed, WN_EV_INCIDENT, WN_PH_RAISED, "boom"), ==, 1);
+  g_assert_cmpint (state_of (missed, "i1"), ==, WN_INSTANCE_ACTIVE);
+  /* canceling the instance cancels the scope's incident track and the host */
+  g_assert_true (wn_engine_cancel_instance (missed->engine, "i1", NULL));
+  wn_test_check_invariants (missed);
+  g_assert_cmpint (state_of (missed, "i1"), ==, WN_INSTANCE_TERMINATED);
+}
+
+/* ---- terminate end events ---- */
+
+static void
+test_terminate (void)
+{
+  g_autoptr(WnTestRun) run = run_new (
+    "{`format`: `winnow.process/1`, `id`: `p`, `engine`: {`trust`: `engineAuthoritative`}, `nodes`: ["
+    " {`id`: `s`, `type`: `startEvent`},"
+    " {`id`: `slow`, `type`: `serviceTask`, `worker`: {`topic`: `slow`}},"
+    " {`id`: `gated`, `type`: `serviceTask`, `worker`: {`topic`: `flaky`,"
+    "    `retry`: {`policy`: `fixed`, `maxAttempts`: 5, `delay`: `1m`}}},"
+    " {`id`: `sub`, `type`: `subProcess`, `nodes`: ["
+    "   {`id`: `in`, `type`: `startEvent`}, {`id`: `wait`, `type`: `timerEvent`, `duration`: `1h`},"
+    "   {`id`: `quick`, `type`: `task`, `duration`: `1s`}, {`id`: `stop`, `type`: `endEvent`, `terminate`: true},"
+    "   {`id`: `never`, `type`: `endEvent`}],"
+    "  `flows`: [{`id`: `g1`, `from`: `in`, `to`: `wait`}, {`id`: `g2`, `from`: `in`, `to`: `quick`},"
+    "   {`id`: `g3`, `from`: `quick`, `to`: `stop`}, {`id`: `g4`, `from`: `wait`, `to`: `never`}]},"
+    " {`id`: `kill`, `type`: `endEvent`, `terminate`: true},"
+    " {`id`: `e`, `type`: `endEvent`}],"
+    " `flows`: [{`id`: `f1`, `from`: `s`, `to`: `slow`}, {`id`: `f2`, `from`: `s`, `to`: `gated`},"
+    "  {`id`: `f3`, `from`: `s`, `to`: `sub`}, {`id`: `f4`, `from`: `sub`, `to`: `kill`},"
+    "  {`id`: `f5`, `from`: `slow`, `to`: `e`}, {`id`: `f6`, `from`: `gated`, `to`: `e`}]}",
+    "{`format`: `winnow.scenario/1`, `workers`: ["
+    " {`id`: `sl`, `topic`: `slow`, `responses`: [{`after`: `1h`, `complete`: {}}]},"
+    " {`id`: `fl`, `topic`: `flaky`, `responses`: [{`after`: `100ms`, `fail`: {`code`: `503`}}]}]}",
+    NULL);
+
+  wn_test_run_until (run, WN_TIME_NEVER);
+  /* inside the sub-process, terminate ends its scope only: the 1h timer track is canceled */
+  g_assert_cmpuint (wn_test_count (run, WN_EV_NODE, WN_PH_CANCELED, "wait"), ==, 1);
+  g_assert_cmpuint (wn_test_count (run, WN_EV_SCOPE, WN_PH_COMPLETED, "sub"), ==, 1);
+  /* at the top, the instance completes at 1s and its other tracks and jobs go */
+  g_assert_cmpint (state_of (run, "i1"), ==, WN_INSTANCE_COMPLETED);
+  g_assert_cmpint (wn_test_find (run, WN_EV_INSTANCE, WN_PH_COMPLETED, NULL, 0)->t_us, ==, WN_USEC_PER_SEC);
+  g_assert_nonnull (strstr (wn_test_find (run, WN_EV_JOB, WN_PH_CANCELED, "slow", 0)->error, "locked"));
+  g_assert_nonnull (strstr (wn_test_find (run, WN_EV_JOB, WN_PH_CANCELED, "gated", 0)->error, "gated"));
+  g_assert_cmpuint (wn_test_count (run, WN_EV_JOB, WN_PH_CANCELED, NULL), ==, 2);
+  g_assert_cmpuint (end_count (run, "kill"), ==, 1);
+  g_assert_cmpuint (end_count (run, "stop"), ==, 1);
+  g_assert_cmpuint (end_count (run, "e"), ==, 0);
+  g_assert_cmpuint (wn_dispatcher_get_n_jobs (wn_engine_get_dispatcher (run->engine)), ==, 0);
+}
+
+/* ---- timer boundaries ---- */
+
+/* A payment task with a 2-minute timeout, its worker failing every time. */
+#define TIMEOUT(TRUST, HOST) \
+  "{`format`: `winnow.process/1`, `id`: `p`, `engine`: {`trust`: `" TRUST "`}, `nodes`: [" \
+  " {`id`: `s`, `type`: `startEvent`}," \
+  HOST \
+  " {`id`: `timeout`, `type`: `boundaryEvent`, `attachedTo`: `host`, `timer`: `2m`}," \
+  " {`id`: `e`, `type`: `endEvent`}, {`id`: `late`, `type`: `endEvent`}]," \
+  " `flows`: [{`id`: `f1`, `from`: `s`, `to`: `host`}, {`id`: `f2`, `from`: `host`, `to`: `e`}," \
+  "  {`id`: `f3`, `from`: `timeout`, `to`: `late`}]}"
+#define PAY_TASK(ID, RETRY) \
+  "{`id`: `" ID "`, `type`: `serviceTask`, `worker`: {`topic`: `pay`, `retry`: " RETRY "}}"
+#define AS_TASK(RETRY) " " PAY_TASK ("host", RETRY) ","
+#define AS_SUB(RETRY) \
+  " {`id`: `host`, `type`: `subProcess`, `nodes`: [{`id`: `in`, `type`: `startEvent`}, " \
+  PAY_TASK ("pay", RETRY) ", {`id`: `out`, `type`: `endEvent`}], `flows`: [" \
+  "  {`id`: `g1`, `from`: `in`, `to`: `pay`}, {`id`: `g2`, `from`: `pay`, `to`: `out`}]},"
+
+static WnTestRun *
+timeout_run (const char *process, const char *response)
+{
+  g_autofree char *scenario = g_strdup_printf (
+    "{`format`: `winnow.scenario/1`, `workers`: [{`id`: `w`, `topic`: `pay`, `lockDuration`: `5m`,"
+    " `responses`: [%s]}]}", response);
+  WnTestRun *run = run_new (process, scenario, NULL);
+
+  wn_test_run_until (run, WN_TIME_NEVER);
+  g_assert_cmpint (state_of (run, "i1"), ==, WN_INSTANCE_COMPLETED);
+  g_assert_cmpuint (end_count (run, "late"), ==, 1);
+  g_assert_cmpuint (end_count (run, "e"), ==, 0);
+  g_assert_cmpint (wn_test_find (run, WN_EV_TIMER, WN_PH_FIRED, "timeout", 0)->t_us, ==, 120 * WN_USEC_PER_SEC);
+  g_assert_cmpuint (wn_dispatcher_get_n_jobs (wn_engine_get_dispatcher (run->engine)), ==, 0);
+  return run;
+}
+
+/* the job's state when the timeout canceled it */
+static void
+assert_canceled_while (WnTestRun *run, const char *state)
+{
+  const WnEvent *ev = wn_test_find (run, WN_EV_JOB, WN_PH_CANCELED, NULL, 0);
+
+  g_assert_nonnull (ev);
+  g_assert_cmpint (ev->t_us, ==, 120 * WN_USEC_PER_SEC);
+  g_assert_nonnull (strstr (ev->error, state));
+  g_assert_cmpuint (wn_test_count (run, WN_EV_JOB, WN_PH_CANCELED, NULL), ==, 1);
+}
+
+/* EngineAuthoritative: the timeout fires while the job waits behind its backoff gate. */
+static void
+test_timeout_during_gate (gconstpointer data)
+{
+#define GATE_RETRY "{`policy`: `fixed`, `maxAttempts`: 10, `delay`: `40s`}"
+  const char *process = GPOINTER_TO_INT (data) ? TIMEOUT ("engineAuthoritative", AS_SUB (GATE_RETRY))
+                                               : TIMEOUT ("engineAuthoritative", AS_TASK (GATE_RETRY));
+  g_autoptr(WnTestRun) run = timeout_run (process, "{`after`: `10s`, `fail`: {`code`: `503`}}");
+
+  /* executions at 0, 50s and 100s, each failing after 10s: gated from 110s to 150s */
+  assert_canceled_while (run, "gated");
+  g_assert_cmpuint (wn_test_count (run, WN_EV_JOB, WN_PH_RETRY_SCHEDULED, NULL), ==, 3);
+  g_assert_cmpuint (wn_test_count (run, WN_EV_JOB, WN_PH_EXECUTING, NULL), ==, 3);
+  g_assert_cmpuint (wn_test_count (run, WN_EV_JOB, WN_PH_REPORT_REJECTED, NULL), ==, 0);
+}
+
+/* Either trust: the timeout fires while the worker holds the lock; its late
+ * report is rejected like any report on a missing job. */
+static void
+test_timeout_during_lock (gconstpointer data)
+{
+  const char *trust = GPOINTER_TO_INT (data) ? "workerTrusted" : "engineAuthoritative";
+  g_autofree char *process = g_strdup_printf (TIMEOUT ("%s", AS_TASK ("{`policy`: `none`}")), trust);
+  g_autoptr(WnTestRun) run = timeout_run (process, "{`after`: `3m`, `complete`: {}}");
+  const WnEvent *rejected;
+
+  assert_canceled_while (run, "locked");
+  rejected = wn_test_find (run, WN_EV_JOB, WN_PH_REPORT_REJECTED, NULL, 0);
+  g_assert_nonnull (rejected);
+  g_assert_cmpint (rejected->t_us, ==, 180 * WN_USEC_PER_SEC);
+  g_assert_nonnull (strstr (rejected->error, "not found"));
+  g_assert_null (wn_test_find (run, WN_EV_JOB, WN_PH_COMPLETED, "host", 0));
+}
+
+/* WorkerTrusted: the timeout fires while the worker waits out an in-process
+ * backoff under its lock; its next execution is refused. */
+static void
+test_timeout_during_trusted_retry (gconstpointer data)
+{
+  const char *process = GPOINTER_TO_INT (data) ? TIMEOUT ("workerTrusted", AS_SUB (GATE_RETRY))
+                                               : TIMEOUT ("workerTrusted", AS_TASK (GATE_RETRY));
+  g_autoptr(WnTestRun) run = timeout_run (process, "{`after`: `10s`, `fail`: {`code`: `503`}}");
+
+  /* one lock from 0 for 5m: executions at 0, 50s and 100s, then a backoff until 150s */
+  assert_canceled_while (run, "locked");
+  g_assert_cmpuint (wn_test_count (run, WN_EV_JOB, WN_PH_WORKER_RETRY_SCHEDULED, NULL), ==, 3);
+  g_assert_cmpuint (wn_test_count (run, WN_EV_JOB, WN_PH_EXECUTING, NULL), ==, 3);
+  g_assert_cmpuint (wn_test_count (run, WN_EV_JOB, WN_PH_LOCKED, NULL), ==, 1);
+  g_assert_cmpint (wn_test_find (run, WN_EV_JOB, WN_PH_REPORT_REJECTED, NULL, 0)->t_us, ==,
+                   150 * WN_USEC_PER_SEC);
+}
+
+/* A timer that never fires: the task completes first and the timer is disarmed. */
+static void
+test_timeout_not_reached (void)
+{
+  g_autoptr(WnTestRun) run = run_new (TIMEOUT ("workerTrusted", AS_TASK ("`default`")),
+    "{`format`: `winnow.scenario/1`, `workers`: [{`id`: `w`, `topic`: `pay`,"
+    " `responses`: [{`after`: `1m`, `complete`: {}}]}]}", NULL);
+
+  wn_test_run_until (run, WN_TIME_NEVER);
+  g_assert_cmpuint (end_count (run, "e"), ==, 1);
+  g_assert_cmpuint (wn_test_count (run, WN_EV_TIMER, WN_PH_FIRED, NULL), ==, 0);
+  g_assert_cmpint (wn_engine_now (run->engine), ==, 60 * WN_USEC_PER_SEC);
+}
+
+/* A non-interrupting cycle: a reminder every 30s, three at most, while the task
+ * goes on; each reminder runs its own path in the host's scope. */
+static void
+test_non_interrupting_cycle (void)
+{
+  g_autoptr(WnTestRun) run = run_new (
+    "{`format`: `winnow.process/1`, `id`: `p`, `nodes`: ["
+    " {`id`: `s`, `type`: `startEvent`},"
+    " {`id`: `sub`, `type`: `subProcess`, `nodes`: ["
+    "   {`id`: `in`, `type`: `startEvent`}, {`id`: `work`, `type`: `serviceTask`, `worker`: {`topic`: `w`}},"
+    "   {`id`: `remind`, `type`: `boundaryEvent`, `attachedTo`: `work`, `timer`: `30s`, `repeat`: 3,"
+    "    `interrupting`: false},"
+    "   {`id`: `nag`, `type`: `scriptTask`, `set`: {`nagged`: `true`}},"
+    "   {`id`: `reminded`, `type`: `endEvent`}, {`id`: `out`, `type`: `endEvent`}],"
+    "  `flows`: [{`id`: `g1`, `from`: `in`, `to`: `work`}, {`id`: `g2`, `from`: `work`, `to`: `out`},"
+    "   {`id`: `g3`, `from`: `remind`, `to`: `nag`}, {`id`: `g4`, `from`: `nag`, `to`: `reminded`}]},"
+    " {`id`: `e`, `type`: `endEvent`}],"
+    " `flows`: [{`id`: `f1`, `from`: `s`, `to`: `sub`}, {`id`: `f2`, `from`: `sub`, `to`: `e`}]}",
+    "{`format`: `winnow.scenario/1`, `start`: [{`count`: 2}], `workers`: [{`id`: `w`, `topic`: `w`,"
+    " `concurrency`: 2, `responses`: [{`when`: `has('x')`, `complete`: {}},"
+    "   {`after`: `2m`, `complete`: {}}]}]}", NULL);
+  const WnEvent *ev;
+
+  wn_test_run_until (run, WN_TIME_NEVER);
+  /* fires at 30s, 60s and 90s (three times, not at 120s), in each instance */
+  g_assert_cmpuint (wn_test_count (run, WN_EV_TIMER, WN_PH_FIRED, "remind"), ==, 6);
+  ev = wn_test_find (run, WN_EV_TIMER, WN_PH_FIRED, "remind", 5);
+  g_assert_cmpint (ev->t_us, ==, 90 * WN_USEC_PER_SEC);
+  g_assert_cmpstr (ev->scope, ==, "i2/s1");
+  /* the task was never canceled and completed at 2m; the branches ran in the scope */
+  g_assert_cmpuint (wn_test_count (run, WN_EV_NODE, WN_PH_CANCELED, NULL), ==, 0);
+  g_assert_cmpint (wn_test_find (run, WN_EV_NODE, WN_PH_COMPLETED, "work", 0)->t_us, ==, 120 * WN_USEC_PER_SEC);
+  g_assert_cmpstr (wn_test_find (run, WN_EV_NODE, WN_PH_ENTERED, "nag", 0)->scope, ==, "i1/s1");
+  g_assert_cmpuint (end_count (run, "reminded"), ==, 6);
+  g_assert_cmpuint (end_count (run, "out"), ==, 2);
+  g_assert_cmpuint (end_count (run, "e"), ==, 2);
+  g_assert_cmpint (state_of (run, "i1"), ==, WN_INSTANCE_COMPLETED);
+}
+
+/* ---- the format ---- */
+
+static char *
+load_errors (const char *text)
+{
+  g_autofree char *json = q (text);
+  g_autoptr(GPtrArray) diagnostics = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WnProcess) process = wn_load_process_data (json, -1, "t.json", &diagnostics, &error);
+
+  g_assert_null (process);
+  g_assert_error (error, WN_LOAD_ERROR, WN_LOAD_ERROR_INVALID);
+  return g_strdup (error->message);
+}
+
+static void
+test_load_errors (void)
+{
+  g_autofree char *errors = load_errors (
+    "{`format`: `winnow.process/1`, `id`: `p`, `nodes`: [\n"
+    " {`id`: `s`, `type`: `startEvent`},\n"
+    " {`id`: `sub`, `type`: `subProcess`, `nodes`: [\n"
+    "   {`id`: `t`, `type`: `task`}, {`id`: `x`, `type`: `endEvent`, `terminate`: true, `error`: `E`}],\n"
+    "  `flows`: [{`id`: `g1`, `from`: `t`, `to`: `e`}]},\n"
+    " {`id`: `b1`, `type`: `boundaryEvent`, `attachedTo`: `sub`},\n"
+    " {`id`: `b2`, `type`: `boundaryEvent`, `attachedTo`: `sub`, `timer`: `1s`, `repeat`: 2},\n"
+    " {`id`: `b3`, `type`: `boundaryEvent`, `attachedTo`: `t`, `error`: `E`},\n"
+    " {`id`: `b4`, `type`: `boundaryEvent`, `attachedTo`: `sub`, `error`: `E`, `interrupting`: false},\n"
+    " {`id`: `b5`, `type`: `boundaryEvent`, `attachedTo`: `sub`, `timer`: `0s`},\n"
+    " {`id`: `e`, `type`: `endEvent`}],\n"
+    " `flows`: [{`id`: `f1`, `from`: `s`, `to`: `sub`}, {`id`: `f2`, `from`: `sub`, `to`: `t`}]}");
+
+  g_assert_cmpstr (errors, ==,
+    "t.json:3:47: nodes[1].nodes: no startEvent in subProcess \"sub\" (exactly one is needed)\n"
+    "t.json:4:78: nodes[1].nodes[1].terminate: an endEvent either throws an error or terminates, not both\n"
+    "t.json:5:45: nodes[1].flows[0].to: a flow stays inside its scope: it is listed in subProcess \"sub\", "
+    "\"e\" is in the process\n"
+    "t.json:6:2: nodes[2]: a boundaryEvent needs `error` (a code, or true for any code) or `timer`\n"
+    "t.json:7:86: nodes[3].repeat: an interrupting timer fires once: `repeat` needs \"interrupting\": false\n"
+    "t.json:8:54: nodes[4].attachedTo: a boundaryEvent is in the scope of its host: it is in the process, "
+    "\"t\" in subProcess \"sub\"\n"
+    "t.json:9:91: nodes[5].interrupting: `interrupting` applies to a timer boundaryEvent only "
+    "(an error boundary always interrupts)\n"
+    "t.json:10:70: nodes[6].timer: must be longer than 0\n"
+    "t.json:12:86: flows[1].to: a flow stays inside its scope: it is listed in the process, "
+    "\"t\" is in subProcess \"sub\"");
+}
+
+/* The same process built by hand: the builder checks scopes too. */
+static void
+test_builder (void)
+{
+  g_autoptr(WnProcess) process = wn_process_new ("p");
+  g_autoptr(GError) error = NULL;
+
+  wn_process_add_node (process, "s", WN_NODE_START);
+  wn_process_add_node (process, "sub", WN_NODE_SUBPROCESS);
+  wn_process_add_node (process, "in", WN_NODE_START);
+  wn_process_add_node (process, "out", WN_NODE_END);
+  wn_process_add_node (process, "e", WN_NODE_END);
+  wn_process_add_flow (process, "f1", "s", "sub", NULL);
+  wn_process_add_flow (process, "f2", "sub", "e", NULL);
+  wn_process_add_flow (process, "f3", "in", "e", NULL);
+  g_assert_true (wn_process_set_scope (process, "in", "sub"));
+  g_assert_true (wn_process_set_scope (process, "out", "sub"));
+  g_assert_false (wn_process_finish (process, &error));
+  g_assert_error (error, WN_LOAD_ERROR, WN_LOAD_ERROR_INVALID);
+  g_assert_cmpstr (error->message, ==, "flow \"f3\" crosses a subProcess's border");
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/engine/Scopes/sub-process-completes", test_subprocess_completes);
+  g_test_add_func ("/engine/Scopes/error-goes-outward", test_error_goes_outward);
+  g_test_add_func ("/engine/Scopes/nearest-catch-all", test_nearest_catch_all);
+  g_test_add_func ("/engine/Scopes/exact-before-catch-all", test_exact_before_catch_all);
+  g_test_add_func ("/engine/Scopes/error-end-event", test_error_end_event);
+  g_test_add_func ("/engine/Scopes/terminate", test_terminate);
+  g_test_add_data_func ("/engine/Scopes/timer/during-gate/task", GINT_TO_POINTER (0), test_timeout_during_gate);
+  g_test_add_data_func ("/engine/Scopes/timer/during-gate/sub-process", GINT_TO_POINTER (1), test_timeout_during_gate);
+  g_test_add_data_func ("/engine/Scopes/timer/during-lock/engine-authoritative", GINT_TO_POINTER (0),
+                        test_timeout_during_lock);
+  g_test_add_data_func ("/engine/Scopes/timer/during-lock/worker-trusted", GINT_TO_POINTER (1),
+                        test_timeout_during_lock);
+  g_test_add_data_func ("/engine/Scopes/timer/during-trusted-retry/task", GINT_TO_POINTER (0),
+                        test_timeout_during_trusted_retry);
+  g_test_add_data_func ("/engine/Scopes/timer/during-trusted-retry/sub-process", GINT_TO_POINTER (1),
+                        test_timeout_during_trusted_retry);
+  g_test_add_func ("/engine/Scopes/timer/not-reached", test_timeout_not_reached);
+  g_test_add_func ("/engine/Scopes/timer/non-interrupting-cycle", test_non_interrupting_cycle);
+  g_test_add_func ("/engine/Scopes/load-errors", test_load_errors);
+  g_test_add_func ("/engine/Scopes/builder", test_builder);
+
+  return g_test_run ();
+}
