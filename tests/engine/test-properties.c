@@ -38,6 +38,10 @@
  * scheduler actions guards against a runaway within one instant. */
 #define LIMIT            (10 * 60 * WN_USEC_PER_SEC)
 #define BUDGET           200000
+/* Seeds with this bit set generate processes whose body is a subProcess with
+ * boundaries (/engine/Properties/random-scoped-runs), so that every one of them
+ * uses scopes; the others use them now and then. */
+#define SCOPED_SEED      0x80000000u
 
 /* ---- the generator ---- */
 
@@ -48,6 +52,7 @@ typedef struct {
   guint       next_id;
   guint       n_topics;
   guint       n_status;
+  gboolean    scoped;     /* the whole process inside a subProcess (seeds with SCOPED_SEED set) */
 } Gen;
 
 static gboolean
@@ -224,6 +229,118 @@ gen_mapper (Gen *g, gboolean with_status)
 }
 
 static void gen_sequence (Gen *g, int depth, gboolean in_parallel, char **entry, char **exit);
+static char *gen_condition (Gen *g);
+
+/* `n` boundary events on `host` (which *entry and *exit become, or a merge
+ * after it): error boundaries with a code or for any code, and timer ones,
+ * interrupting (back to the merge) or not (to an end event of their own, so
+ * that no second token goes on down the sequence). */
+static void
+gen_boundaries (Gen *g, char *host, int n, char **entry, char **exit)
+{
+  char *merge;
+  int first = pick (g, 1, 3);
+
+  if (n == 0)
+    {
+      *entry = host;
+      *exit = g_strdup (host);
+      return;
+    }
+  add_node (g, "merge", "exclusiveGateway", &merge);
+  connect (g, host, merge);
+  for (int i = 0; i < n; i++)
+    {
+      g_autofree char *boundary = NULL;
+      g_autofree char *code = g_strdup_printf ("E%d", first + i);
+      JsonObject *b = add_node (g, "catch", "boundaryEvent", &boundary);
+      gboolean timer = chance (g, 0.3);
+
+      json_object_set_string_member (b, "attachedTo", host);
+      if (timer)
+        {
+          set_ms (b, "timer", pick (g, 1, 40) * 100);
+          if (chance (g, 0.4))
+            {
+              g_autofree char *end = NULL;
+
+              json_object_set_boolean_member (b, "interrupting", FALSE);
+              if (chance (g, 0.5))
+                json_object_set_int_member (b, "repeat", pick (g, 1, 3));
+              add_node (g, "tend", "endEvent", &end);
+              connect (g, boundary, end);
+              continue;
+            }
+        }
+      else if (chance (g, 0.2))
+        json_object_set_boolean_member (b, "error", TRUE);
+      else
+        json_object_set_string_member (b, "error", code);
+      if (chance (g, 0.5))
+        {
+          g_autofree char *script = NULL;
+          JsonObject *s = add_node (g, "handle", "scriptTask", &script);
+          JsonObject *set = json_object_new ();
+
+          json_object_set_string_member (set, "caught", "n + 100");
+          json_object_set_object_member (s, "set", set);
+          connect (g, boundary, script);
+          connect (g, script, merge);
+        }
+      else
+        connect (g, boundary, merge);
+    }
+  *entry = host;
+  *exit = merge;
+}
+
+/* A subProcess whose nodes and flows are its own: a sequence, then sometimes a
+ * way out through an error end event (a code its boundaries or an outer
+ * scope's may catch) or a terminate end event; with boundaries of its own. */
+static void
+gen_subprocess (Gen *g, int depth, gboolean in_parallel, char **entry, char **exit)
+{
+  JsonArray *outer_nodes = g->nodes;
+  JsonArray *outer_flows = g->flows;
+  char *sub;
+  JsonObject *node = add_node (g, "sub", "subProcess", &sub);
+  g_autofree char *start = NULL;
+  g_autofree char *first = NULL;
+  g_autofree char *last = NULL;
+  g_autofree char *end = NULL;
+
+  g->nodes = json_array_new ();
+  g->flows = json_array_new ();
+  add_node (g, "in", "startEvent", &start);
+  gen_sequence (g, depth + 1, in_parallel, &first, &last);
+  add_node (g, "out", "endEvent", &end);
+  connect (g, start, first);
+  if (chance (g, 0.4))
+    {
+      g_autofree char *split = NULL;
+      g_autofree char *special = NULL;
+      g_autofree char *condition = gen_condition (g);
+      g_autofree char *flow = NULL;
+      JsonObject *x = add_node (g, "xsub", "exclusiveGateway", &split);
+      JsonObject *e = add_node (g, "send", "endEvent", &special);
+
+      if (chance (g, 0.3))
+        json_object_set_boolean_member (e, "terminate", TRUE);
+      else
+        json_object_set_string_member (e, "error", ONE_OF (g, "E1", "E2", "EarlyError"));
+      connect (g, last, split);
+      g_free (add_flow (g, split, special, condition));
+      flow = add_flow (g, split, end, NULL);
+      json_object_set_string_member (x, "default", flow);
+    }
+  else
+    connect (g, last, end);
+  json_object_set_array_member (node, "nodes", g->nodes);
+  json_object_set_array_member (node, "flows", g->flows);
+  g->nodes = outer_nodes;
+  g->flows = outer_flows;
+  gen_boundaries (g, sub, chance (g, 0.6) ? pick (g, 1, 2) : 0, entry, exit);
+}
 
 static void
 gen_service (Gen *g, char **entry, char **exit)
@@ -233,7 +350,6 @@ gen_service (Gen *g, char **entry, char **exit)
   JsonObject *worker = json_object_new ();
   g_autofree char *topic = g_strdup_printf ("t%d", pick (g, 0, (int) g->n_topics - 1));
   gboolean with_status = chance (g, 0.3);
-  int n_boundaries;
 
   json_object_set_string_member (worker, "topic", topic);
   if (chance (g, 0.4))
@@ -277,44 +393,7 @@ gen_service (Gen *g, char **entry, char **exit)
     }
   json_object_set_object_member (node, "worker", worker);
 
-  n_boundaries = chance (g, 0.5) ? pick (g, 1, 2) : 0;
-  if (n_boundaries == 0)
-    {
-      *entry = task;
-      *exit = g_strdup (task);
-      return;
-    }
-  {
-    char *merge;
-    int first = pick (g, 1, 3);
-
-    add_node (g, "merge", "exclusiveGateway", &merge);
-    connect (g, task, merge);
-    for (int i = 0; i < n_boundaries; i++)
-      {
-        g_autofree char *boundary = NULL;
-        g_autofree char *code = g_strdup_printf ("E%d", first + i);
-        JsonObject *b = add_node (g, "catch", "boundaryEvent", &boundary);
-
-        json_object_set_string_member (b, "attachedTo", task);
-        json_object_set_string_member (b, "error", code);
-        if (chance (g, 0.5))
-          {
-            g_autofree char *script = NULL;
-            JsonObject *s = add_node (g, "handle", "scriptTask", &script);
-            JsonObject *set = json_object_new ();
-
-            json_object_set_string_member (set, "caught", "n + 100");
-            json_object_set_object_member (s, "set", set);
-            connect (g, boundary, script);
-            connect (g, script, merge);
-          }
-        else
-          connect (g, boundary, merge);
-      }
-    *entry = task;
-    *exit = merge;
-  }
+  gen_boundaries (g, task, chance (g, 0.5) ? pick (g, 1, 2) : 0, entry, exit);
 }
 
 static void
@@ -418,6 +497,8 @@ gen_exclusive (Gen *g, int depth, gboolean in_parallel, char **entry, char **exi
 
           if (chance (g, 0.3))
             json_object_set_string_member (end, "error", "EarlyError");
+          else if (chance (g, 0.2))
+            json_object_set_boolean_member (end, "terminate", TRUE);
           had_end = TRUE;
         }
       else if (!had_empty && chance (g, 0.3))
@@ -502,7 +583,9 @@ gen_element (Gen *g, int depth, gboolean in_parallel, char **entry, char **exit)
 
   if (depth >= 2 && roll >= 66)
     roll = pick (g, 0, 65);
-  if (roll < 40)
+  if (roll < 40 && depth < 3 && chance (g, 0.12))
+    gen_subprocess (g, depth, in_parallel, entry, exit);
+  else if (roll < 40)
     gen_service (g, entry, exit);
   else if (roll < 52)
     gen_script (g, entry, exit);
@@ -600,7 +683,10 @@ gen_process (Gen *g)
     json_object_set_object_member (root, "engine", gen_engine_block (g, FALSE));
 
   add_node (g, "start", "startEvent", &start);
-  gen_sequence (g, 0, FALSE, &first, &last);
+  if (g->scoped)
+    gen_subprocess (g, -1, FALSE, &first, &last);
+  else
+    gen_sequence (g, 0, FALSE, &first, &last);
   add_node (g, "done", "endEvent", &done);
   connect (g, start, first);
   connect (g, last, done);
@@ -830,6 +916,7 @@ generate (guint32 seed, Case *c)
   memset (c, 0, sizeof *c);
   c->seed = seed;
   g.rand = g_rand_new_with_seed (seed);
+  g.scoped = (seed & SCOPED_SEED) != 0;
   g.n_topics = (guint) pick (&g, 1, N_TOPICS_MAX);
   c->process = gen_process (&g);
   c->worker_ids = g_ptr_array_new_with_free_func (g_free);
@@ -1415,8 +1502,9 @@ env_uint (const char *name, guint fallback)
 }
 
 static void
-test_random_runs (void)
+test_random_runs (gconstpointer data)
 {
+  guint32 family = GPOINTER_TO_UINT (data);
   guint n = env_uint ("WINNOW_PROPERTY_SEEDS", g_getenv ("WINNOW_TEST_VALGRIND") ? N_SEEDS_VALGRIND : N_SEEDS);
   guint first = env_uint ("WINNOW_PROPERTY_FIRST_SEED", 1);
   Coverage coverage = { 0 };
@@ -1442,10 +1530,14 @@ test_random_runs (void)
     { WN_EV_GATEWAY, WN_PH_DECIDED },
     { WN_EV_INJECT, WN_PH_APPLIED },
     { WN_EV_INSTANCE, WN_PH_TERMINATED },
+    { WN_EV_JOB, WN_PH_CANCELED },
+    { WN_EV_SCOPE, WN_PH_COMPLETED },
+    { WN_EV_SCOPE, WN_PH_CANCELED },
+    { WN_EV_TIMER, WN_PH_FIRED },
   };
 
   for (guint seed = first; seed < first + n; seed++)
-    check_seed (seed, &coverage);
+    check_seed ((seed & ~SCOPED_SEED) | family, &coverage);
 
   g_test_message ("%u cases: %u instances completed, %u terminated, %u left active at quiescence, "
                   "%u operator commands, %u stops at the time limit", n, coverage.completed,
@@ -1603,7 +1695,8 @@ main (int argc, char **argv)
   signal (SIGABRT, report_case_cb);
   signal (SIGTRAP, report_case_cb);
 
-  g_test_add_func ("/engine/Properties/random-runs", test_random_runs);
+  g_test_add_data_func ("/engine/Properties/random-runs", GUINT_TO_POINTER (0), test_random_runs);
+  g_test_add_data_func ("/engine/Properties/random-scoped-runs", GUINT_TO_POINTER (SCOPED_SEED), test_random_runs);
   /* A session saved while a run stood out of budget between two instants was
    * replayed in another order: wn_scheduler_run_budget() had moved the clock
    * and queued the next instant's timers before noticing the budget was
