@@ -2,6 +2,8 @@
 /* Whole runs of the bundled examples through the facade. */
 #include "wn-test-util.h"
 
+#include <string.h>
+
 static WnProcess *
 load_example (const char *name)
 {
@@ -126,21 +128,88 @@ test_deterministic (void)
   g_assert_cmpstr (a->str, !=, c->str);
 }
 
+/* Every bundled example (whatever data/examples holds), in each trust mode
+ * and onExhausted mode: loads, runs and keeps the invariants. */
 static void
 test_every_example_keeps_invariants (void)
 {
-  const char *names[] = {
-    "order-fulfilment.process.json", "order-fulfilment-authoritative.process.json",
-    "error-mapper-showcase.process.json", "crashed-worker.process.json",
-    "incident-on-exhaustion.process.json", "parallel-branch-failure.process.json",
-    "flaky-service.process.json",
-  };
+  const char *dir = g_getenv ("WINNOW_EXAMPLES_DIR");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GDir) listing = g_dir_open (dir ? dir : "data/examples", 0, &error);
+  const char *name;
+  guint n = 0;
 
-  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+  g_assert_no_error (error);
+  while ((name = g_dir_read_name (listing)) != NULL)
     {
-      g_autoptr(WnTestRun) run = run_example (names[i], NULL);
-      g_assert_cmpuint (run->events->len, >, 0);
+      if (!g_str_has_suffix (name, ".process.json"))
+        continue;
+      for (guint mode = 0; mode < 3; mode++)
+        {
+          WnEngineOptions options = { 0 };
+          g_autoptr(WnTestRun) run = NULL;
+
+          if (mode == 1)
+            options.trust = WN_TRUST_ENGINE_AUTHORITATIVE;
+          else if (mode == 2)
+            {
+              options.trust = WN_TRUST_WORKER_TRUSTED;
+              options.on_exhausted = WN_ON_EXHAUSTED_INCIDENT;
+            }
+          run = run_example (name, &options);
+          g_assert_cmpuint (run->events->len, >, 0);
+        }
+      n++;
     }
+  /* the seven v1 examples and the three of Engine II at least */
+  g_assert_cmpuint (n, >=, 10);
+}
+
+/* Engine II examples: what each shows happens. */
+static void
+test_payment_timeout (void)
+{
+  g_autoptr(WnTestRun) run = run_example ("payment-timeout.process.json", NULL);
+  const WnEvent *canceled = wn_test_find (run, WN_EV_JOB, WN_PH_CANCELED, "charge", 0);
+
+  g_assert_cmpstr (end_of (run, "i1"), ==, "shipped");
+  g_assert_cmpstr (end_of (run, "i2"), ==, "timed-out");
+  g_assert_cmpstr (end_of (run, "i3"), ==, "payment-declined");
+  /* B's charge is behind its fourth backoff gate when the 2-minute timer fires */
+  g_assert_nonnull (canceled);
+  g_assert_cmpstr (canceled->instance, ==, "i2");
+  g_assert_cmpint (canceled->t_us, ==, 120 * WN_USEC_PER_SEC);
+  g_assert_nonnull (strstr (canceled->error, "gated"));
+  g_assert_cmpuint (wn_test_count (run, WN_EV_JOB, WN_PH_RETRY_SCHEDULED, NULL), ==, 5);
+  g_assert_cmpuint (wn_test_count (run, WN_EV_FAULT, WN_PH_CAUGHT, "declined"), ==, 1);
+}
+
+static void
+test_order_terminate (void)
+{
+  g_autoptr(WnTestRun) run = run_example ("order-terminate.process.json", NULL);
+  const WnEvent *canceled = wn_test_find (run, WN_EV_JOB, WN_PH_CANCELED, "pack", 0);
+
+  g_assert_cmpstr (end_of (run, "i1"), ==, "done");
+  g_assert_cmpstr (end_of (run, "i2"), ==, "rejected");
+  g_assert_nonnull (canceled);
+  g_assert_cmpstr (canceled->job, ==, "i2/j2");
+  g_assert_cmpstr (canceled->worker, ==, "packer");
+  g_assert_cmpuint (wn_test_count (run, WN_EV_JOB, WN_PH_REPORT_REJECTED, NULL), ==, 1);
+}
+
+static void
+test_reminder_cycle (void)
+{
+  g_autoptr(WnTestRun) run = run_example ("reminder-cycle.process.json", NULL);
+  const WnNode *reminded = wn_process_find_node (run->process, "reminded");
+  const WnNode *approved = wn_process_find_node (run->process, "approved");
+
+  g_assert_cmpstr (end_of (run, "i1"), ==, "approved");
+  g_assert_cmpuint (wn_test_count (run, WN_EV_TIMER, WN_PH_FIRED, "remind"), ==, 2);
+  g_assert_cmpuint (wn_test_count (run, WN_EV_JOB, WN_PH_WORKER_RETRY_SCHEDULED, NULL), ==, 2);
+  g_assert_cmpuint (wn_engine_get_end_count (run->engine, reminded->index), ==, 2);
+  g_assert_cmpuint (wn_engine_get_end_count (run->engine, approved->index), ==, 1);
 }
 
 static void
@@ -308,6 +377,9 @@ main (int argc, char **argv)
   g_test_add_func ("/engine/WholeRuns/deterministic", test_deterministic);
   g_test_add_func ("/engine/WholeRuns/task-policy", test_task_policy);
   g_test_add_func ("/engine/WholeRuns/invariants", test_every_example_keeps_invariants);
+  g_test_add_func ("/engine/WholeRuns/payment-timeout", test_payment_timeout);
+  g_test_add_func ("/engine/WholeRuns/order-terminate", test_order_terminate);
+  g_test_add_func ("/engine/WholeRuns/reminder-cycle", test_reminder_cycle);
   g_test_add_func ("/engine/WholeRuns/hundred-thousand", test_hundred_thousand_instances);
   g_test_add_func ("/engine/WholeRuns/session-round-trip", test_session_round_trip);
   g_test_add_func ("/engine/WholeRuns/crashed-holder", test_crashed_holder);
