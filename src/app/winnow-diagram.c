@@ -126,7 +126,8 @@ node_type_label (const WnNode *node)
     case WN_NODE_START:
       return _("Start event");
     case WN_NODE_END:
-      return node->error_code != NULL ? _("Error end event") : _("End event");
+      return node->error_code != NULL ? _("Error end event") :
+             node->terminate ? _("Terminate end event") : _("End event");
     case WN_NODE_TASK:
       return _("Task");
     case WN_NODE_SCRIPT:
@@ -134,7 +135,15 @@ node_type_label (const WnNode *node)
     case WN_NODE_SERVICE:
       return _("Service task");
     case WN_NODE_BOUNDARY:
+      if (node->timer > 0)
+        return node->non_interrupting ? _("Non-interrupting timer boundary event") : _("Timer boundary event");
       return _("Error boundary event");
+    case WN_NODE_SUBPROCESS:
+      return _("Sub-process");
+    case WN_NODE_MANUAL:
+      return _("Manual task");
+    case WN_NODE_THROW:
+      return _("Intermediate throw event");
     case WN_NODE_EXCLUSIVE:
       return _("Exclusive gateway");
     case WN_NODE_PARALLEL:
@@ -560,6 +569,35 @@ draw_clock (cairo_t *cr, const Palette *pal, double cx, double cy, double r)
   cairo_set_line_cap (cr, CAIRO_LINE_CAP_BUTT);
 }
 
+/* A manual task's hand, reduced to a palm and four fingers. */
+static void
+draw_hand_glyph (cairo_t *cr, const Palette *pal, double cx, double cy)
+{
+  cairo_set_line_width (cr, 1.3);
+  winnow_paint_set_color (cr, &pal->fg, 0.7);
+  winnow_paint_rounded_rect (cr, cx - 5, cy - 1, 10, 7, 2);
+  for (int i = 0; i < 4; i++)
+    {
+      cairo_move_to (cr, cx - 3.75 + i * 2.5, cy - 1);
+      cairo_line_to (cr, cx - 3.75 + i * 2.5, cy - 6 + (i == 0 || i == 3 ? 1.5 : 0));
+    }
+  cairo_stroke (cr);
+}
+
+/* The [+] of a sub-process (drawn collapsed: its nodes are laid out beside it). */
+static void
+draw_expand_marker (cairo_t *cr, const Palette *pal, double cx, double cy)
+{
+  cairo_set_line_width (cr, 1.2);
+  winnow_paint_set_color (cr, &pal->fg, 0.7);
+  cairo_rectangle (cr, cx - 5, cy - 5, 10, 10);
+  cairo_move_to (cr, cx - 3, cy);
+  cairo_line_to (cr, cx + 3, cy);
+  cairo_move_to (cr, cx, cy - 3);
+  cairo_line_to (cr, cx, cy + 3);
+  cairo_stroke (cr);
+}
+
 static void
 draw_node (cairo_t       *cr,
            const Palette *pal,
@@ -574,12 +612,29 @@ draw_node (cairo_t       *cr,
     case WN_NODE_TASK:
     case WN_NODE_SCRIPT:
     case WN_NODE_SERVICE:
+    case WN_NODE_MANUAL:
+    case WN_NODE_SUBPROCESS:
       winnow_paint_rounded_rect (cr, x, y, n->box.width, n->box.height, TASK_RADIUS);
-      winnow_paint_fill_and_stroke (cr, &pal->fill, &pal->fg, 0.72, 1.5);
+      winnow_paint_fill_and_stroke (cr, &pal->fill, &pal->fg, 0.72, node->type == WN_NODE_SUBPROCESS ? 2.5 : 1.5);
       if (node->type == WN_NODE_SERVICE)
         draw_gear (cr, pal, x + 15, y + 15, 7);
       else if (node->type == WN_NODE_SCRIPT)
         draw_script_glyph (cr, pal, x + 9, y + 8);
+      else if (node->type == WN_NODE_MANUAL)
+        draw_hand_glyph (cr, pal, x + 15, y + 15);
+      else if (node->type == WN_NODE_SUBPROCESS)
+        draw_expand_marker (cr, pal, x + n->box.width / 2, y + n->box.height - 9);
+      break;
+
+    case WN_NODE_THROW:
+      path_circle (cr, n->cx, n->cy, EVENT_R);
+      winnow_paint_set_color (cr, &pal->fill, 1);
+      cairo_fill_preserve (cr);
+      cairo_set_line_width (cr, 1.5);
+      winnow_paint_set_color (cr, &pal->fg, 0.8);
+      cairo_stroke (cr);
+      path_circle (cr, n->cx, n->cy, EVENT_R - 3.5);
+      cairo_stroke (cr);
       break;
 
     case WN_NODE_START:
@@ -603,6 +658,11 @@ draw_node (cairo_t       *cr,
           winnow_paint_set_color (cr, &pal->error, 1);
           cairo_fill (cr);
         }
+      else if (node->terminate)
+        {
+          path_circle (cr, n->cx, n->cy, EVENT_R - 8);
+          cairo_fill (cr);
+        }
       break;
 
     case WN_NODE_TIMER:
@@ -617,7 +677,21 @@ draw_node (cairo_t       *cr,
       path_circle (cr, n->cx, n->cy, n->box.width / 2);
       winnow_paint_fill_and_stroke (cr, &pal->fill, &pal->fg, 0.8, 1.5);
       path_circle (cr, n->cx, n->cy, n->box.width / 2 - 3);
-      cairo_stroke (cr);
+      if (node->non_interrupting)
+        {
+          static const double dash[] = { 3.0, 2.0 };
+
+          cairo_set_dash (cr, dash, G_N_ELEMENTS (dash), 0);
+          cairo_stroke (cr);
+          cairo_set_dash (cr, NULL, 0, 0);
+        }
+      else
+        cairo_stroke (cr);
+      if (node->timer > 0)
+        {
+          draw_clock (cr, pal, n->cx, n->cy, n->box.width / 2 - 5);
+          break;
+        }
       path_bolt (cr, n->cx, n->cy, n->box.width / 2 - 1);
       cairo_set_line_width (cr, 1.2);
       cairo_stroke (cr);
@@ -1162,6 +1236,20 @@ node_tooltip (WinnowDiagram *self, guint index)
 
       g_string_append (text, topic);
       append_policy (text, self, node);
+    }
+  if (node->type == WN_NODE_BOUNDARY && (node->timer > 0 || node->catch_all))
+    {
+      g_autofree char *duration = wn_duration_format (node->timer);
+      g_autofree char *line = node->catch_all
+        ? g_markup_printf_escaped (_("\nCatches any error on %s"),
+                                   winnow_layout_node_title (&p->nodes[node->attached_to]))
+        : g_markup_printf_escaped (ngettext ("\nFires %2$s after %1$s is entered",
+                                             "\nFires every %2$s after %1$s is entered, %3$u times at most",
+                                             node->repeat),
+                                   winnow_layout_node_title (&p->nodes[node->attached_to]), duration,
+                                   node->repeat);
+
+      g_string_append (text, line);
     }
   if (node->type == WN_NODE_BOUNDARY && node->error_code != NULL)
     {

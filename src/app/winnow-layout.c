@@ -1386,7 +1386,8 @@ fit_margin (WinnowLayout *self)
 gboolean
 winnow_layout_is_task (WnNodeType type)
 {
-  return type == WN_NODE_TASK || type == WN_NODE_SCRIPT || type == WN_NODE_SERVICE;
+  return type == WN_NODE_TASK || type == WN_NODE_SCRIPT || type == WN_NODE_SERVICE ||
+         type == WN_NODE_MANUAL || type == WN_NODE_SUBPROCESS;
 }
 
 gboolean

@@ -544,6 +544,42 @@ test_window_save_folder (void)
   g_rmdir (dir);
 }
 
+/* The Engine II examples open, run to their end step by step and draw, with
+ * every view following, and no warning (g_test_init makes them fatal). */
+static void
+test_window_engine_ii (void)
+{
+  const char *names[] = {
+    "payment-timeout.process.json", "order-terminate.process.json", "reminder-cycle.process.json",
+  };
+  WinnowWindow *window = winnow_window_new (NULL);
+  WinnowSession *session = winnow_window_get_session (window);
+
+  gtk_window_present (GTK_WINDOW (window));
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autofree char *path = winnow_test_example_path (names[i]);
+      g_autoptr(GFile) file = g_file_new_for_path (path);
+      guint steps = 0;
+
+      g_assert_true (winnow_window_open_file (window, file));
+      winnow_test_settle (GTK_WIDGET (window));
+      while (winnow_session_step_next (session) && steps++ < 500)
+        winnow_test_wait_for_flush (session);
+      g_assert_cmpint (winnow_session_get_next_time (session), ==, WN_TIME_NEVER);
+      g_assert_nonnull (winnow_test_find_event (session, WN_EV_INSTANCE, WN_PH_COMPLETED, NULL, NULL));
+      winnow_test_settle (GTK_WIDGET (window));
+      {
+        g_autofree char *shot = g_strdup_printf ("engine-ii-%u.png", i + 1);
+
+        winnow_test_save_screenshot (GTK_WIDGET (window), shot);
+      }
+    }
+  g_assert_nonnull (winnow_test_find_event (session, WN_EV_TIMER, WN_PH_FIRED, NULL, NULL));
+  gtk_window_destroy (GTK_WINDOW (window));
+  winnow_test_drain ();
+}
+
 /* The window fits half a 1920 px screen and a 1366 px laptop: it can be
  * made 800 px wide (issue 16.11), in English and with a file open. */
 static void
@@ -778,6 +814,7 @@ main (int argc, char **argv)
 
   g_test_add_func ("/app/Window/no-examples", test_window_no_examples);
   g_test_add_func ("/app/Window/narrow", test_window_narrow);
+  g_test_add_func ("/app/Window/engine-ii", test_window_engine_ii);
   g_test_add_func ("/app/Window/save-folder", test_window_save_folder);
   g_test_add_func ("/app/Window/run", test_window_run);
   g_test_add_func ("/app/Window/fast-forward-10000", test_window_responsive);
