@@ -142,6 +142,8 @@ node_type_label (const WnNode *node)
       return _("Sub-process");
     case WN_NODE_MANUAL:
       return _("Manual task");
+    case WN_NODE_USER:
+      return _("User task");
     case WN_NODE_THROW:
       return _("Intermediate throw event");
     case WN_NODE_EXCLUSIVE:
@@ -584,6 +586,20 @@ draw_hand_glyph (cairo_t *cr, const Palette *pal, double cx, double cy)
   cairo_stroke (cr);
 }
 
+/* A user task's person: a head and shoulders. */
+static void
+draw_person_glyph (cairo_t *cr, const Palette *pal, double cx, double cy)
+{
+  cairo_set_line_width (cr, 1.3);
+  winnow_paint_set_color (cr, &pal->fg, 0.7);
+  cairo_new_sub_path (cr);
+  cairo_arc (cr, cx, cy - 3, 3, 0, 2 * G_PI);
+  cairo_new_sub_path (cr);
+  cairo_arc (cr, cx, cy + 7, 6, G_PI, 2 * G_PI);
+  cairo_close_path (cr);
+  cairo_stroke (cr);
+}
+
 /* The [+] of a sub-process (drawn collapsed: its nodes are laid out beside it). */
 static void
 draw_expand_marker (cairo_t *cr, const Palette *pal, double cx, double cy)
@@ -613,6 +629,7 @@ draw_node (cairo_t       *cr,
     case WN_NODE_SCRIPT:
     case WN_NODE_SERVICE:
     case WN_NODE_MANUAL:
+    case WN_NODE_USER:
     case WN_NODE_SUBPROCESS:
       winnow_paint_rounded_rect (cr, x, y, n->box.width, n->box.height, TASK_RADIUS);
       winnow_paint_fill_and_stroke (cr, &pal->fill, &pal->fg, 0.72, node->type == WN_NODE_SUBPROCESS ? 2.5 : 1.5);
@@ -622,6 +639,8 @@ draw_node (cairo_t       *cr,
         draw_script_glyph (cr, pal, x + 9, y + 8);
       else if (node->type == WN_NODE_MANUAL)
         draw_hand_glyph (cr, pal, x + 15, y + 15);
+      else if (node->type == WN_NODE_USER)
+        draw_person_glyph (cr, pal, x + 15, y + 15);
       else if (node->type == WN_NODE_SUBPROCESS)
         draw_expand_marker (cr, pal, x + n->box.width / 2, y + n->box.height - 9);
       break;

@@ -507,6 +507,7 @@ winnow_trace_add_event (WinnowTrace   *self,
     case WN_EV_CLOCK:
     case WN_EV_SCOPE:
     case WN_EV_TIMER:
+    case WN_EV_USER_TASK:
     case WN_EV_N_KINDS:
     default:
       break;

@@ -42,6 +42,8 @@ struct _WnTrack
   WnScope      *scope;          /* the sub-process scope it runs in; NULL: the process */
   WnScope      *inner;          /* while at a subProcess: the scope it waits on */
   GPtrArray    *boundary_timers;/* while at a host with timer boundaries: BoundaryTimer* */
+  gboolean      user_task;      /* waiting at a userTask for a person */
+  const WnUserTaskSpec *user_rule; /* the scenario's rule that will finish it, or NULL */
 };
 
 /* One run of a sub-process: its tracks run inside it, the track that entered
@@ -150,6 +152,11 @@ void        _wn_instance_deliver       (gpointer owner, WnOutcome *outcome, gpoi
 gboolean    _wn_instance_incident_retry   (WnInstance *instance, const char *node, GError **error);
 gboolean    _wn_instance_incident_resolve (WnInstance *instance, const char *node, GError **error);
 void        _wn_instance_cancel        (WnInstance *instance, const char *reason);
+/* Finish the user task at `node` (NULL: any): complete with `variables` or,
+ * when `code` is set, throw that BPMN error. `who` goes into the journal. */
+gboolean    _wn_instance_finish_user_task (WnInstance *instance, const char *node, JsonObject *variables,
+                                           const char *code, const char *message, const char *who,
+                                           GError **error);
 /* The variables as they are now, for a snapshot (applies a pending write). */
 JsonObject *_wn_instance_get_variables (WnInstance *instance);
 /* Writes "<instance>/<tag><n>" (tag 't' or 'j') into `out`. */

@@ -117,6 +117,12 @@ replay_cb (gpointer data)
     case WN_COMMAND_CLOCK:
       wn_engine_note_clock (self, c->phase, c->action);
       break;
+    case WN_COMMAND_USER_COMPLETE:
+      ok = wn_engine_complete_user_task (self, c->instance, c->node, c->variables, &error);
+      break;
+    case WN_COMMAND_USER_ERROR:
+      ok = wn_engine_throw_user_task_error (self, c->instance, c->node, c->code, c->message, &error);
+      break;
     default:
       g_assert_not_reached ();
     }
@@ -365,6 +371,7 @@ wn_engine_new (WnProcess             *process,
   self->topic_injections = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, free_queue);
   self->implicit_topics = g_ptr_array_new_with_free_func (g_free);
   self->end_counts = g_new0 (guint, process->n_nodes);
+
   self->completion_times = g_array_new (FALSE, FALSE, sizeof (WnTime));
   self->scheduled = g_ptr_array_new_with_free_func (scheduled_action_free);
   self->options = *options;
@@ -911,6 +918,72 @@ wn_engine_cancel_instance (WnEngine   *self,
     command->instance = g_strdup (instance);
   _wn_instance_cancel (inst, "canceled by the operator");
   return TRUE;
+}
+
+static gboolean
+finish_user_task (WnEngine    *self,
+                  WnCommandKind kind,
+                  const char  *instance,
+                  const char  *node,
+                  JsonObject  *variables,
+                  const char  *code,
+                  const char  *message,
+                  GError     **error)
+{
+  WnInstance *inst = find_instance (self, instance, error);
+  WnCommand *command;
+
+  if (inst == NULL)
+    return FALSE;
+  command = record (self, kind);
+  if (!_wn_instance_finish_user_task (inst, node, variables, code, message,
+                                      self->internal ? "scenario" : "operator", error))
+    {
+      if (command != NULL)
+        g_ptr_array_remove (self->commands, command);
+      return FALSE;
+    }
+  if (command != NULL)
+    {
+      command->instance = g_strdup (instance);
+      command->node = g_strdup (node);
+      command->variables = variables != NULL ? wn_json_object_deep_copy (variables) : NULL;
+      command->code = g_strdup (code);
+      command->message = g_strdup (message);
+    }
+  return TRUE;
+}
+
+gboolean
+wn_engine_complete_user_task (WnEngine   *self,
+                              const char *instance,
+                              const char *node,
+                              JsonObject *variables,
+                              GError    **error)
+{
+  g_return_val_if_fail (self != NULL, FALSE);
+  g_return_val_if_fail (instance != NULL, FALSE);
+
+  return finish_user_task (self, WN_COMMAND_USER_COMPLETE, instance, node, variables, NULL, NULL, error);
+}
+
+gboolean
+wn_engine_throw_user_task_error (WnEngine   *self,
+                                 const char *instance,
+                                 const char *node,
+                                 const char *code,
+                                 const char *message,
+                                 GError    **error)
+{
+  g_return_val_if_fail (self != NULL, FALSE);
+  g_return_val_if_fail (instance != NULL, FALSE);
+
+  if (code == NULL || *code == '\0')
+    {
+      g_set_error_literal (error, WN_ENGINE_ERROR, WN_ENGINE_ERROR_INVALID, "a BPMN error needs a code");
+      return FALSE;
+    }
+  return finish_user_task (self, WN_COMMAND_USER_ERROR, instance, node, NULL, code, message, error);
 }
 
 void

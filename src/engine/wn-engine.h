@@ -36,6 +36,7 @@ typedef enum {
   WN_ENGINE_ERROR_NO_INCIDENT,
   WN_ENGINE_ERROR_NOT_ACTIVE,
   WN_ENGINE_ERROR_INVALID,
+  WN_ENGINE_ERROR_NO_USER_TASK,
 } WnEngineError;
 
 /* Run-level overrides (the runner's flags; UNSET/0 = keep the files' values). */
@@ -133,6 +134,14 @@ gboolean      wn_engine_inject           (WnEngine *engine, const char *topic, c
 gboolean      wn_engine_incident_retry   (WnEngine *engine, const char *instance, const char *node, GError **error);
 gboolean      wn_engine_incident_resolve (WnEngine *engine, const char *instance, const char *node, GError **error);
 gboolean      wn_engine_cancel_instance  (WnEngine *engine, const char *instance, GError **error);
+/* The operator finishes a user task the instance waits on (at `node`, or the
+ * first one when NULL): complete it with `variables` (merged into the
+ * instance's; may be NULL), or throw the BPMN error `code`, which its
+ * boundaries and the scopes around it may catch. Recorded for the session. */
+gboolean      wn_engine_complete_user_task (WnEngine *engine, const char *instance, const char *node,
+                                            JsonObject *variables, GError **error);
+gboolean      wn_engine_throw_user_task_error (WnEngine *engine, const char *instance, const char *node,
+                                               const char *code, const char *message, GError **error);
 
 /* Interactive clock commands: journal clock.paused / resumed / stepped (with
  * `action`, e.g. "step to next event") and remember them for the session. The

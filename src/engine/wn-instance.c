@@ -35,6 +35,7 @@ static void enter_scope (WnTrack *track, const WnNode *node);
 static void arm_boundaries (WnTrack *track, const WnNode *node);
 static void catch_or_fail (WnTrack *track, const char *code, const char *fail_message, WnEvent *thrown);
 static void terminate_scope (WnTrack *track, const WnNode *end);
+static void enter_user_task (WnTrack *track, const WnNode *node);
 
 static const WnNode *
 node_of (WnTrack *track)
@@ -344,6 +345,7 @@ track_stop_work (WnTrack    *track,
       wn_scheduler_cancel (engine->scheduler, track->timer);
       track->timer = 0;
     }
+  track->user_task = FALSE;
 }
 
 /* Stop a live track: its job leaves the dispatcher, its timer never fires. */
@@ -900,6 +902,10 @@ track_run (WnTrack *track,
           enter_scope (track, node);
           return;
 
+        case WN_NODE_USER:
+          enter_user_task (track, node);
+          return;
+
         case WN_NODE_END:
           if (node->error_code != NULL)
             {
@@ -1277,6 +1283,145 @@ arm_boundaries (WnTrack      *track,
                                       boundary_timer_cb, timer);
       g_ptr_array_add (track->boundary_timers, timer);
     }
+}
+
+/* ---- user tasks ----
+ *
+ * A track at a userTask waits for a person: the operator
+ * (wn_engine_complete_user_task) or the scenario's rule for the node, which
+ * finishes it `after` its entry. Either completes it with variables or throws
+ * a BPMN error, which goes outward like any other.
+ */
+
+static void
+finish_user_task (WnTrack    *track,
+                  JsonObject *variables,
+                  const char *code,
+                  const char *message,
+                  const char *who)
+{
+  WnInstance *instance = track->instance;
+  const WnNode *node = node_of (track);
+
+  track->user_task = FALSE;
+  track->user_rule = NULL;
+  if (track->timer != 0)
+    {
+      wn_scheduler_cancel (instance->engine->scheduler, track->timer);
+      track->timer = 0;
+    }
+  set_state (track, WN_TRACK_ACTIVE);
+  if (code != NULL)
+    {
+      WnEvent ev = WN_EVENT_INIT (WN_EV_FAULT, WN_PH_THROWN);
+      g_autofree char *fail = g_strdup_printf ("BPMN error %s not caught at %s%s%s", code, node->id,
+                                               message ? ": " : "", message ? message : "");
+
+      ev.code = code;
+      ev.error = message;
+      ev.action = who;
+      emit (track, WN_EV_FAULT, WN_PH_THROWN, &ev);
+      catch_or_fail (track, code, fail, &ev);
+      return;
+    }
+  if (variables != NULL)
+    {
+      JsonObjectIter iter;
+      const char *name;
+      JsonNode *value;
+
+      json_object_iter_init (&iter, variables);
+      while (json_object_iter_next (&iter, &name, &value))
+        set_variable (instance, name, value);
+    }
+  {
+    WnEvent ev = WN_EVENT_INIT (WN_EV_USER_TASK, WN_PH_COMPLETED);
+
+    ev.action = who;
+    emit (track, WN_EV_USER_TASK, WN_PH_COMPLETED, &ev);
+  }
+  emit_simple (track, WN_EV_NODE, WN_PH_COMPLETED, NULL);
+  track_run (track, -1);
+}
+
+static void
+user_rule_cb (gpointer data)
+{
+  WnTrack *track = data;
+  const WnUserTaskSpec *rule = track->user_rule;
+
+  track->timer = 0;
+  track->loop_steps = 0;
+  finish_user_task (track, rule->variables, rule->code, rule->message, "scenario");
+}
+
+static void
+enter_user_task (WnTrack      *track,
+                 const WnNode *node)
+{
+  WnEngine *engine = track->instance->engine;
+  GArray *rules = engine->scenario->user_tasks;
+  const WnUserTaskSpec *rule = NULL;
+
+  /* the first rule for the node whose `when` holds (an evaluation error: it does not) */
+  for (guint i = 0; i < rules->len && rule == NULL; i++)
+    {
+      const WnUserTaskSpec *r = &g_array_index (rules, WnUserTaskSpec, i);
+      WnLiteScope scope = { NULL, 0, NULL };
+      gboolean holds = TRUE;
+
+      if (strcmp (r->node, node->id) != 0)
+        continue;
+      if (r->when != NULL)
+        {
+          scope.variables = instance_variables (track->instance);
+          if (!wn_lite_eval_bool (r->when, &scope, &holds, NULL))
+            holds = FALSE;
+        }
+      if (holds)
+        rule = r;
+    }
+  track->user_task = TRUE;
+  track->user_rule = rule;
+  emit_simple (track, WN_EV_USER_TASK, WN_PH_CREATED, NULL);
+  if (rule == NULL)
+    return;
+  track->timer = wn_scheduler_after (engine->scheduler, rule->after, user_rule_cb, track);
+  if (track->timer == 0)
+    {
+      g_autofree char *message = g_strdup_printf ("%s: its scenario rule would finish it past the end of "
+                                                  "virtual time (2^63 µs)", node->id);
+
+      track->user_task = FALSE;
+      track_fail (track, message);
+    }
+}
+
+gboolean
+_wn_instance_finish_user_task (WnInstance *instance,
+                               const char *node,
+                               JsonObject *variables,
+                               const char *code,
+                               const char *message,
+                               const char *who,
+                               GError    **error)
+{
+  const WnProcess *process = instance->engine->process;
+
+  for (guint i = 0; i < instance->n_tracks; i++)
+    {
+      WnTrack *track = _wn_instance_get_track (instance, i);
+
+      if (track->user_task && track->state == WN_TRACK_ACTIVE &&
+          (node == NULL || g_strcmp0 (process->nodes[track->node].id, node) == 0))
+        {
+          finish_user_task (track, variables, code, message, who);
+          return TRUE;
+        }
+    }
+  g_set_error (error, WN_ENGINE_ERROR, WN_ENGINE_ERROR_NO_USER_TASK,
+               "instance %s waits on no user task%s%s", instance->id, node ? " at " : "", node ? node : "");
+  return FALSE;
 }
 
 /* ---- outcomes ---- */

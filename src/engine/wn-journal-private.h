@@ -18,7 +18,7 @@ G_BEGIN_DECLS
 /* X (name) for each WnEventKind, in order. */
 #define WN_EVENT_KIND_NAMES(X) \
   X ("instance") X ("node") X ("job") X ("fault") X ("incident") X ("gateway") X ("inject") X ("clock") \
-  X ("scope") X ("timer")
+  X ("scope") X ("timer") X ("userTask")
 
 /* X (name) for each WnEventPhase, in order. */
 #define WN_EVENT_PHASE_NAMES(X) \

@@ -85,6 +85,8 @@ wn_event_phase_belongs (WnEventKind  kind,
       return phase == WN_PH_ENTERED || phase == WN_PH_COMPLETED || phase == WN_PH_CANCELED;
     case WN_EV_TIMER:
       return phase == WN_PH_FIRED;
+    case WN_EV_USER_TASK:
+      return phase == WN_PH_CREATED || phase == WN_PH_COMPLETED;
     case WN_EV_N_KINDS:
     default:
       return FALSE;

@@ -29,6 +29,7 @@ typedef enum {
   WN_EV_CLOCK,
   WN_EV_SCOPE,     /* a sub-process's scope: entered, completed, canceled */
   WN_EV_TIMER,     /* a timer boundary event: fired */
+  WN_EV_USER_TASK, /*< nick=userTask >*/ /* a user task: created (waits for a person), completed */
   WN_EV_N_KINDS  /*< skip >*/
 } WnEventKind;
 

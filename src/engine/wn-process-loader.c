@@ -425,7 +425,7 @@ parse_node (WnCheck    *ctx,
           else
             _wn_check_report (ctx, m, p, "unknown node type \"%s\" (expected startEvent, endEvent, task, "
                     "scriptTask, serviceTask, manualTask, boundaryEvent, exclusiveGateway, "
-                    "parallelGateway, timerEvent, intermediateThrowEvent or subProcess)", type);
+                    "parallelGateway, timerEvent, intermediateThrowEvent, subProcess or userTask)", type);
         }
     }
 
@@ -457,6 +457,7 @@ parse_node (WnCheck    *ctx,
     case WN_NODE_SUBPROCESS: allowed = subprocess_keys; break;
     case WN_NODE_MANUAL:    allowed = task_keys; break;
     case WN_NODE_THROW:     allowed = start_keys_node; break;
+    case WN_NODE_USER:      allowed = start_keys_node; break;
     default:                allowed = start_keys_node; break;
     }
   what = g_strdup_printf ("%s %s", _wn_check_article (wn_node_type_to_string (src->type)),
@@ -943,10 +944,10 @@ parse_process (WnCheck *ctx, JsonNode *root)
               const NodeSrc *h = g_ptr_array_index (nodes, host);
 
               if (h->type != WN_NODE_TASK && h->type != WN_NODE_SCRIPT && h->type != WN_NODE_SERVICE &&
-                  h->type != WN_NODE_MANUAL && h->type != WN_NODE_SUBPROCESS)
+                  h->type != WN_NODE_MANUAL && h->type != WN_NODE_SUBPROCESS && h->type != WN_NODE_USER)
                 {
                   _wn_check_report (ctx, src->attached_json, p,
-                          "a boundaryEvent attaches to a task, scriptTask, serviceTask, manualTask or subProcess "
+                          "a boundaryEvent attaches to a task, scriptTask, serviceTask, manualTask, userTask or subProcess "
                           "(\"%s\" is %s %s)", host_id, _wn_check_article (wn_node_type_to_string (h->type)),
                           wn_node_type_to_string (h->type));
                   unresolved = TRUE;

@@ -36,6 +36,7 @@ static const char * const node_type_names[] = {
   [WN_NODE_SUBPROCESS] = "subProcess",
   [WN_NODE_MANUAL] = "manualTask",
   [WN_NODE_THROW] = "intermediateThrowEvent",
+  [WN_NODE_USER] = "userTask",
 };
 
 static void
@@ -110,7 +111,7 @@ static gboolean
 is_host_type (WnNodeType type)
 {
   return type == WN_NODE_TASK || type == WN_NODE_SCRIPT || type == WN_NODE_SERVICE ||
-         type == WN_NODE_MANUAL || type == WN_NODE_SUBPROCESS;
+         type == WN_NODE_MANUAL || type == WN_NODE_SUBPROCESS || type == WN_NODE_USER;
 }
 
 /* Whether the node needs more than a v1 engine has. */

@@ -35,11 +35,12 @@ typedef enum {
   WN_NODE_SUBPROCESS, /*< nick=subProcess >*/
   WN_NODE_MANUAL,     /*< nick=manualTask >*/
   WN_NODE_THROW,      /*< nick=intermediateThrowEvent >*/
+  WN_NODE_USER,       /*< nick=userTask >*/
 } WnNodeType;
 
 /* "startEvent", "endEvent", "task", "scriptTask", "serviceTask", "boundaryEvent",
  * "exclusiveGateway", "parallelGateway", "timerEvent", "subProcess", "manualTask",
- * "intermediateThrowEvent". */
+ * "intermediateThrowEvent", "userTask". */
 const char *wn_node_type_to_string   (WnNodeType type);
 gboolean    wn_node_type_from_string (const char *text, WnNodeType *out);
 

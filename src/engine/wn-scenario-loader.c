@@ -16,13 +16,15 @@ typedef enum {
 } ResponseMode;
 
 static const char * const scenario_keys[] = {
-  "format", "seed", "engine", "start", "workers", "faults", NULL
+  "format", "seed", "engine", "start", "workers", "faults", "userTasks", NULL
 };
 static const char * const start_keys[] = { "at", "count", "variables", NULL };
 static const char * const worker_config_keys[] = {
   "id", "topic", "lockDuration", "concurrency", "responses", NULL
 };
 static const char * const fault_keys[] = { "at", "topic", "worker", "next", NULL };
+static const char * const user_task_keys[] = { "node", "when", "after", "complete", "bpmnError", NULL };
+static const char * const user_error_keys[] = { "code", "message", NULL };
 static const char * const response_keys_all[] = {
   "attempts", "when", "after", "p",
   "complete", "fail", "workerError", "crash", "hang", "random", NULL
@@ -413,7 +415,8 @@ parse_worker_config (WnCheck *ctx, JsonNode *node, const char *path, WnScenario 
 }
 
 static const char * const command_keys[] = {
-  "after", "at", "op", "variables", "topic", "worker", "next", "trust", "node", "instance", "phase", "action", NULL
+  "after", "at", "op", "variables", "topic", "worker", "next", "trust", "node", "instance", "phase", "action",
+  "code", "message", NULL
 };
 
 /* "x-winnow": { "commands": [...] } — an operator's commands saved with a session,
@@ -548,6 +551,21 @@ parse_commands (WnCheck *ctx, JsonNode *xw, const char *prefix, WnScenario *scen
         case WN_COMMAND_CANCEL:
           STRING_FIELD ("instance", instance, TRUE)
           break;
+        case WN_COMMAND_USER_COMPLETE:
+        case WN_COMMAND_USER_ERROR:
+          STRING_FIELD ("instance", instance, TRUE)
+          STRING_FIELD ("node", node, FALSE)
+          STRING_FIELD ("code", code, kind == WN_COMMAND_USER_ERROR)
+          STRING_FIELD ("message", message, FALSE)
+          if ((v = _wn_check_member (ctx, entry, ep, "variables", FALSE)) != NULL)
+            {
+              g_autofree char *fp = _wn_check_path_key (ep, "variables");
+              if (_wn_check_object (ctx, v, fp))
+                command->variables = wn_json_object_deep_copy (json_node_get_object (v));
+              else
+                ok = FALSE;
+            }
+          break;
         case WN_COMMAND_CLOCK:
           if ((v = _wn_check_member (ctx, entry, ep, "phase", TRUE)) != NULL)
             {
@@ -576,6 +594,87 @@ parse_commands (WnCheck *ctx, JsonNode *xw, const char *prefix, WnScenario *scen
         g_ptr_array_add (scenario->commands, command);
       else
         wn_command_free (command);
+    }
+}
+
+/* `userTasks`: how the scenario's people finish user tasks. */
+static void
+parse_user_tasks (WnCheck    *ctx,
+                  JsonNode   *node,
+                  const char *path,
+                  WnScenario *scenario)
+{
+  JsonArray *array = _wn_check_array (ctx, node, path);
+
+  for (guint i = 0; array != NULL && i < json_array_get_length (array); i++)
+    {
+      JsonNode *entry = json_array_get_element (array, i);
+      g_autofree char *ep = _wn_check_path_index (path, i);
+      WnUserTaskSpec spec = { 0 };
+      JsonNode *complete;
+      JsonNode *error;
+      JsonNode *v;
+      guint before = _wn_check_n_errors (ctx);
+
+      if (!_wn_check_object (ctx, entry, ep))
+        continue;
+      _wn_check_keys (ctx, entry, ep, user_task_keys, NULL, NULL);
+      if ((v = _wn_check_member (ctx, entry, ep, "node", TRUE)) != NULL)
+        {
+          g_autofree char *vp = _wn_check_path_key (ep, "node");
+
+          spec.node = g_strdup (_wn_check_identifier (ctx, v, vp));
+        }
+      if ((v = _wn_check_member (ctx, entry, ep, "when", FALSE)) != NULL)
+        {
+          g_autofree char *vp = _wn_check_path_key (ep, "when");
+
+          spec.when = _wn_check_lite (ctx, v, vp);
+        }
+      _wn_check_member_duration (ctx, entry, ep, "after", FALSE, FALSE, &spec.after);
+      complete = json_object_get_member (json_node_get_object (entry), "complete");
+      error = json_object_get_member (json_node_get_object (entry), "bpmnError");
+      if ((complete == NULL) == (error == NULL))
+        _wn_check_report (ctx, entry, ep, "a user task rule has exactly one of `complete` (variables) "
+                          "and `bpmnError`");
+      else if (complete != NULL)
+        {
+          g_autofree char *vp = _wn_check_path_key (ep, "complete");
+
+          if (_wn_check_object (ctx, complete, vp))
+            spec.variables = wn_json_object_deep_copy (json_node_get_object (complete));
+        }
+      else
+        {
+          g_autofree char *vp = _wn_check_path_key (ep, "bpmnError");
+
+          if (_wn_check_object (ctx, error, vp))
+            {
+              _wn_check_keys (ctx, error, vp, user_error_keys, NULL, NULL);
+              if ((v = _wn_check_member (ctx, error, vp, "code", TRUE)) != NULL)
+                {
+                  g_autofree char *cp = _wn_check_path_key (vp, "code");
+
+                  spec.code = g_strdup (_wn_check_nonempty (ctx, v, cp));
+                }
+              if ((v = _wn_check_member (ctx, error, vp, "message", FALSE)) != NULL)
+                {
+                  g_autofree char *cp = _wn_check_path_key (vp, "message");
+
+                  spec.message = g_strdup (_wn_check_string (ctx, v, cp));
+                }
+            }
+        }
+      if (_wn_check_n_errors (ctx) == before && spec.node != NULL)
+        g_array_append_val (scenario->user_tasks, spec);
+      else
+        {
+          g_free (spec.node);
+          g_clear_pointer (&spec.when, wn_lite_unref);
+          g_clear_pointer (&spec.variables, json_object_unref);
+          g_free (spec.code);
+          g_free (spec.message);
+        }
     }
 }
 
@@ -688,6 +787,12 @@ _wn_load_scenario_object (WnCheck *ctx, JsonNode *root, const char *prefix, gboo
 
           parse_worker_config (ctx, json_array_get_element (array, i), wp, scenario, worker_ids);
         }
+    }
+  if ((m = _wn_check_member (ctx, root, prefix, "userTasks", FALSE)) != NULL)
+    {
+      g_autofree char *p = _wn_check_path_key (prefix, "userTasks");
+
+      parse_user_tasks (ctx, m, p, scenario);
     }
   if ((faults_json = _wn_check_member (ctx, root, prefix, "faults", FALSE)) != NULL)
     {

@@ -27,6 +27,18 @@ fault_spec_clear (gpointer data)
 }
 
 static void
+user_task_spec_clear (gpointer data)
+{
+  WnUserTaskSpec *spec = data;
+
+  g_clear_pointer (&spec->node, g_free);
+  g_clear_pointer (&spec->when, wn_lite_unref);
+  g_clear_pointer (&spec->variables, json_object_unref);
+  g_clear_pointer (&spec->code, g_free);
+  g_clear_pointer (&spec->message, g_free);
+}
+
+static void
 worker_config_free (gpointer data)
 {
   WnWorkerConfig *worker = data;
@@ -363,6 +375,8 @@ wn_scenario_new (void)
   scenario->faults = g_array_new (FALSE, TRUE, sizeof (WnFaultSpec));
   g_array_set_clear_func (scenario->faults, fault_spec_clear);
   scenario->commands = g_ptr_array_new_with_free_func ((GDestroyNotify) wn_command_free);
+  scenario->user_tasks = g_array_new (FALSE, TRUE, sizeof (WnUserTaskSpec));
+  g_array_set_clear_func (scenario->user_tasks, user_task_spec_clear);
   return scenario;
 }
 
@@ -391,6 +405,7 @@ wn_scenario_unref (WnScenario *scenario)
   g_ptr_array_unref (scenario->workers);
   g_array_unref (scenario->faults);
   g_ptr_array_unref (scenario->commands);
+  g_array_unref (scenario->user_tasks);
   g_clear_pointer (&scenario->source, json_node_unref);
   g_free (scenario);
 }
@@ -587,17 +602,20 @@ wn_command_free (WnCommand *command)
   g_free (command->node);
   g_free (command->instance);
   g_free (command->action);
+  g_free (command->code);
+  g_free (command->message);
   g_free (command);
 }
 
 static const char *command_ops[] = {
   "start", "inject", "trustDefault", "taskTrust", "incidentRetry", "incidentResolve", "cancel", "clock",
+  "userTaskComplete", "userTaskError",
 };
 
 const char *
 wn_command_kind_to_string (WnCommandKind kind)
 {
-  g_return_val_if_fail (kind <= WN_COMMAND_CLOCK, "?");
+  g_return_val_if_fail (kind <= WN_COMMAND_USER_ERROR, "?");
   return command_ops[kind];
 }
 
@@ -655,6 +673,18 @@ wn_command_to_json (const WnCommand *c)
       json_object_set_string_member (o, "phase", wn_event_phase_to_string (c->phase));
       if (c->action != NULL)
         json_object_set_string_member (o, "action", c->action);
+      break;
+    case WN_COMMAND_USER_COMPLETE:
+    case WN_COMMAND_USER_ERROR:
+      json_object_set_string_member (o, "instance", c->instance);
+      if (c->node != NULL)
+        json_object_set_string_member (o, "node", c->node);
+      if (c->variables != NULL)
+        json_object_set_object_member (o, "variables", json_object_ref (c->variables));
+      if (c->code != NULL)
+        json_object_set_string_member (o, "code", c->code);
+      if (c->message != NULL)
+        json_object_set_string_member (o, "message", c->message);
       break;
     default:
       g_assert_not_reached ();

@@ -122,6 +122,19 @@ typedef struct {
   WnResponse *next;
 } WnFaultSpec;
 
+/* How the scenario's people finish a user task (its `userTasks`): the first
+ * rule for the node whose `when` (lite over the instance's variables; NULL:
+ * always) is true applies; `after` the task is entered, it completes it with
+ * `variables` (merged into the instance's) or throws the BPMN error `code`. */
+typedef struct {
+  char       *node;
+  WnLite     *when;
+  WnTime      after;
+  JsonObject *variables;          /* complete: NULL = none */
+  char       *code;               /* NULL: complete */
+  char       *message;
+} WnUserTaskSpec;
+
 /* An operator's command recorded during an interactive run, replayed exactly:
  * after `after` scheduler actions, at virtual time `at` (journal-and-cli.md has
  * no such thing: a saved session keeps them under the scenario's "x-winnow" key). */
@@ -134,6 +147,8 @@ typedef enum {
   WN_COMMAND_INCIDENT_RESOLVE,  /*< nick=incidentResolve >*/ /* instance, node (NULL = any) */
   WN_COMMAND_CANCEL,                                         /* instance */
   WN_COMMAND_CLOCK,                                          /* phase (paused/resumed/stepped), action */
+  WN_COMMAND_USER_COMPLETE,     /*< nick=userTaskComplete >*/ /* instance, node (NULL = any), variables */
+  WN_COMMAND_USER_ERROR,        /*< nick=userTaskError >*/    /* instance, node (NULL = any), code, message */
 } WnCommandKind;
 
 typedef struct {
@@ -149,10 +164,13 @@ typedef struct {
   char          *instance;
   int            phase;          /* WnEventPhase, for WN_COMMAND_CLOCK */
   char          *action;
+  char          *code;           /* WN_COMMAND_USER_ERROR */
+  char          *message;
 } WnCommand;
 
 WnCommand  *wn_command_new   (WnCommandKind kind, guint64 after, WnTime at);
-/* "start", "inject", "trustDefault", "taskTrust", "incidentRetry", "incidentResolve", "cancel", "clock" */
+/* "start", "inject", "trustDefault", "taskTrust", "incidentRetry", "incidentResolve", "cancel", "clock",
+ * "userTaskComplete", "userTaskError" */
 const char *wn_command_kind_to_string   (WnCommandKind kind);
 gboolean    wn_command_kind_from_string (const char *text, WnCommandKind *out);
 void        wn_command_free  (WnCommand *command);
@@ -172,6 +190,7 @@ struct _WnScenario {
   GPtrArray      *workers;        /* WnWorkerConfig* */
   GArray         *faults;         /* WnFaultSpec */
   GPtrArray      *commands;       /* WnCommand*, in order ("x-winnow".commands) */
+  GArray         *user_tasks;     /* WnUserTaskSpec, in order: the first for a node applies */
   JsonNode       *source;         /* the scenario object as loaded, or NULL */
 };
 

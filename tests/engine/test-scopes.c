@@ -547,6 +547,131 @@ test_builder (void)
   g_assert_cmpstr (error->message, ==, "flow \"f3\" crosses a subProcess's border");
 }
 
+/* ---- user tasks ---- */
+
+#define APPROVAL \
+  "{`format`: `winnow.process/1`, `id`: `p`, `nodes`: [" \
+  " {`id`: `s`, `type`: `startEvent`}," \
+  " {`id`: `approve`, `type`: `userTask`, `name`: `Approve`}," \
+  " {`id`: `rejected`, `type`: `boundaryEvent`, `attachedTo`: `approve`, `error`: `Rejected`}," \
+  " {`id`: `escalate`, `type`: `boundaryEvent`, `attachedTo`: `approve`, `timer`: `1h`}," \
+  " {`id`: `ok`, `type`: `endEvent`}, {`id`: `no`, `type`: `endEvent`}, {`id`: `late`, `type`: `endEvent`}]," \
+  " `flows`: [{`id`: `f1`, `from`: `s`, `to`: `approve`}, {`id`: `f2`, `from`: `approve`, `to`: `ok`}," \
+  "  {`id`: `f3`, `from`: `rejected`, `to`: `no`}, {`id`: `f4`, `from`: `escalate`, `to`: `late`}]}"
+
+static void
+record_cb (const WnEvent *event, gpointer data)
+{
+  g_ptr_array_add (data, wn_event_copy (event));
+}
+
+static GString *
+journal_of (GPtrArray *events)
+{
+  GString *out = g_string_new (NULL);
+
+  for (guint i = 0; i < events->len; i++)
+    wn_event_append_json (g_ptr_array_index (events, i), out);
+  return out;
+}
+
+/* The operator completes a waiting user task with variables, and a saved
+ * session replays it to the same journal. */
+static void
+test_user_task_operator (void)
+{
+  g_autoptr(WnTestRun) run = run_new (APPROVAL, "{`format`: `winnow.scenario/1`, `start`: [{`count`: 2}]}", NULL);
+  g_autoptr(JsonNode) vars = wn_test_json ("{\"approved\": true, \"by\": \"ana\"}");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WnScenario) saved = NULL;
+  g_autoptr(GPtrArray) replayed = g_ptr_array_new_with_free_func ((GDestroyNotify) wn_event_free);
+  g_autoptr(GString) live = NULL;
+  g_autoptr(GString) again = NULL;
+  g_autofree char *session = NULL;
+  g_autofree char *by = NULL;
+  WnEngine *replay;
+
+  wn_engine_run (run->engine, 10 * WN_USEC_PER_SEC);
+  g_assert_cmpuint (wn_test_count (run, WN_EV_USER_TASK, WN_PH_CREATED, "approve"), ==, 2);
+  g_assert_true (wn_engine_complete_user_task (run->engine, "i1", "approve", json_node_get_object (vars), &error));
+  g_assert_no_error (error);
+  g_assert_true (wn_engine_throw_user_task_error (run->engine, "i2", NULL, "Rejected", "no budget", &error));
+  g_assert_no_error (error);
+  /* nothing left to finish: named errors, nothing changes */
+  g_assert_false (wn_engine_complete_user_task (run->engine, "i1", NULL, NULL, &error));
+  g_assert_error (error, WN_ENGINE_ERROR, WN_ENGINE_ERROR_NOT_ACTIVE);
+  g_clear_error (&error);
+  g_assert_false (wn_engine_throw_user_task_error (run->engine, "i2", NULL, "", NULL, &error));
+  g_assert_error (error, WN_ENGINE_ERROR, WN_ENGINE_ERROR_INVALID);
+  g_clear_error (&error);
+  wn_test_run_until (run, WN_TIME_NEVER);
+  g_assert_cmpuint (end_count (run, "ok"), ==, 1);
+  g_assert_cmpuint (end_count (run, "no"), ==, 1);
+  by = wn_test_variable (run, "i1", "by");
+  g_assert_cmpstr (by, ==, "\"ana\"");
+  g_assert_cmpstr (wn_test_find (run, WN_EV_USER_TASK, WN_PH_COMPLETED, "approve", 0)->action, ==, "operator");
+  g_assert_cmpint (wn_test_find (run, WN_EV_FAULT, WN_PH_CAUGHT, "rejected", 0)->t_us, ==, 10 * WN_USEC_PER_SEC);
+  g_assert_cmpuint (wn_test_count (run, WN_EV_TIMER, WN_PH_FIRED, NULL), ==, 0);
+
+  session = wn_engine_export_session (run->engine);
+  saved = wn_load_scenario_data (session, -1, "session.json", NULL, &error);
+  g_assert_no_error (error);
+  replay = wn_engine_new (run->process, saved, NULL);
+  wn_journal_subscribe (wn_engine_get_journal (replay), record_cb, replayed, NULL);
+  wn_engine_run (replay, WN_TIME_NEVER);
+  wn_engine_free (replay);
+  live = journal_of (run->events);
+  again = journal_of (replayed);
+  g_assert_cmpstr (again->str, ==, live->str);
+}
+
+/* The scenario's people: one completes after 30s, one rejects (caught), and a
+ * task nobody finishes escalates after its 1h timer. */
+static void
+test_user_task_scenario (void)
+{
+  g_autoptr(WnTestRun) run = run_new (APPROVAL,
+    "{`format`: `winnow.scenario/1`, `start`: [{`count`: 1}],"
+    " `userTasks`: [{`node`: `approve`, `after`: `30s`, `complete`: {`approved`: true}}]}", NULL);
+  g_autoptr(WnTestRun) rejected = run_new (APPROVAL,
+    "{`format`: `winnow.scenario/1`,"
+    " `userTasks`: [{`node`: `approve`, `after`: `2m`, `bpmnError`: {`code`: `Rejected`}}]}", NULL);
+  g_autoptr(WnTestRun) nobody = run_new (APPROVAL, NULL, NULL);
+
+  wn_test_run_until (run, WN_TIME_NEVER);
+  g_assert_cmpuint (end_count (run, "ok"), ==, 1);
+  g_assert_cmpint (wn_engine_now (run->engine), ==, 30 * WN_USEC_PER_SEC);
+  g_assert_cmpstr (wn_test_find (run, WN_EV_USER_TASK, WN_PH_COMPLETED, "approve", 0)->action, ==, "scenario");
+
+  wn_test_run_until (rejected, WN_TIME_NEVER);
+  g_assert_cmpuint (end_count (rejected, "no"), ==, 1);
+  g_assert_cmpint (wn_test_find (rejected, WN_EV_FAULT, WN_PH_THROWN, "approve", 0)->t_us, ==,
+                   120 * WN_USEC_PER_SEC);
+
+  wn_test_run_until (nobody, WN_TIME_NEVER);
+  g_assert_cmpuint (end_count (nobody, "late"), ==, 1);
+  g_assert_cmpint (wn_engine_now (nobody->engine), ==, 3600 * WN_USEC_PER_SEC);
+}
+
+static void
+test_user_task_load_errors (void)
+{
+  g_autofree char *json = q ("{`format`: `winnow.scenario/1`, `userTasks`: [\n"
+                             " {`node`: `a`, `complete`: {}, `bpmnError`: {`code`: `E`}},\n"
+                             " {`node`: `a`, `bpmnError`: {`message`: `m`}},\n"
+                             " {`after`: `1s`, `complete`: 3}]}");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WnScenario) scenario = wn_load_scenario_data (json, -1, "s.json", NULL, &error);
+
+  g_assert_null (scenario);
+  g_assert_error (error, WN_LOAD_ERROR, WN_LOAD_ERROR_INVALID);
+  g_assert_cmpstr (error->message, ==,
+    "s.json:2:2: userTasks[0]: a user task rule has exactly one of `complete` (variables) and `bpmnError`\n"
+    "s.json:3:29: userTasks[1].bpmnError: missing required key \"code\"\n"
+    "s.json:4:2: userTasks[2]: missing required key \"node\"\n"
+    "s.json:4:30: userTasks[2].complete: must be an object, not a number");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -572,6 +697,9 @@ main (int argc, char **argv)
   g_test_add_func ("/engine/Scopes/timer/non-interrupting-cycle", test_non_interrupting_cycle);
   g_test_add_func ("/engine/Scopes/load-errors", test_load_errors);
   g_test_add_func ("/engine/Scopes/builder", test_builder);
+  g_test_add_func ("/engine/UserTasks/operator", test_user_task_operator);
+  g_test_add_func ("/engine/UserTasks/scenario", test_user_task_scenario);
+  g_test_add_func ("/engine/UserTasks/load-errors", test_user_task_load_errors);
 
   return g_test_run ();
 }

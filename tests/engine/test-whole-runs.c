@@ -161,8 +161,8 @@ test_every_example_keeps_invariants (void)
         }
       n++;
     }
-  /* the seven v1 examples and the three of Engine II at least */
-  g_assert_cmpuint (n, >=, 10);
+  /* the seven v1 examples and the four of Engine II at least */
+  g_assert_cmpuint (n, >=, 11);
 }
 
 /* Engine II examples: what each shows happens. */
@@ -196,6 +196,26 @@ test_order_terminate (void)
   g_assert_cmpstr (canceled->job, ==, "i2/j2");
   g_assert_cmpstr (canceled->worker, ==, "packer");
   g_assert_cmpuint (wn_test_count (run, WN_EV_JOB, WN_PH_REPORT_REJECTED, NULL), ==, 1);
+}
+
+/* User tasks finished by the scenario's rules (chosen by `when`), and one
+ * nobody finishes, interrupted by its escalation timer. */
+static void
+test_manual_approval (void)
+{
+  g_autoptr(WnTestRun) run = run_example ("manual-approval.process.json", NULL);
+  g_autofree char *by = wn_test_variable (run, "i1", "approvedBy");
+
+  g_assert_cmpstr (end_of (run, "i1"), ==, "refunded");
+  g_assert_cmpstr (end_of (run, "i2"), ==, "refused");
+  g_assert_cmpstr (end_of (run, "i3"), ==, "escalated");
+  g_assert_cmpstr (end_of (run, "i4"), ==, "refunded");
+  g_assert_cmpstr (by, ==, "\"ana\"");
+  g_assert_cmpuint (wn_test_count (run, WN_EV_USER_TASK, WN_PH_CREATED, "approve"), ==, 3);
+  g_assert_cmpuint (wn_test_count (run, WN_EV_USER_TASK, WN_PH_COMPLETED, "approve"), ==, 1);
+  g_assert_cmpint (wn_test_find (run, WN_EV_TIMER, WN_PH_FIRED, "escalate", 0)->t_us, ==, 600 * WN_USEC_PER_SEC);
+  /* the bank is retried by the engine for both refunds that reach it */
+  g_assert_cmpuint (wn_test_count (run, WN_EV_JOB, WN_PH_RETRY_SCHEDULED, NULL), ==, 4);
 }
 
 static void
@@ -380,6 +400,7 @@ main (int argc, char **argv)
   g_test_add_func ("/engine/WholeRuns/payment-timeout", test_payment_timeout);
   g_test_add_func ("/engine/WholeRuns/order-terminate", test_order_terminate);
   g_test_add_func ("/engine/WholeRuns/reminder-cycle", test_reminder_cycle);
+  g_test_add_func ("/engine/WholeRuns/manual-approval", test_manual_approval);
   g_test_add_func ("/engine/WholeRuns/hundred-thousand", test_hundred_thousand_instances);
   g_test_add_func ("/engine/WholeRuns/session-round-trip", test_session_round_trip);
   g_test_add_func ("/engine/WholeRuns/crashed-holder", test_crashed_holder);
