@@ -137,6 +137,8 @@ node_type_label (const WnNode *node)
     case WN_NODE_BOUNDARY:
       if (node->timer > 0)
         return node->non_interrupting ? _("Non-interrupting timer boundary event") : _("Timer boundary event");
+      if (node->message != NULL)
+        return node->non_interrupting ? _("Non-interrupting message boundary event") : _("Message boundary event");
       return _("Error boundary event");
     case WN_NODE_SUBPROCESS:
       return _("Sub-process");
@@ -144,6 +146,10 @@ node_type_label (const WnNode *node)
       return _("Manual task");
     case WN_NODE_USER:
       return _("User task");
+    case WN_NODE_RECEIVE:
+      return _("Receive task");
+    case WN_NODE_MESSAGE:
+      return _("Message catch event");
     case WN_NODE_THROW:
       return _("Intermediate throw event");
     case WN_NODE_EXCLUSIVE:
@@ -600,6 +606,21 @@ draw_person_glyph (cairo_t *cr, const Palette *pal, double cx, double cy)
   cairo_stroke (cr);
 }
 
+/* A message's envelope, `r` half wide. */
+static void
+draw_envelope (cairo_t *cr, const Palette *pal, double cx, double cy, double r)
+{
+  double h = r * 0.7;
+
+  cairo_set_line_width (cr, 1.2);
+  winnow_paint_set_color (cr, &pal->fg, 0.75);
+  cairo_rectangle (cr, cx - r, cy - h, 2 * r, 2 * h);
+  cairo_move_to (cr, cx - r, cy - h);
+  cairo_line_to (cr, cx, cy + h * 0.2);
+  cairo_line_to (cr, cx + r, cy - h);
+  cairo_stroke (cr);
+}
+
 /* The [+] of a sub-process (drawn collapsed: its nodes are laid out beside it). */
 static void
 draw_expand_marker (cairo_t *cr, const Palette *pal, double cx, double cy)
@@ -630,6 +651,7 @@ draw_node (cairo_t       *cr,
     case WN_NODE_SERVICE:
     case WN_NODE_MANUAL:
     case WN_NODE_USER:
+    case WN_NODE_RECEIVE:
     case WN_NODE_SUBPROCESS:
       winnow_paint_rounded_rect (cr, x, y, n->box.width, n->box.height, TASK_RADIUS);
       winnow_paint_fill_and_stroke (cr, &pal->fill, &pal->fg, 0.72, node->type == WN_NODE_SUBPROCESS ? 2.5 : 1.5);
@@ -641,11 +663,14 @@ draw_node (cairo_t       *cr,
         draw_hand_glyph (cr, pal, x + 15, y + 15);
       else if (node->type == WN_NODE_USER)
         draw_person_glyph (cr, pal, x + 15, y + 15);
+      else if (node->type == WN_NODE_RECEIVE)
+        draw_envelope (cr, pal, x + 15, y + 15, 6);
       else if (node->type == WN_NODE_SUBPROCESS)
         draw_expand_marker (cr, pal, x + n->box.width / 2, y + n->box.height - 9);
       break;
 
     case WN_NODE_THROW:
+    case WN_NODE_MESSAGE:
       path_circle (cr, n->cx, n->cy, EVENT_R);
       winnow_paint_set_color (cr, &pal->fill, 1);
       cairo_fill_preserve (cr);
@@ -654,6 +679,8 @@ draw_node (cairo_t       *cr,
       cairo_stroke (cr);
       path_circle (cr, n->cx, n->cy, EVENT_R - 3.5);
       cairo_stroke (cr);
+      if (node->type == WN_NODE_MESSAGE)
+        draw_envelope (cr, pal, n->cx, n->cy, EVENT_R - 8);
       break;
 
     case WN_NODE_START:
@@ -709,6 +736,11 @@ draw_node (cairo_t       *cr,
       if (node->timer > 0)
         {
           draw_clock (cr, pal, n->cx, n->cy, n->box.width / 2 - 5);
+          break;
+        }
+      if (node->message != NULL)
+        {
+          draw_envelope (cr, pal, n->cx, n->cy, n->box.width / 2 - 5);
           break;
         }
       path_bolt (cr, n->cx, n->cy, n->box.width / 2 - 1);

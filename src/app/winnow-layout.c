@@ -1387,7 +1387,8 @@ gboolean
 winnow_layout_is_task (WnNodeType type)
 {
   return type == WN_NODE_TASK || type == WN_NODE_SCRIPT || type == WN_NODE_SERVICE ||
-         type == WN_NODE_MANUAL || type == WN_NODE_SUBPROCESS || type == WN_NODE_USER;
+         type == WN_NODE_MANUAL || type == WN_NODE_SUBPROCESS || type == WN_NODE_USER ||
+         type == WN_NODE_RECEIVE;
 }
 
 gboolean

@@ -508,6 +508,7 @@ winnow_trace_add_event (WinnowTrace   *self,
     case WN_EV_SCOPE:
     case WN_EV_TIMER:
     case WN_EV_USER_TASK:
+    case WN_EV_MESSAGE:
     case WN_EV_N_KINDS:
     default:
       break;

@@ -44,6 +44,9 @@ struct _WnTrack
   GPtrArray    *boundary_timers;/* while at a host with timer boundaries: BoundaryTimer* */
   gboolean      user_task;      /* waiting at a userTask for a person */
   const WnUserTaskSpec *user_rule; /* the scenario's rule that will finish it, or NULL */
+  gboolean      message_wait;   /* waiting at a messageEvent or receiveTask */
+  gboolean      message_keyed;  /* …whose correlation gave message_key (or failed: NULL) */
+  JsonNode     *message_key;
 };
 
 /* One run of a sub-process: its tracks run inside it, the track that entered
@@ -152,6 +155,10 @@ void        _wn_instance_deliver       (gpointer owner, WnOutcome *outcome, gpoi
 gboolean    _wn_instance_incident_retry   (WnInstance *instance, const char *node, GError **error);
 gboolean    _wn_instance_incident_resolve (WnInstance *instance, const char *node, GError **error);
 void        _wn_instance_cancel        (WnInstance *instance, const char *reason);
+/* Hand the message `name` (with `key`, may be NULL) to the first wait of the
+ * instance that takes it; FALSE when none does. */
+gboolean    _wn_instance_correlate     (WnInstance *instance, const char *name, JsonNode *key,
+                                        JsonObject *variables);
 /* Finish the user task at `node` (NULL: any): complete with `variables` or,
  * when `code` is set, throw that BPMN error. `who` goes into the journal. */
 gboolean    _wn_instance_finish_user_task (WnInstance *instance, const char *node, JsonObject *variables,

@@ -123,6 +123,9 @@ replay_cb (gpointer data)
     case WN_COMMAND_USER_ERROR:
       ok = wn_engine_throw_user_task_error (self, c->instance, c->node, c->code, c->message, &error);
       break;
+    case WN_COMMAND_CORRELATE:
+      ok = wn_engine_correlate_message (self, c->message, c->key, c->variables, &error);
+      break;
     default:
       g_assert_not_reached ();
     }
@@ -223,6 +226,7 @@ typedef struct {
   char       *topic;       /* injection */
   char       *worker;      /* injection */
   WnResponse *response;    /* injection */
+  const WnMessageSpec *message;  /* a message, borrowed from the scenario */
 } ScheduledAction;
 
 static void
@@ -279,6 +283,9 @@ scheduled_action_cb (gpointer data)
       if (++action->started < action->count)
         wn_scheduler_post (action->engine->scheduler, scheduled_action_cb, action);
     }
+  else if (action->message != NULL)
+    wn_engine_correlate_message (action->engine, action->message->name, action->message->key,
+                                 action->message->variables, NULL);
   else
     wn_engine_inject (action->engine, action->topic, action->worker, action->response, NULL);
   action->engine->internal = FALSE;
@@ -418,6 +425,13 @@ wn_engine_new (WnProcess             *process,
       action->topic = g_strdup (fault->topic);
       action->worker = g_strdup (fault->worker);
       action->response = wn_response_ref (fault->next);
+    }
+
+  for (guint i = 0; i < self->scenario->messages->len; i++)
+    {
+      const WnMessageSpec *message = &g_array_index (self->scenario->messages, WnMessageSpec, i);
+
+      schedule (self, message->at)->message = message;
     }
 
   /* a saved session replays the operator's commands where they happened */
@@ -984,6 +998,47 @@ wn_engine_throw_user_task_error (WnEngine   *self,
       return FALSE;
     }
   return finish_user_task (self, WN_COMMAND_USER_ERROR, instance, node, NULL, code, message, error);
+}
+
+gboolean
+wn_engine_correlate_message (WnEngine   *self,
+                             const char *name,
+                             JsonNode   *key,
+                             JsonObject *variables,
+                             GError    **error)
+{
+  WnCommand *command;
+
+  g_return_val_if_fail (self != NULL, FALSE);
+  g_return_val_if_fail (name != NULL, FALSE);
+
+  command = record (self, WN_COMMAND_CORRELATE);
+  if (command != NULL)
+    {
+      command->message = g_strdup (name);
+      command->key = key != NULL ? json_node_copy (key) : NULL;
+      command->variables = variables != NULL ? wn_json_object_deep_copy (variables) : NULL;
+    }
+  for (guint i = 0; i < self->instances->len; i++)
+    {
+      WnInstance *instance = g_ptr_array_index (self->instances, i);
+
+      if (instance->state == WN_INSTANCE_ACTIVE && _wn_instance_correlate (instance, name, key, variables))
+        return TRUE;
+    }
+  if (command != NULL)
+    g_ptr_array_remove (self->commands, command);
+  if (self->internal)
+    {
+      /* the scenario's message finds nobody: it is lost, and the journal says so */
+      WnEvent ev = WN_EVENT_INIT (WN_EV_MESSAGE, WN_PH_LOST);
+
+      ev.action = name;
+      ev.status = key;
+      _wn_engine_emit (self, &ev);
+    }
+  g_set_error (error, WN_ENGINE_ERROR, WN_ENGINE_ERROR_NO_SUBSCRIPTION, "no instance waits for message %s", name);
+  return FALSE;
 }
 
 void

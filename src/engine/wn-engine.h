@@ -37,6 +37,7 @@ typedef enum {
   WN_ENGINE_ERROR_NOT_ACTIVE,
   WN_ENGINE_ERROR_INVALID,
   WN_ENGINE_ERROR_NO_USER_TASK,
+  WN_ENGINE_ERROR_NO_SUBSCRIPTION,
 } WnEngineError;
 
 /* Run-level overrides (the runner's flags; UNSET/0 = keep the files' values). */
@@ -142,6 +143,14 @@ gboolean      wn_engine_complete_user_task (WnEngine *engine, const char *instan
                                             JsonObject *variables, GError **error);
 gboolean      wn_engine_throw_user_task_error (WnEngine *engine, const char *instance, const char *node,
                                                const char *code, const char *message, GError **error);
+/* Correlate the message `name` (and `key`, a string or number node, or NULL)
+ * to the first instance (in start order) with a wait that takes it: a
+ * messageEvent, a receiveTask or a message boundary of that name whose
+ * correlation key equals `key` (one without a correlation takes any key).
+ * Its `variables` (may be NULL) are merged into the instance's. Recorded for
+ * the session. WN_ENGINE_ERROR_NO_SUBSCRIPTION when nothing waits for it. */
+gboolean      wn_engine_correlate_message (WnEngine *engine, const char *name, JsonNode *key,
+                                           JsonObject *variables, GError **error);
 
 /* Interactive clock commands: journal clock.paused / resumed / stepped (with
  * `action`, e.g. "step to next event") and remember them for the session. The

@@ -36,6 +36,7 @@ static void arm_boundaries (WnTrack *track, const WnNode *node);
 static void catch_or_fail (WnTrack *track, const char *code, const char *fail_message, WnEvent *thrown);
 static void terminate_scope (WnTrack *track, const WnNode *end);
 static void enter_user_task (WnTrack *track, const WnNode *node);
+static void enter_message_wait (WnTrack *track, const WnNode *node);
 
 static const WnNode *
 node_of (WnTrack *track)
@@ -211,6 +212,7 @@ static void
 track_free (WnTrack *track)
 {
   g_free (track->error);
+  g_clear_pointer (&track->message_key, json_node_unref);
   g_free (track);
 }
 
@@ -346,6 +348,8 @@ track_stop_work (WnTrack    *track,
       track->timer = 0;
     }
   track->user_task = FALSE;
+  track->message_wait = FALSE;
+  g_clear_pointer (&track->message_key, json_node_unref);
 }
 
 /* Stop a live track: its job leaves the dispatcher, its timer never fires. */
@@ -906,6 +910,11 @@ track_run (WnTrack *track,
           enter_user_task (track, node);
           return;
 
+        case WN_NODE_MESSAGE:
+        case WN_NODE_RECEIVE:
+          enter_message_wait (track, node);
+          return;
+
         case WN_NODE_END:
           if (node->error_code != NULL)
             {
@@ -1007,12 +1016,40 @@ track_run (WnTrack *track,
  * are armed when their host is entered and disarmed when the track leaves it.
  */
 
+/* A boundary event armed on the track at its host: a timer, or a message
+ * subscription (with its correlation key). */
 typedef struct {
   WnTrack   *track;        /* the track at the host */
   guint      boundary;     /* the boundary event's node index */
   guint      fired;
-  WnTimerId  id;           /* 0: not pending */
-} BoundaryTimer;
+  WnTimerId  id;           /* a timer: 0 when not pending */
+  JsonNode  *key;          /* a message: its correlation key, or NULL */
+  gboolean   keyed;        /* a message: it has a correlation (key NULL: it failed, takes none) */
+} BoundaryWait;
+
+static void
+boundary_wait_free (gpointer data)
+{
+  BoundaryWait *wait = data;
+
+  g_clear_pointer (&wait->key, json_node_unref);
+  g_free (wait);
+}
+
+/* A wait's correlation key, from the variables as they are when it begins. An
+ * expression that cannot be evaluated gives none (the wait then takes no
+ * keyed message), as a false `when` does not match. */
+static JsonNode *
+correlation_key (WnTrack      *track,
+                 const WnNode *node)
+{
+  WnLiteScope scope = { NULL, 0, NULL };
+
+  if (node->correlation == NULL)
+    return NULL;
+  scope.variables = instance_variables (track->instance);
+  return wn_lite_eval_json (node->correlation, &scope, NULL);
+}
 
 static void
 format_scope (const WnScope *scope,
@@ -1212,7 +1249,7 @@ catch_or_fail (WnTrack    *track,
 static void
 boundary_timer_cb (gpointer data)
 {
-  BoundaryTimer *timer = data;
+  BoundaryWait *timer = data;
   WnTrack *track = timer->track;
   WnInstance *instance = track->instance;
   const WnNode *boundary = &instance->engine->process->nodes[timer->boundary];
@@ -1250,7 +1287,7 @@ disarm_boundaries (WnTrack *track)
   track->boundary_timers = NULL;
   for (guint i = 0; i < timers->len; i++)
     {
-      BoundaryTimer *timer = g_ptr_array_index (timers, i);
+      BoundaryWait *timer = g_ptr_array_index (timers, i);
 
       if (timer->id != 0)
         wn_scheduler_cancel (track->instance->engine->scheduler, timer->id);
@@ -1270,17 +1307,23 @@ arm_boundaries (WnTrack      *track,
   for (guint i = 0; i < node->boundaries->len; i++)
     {
       const WnNode *boundary = &process->nodes[g_array_index (node->boundaries, guint, i)];
-      BoundaryTimer *timer;
+      BoundaryWait *timer;
 
-      if (boundary->timer <= 0)
+      if (boundary->timer <= 0 && boundary->message == NULL)
         continue;
       if (track->boundary_timers == NULL)
-        track->boundary_timers = g_ptr_array_new_with_free_func (g_free);
-      timer = g_new0 (BoundaryTimer, 1);
+        track->boundary_timers = g_ptr_array_new_with_free_func (boundary_wait_free);
+      timer = g_new0 (BoundaryWait, 1);
       timer->track = track;
       timer->boundary = boundary->index;
-      timer->id = wn_scheduler_after (track->instance->engine->scheduler, boundary->timer,
-                                      boundary_timer_cb, timer);
+      if (boundary->message != NULL)
+        {
+          timer->keyed = boundary->correlation != NULL;
+          timer->key = correlation_key (track, boundary);
+        }
+      else
+        timer->id = wn_scheduler_after (track->instance->engine->scheduler, boundary->timer,
+                                        boundary_timer_cb, timer);
       g_ptr_array_add (track->boundary_timers, timer);
     }
 }
@@ -1421,6 +1464,133 @@ _wn_instance_finish_user_task (WnInstance *instance,
     }
   g_set_error (error, WN_ENGINE_ERROR, WN_ENGINE_ERROR_NO_USER_TASK,
                "instance %s waits on no user task%s%s", instance->id, node ? " at " : "", node ? node : "");
+  return FALSE;
+}
+
+/* ---- messages ----
+ *
+ * A messageEvent or receiveTask waits for a message of its name; a message
+ * boundary waits while its host does. A message is taken by the first wait
+ * whose name is its name and whose correlation key (evaluated when the wait
+ * began) equals the message's; a wait without a correlation takes any key.
+ */
+
+static void
+enter_message_wait (WnTrack      *track,
+                    const WnNode *node)
+{
+  track->message_wait = TRUE;
+  track->message_keyed = node->correlation != NULL;
+  g_clear_pointer (&track->message_key, json_node_unref);
+  track->message_key = correlation_key (track, node);
+}
+
+static gboolean
+is_number (JsonNode *node)
+{
+  GType type = json_node_get_value_type (node);
+
+  return type == G_TYPE_INT64 || type == G_TYPE_DOUBLE;
+}
+
+/* Whether a wait (`keyed`: with a correlation that gave `wanted`) takes a
+ * message with `key`: equal strings, or equal numbers (7 is 7.0). */
+static gboolean
+key_matches (gboolean  keyed,
+             JsonNode *wanted,
+             JsonNode *key)
+{
+  if (!keyed)
+    return TRUE;
+  if (wanted == NULL || key == NULL || !JSON_NODE_HOLDS_VALUE (wanted) || !JSON_NODE_HOLDS_VALUE (key))
+    return FALSE;
+  if (is_number (wanted) && is_number (key))
+    return json_node_get_double (wanted) == json_node_get_double (key);
+  return json_node_get_value_type (wanted) == G_TYPE_STRING && json_node_get_value_type (key) == G_TYPE_STRING &&
+         strcmp (json_node_get_string (wanted), json_node_get_string (key)) == 0;
+}
+
+static void
+merge_variables (WnInstance *instance,
+                 JsonObject *variables)
+{
+  JsonObjectIter iter;
+  const char *name;
+  JsonNode *value;
+
+  if (variables == NULL)
+    return;
+  json_object_iter_init (&iter, variables);
+  while (json_object_iter_next (&iter, &name, &value))
+    set_variable (instance, name, value);
+}
+
+static void
+emit_correlated (WnTrack      *track,
+                 const WnNode *node,
+                 const char   *name,
+                 JsonNode     *key)
+{
+  WnEvent ev = WN_EVENT_INIT (WN_EV_MESSAGE, WN_PH_CORRELATED);
+
+  ev.node = node->id;
+  ev.action = name;
+  ev.status = key;
+  emit (track, WN_EV_MESSAGE, WN_PH_CORRELATED, &ev);
+}
+
+gboolean
+_wn_instance_correlate (WnInstance *instance,
+                        const char *name,
+                        JsonNode   *key,
+                        JsonObject *variables)
+{
+  const WnProcess *process = instance->engine->process;
+
+  for (guint i = 0; i < instance->n_tracks; i++)
+    {
+      WnTrack *track = _wn_instance_get_track (instance, i);
+      const WnNode *node = &process->nodes[track->node];
+
+      if (!wn_track_state_is_live (track->state))
+        continue;
+      if (track->message_wait && track->state == WN_TRACK_ACTIVE && strcmp (node->message, name) == 0 &&
+          key_matches (track->message_keyed, track->message_key, key))
+        {
+          track->message_wait = FALSE;
+          g_clear_pointer (&track->message_key, json_node_unref);
+          track->loop_steps = 0;
+          merge_variables (instance, variables);
+          emit_correlated (track, node, name, key);
+          emit_simple (track, WN_EV_NODE, WN_PH_COMPLETED, NULL);
+          track_run (track, -1);
+          return TRUE;
+        }
+      for (guint k = 0; track->boundary_timers != NULL && k < track->boundary_timers->len; k++)
+        {
+          BoundaryWait *wait = g_ptr_array_index (track->boundary_timers, k);
+          const WnNode *boundary = &process->nodes[wait->boundary];
+
+          if (boundary->message == NULL || strcmp (boundary->message, name) != 0 ||
+              !key_matches (wait->keyed, wait->key, key))
+            continue;
+          merge_variables (instance, variables);
+          emit_correlated (track, boundary, name, key);
+          if (boundary->non_interrupting)
+            {
+              WnTrack *branch = track_new (instance, boundary->index, track->scope);
+
+              track_run (branch, -2);
+            }
+          else
+            {
+              g_autofree char *reason = g_strdup_printf ("message %s taken by %s", name, boundary->id);
+
+              take_boundary (track, boundary, reason);
+            }
+          return TRUE;
+        }
+    }
   return FALSE;
 }
 
@@ -1566,6 +1736,7 @@ void
 _wn_instance_free (WnInstance *instance)
 {
   g_free (instance->track.error);
+  g_clear_pointer (&instance->track.message_key, json_node_unref);
   g_clear_pointer (&instance->more_tracks, g_ptr_array_unref);
   json_object_unref (instance->variables);
   g_clear_pointer (&instance->pending_value, json_node_unref);

@@ -18,7 +18,7 @@ G_BEGIN_DECLS
 /* X (name) for each WnEventKind, in order. */
 #define WN_EVENT_KIND_NAMES(X) \
   X ("instance") X ("node") X ("job") X ("fault") X ("incident") X ("gateway") X ("inject") X ("clock") \
-  X ("scope") X ("timer") X ("userTask")
+  X ("scope") X ("timer") X ("userTask") X ("message")
 
 /* X (name) for each WnEventPhase, in order. */
 #define WN_EVENT_PHASE_NAMES(X) \
@@ -33,7 +33,8 @@ G_BEGIN_DECLS
   X ("applied") \
   X ("paused") X ("resumed") X ("stepped") \
   X ("unlocked") X ("workerRearmed") X ("retriesSet") X ("workerPolicyIgnored") \
-  X ("fired")
+  X ("fired") \
+  X ("correlated") X ("lost")
 
 /* What a writer of one journal's lines remembers from line to line: the last
  * seq and t_us as text (seq goes up by one, t_us often stays). All zeros is

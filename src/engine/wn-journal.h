@@ -30,6 +30,7 @@ typedef enum {
   WN_EV_SCOPE,     /* a sub-process's scope: entered, completed, canceled */
   WN_EV_TIMER,     /* a timer boundary event: fired */
   WN_EV_USER_TASK, /*< nick=userTask >*/ /* a user task: created (waits for a person), completed */
+  WN_EV_MESSAGE,   /* a message: correlated (to a waiting node or boundary), lost (nobody waited) */
   WN_EV_N_KINDS  /*< skip >*/
 } WnEventKind;
 
@@ -81,6 +82,9 @@ typedef enum {
   WN_PH_WORKER_POLICY_IGNORED,   /*< nick=workerPolicyIgnored >*/
   /* timer */
   WN_PH_FIRED,
+  /* message */
+  WN_PH_CORRELATED,
+  WN_PH_LOST,
   WN_PH_N_PHASES                 /*< skip >*/
 } WnEventPhase;
 

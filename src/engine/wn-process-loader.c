@@ -29,6 +29,8 @@ typedef struct {
   WnTime         timer;
   guint          repeat;
   gboolean       non_interrupting;
+  char          *message;
+  WnLite        *correlation;
 } NodeSrc;
 
 typedef struct {
@@ -47,7 +49,7 @@ static const char * const process_keys[] = {
 };
 static const char * const node_keys_all[] = {
   "id", "type", "name", "error", "duration", "set", "worker", "attachedTo", "default",
-  "nodes", "flows", "terminate", "timer", "repeat", "interrupting", NULL
+  "nodes", "flows", "terminate", "timer", "repeat", "interrupting", "message", "correlation", NULL
 };
 static const char * const worker_keys[] = {
   "topic", "input", "trust", "retry", "errorMapper", "outputMapping", "output", "status", NULL
@@ -237,6 +239,8 @@ node_src_free (gpointer data)
   g_free (src->set);
   g_clear_pointer (&src->worker, wn_worker_spec_free);
   g_free (src->error_code);
+  g_free (src->message);
+  g_clear_pointer (&src->correlation, wn_lite_unref);
   g_free (src);
 }
 
@@ -317,8 +321,33 @@ parse_unique_id (WnCheck    *ctx,
   return id;
 }
 
-/* A boundary event's trigger: `error` (a code, or true for every code) or
- * `timer` (with `repeat` and `interrupting`). */
+/* What a message wait waits for: `message` (its name, required) and an
+ * optional `correlation` (a lite expression: its key). */
+static void
+parse_message (WnCheck  *ctx,
+               JsonNode *node,
+               NodeSrc  *src)
+{
+  JsonNode *m;
+
+  g_clear_pointer (&src->message, g_free);
+  if ((m = _wn_check_member (ctx, node, src->path, "message", TRUE)) != NULL)
+    {
+      g_autofree char *p = _wn_check_path_key (src->path, "message");
+
+      src->message = g_strdup (_wn_check_identifier (ctx, m, p));
+    }
+  if ((m = _wn_check_member (ctx, node, src->path, "correlation", FALSE)) != NULL)
+    {
+      g_autofree char *p = _wn_check_path_key (src->path, "correlation");
+
+      src->correlation = _wn_check_lite (ctx, m, p);
+    }
+}
+
+/* A boundary event's trigger: `error` (a code, or true for every code),
+ * `timer` (with `repeat` and `interrupting`) or `message` (with
+ * `correlation` and `interrupting`). */
 static void
 parse_boundary (WnCheck  *ctx,
                 JsonNode *node,
@@ -328,19 +357,38 @@ parse_boundary (WnCheck  *ctx,
   const char *path = src->path;
   JsonNode *error = _wn_check_member (ctx, node, path, "error", FALSE);
   JsonNode *timer = _wn_check_member (ctx, node, path, "timer", FALSE);
+  JsonNode *message = json_object_get_member (object, "message");
   JsonNode *m;
 
   src->repeat = 1;
-  if (error != NULL && timer != NULL)
+  if ((error != NULL) + (timer != NULL) + (message != NULL) > 1)
     {
-      g_autofree char *p = _wn_check_path_key (path, "timer");
+      JsonNode *second = message != NULL ? message : timer;
+      g_autofree char *p = _wn_check_path_key (path, message != NULL ? "message" : "timer");
 
-      _wn_check_report (ctx, timer, p, "a boundaryEvent has either `error` or `timer`, not both");
+      _wn_check_report (ctx, second, p, "a boundaryEvent has one of `error`, `timer` and `message`");
       return;
     }
-  if (error == NULL && timer == NULL)
+  if (error == NULL && timer == NULL && message == NULL)
     {
-      _wn_check_report (ctx, node, path, "a boundaryEvent needs `error` (a code, or true for any code) or `timer`");
+      _wn_check_report (ctx, node, path, "a boundaryEvent needs `error` (a code, or true for any code), "
+                        "`timer` or `message`");
+      return;
+    }
+  if (message != NULL)
+    {
+      gboolean interrupting = TRUE;
+
+      src->message = g_strdup ("");   /* parse_message() reads it */
+      _wn_check_member_bool (ctx, node, path, "interrupting", FALSE, &interrupting);
+      src->non_interrupting = !interrupting;
+      if ((m = json_object_get_member (object, "repeat")) != NULL)
+        {
+          g_autofree char *kp = _wn_check_path_key (path, "repeat");
+
+          _wn_check_report (ctx, m, kp, "`repeat` applies to a timer boundaryEvent only "
+                            "(a non-interrupting message boundary takes every message while its host waits)");
+        }
       return;
     }
   if (error != NULL)
@@ -399,7 +447,8 @@ parse_node (WnCheck    *ctx,
   static const char * const script_keys[] = { "id", "type", "name", "set", "duration", NULL };
   static const char * const service_keys[] = { "id", "type", "name", "worker", "duration", NULL };
   static const char * const boundary_keys[] = { "id", "type", "name", "attachedTo", "error", "timer",
-                                                 "repeat", "interrupting", NULL };
+                                                 "repeat", "interrupting", "message", "correlation", NULL };
+  static const char * const message_keys[] = { "id", "type", "name", "message", "correlation", NULL };
   static const char * const subprocess_keys[] = { "id", "type", "name", "nodes", "flows", NULL };
   static const char * const exclusive_keys[] = { "id", "type", "name", "default", NULL };
   static const char * const timer_keys[] = { "id", "type", "name", "duration", NULL };
@@ -425,7 +474,8 @@ parse_node (WnCheck    *ctx,
           else
             _wn_check_report (ctx, m, p, "unknown node type \"%s\" (expected startEvent, endEvent, task, "
                     "scriptTask, serviceTask, manualTask, boundaryEvent, exclusiveGateway, "
-                    "parallelGateway, timerEvent, intermediateThrowEvent, subProcess or userTask)", type);
+                    "parallelGateway, timerEvent, intermediateThrowEvent, subProcess, userTask, "
+                    "messageEvent or receiveTask)", type);
         }
     }
 
@@ -458,6 +508,8 @@ parse_node (WnCheck    *ctx,
     case WN_NODE_MANUAL:    allowed = task_keys; break;
     case WN_NODE_THROW:     allowed = start_keys_node; break;
     case WN_NODE_USER:      allowed = start_keys_node; break;
+    case WN_NODE_MESSAGE:   allowed = message_keys; break;
+    case WN_NODE_RECEIVE:   allowed = message_keys; break;
     default:                allowed = start_keys_node; break;
     }
   what = g_strdup_printf ("%s %s", _wn_check_article (wn_node_type_to_string (src->type)),
@@ -508,6 +560,9 @@ parse_node (WnCheck    *ctx,
 
   if (src->type == WN_NODE_BOUNDARY)
     parse_boundary (ctx, node, src);
+  if (src->type == WN_NODE_MESSAGE || src->type == WN_NODE_RECEIVE ||
+      (src->type == WN_NODE_BOUNDARY && src->message != NULL))
+    parse_message (ctx, node, src);
 
   if (src->type == WN_NODE_SUBPROCESS)
     {
@@ -752,6 +807,8 @@ build_process (WnCheck    *ctx,
       node->timer = src->timer;
       node->repeat = src->repeat > 0 ? src->repeat : 1;
       node->non_interrupting = src->non_interrupting;
+      node->message = g_steal_pointer (&src->message);
+      node->correlation = g_steal_pointer (&src->correlation);
     }
   for (guint i = 0; i < flows->len; i++)
     {
@@ -944,10 +1001,12 @@ parse_process (WnCheck *ctx, JsonNode *root)
               const NodeSrc *h = g_ptr_array_index (nodes, host);
 
               if (h->type != WN_NODE_TASK && h->type != WN_NODE_SCRIPT && h->type != WN_NODE_SERVICE &&
-                  h->type != WN_NODE_MANUAL && h->type != WN_NODE_SUBPROCESS && h->type != WN_NODE_USER)
+                  h->type != WN_NODE_MANUAL && h->type != WN_NODE_SUBPROCESS && h->type != WN_NODE_USER &&
+                  h->type != WN_NODE_RECEIVE)
                 {
                   _wn_check_report (ctx, src->attached_json, p,
-                          "a boundaryEvent attaches to a task, scriptTask, serviceTask, manualTask, userTask or subProcess "
+                          "a boundaryEvent attaches to a task, scriptTask, serviceTask, manualTask, userTask, "
+                          "receiveTask or subProcess "
                           "(\"%s\" is %s %s)", host_id, _wn_check_article (wn_node_type_to_string (h->type)),
                           wn_node_type_to_string (h->type));
                   unresolved = TRUE;

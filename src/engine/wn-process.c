@@ -37,6 +37,8 @@ static const char * const node_type_names[] = {
   [WN_NODE_MANUAL] = "manualTask",
   [WN_NODE_THROW] = "intermediateThrowEvent",
   [WN_NODE_USER] = "userTask",
+  [WN_NODE_MESSAGE] = "messageEvent",
+  [WN_NODE_RECEIVE] = "receiveTask",
 };
 
 static void
@@ -94,6 +96,8 @@ node_clear (WnNode *node)
   node->n_set = 0;
   g_clear_pointer (&node->worker, wn_worker_spec_free);
   g_clear_pointer (&node->error_code, g_free);
+  g_clear_pointer (&node->message, g_free);
+  g_clear_pointer (&node->correlation, wn_lite_unref);
   g_clear_pointer (&node->outgoing, g_array_unref);
   g_clear_pointer (&node->incoming, g_array_unref);
   g_clear_pointer (&node->boundaries, g_array_unref);
@@ -111,7 +115,8 @@ static gboolean
 is_host_type (WnNodeType type)
 {
   return type == WN_NODE_TASK || type == WN_NODE_SCRIPT || type == WN_NODE_SERVICE ||
-         type == WN_NODE_MANUAL || type == WN_NODE_SUBPROCESS || type == WN_NODE_USER;
+         type == WN_NODE_MANUAL || type == WN_NODE_SUBPROCESS || type == WN_NODE_USER ||
+         type == WN_NODE_RECEIVE;
 }
 
 /* Whether the node needs more than a v1 engine has. */
@@ -119,7 +124,7 @@ static gboolean
 is_extended (const WnNode *node)
 {
   return node->type >= WN_NODE_SUBPROCESS || node->scope >= 0 || node->terminate ||
-         node->catch_all || node->timer > 0;
+         node->catch_all || node->timer > 0 || node->message != NULL;
 }
 
 static int

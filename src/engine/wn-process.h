@@ -36,11 +36,13 @@ typedef enum {
   WN_NODE_MANUAL,     /*< nick=manualTask >*/
   WN_NODE_THROW,      /*< nick=intermediateThrowEvent >*/
   WN_NODE_USER,       /*< nick=userTask >*/
+  WN_NODE_MESSAGE,    /*< nick=messageEvent >*/
+  WN_NODE_RECEIVE,    /*< nick=receiveTask >*/
 } WnNodeType;
 
 /* "startEvent", "endEvent", "task", "scriptTask", "serviceTask", "boundaryEvent",
  * "exclusiveGateway", "parallelGateway", "timerEvent", "subProcess", "manualTask",
- * "intermediateThrowEvent", "userTask". */
+ * "intermediateThrowEvent", "userTask", "messageEvent", "receiveTask". */
 const char *wn_node_type_to_string   (WnNodeType type);
 gboolean    wn_node_type_from_string (const char *text, WnNodeType *out);
 
@@ -82,7 +84,9 @@ typedef struct {
                                     * host is entered; 0: an error boundary */
   guint          repeat;           /* timer boundary: how often it fires in all (≥ 1; > 1 only
                                     * when not interrupting), every `timer` */
-  gboolean       non_interrupting; /* timer boundary: the host goes on when it fires */
+  gboolean       non_interrupting; /* timer or message boundary: the host goes on when it fires */
+  char          *message;          /* messageEvent, receiveTask, message boundary: the name it waits for */
+  WnLite        *correlation;      /* optional: its correlation key, over the variables when it starts to wait */
 } WnNode;
 
 typedef struct {

@@ -16,7 +16,7 @@ typedef enum {
 } ResponseMode;
 
 static const char * const scenario_keys[] = {
-  "format", "seed", "engine", "start", "workers", "faults", "userTasks", NULL
+  "format", "seed", "engine", "start", "workers", "faults", "userTasks", "messages", NULL
 };
 static const char * const start_keys[] = { "at", "count", "variables", NULL };
 static const char * const worker_config_keys[] = {
@@ -25,6 +25,7 @@ static const char * const worker_config_keys[] = {
 static const char * const fault_keys[] = { "at", "topic", "worker", "next", NULL };
 static const char * const user_task_keys[] = { "node", "when", "after", "complete", "bpmnError", NULL };
 static const char * const user_error_keys[] = { "code", "message", NULL };
+static const char * const message_keys[] = { "at", "name", "key", "variables", NULL };
 static const char * const response_keys_all[] = {
   "attempts", "when", "after", "p",
   "complete", "fail", "workerError", "crash", "hang", "random", NULL
@@ -416,7 +417,7 @@ parse_worker_config (WnCheck *ctx, JsonNode *node, const char *path, WnScenario 
 
 static const char * const command_keys[] = {
   "after", "at", "op", "variables", "topic", "worker", "next", "trust", "node", "instance", "phase", "action",
-  "code", "message", NULL
+  "code", "message", "key", NULL
 };
 
 /* "x-winnow": { "commands": [...] } — an operator's commands saved with a session,
@@ -566,6 +567,19 @@ parse_commands (WnCheck *ctx, JsonNode *xw, const char *prefix, WnScenario *scen
                 ok = FALSE;
             }
           break;
+        case WN_COMMAND_CORRELATE:
+          STRING_FIELD ("message", message, TRUE)
+          if ((v = _wn_check_member (ctx, entry, ep, "key", FALSE)) != NULL)
+            command->key = json_node_copy (v);
+          if ((v = _wn_check_member (ctx, entry, ep, "variables", FALSE)) != NULL)
+            {
+              g_autofree char *fp = _wn_check_path_key (ep, "variables");
+              if (_wn_check_object (ctx, v, fp))
+                command->variables = wn_json_object_deep_copy (json_node_get_object (v));
+              else
+                ok = FALSE;
+            }
+          break;
         case WN_COMMAND_CLOCK:
           if ((v = _wn_check_member (ctx, entry, ep, "phase", TRUE)) != NULL)
             {
@@ -674,6 +688,61 @@ parse_user_tasks (WnCheck    *ctx,
           g_clear_pointer (&spec.variables, json_object_unref);
           g_free (spec.code);
           g_free (spec.message);
+        }
+    }
+}
+
+/* `messages`: what the scenario sends, when. A key is a string or a number. */
+static void
+parse_messages (WnCheck    *ctx,
+                JsonNode   *node,
+                const char *path,
+                WnScenario *scenario)
+{
+  JsonArray *array = _wn_check_array (ctx, node, path);
+
+  for (guint i = 0; array != NULL && i < json_array_get_length (array); i++)
+    {
+      JsonNode *entry = json_array_get_element (array, i);
+      g_autofree char *ep = _wn_check_path_index (path, i);
+      WnMessageSpec spec = { 0 };
+      JsonNode *v;
+      guint before = _wn_check_n_errors (ctx);
+
+      if (!_wn_check_object (ctx, entry, ep))
+        continue;
+      _wn_check_keys (ctx, entry, ep, message_keys, NULL, NULL);
+      _wn_check_member_duration (ctx, entry, ep, "at", FALSE, FALSE, &spec.at);
+      if ((v = _wn_check_member (ctx, entry, ep, "name", TRUE)) != NULL)
+        {
+          g_autofree char *vp = _wn_check_path_key (ep, "name");
+
+          spec.name = g_strdup (_wn_check_identifier (ctx, v, vp));
+        }
+      if ((v = _wn_check_member (ctx, entry, ep, "key", FALSE)) != NULL)
+        {
+          g_autofree char *vp = _wn_check_path_key (ep, "key");
+
+          if (_wn_check_holds_type (v, G_TYPE_STRING) || _wn_check_holds_number (v))
+            spec.key = json_node_copy (v);
+          else
+            _wn_check_report (ctx, v, vp, "a correlation key is a string or a number, not %s",
+                              _wn_check_type_name (v));
+        }
+      if ((v = _wn_check_member (ctx, entry, ep, "variables", FALSE)) != NULL)
+        {
+          g_autofree char *vp = _wn_check_path_key (ep, "variables");
+
+          if (_wn_check_object (ctx, v, vp))
+            spec.variables = wn_json_object_deep_copy (json_node_get_object (v));
+        }
+      if (_wn_check_n_errors (ctx) == before && spec.name != NULL)
+        g_array_append_val (scenario->messages, spec);
+      else
+        {
+          g_free (spec.name);
+          g_clear_pointer (&spec.key, json_node_unref);
+          g_clear_pointer (&spec.variables, json_object_unref);
         }
     }
 }
@@ -793,6 +862,12 @@ _wn_load_scenario_object (WnCheck *ctx, JsonNode *root, const char *prefix, gboo
       g_autofree char *p = _wn_check_path_key (prefix, "userTasks");
 
       parse_user_tasks (ctx, m, p, scenario);
+    }
+  if ((m = _wn_check_member (ctx, root, prefix, "messages", FALSE)) != NULL)
+    {
+      g_autofree char *p = _wn_check_path_key (prefix, "messages");
+
+      parse_messages (ctx, m, p, scenario);
     }
   if ((faults_json = _wn_check_member (ctx, root, prefix, "faults", FALSE)) != NULL)
     {

@@ -39,6 +39,16 @@ user_task_spec_clear (gpointer data)
 }
 
 static void
+message_spec_clear (gpointer data)
+{
+  WnMessageSpec *spec = data;
+
+  g_clear_pointer (&spec->name, g_free);
+  g_clear_pointer (&spec->key, json_node_unref);
+  g_clear_pointer (&spec->variables, json_object_unref);
+}
+
+static void
 worker_config_free (gpointer data)
 {
   WnWorkerConfig *worker = data;
@@ -377,6 +387,8 @@ wn_scenario_new (void)
   scenario->commands = g_ptr_array_new_with_free_func ((GDestroyNotify) wn_command_free);
   scenario->user_tasks = g_array_new (FALSE, TRUE, sizeof (WnUserTaskSpec));
   g_array_set_clear_func (scenario->user_tasks, user_task_spec_clear);
+  scenario->messages = g_array_new (FALSE, TRUE, sizeof (WnMessageSpec));
+  g_array_set_clear_func (scenario->messages, message_spec_clear);
   return scenario;
 }
 
@@ -406,6 +418,7 @@ wn_scenario_unref (WnScenario *scenario)
   g_array_unref (scenario->faults);
   g_ptr_array_unref (scenario->commands);
   g_array_unref (scenario->user_tasks);
+  g_array_unref (scenario->messages);
   g_clear_pointer (&scenario->source, json_node_unref);
   g_free (scenario);
 }
@@ -604,18 +617,19 @@ wn_command_free (WnCommand *command)
   g_free (command->action);
   g_free (command->code);
   g_free (command->message);
+  g_clear_pointer (&command->key, json_node_unref);
   g_free (command);
 }
 
 static const char *command_ops[] = {
   "start", "inject", "trustDefault", "taskTrust", "incidentRetry", "incidentResolve", "cancel", "clock",
-  "userTaskComplete", "userTaskError",
+  "userTaskComplete", "userTaskError", "correlate",
 };
 
 const char *
 wn_command_kind_to_string (WnCommandKind kind)
 {
-  g_return_val_if_fail (kind <= WN_COMMAND_USER_ERROR, "?");
+  g_return_val_if_fail (kind <= WN_COMMAND_CORRELATE, "?");
   return command_ops[kind];
 }
 
@@ -685,6 +699,13 @@ wn_command_to_json (const WnCommand *c)
         json_object_set_string_member (o, "code", c->code);
       if (c->message != NULL)
         json_object_set_string_member (o, "message", c->message);
+      break;
+    case WN_COMMAND_CORRELATE:
+      json_object_set_string_member (o, "message", c->message);
+      if (c->key != NULL)
+        json_object_set_member (o, "key", json_node_copy (c->key));
+      if (c->variables != NULL)
+        json_object_set_object_member (o, "variables", json_object_ref (c->variables));
       break;
     default:
       g_assert_not_reached ();

@@ -135,6 +135,15 @@ typedef struct {
   char       *message;
 } WnUserTaskSpec;
 
+/* A message the scenario sends at `at`: correlated by `name` and, when
+ * given, `key`, with `variables` for the instance that takes it. */
+typedef struct {
+  WnTime      at;
+  char       *name;
+  JsonNode   *key;                /* NULL: any waiting node of that name */
+  JsonObject *variables;          /* NULL: none */
+} WnMessageSpec;
+
 /* An operator's command recorded during an interactive run, replayed exactly:
  * after `after` scheduler actions, at virtual time `at` (journal-and-cli.md has
  * no such thing: a saved session keeps them under the scenario's "x-winnow" key). */
@@ -149,6 +158,7 @@ typedef enum {
   WN_COMMAND_CLOCK,                                          /* phase (paused/resumed/stepped), action */
   WN_COMMAND_USER_COMPLETE,     /*< nick=userTaskComplete >*/ /* instance, node (NULL = any), variables */
   WN_COMMAND_USER_ERROR,        /*< nick=userTaskError >*/    /* instance, node (NULL = any), code, message */
+  WN_COMMAND_CORRELATE,                                      /* message (the name), key, variables */
 } WnCommandKind;
 
 typedef struct {
@@ -165,12 +175,13 @@ typedef struct {
   int            phase;          /* WnEventPhase, for WN_COMMAND_CLOCK */
   char          *action;
   char          *code;           /* WN_COMMAND_USER_ERROR */
-  char          *message;
+  char          *message;        /* WN_COMMAND_USER_ERROR's message; WN_COMMAND_CORRELATE's name */
+  JsonNode      *key;            /* WN_COMMAND_CORRELATE */
 } WnCommand;
 
 WnCommand  *wn_command_new   (WnCommandKind kind, guint64 after, WnTime at);
 /* "start", "inject", "trustDefault", "taskTrust", "incidentRetry", "incidentResolve", "cancel", "clock",
- * "userTaskComplete", "userTaskError" */
+ * "userTaskComplete", "userTaskError", "correlate" */
 const char *wn_command_kind_to_string   (WnCommandKind kind);
 gboolean    wn_command_kind_from_string (const char *text, WnCommandKind *out);
 void        wn_command_free  (WnCommand *command);
@@ -191,6 +202,7 @@ struct _WnScenario {
   GArray         *faults;         /* WnFaultSpec */
   GPtrArray      *commands;       /* WnCommand*, in order ("x-winnow".commands) */
   GArray         *user_tasks;     /* WnUserTaskSpec, in order: the first for a node applies */
+  GArray         *messages;       /* WnMessageSpec */
   JsonNode       *source;         /* the scenario object as loaded, or NULL */
 };
 

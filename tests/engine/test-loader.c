@@ -719,7 +719,7 @@ test_node_errors (void)
   g_assert_cmpstr (errors, ==,
     "t.json:4:23: nodes[1].type: unknown node type \"sendTask\" (expected startEvent, endEvent, task, "
     "scriptTask, serviceTask, manualTask, boundaryEvent, exclusiveGateway, parallelGateway, timerEvent, "
-    "intermediateThrowEvent, subProcess or userTask)\n"
+    "intermediateThrowEvent, subProcess, userTask, messageEvent or receiveTask)\n"
     "t.json:5:10: nodes[2].id: duplicate id \"s\" (first used at nodes[0].id)\n"
     "t.json:6:10: nodes[3].id: \"a b\" is not an identifier (use letters, digits and _ . : -)\n"
     "t.json:7:3: nodes[4]: missing required key \"id\"\n"
@@ -822,7 +822,8 @@ test_boundary_and_default (void)
     "t.json:4:54: nodes[1].default: flow \"f1\" does not leave this gateway (it leaves \"s\")\n"
     "t.json:5:55: nodes[2].default: unknown flow \"nope\"\n"
     "t.json:6:55: nodes[3].attachedTo: unknown node \"ghost\"\n"
-    "t.json:7:55: nodes[4].attachedTo: a boundaryEvent attaches to a task, scriptTask, serviceTask, manualTask, userTask or subProcess "
+    "t.json:7:55: nodes[4].attachedTo: a boundaryEvent attaches to a task, scriptTask, serviceTask, manualTask, userTask, "
+    "receiveTask or subProcess "
     "(\"g\" is an exclusiveGateway)\n"
     "t.json:8:3: nodes[5]: missing required key \"attachedTo\"");
 }
@@ -1610,7 +1611,7 @@ test_node_types_and_config (void)
   WnEngineConfig over = { 0 };
   WnNodeType type = WN_NODE_START;
 
-  for (guint t = WN_NODE_START; t <= WN_NODE_USER; t++)
+  for (guint t = WN_NODE_START; t <= WN_NODE_RECEIVE; t++)
     {
       g_assert_true (wn_node_type_from_string (wn_node_type_to_string (t), &type));
       g_assert_cmpint (type, ==, (int) t);

@@ -514,7 +514,7 @@ test_load_errors (void)
     "t.json:4:78: nodes[1].nodes[1].terminate: an endEvent either throws an error or terminates, not both\n"
     "t.json:5:45: nodes[1].flows[0].to: a flow stays inside its scope: it is listed in subProcess \"sub\", "
     "\"e\" is in the process\n"
-    "t.json:6:2: nodes[2]: a boundaryEvent needs `error` (a code, or true for any code) or `timer`\n"
+    "t.json:6:2: nodes[2]: a boundaryEvent needs `error` (a code, or true for any code), `timer` or `message`\n"
     "t.json:7:86: nodes[3].repeat: an interrupting timer fires once: `repeat` needs \"interrupting\": false\n"
     "t.json:8:54: nodes[4].attachedTo: a boundaryEvent is in the scope of its host: it is in the process, "
     "\"t\" in subProcess \"sub\"\n"
@@ -672,6 +672,96 @@ test_user_task_load_errors (void)
     "s.json:4:30: userTasks[2].complete: must be an object, not a number");
 }
 
+/* ---- messages ---- */
+
+#define WAITS \
+  "{`format`: `winnow.process/1`, `id`: `p`, `variables`: {`k`: 7}, `nodes`: [" \
+  " {`id`: `s`, `type`: `startEvent`}," \
+  " {`id`: `keyed`, `type`: `receiveTask`, `message`: `go`, `correlation`: `k`}," \
+  " {`id`: `any`, `type`: `messageEvent`, `message`: `go`}," \
+  " {`id`: `stop`, `type`: `boundaryEvent`, `attachedTo`: `keyed`, `message`: `stop`}," \
+  " {`id`: `e`, `type`: `endEvent`}, {`id`: `stopped`, `type`: `endEvent`}]," \
+  " `flows`: [{`id`: `f1`, `from`: `s`, `to`: `keyed`}, {`id`: `f2`, `from`: `keyed`, `to`: `any`}," \
+  "  {`id`: `f3`, `from`: `any`, `to`: `e`}, {`id`: `f4`, `from`: `stop`, `to`: `stopped`}]}"
+
+/* Correlation by name and key, through the operator and replayed from a
+ * saved session; a message nobody waits for is refused by name. */
+static void
+test_message_correlation (void)
+{
+  g_autoptr(WnTestRun) run = run_new (WAITS, "{`format`: `winnow.scenario/1`, `start`: [{`count`: 2,"
+                                      " `variables`: {`k`: 7}}, {`variables`: {`k`: `x`}}]}", NULL);
+  g_autoptr(JsonNode) seven = json_node_init_double (json_node_alloc (), 7.0);
+  g_autoptr(JsonNode) eight = json_node_init_int (json_node_alloc (), 8);
+  g_autoptr(JsonNode) x = json_node_init_string (json_node_alloc (), "x");
+  g_autoptr(JsonNode) vars = wn_test_json ("{\"got\": 1}");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WnScenario) saved = NULL;
+  g_autoptr(GPtrArray) replayed = g_ptr_array_new_with_free_func ((GDestroyNotify) wn_event_free);
+  g_autoptr(GString) live = NULL;
+  g_autoptr(GString) again = NULL;
+  g_autofree char *session = NULL;
+  g_autofree char *got = NULL;
+  WnEngine *replay;
+
+  wn_engine_run (run->engine, WN_USEC_PER_SEC);
+  /* a keyed wait refuses another key, and a message without one */
+  g_assert_false (wn_engine_correlate_message (run->engine, "go", eight, NULL, &error));
+  g_assert_error (error, WN_ENGINE_ERROR, WN_ENGINE_ERROR_NO_SUBSCRIPTION);
+  g_clear_error (&error);
+  g_assert_false (wn_engine_correlate_message (run->engine, "go", NULL, NULL, &error));
+  g_assert_error (error, WN_ENGINE_ERROR, WN_ENGINE_ERROR_NO_SUBSCRIPTION);
+  g_clear_error (&error);
+  /* "x" is i2's key (the second start's instance comes between the first's two);
+   * then 7.0 is the key 7 of i1, the first in start order */
+  g_assert_true (wn_engine_correlate_message (run->engine, "go", x, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (wn_test_find (run, WN_EV_MESSAGE, WN_PH_CORRELATED, "keyed", 0)->instance, ==, "i2");
+  g_assert_true (wn_engine_correlate_message (run->engine, "go", seven, json_node_get_object (vars), &error));
+  g_assert_cmpstr (wn_test_find (run, WN_EV_MESSAGE, WN_PH_CORRELATED, "keyed", 1)->instance, ==, "i1");
+  /* the waits without a correlation take any message of their name, first come first served */
+  g_assert_true (wn_engine_correlate_message (run->engine, "go", eight, NULL, &error));
+  g_assert_cmpstr (wn_test_find (run, WN_EV_MESSAGE, WN_PH_CORRELATED, "any", 0)->instance, ==, "i1");
+  /* the boundary interrupts i3's wait */
+  g_assert_true (wn_engine_correlate_message (run->engine, "stop", NULL, NULL, &error));
+  g_assert_cmpstr (wn_test_find (run, WN_EV_MESSAGE, WN_PH_CORRELATED, "stop", 0)->instance, ==, "i3");
+  wn_test_run_until (run, WN_TIME_NEVER);
+  g_assert_cmpuint (end_count (run, "e"), ==, 1);     /* i1; i2 still waits at `any` */
+  g_assert_cmpuint (end_count (run, "stopped"), ==, 1);
+  g_assert_cmpuint (wn_test_count (run, WN_EV_MESSAGE, WN_PH_LOST, NULL), ==, 0);
+  got = wn_test_variable (run, "i1", "got");
+  g_assert_cmpstr (got, ==, "1");
+
+  session = wn_engine_export_session (run->engine);
+  saved = wn_load_scenario_data (session, -1, "session.json", NULL, &error);
+  g_assert_no_error (error);
+  replay = wn_engine_new (run->process, saved, NULL);
+  wn_journal_subscribe (wn_engine_get_journal (replay), record_cb, replayed, NULL);
+  wn_engine_run (replay, WN_TIME_NEVER);
+  wn_engine_free (replay);
+  live = journal_of (run->events);
+  again = journal_of (replayed);
+  g_assert_cmpstr (again->str, ==, live->str);
+}
+
+/* The scenario's messages: taken when something waits, else lost. */
+static void
+test_message_scenario (void)
+{
+  g_autoptr(WnTestRun) run = run_new (WAITS,
+    "{`format`: `winnow.scenario/1`, `messages`: [{`at`: `1s`, `name`: `go`, `key`: 7},"
+    " {`at`: `2s`, `name`: `go`, `key`: 7}, {`at`: `3s`, `name`: `go`}]}", NULL);
+  const WnEvent *lost;
+
+  wn_test_run_until (run, WN_TIME_NEVER);
+  g_assert_cmpuint (end_count (run, "e"), ==, 1);
+  g_assert_cmpint (wn_test_find (run, WN_EV_MESSAGE, WN_PH_CORRELATED, "any", 0)->t_us, ==, 2 * WN_USEC_PER_SEC);
+  lost = wn_test_find (run, WN_EV_MESSAGE, WN_PH_LOST, NULL, 0);
+  g_assert_nonnull (lost);
+  g_assert_cmpint (lost->t_us, ==, 3 * WN_USEC_PER_SEC);
+  g_assert_cmpstr (lost->action, ==, "go");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -700,6 +790,8 @@ main (int argc, char **argv)
   g_test_add_func ("/engine/UserTasks/operator", test_user_task_operator);
   g_test_add_func ("/engine/UserTasks/scenario", test_user_task_scenario);
   g_test_add_func ("/engine/UserTasks/load-errors", test_user_task_load_errors);
+  g_test_add_func ("/engine/Messages/correlation", test_message_correlation);
+  g_test_add_func ("/engine/Messages/scenario", test_message_scenario);
 
   return g_test_run ();
 }

@@ -161,8 +161,8 @@ test_every_example_keeps_invariants (void)
         }
       n++;
     }
-  /* the seven v1 examples and the four of Engine II at least */
-  g_assert_cmpuint (n, >=, 11);
+  /* the seven v1 examples and the five of Engine II at least */
+  g_assert_cmpuint (n, >=, 12);
 }
 
 /* Engine II examples: what each shows happens. */
@@ -216,6 +216,23 @@ test_manual_approval (void)
   g_assert_cmpint (wn_test_find (run, WN_EV_TIMER, WN_PH_FIRED, "escalate", 0)->t_us, ==, 600 * WN_USEC_PER_SEC);
   /* the bank is retried by the engine for both refunds that reach it */
   g_assert_cmpuint (wn_test_count (run, WN_EV_JOB, WN_PH_RETRY_SCHEDULED, NULL), ==, 4);
+}
+
+/* A receive task correlated by the order id, an interrupting and a
+ * non-interrupting message boundary, a timeout, and a message that is lost. */
+static void
+test_payment_messages (void)
+{
+  g_autoptr(WnTestRun) run = run_example ("payment-messages.process.json", NULL);
+  g_autofree char *address = wn_test_variable (run, "i1", "address");
+
+  g_assert_cmpstr (end_of (run, "i1"), ==, "done");
+  g_assert_cmpstr (end_of (run, "i2"), ==, "refunded");
+  g_assert_cmpstr (end_of (run, "i3"), ==, "timed-out");
+  g_assert_cmpstr (address, ==, "\"12 Rue Neuve\"");
+  g_assert_cmpuint (wn_test_count (run, WN_EV_MESSAGE, WN_PH_CORRELATED, NULL), ==, 4);
+  g_assert_cmpuint (wn_test_count (run, WN_EV_MESSAGE, WN_PH_LOST, NULL), ==, 1);
+  g_assert_cmpuint (wn_test_count (run, WN_EV_JOB, WN_PH_RETRY_SCHEDULED, NULL), ==, 3);
 }
 
 static void
@@ -401,6 +418,7 @@ main (int argc, char **argv)
   g_test_add_func ("/engine/WholeRuns/order-terminate", test_order_terminate);
   g_test_add_func ("/engine/WholeRuns/reminder-cycle", test_reminder_cycle);
   g_test_add_func ("/engine/WholeRuns/manual-approval", test_manual_approval);
+  g_test_add_func ("/engine/WholeRuns/payment-messages", test_payment_messages);
   g_test_add_func ("/engine/WholeRuns/hundred-thousand", test_hundred_thousand_instances);
   g_test_add_func ("/engine/WholeRuns/session-round-trip", test_session_round_trip);
   g_test_add_func ("/engine/WholeRuns/crashed-holder", test_crashed_holder);
