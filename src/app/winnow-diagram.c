@@ -148,6 +148,8 @@ node_type_label (const WnNode *node)
       return _("User task");
     case WN_NODE_RECEIVE:
       return _("Receive task");
+    case WN_NODE_EVENT_GATEWAY:
+      return _("Event-based gateway");
     case WN_NODE_MESSAGE:
       return _("Message catch event");
     case WN_NODE_THROW:
@@ -750,12 +752,32 @@ draw_node (cairo_t       *cr,
 
     case WN_NODE_EXCLUSIVE:
     case WN_NODE_PARALLEL:
+    case WN_NODE_EVENT_GATEWAY:
       path_diamond (cr, n->cx, n->cy, GATEWAY_R);
       winnow_paint_fill_and_stroke (cr, &pal->fill, &pal->fg, 0.72, 1.5);
       cairo_set_line_width (cr, 3.5);
       cairo_set_line_cap (cr, CAIRO_LINE_CAP_ROUND);
       winnow_paint_set_color (cr, &pal->fg, 0.85);
-      if (node->type == WN_NODE_EXCLUSIVE)
+      if (node->type == WN_NODE_EVENT_GATEWAY)
+        {
+          /* a double ring around a pentagon, drawn as BPMN does */
+          cairo_set_line_width (cr, 1.2);
+          path_circle (cr, n->cx, n->cy, 12);
+          cairo_stroke (cr);
+          path_circle (cr, n->cx, n->cy, 9.5);
+          cairo_stroke (cr);
+          for (int k = 0; k < 5; k++)
+            {
+              double a = -G_PI / 2 + k * 2 * G_PI / 5;
+
+              if (k == 0)
+                cairo_move_to (cr, n->cx + 6 * cos (a), n->cy + 6 * sin (a));
+              else
+                cairo_line_to (cr, n->cx + 6 * cos (a), n->cy + 6 * sin (a));
+            }
+          cairo_close_path (cr);
+        }
+      else if (node->type == WN_NODE_EXCLUSIVE)
         {
           cairo_move_to (cr, n->cx - 7, n->cy - 7);
           cairo_line_to (cr, n->cx + 7, n->cy + 7);

@@ -1394,7 +1394,7 @@ winnow_layout_is_task (WnNodeType type)
 gboolean
 winnow_layout_is_gateway (WnNodeType type)
 {
-  return type == WN_NODE_EXCLUSIVE || type == WN_NODE_PARALLEL;
+  return type == WN_NODE_EXCLUSIVE || type == WN_NODE_PARALLEL || type == WN_NODE_EVENT_GATEWAY;
 }
 
 gboolean

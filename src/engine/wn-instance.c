@@ -37,6 +37,7 @@ static void catch_or_fail (WnTrack *track, const char *code, const char *fail_me
 static void terminate_scope (WnTrack *track, const WnNode *end);
 static void enter_user_task (WnTrack *track, const WnNode *node);
 static void enter_message_wait (WnTrack *track, const WnNode *node);
+static void enter_event_gateway (WnTrack *track, const WnNode *node);
 
 static const WnNode *
 node_of (WnTrack *track)
@@ -915,6 +916,10 @@ track_run (WnTrack *track,
           enter_message_wait (track, node);
           return;
 
+        case WN_NODE_EVENT_GATEWAY:
+          enter_event_gateway (track, node);
+          return;
+
         case WN_NODE_END:
           if (node->error_code != NULL)
             {
@@ -1020,7 +1025,8 @@ track_run (WnTrack *track,
  * subscription (with its correlation key). */
 typedef struct {
   WnTrack   *track;        /* the track at the host */
-  guint      boundary;     /* the boundary event's node index */
+  guint      boundary;     /* the boundary event's node index, or an event gateway's target */
+  int        flow;         /* an event gateway's: the flow to the target; -1: a boundary */
   guint      fired;
   WnTimerId  id;           /* a timer: 0 when not pending */
   JsonNode  *key;          /* a message: its correlation key, or NULL */
@@ -1246,6 +1252,8 @@ catch_or_fail (WnTrack    *track,
   track_fail (track, fail_message);
 }
 
+static void take_event_flow (WnTrack *track, BoundaryWait *wait, const char *name, JsonNode *key);
+
 static void
 boundary_timer_cb (gpointer data)
 {
@@ -1255,6 +1263,13 @@ boundary_timer_cb (gpointer data)
   const WnNode *boundary = &instance->engine->process->nodes[timer->boundary];
   WnEvent ev = WN_EVENT_INIT (WN_EV_TIMER, WN_PH_FIRED);
 
+  if (timer->flow >= 0)
+    {
+      timer->id = 0;
+      track->loop_steps = 0;
+      take_event_flow (track, timer, NULL, NULL);
+      return;
+    }
   timer->id = 0;
   timer->fired++;
   track->loop_steps = 0;  /* timers are never 0 long: time has moved */
@@ -1316,6 +1331,7 @@ arm_boundaries (WnTrack      *track,
       timer = g_new0 (BoundaryWait, 1);
       timer->track = track;
       timer->boundary = boundary->index;
+      timer->flow = -1;
       if (boundary->message != NULL)
         {
           timer->keyed = boundary->correlation != NULL;
@@ -1575,6 +1591,11 @@ _wn_instance_correlate (WnInstance *instance,
               !key_matches (wait->keyed, wait->key, key))
             continue;
           merge_variables (instance, variables);
+          if (wait->flow >= 0)
+            {
+              take_event_flow (track, wait, name, key);
+              return TRUE;
+            }
           emit_correlated (track, boundary, name, key);
           if (boundary->non_interrupting)
             {
@@ -1592,6 +1613,64 @@ _wn_instance_correlate (WnInstance *instance,
         }
     }
   return FALSE;
+}
+
+/* ---- event-based gateways ----
+ *
+ * The track waits at the gateway for the first of the events its flows lead
+ * to: a timerEvent's duration elapsing or a messageEvent's message. That
+ * flow is taken; the other waits are dropped.
+ */
+
+static void
+enter_event_gateway (WnTrack      *track,
+                     const WnNode *node)
+{
+  const WnProcess *process = track->instance->engine->process;
+
+  disarm_boundaries (track);
+  track->boundary_timers = g_ptr_array_new_with_free_func (boundary_wait_free);
+  for (guint i = 0; i < node->outgoing->len; i++)
+    {
+      guint f = g_array_index (node->outgoing, guint, i);
+      const WnNode *target = &process->nodes[process->flows[f].to];
+      BoundaryWait *wait = g_new0 (BoundaryWait, 1);
+
+      wait->track = track;
+      wait->boundary = target->index;
+      wait->flow = (int) f;
+      if (target->type == WN_NODE_MESSAGE)
+        {
+          wait->keyed = target->correlation != NULL;
+          wait->key = correlation_key (track, target);
+        }
+      else
+        wait->id = wn_scheduler_after (track->instance->engine->scheduler, target->duration,
+                                       boundary_timer_cb, wait);
+      g_ptr_array_add (track->boundary_timers, wait);
+    }
+}
+
+/* The event of `wait` came first: take its flow, complete its target. */
+static void
+take_event_flow (WnTrack      *track,
+                 BoundaryWait *wait,
+                 const char   *name,
+                 JsonNode     *key)
+{
+  const WnProcess *process = track->instance->engine->process;
+  guint flow = (guint) wait->flow;
+  const WnNode *target = &process->nodes[wait->boundary];
+
+  disarm_boundaries (track);   /* `wait` goes with the others */
+  emit_decided (track, flow);
+  emit_simple (track, WN_EV_NODE, WN_PH_COMPLETED, NULL);
+  track->node = target->index;
+  emit_simple (track, WN_EV_NODE, WN_PH_ENTERED, NULL);
+  if (name != NULL)
+    emit_correlated (track, target, name, key);
+  emit_simple (track, WN_EV_NODE, WN_PH_COMPLETED, NULL);
+  track_run (track, -1);
 }
 
 /* ---- outcomes ---- */

@@ -475,7 +475,7 @@ parse_node (WnCheck    *ctx,
             _wn_check_report (ctx, m, p, "unknown node type \"%s\" (expected startEvent, endEvent, task, "
                     "scriptTask, serviceTask, manualTask, boundaryEvent, exclusiveGateway, "
                     "parallelGateway, timerEvent, intermediateThrowEvent, subProcess, userTask, "
-                    "messageEvent or receiveTask)", type);
+                    "messageEvent, receiveTask or eventBasedGateway)", type);
         }
     }
 
@@ -510,6 +510,7 @@ parse_node (WnCheck    *ctx,
     case WN_NODE_USER:      allowed = start_keys_node; break;
     case WN_NODE_MESSAGE:   allowed = message_keys; break;
     case WN_NODE_RECEIVE:   allowed = message_keys; break;
+    case WN_NODE_EVENT_GATEWAY: allowed = start_keys_node; break;
     default:                allowed = start_keys_node; break;
     }
   what = g_strdup_printf ("%s %s", _wn_check_article (wn_node_type_to_string (src->type)),
@@ -663,6 +664,22 @@ parse_flow (WnCheck    *ctx,
             _wn_check_report (ctx, m, p, "a startEvent cannot have incoming flows (\"%s\" is the startEvent)", id);
           else if (target->type == WN_NODE_BOUNDARY)
             _wn_check_report (ctx, m, p, "a boundaryEvent cannot have incoming flows (\"%s\" is a boundaryEvent)", id);
+        }
+    }
+
+  if (src->from >= 0 && src->to >= 0 &&
+      ((NodeSrc *) g_ptr_array_index (nodes, src->from))->type == WN_NODE_EVENT_GATEWAY)
+    {
+      const NodeSrc *to = g_ptr_array_index (nodes, src->to);
+
+      if (to->type != WN_NODE_TIMER && to->type != WN_NODE_MESSAGE)
+        {
+          g_autofree char *p = _wn_check_path_key (path, "to");
+
+          _wn_check_report (ctx, json_object_get_member (json_node_get_object (node), "to"), p,
+                            "a flow leaving an eventBasedGateway goes to a timerEvent or a messageEvent "
+                            "(\"%s\" is %s %s)", to->id, _wn_check_article (wn_node_type_to_string (to->type)),
+                            wn_node_type_to_string (to->type));
         }
     }
 

@@ -39,6 +39,7 @@ static const char * const node_type_names[] = {
   [WN_NODE_USER] = "userTask",
   [WN_NODE_MESSAGE] = "messageEvent",
   [WN_NODE_RECEIVE] = "receiveTask",
+  [WN_NODE_EVENT_GATEWAY] = "eventBasedGateway",
 };
 
 static void

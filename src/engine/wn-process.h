@@ -38,11 +38,12 @@ typedef enum {
   WN_NODE_USER,       /*< nick=userTask >*/
   WN_NODE_MESSAGE,    /*< nick=messageEvent >*/
   WN_NODE_RECEIVE,    /*< nick=receiveTask >*/
+  WN_NODE_EVENT_GATEWAY, /*< nick=eventBasedGateway >*/
 } WnNodeType;
 
 /* "startEvent", "endEvent", "task", "scriptTask", "serviceTask", "boundaryEvent",
  * "exclusiveGateway", "parallelGateway", "timerEvent", "subProcess", "manualTask",
- * "intermediateThrowEvent", "userTask", "messageEvent", "receiveTask". */
+ * "intermediateThrowEvent", "userTask", "messageEvent", "receiveTask", "eventBasedGateway". */
 const char *wn_node_type_to_string   (WnNodeType type);
 gboolean    wn_node_type_from_string (const char *text, WnNodeType *out);
 

@@ -719,7 +719,7 @@ test_node_errors (void)
   g_assert_cmpstr (errors, ==,
     "t.json:4:23: nodes[1].type: unknown node type \"sendTask\" (expected startEvent, endEvent, task, "
     "scriptTask, serviceTask, manualTask, boundaryEvent, exclusiveGateway, parallelGateway, timerEvent, "
-    "intermediateThrowEvent, subProcess, userTask, messageEvent or receiveTask)\n"
+    "intermediateThrowEvent, subProcess, userTask, messageEvent, receiveTask or eventBasedGateway)\n"
     "t.json:5:10: nodes[2].id: duplicate id \"s\" (first used at nodes[0].id)\n"
     "t.json:6:10: nodes[3].id: \"a b\" is not an identifier (use letters, digits and _ . : -)\n"
     "t.json:7:3: nodes[4]: missing required key \"id\"\n"
@@ -1611,7 +1611,7 @@ test_node_types_and_config (void)
   WnEngineConfig over = { 0 };
   WnNodeType type = WN_NODE_START;
 
-  for (guint t = WN_NODE_START; t <= WN_NODE_RECEIVE; t++)
+  for (guint t = WN_NODE_START; t <= WN_NODE_EVENT_GATEWAY; t++)
     {
       g_assert_true (wn_node_type_from_string (wn_node_type_to_string (t), &type));
       g_assert_cmpint (type, ==, (int) t);

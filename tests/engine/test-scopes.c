@@ -762,6 +762,39 @@ test_message_scenario (void)
   g_assert_cmpstr (lost->action, ==, "go");
 }
 
+/* ---- event-based gateways ---- */
+
+static void
+test_event_gateway (void)
+{
+  g_autoptr(WnTestRun) run = run_new (
+    "{`format`: `winnow.process/1`, `id`: `p`, `variables`: {`id`: 1}, `nodes`: ["
+    " {`id`: `s`, `type`: `startEvent`}, {`id`: `g`, `type`: `eventBasedGateway`},"
+    " {`id`: `paid`, `type`: `messageEvent`, `message`: `paid`, `correlation`: `id`},"
+    " {`id`: `week`, `type`: `timerEvent`, `duration`: `1m`},"
+    " {`id`: `ok`, `type`: `endEvent`}, {`id`: `remind`, `type`: `endEvent`}],"
+    " `flows`: [{`id`: `f1`, `from`: `s`, `to`: `g`}, {`id`: `to-paid`, `from`: `g`, `to`: `paid`},"
+    "  {`id`: `to-week`, `from`: `g`, `to`: `week`}, {`id`: `f2`, `from`: `paid`, `to`: `ok`},"
+    "  {`id`: `f3`, `from`: `week`, `to`: `remind`}]}",
+    "{`format`: `winnow.scenario/1`, `start`: [{`variables`: {`id`: 1}}, {`variables`: {`id`: 2}}],"
+    " `messages`: [{`at`: `10s`, `name`: `paid`, `key`: 1}, {`at`: `2m`, `name`: `paid`, `key`: 2}]}", NULL);
+  const WnEvent *decided;
+
+  wn_test_run_until (run, WN_TIME_NEVER);
+  g_assert_cmpuint (end_count (run, "ok"), ==, 1);
+  g_assert_cmpuint (end_count (run, "remind"), ==, 1);
+  decided = wn_test_find (run, WN_EV_GATEWAY, WN_PH_DECIDED, "g", 0);
+  g_assert_cmpstr (decided->flows[0], ==, "to-paid");
+  g_assert_cmpint (decided->t_us, ==, 10 * WN_USEC_PER_SEC);
+  decided = wn_test_find (run, WN_EV_GATEWAY, WN_PH_DECIDED, "g", 1);
+  g_assert_cmpstr (decided->flows[0], ==, "to-week");
+  g_assert_cmpint (decided->t_us, ==, 60 * WN_USEC_PER_SEC);
+  /* i1's timer was dropped when its message came; i2's message came too late */
+  g_assert_cmpuint (wn_test_count (run, WN_EV_NODE, WN_PH_ENTERED, "week"), ==, 1);
+  g_assert_cmpuint (wn_test_count (run, WN_EV_MESSAGE, WN_PH_LOST, NULL), ==, 1);
+  g_assert_cmpint (wn_engine_now (run->engine), ==, 120 * WN_USEC_PER_SEC);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -792,6 +825,7 @@ main (int argc, char **argv)
   g_test_add_func ("/engine/UserTasks/load-errors", test_user_task_load_errors);
   g_test_add_func ("/engine/Messages/correlation", test_message_correlation);
   g_test_add_func ("/engine/Messages/scenario", test_message_scenario);
+  g_test_add_func ("/engine/EventGateways/first-event-wins", test_event_gateway);
 
   return g_test_run ();
 }

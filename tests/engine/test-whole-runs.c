@@ -161,8 +161,8 @@ test_every_example_keeps_invariants (void)
         }
       n++;
     }
-  /* the seven v1 examples and the five of Engine II at least */
-  g_assert_cmpuint (n, >=, 12);
+  /* the seven v1 examples and the six of Engine II at least */
+  g_assert_cmpuint (n, >=, 13);
 }
 
 /* Engine II examples: what each shows happens. */
@@ -233,6 +233,18 @@ test_payment_messages (void)
   g_assert_cmpuint (wn_test_count (run, WN_EV_MESSAGE, WN_PH_CORRELATED, NULL), ==, 4);
   g_assert_cmpuint (wn_test_count (run, WN_EV_MESSAGE, WN_PH_LOST, NULL), ==, 1);
   g_assert_cmpuint (wn_test_count (run, WN_EV_JOB, WN_PH_RETRY_SCHEDULED, NULL), ==, 3);
+}
+
+static void
+test_invoice_reminder (void)
+{
+  g_autoptr(WnTestRun) run = run_example ("invoice-reminder.process.json", NULL);
+
+  g_assert_cmpstr (end_of (run, "i1"), ==, "settled");
+  g_assert_cmpstr (end_of (run, "i2"), ==, "reminded");
+  /* each mail's first attempt fails and is retried in-process: two invoices, one reminder */
+  g_assert_cmpuint (wn_test_count (run, WN_EV_JOB, WN_PH_WORKER_RETRY_SCHEDULED, NULL), ==, 3);
+  g_assert_cmpuint (wn_test_count (run, WN_EV_MESSAGE, WN_PH_LOST, NULL), ==, 1);
 }
 
 static void
@@ -419,6 +431,7 @@ main (int argc, char **argv)
   g_test_add_func ("/engine/WholeRuns/reminder-cycle", test_reminder_cycle);
   g_test_add_func ("/engine/WholeRuns/manual-approval", test_manual_approval);
   g_test_add_func ("/engine/WholeRuns/payment-messages", test_payment_messages);
+  g_test_add_func ("/engine/WholeRuns/invoice-reminder", test_invoice_reminder);
   g_test_add_func ("/engine/WholeRuns/hundred-thousand", test_hundred_thousand_instances);
   g_test_add_func ("/engine/WholeRuns/session-round-trip", test_session_round_trip);
   g_test_add_func ("/engine/WholeRuns/crashed-holder", test_crashed_holder);
