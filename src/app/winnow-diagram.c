@@ -671,20 +671,6 @@ draw_node (cairo_t       *cr,
         draw_expand_marker (cr, pal, x + n->box.width / 2, y + n->box.height - 9);
       break;
 
-    case WN_NODE_THROW:
-    case WN_NODE_MESSAGE:
-      path_circle (cr, n->cx, n->cy, EVENT_R);
-      winnow_paint_set_color (cr, &pal->fill, 1);
-      cairo_fill_preserve (cr);
-      cairo_set_line_width (cr, 1.5);
-      winnow_paint_set_color (cr, &pal->fg, 0.8);
-      cairo_stroke (cr);
-      path_circle (cr, n->cx, n->cy, EVENT_R - 3.5);
-      cairo_stroke (cr);
-      if (node->type == WN_NODE_MESSAGE)
-        draw_envelope (cr, pal, n->cx, n->cy, EVENT_R - 8);
-      break;
-
     case WN_NODE_START:
       path_circle (cr, n->cx, n->cy, EVENT_R);
       winnow_paint_fill_and_stroke (cr, &pal->fill, &pal->start, 1, 2.0);
@@ -714,11 +700,17 @@ draw_node (cairo_t       *cr,
       break;
 
     case WN_NODE_TIMER:
+    case WN_NODE_THROW:
+    case WN_NODE_MESSAGE:
+      /* intermediate events: a double ring, and what they wait for */
       path_circle (cr, n->cx, n->cy, EVENT_R);
       winnow_paint_fill_and_stroke (cr, &pal->fill, &pal->fg, 0.8, 1.5);
       path_circle (cr, n->cx, n->cy, EVENT_R - 3.5);
       cairo_stroke (cr);
-      draw_clock (cr, pal, n->cx, n->cy, EVENT_R - 7);
+      if (node->type == WN_NODE_TIMER)
+        draw_clock (cr, pal, n->cx, n->cy, EVENT_R - 7);
+      else if (node->type == WN_NODE_MESSAGE)
+        draw_envelope (cr, pal, n->cx, n->cy, EVENT_R - 8);
       break;
 
     case WN_NODE_BOUNDARY:

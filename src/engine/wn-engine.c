@@ -64,6 +64,15 @@ record (WnEngine      *self,
   return command;
 }
 
+/* Take back a command recorded for an operation that was then refused. */
+static void
+forget (WnEngine  *self,
+        WnCommand *command)
+{
+  if (command != NULL)
+    g_ptr_array_remove (self->commands, command);
+}
+
 static void arm_replay (WnEngine *self);
 
 /* A saved command that cannot apply changes nothing, as the operator's own
@@ -886,8 +895,7 @@ incident_op (WnEngine      *self,
   command = record (self, kind);
   if (!op (inst, node, error))
     {
-      if (command != NULL)
-        g_ptr_array_remove (self->commands, command);
+      forget (self, command);
       return FALSE;
     }
   if (command != NULL)
@@ -950,11 +958,9 @@ finish_user_task (WnEngine    *self,
   if (inst == NULL)
     return FALSE;
   command = record (self, kind);
-  if (!_wn_instance_finish_user_task (inst, node, variables, code, message,
-                                      self->internal ? "scenario" : "operator", error))
+  if (!_wn_instance_finish_user_task (inst, node, variables, code, message, "operator", error))
     {
-      if (command != NULL)
-        g_ptr_array_remove (self->commands, command);
+      forget (self, command);
       return FALSE;
     }
   if (command != NULL)
@@ -1026,8 +1032,7 @@ wn_engine_correlate_message (WnEngine   *self,
       if (instance->state == WN_INSTANCE_ACTIVE && _wn_instance_correlate (instance, name, key, variables))
         return TRUE;
     }
-  if (command != NULL)
-    g_ptr_array_remove (self->commands, command);
+  forget (self, command);
   if (self->internal)
     {
       /* the scenario's message finds nobody: it is lost, and the journal says so */

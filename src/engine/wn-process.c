@@ -421,64 +421,52 @@ wn_process_add_flow (WnProcess  *process,
   return flow;
 }
 
+/* Note `ref` for the node `id` in one of the builder's pending arrays. */
+static gboolean
+add_pending (WnProcess  *process,
+             GArray     *pending,
+             const char *id,
+             const char *ref)
+{
+  Pending p;
+  int node = lookup_node (process, id);
+
+  if (node < 0)
+    return FALSE;
+  p.node = (guint) node;
+  p.ref = g_strdup (ref);
+  g_array_append_val (pending, p);
+  return TRUE;
+}
+
 gboolean
 wn_process_set_default_flow (WnProcess *process, const char *gateway, const char *flow)
 {
-  Pending p;
-  int node;
-
   g_return_val_if_fail (process != NULL, FALSE);
   g_return_val_if_fail (process->builder != NULL, FALSE);
   g_return_val_if_fail (flow != NULL, FALSE);
 
-  node = lookup_node (process, gateway);
-  if (node < 0)
-    return FALSE;
-
-  p.node = (guint) node;
-  p.ref = g_strdup (flow);
-  g_array_append_val (((Builder *) process->builder)->defaults, p);
-  return TRUE;
+  return add_pending (process, ((Builder *) process->builder)->defaults, gateway, flow);
 }
 
 gboolean
 wn_process_set_attached_to (WnProcess *process, const char *boundary, const char *host)
 {
-  Pending p;
-  int node;
-
   g_return_val_if_fail (process != NULL, FALSE);
   g_return_val_if_fail (process->builder != NULL, FALSE);
   g_return_val_if_fail (host != NULL, FALSE);
 
-  node = lookup_node (process, boundary);
-  if (node < 0)
-    return FALSE;
-
-  p.node = (guint) node;
-  p.ref = g_strdup (host);
-  g_array_append_val (((Builder *) process->builder)->attachments, p);
-  return TRUE;
+  return add_pending (process, ((Builder *) process->builder)->attachments, boundary, host);
 }
 
 gboolean
 wn_process_set_scope (WnProcess *process, const char *node, const char *parent)
 {
-  Pending p;
-  int index;
-
   g_return_val_if_fail (process != NULL, FALSE);
   g_return_val_if_fail (process->builder != NULL, FALSE);
   g_return_val_if_fail (parent != NULL, FALSE);
 
-  index = lookup_node (process, node);
-  if (index < 0)
-    return FALSE;
-
-  p.node = (guint) index;
-  p.ref = g_strdup (parent);
-  g_array_append_val (((Builder *) process->builder)->scopes, p);
-  return TRUE;
+  return add_pending (process, ((Builder *) process->builder)->scopes, node, parent);
 }
 
 /* Resolve the pending scopes into `scope` (per node, -1 = the process); FALSE

@@ -415,6 +415,27 @@ parse_worker_config (WnCheck *ctx, JsonNode *node, const char *path, WnScenario 
     g_ptr_array_add (worker->responses, wn_response_ref (g_ptr_array_index (responses, i)));
 }
 
+/* The optional object member `key` of `entry`, copied into *out; FALSE when
+ * it is there but not an object (reported). */
+static gboolean
+parse_variables (WnCheck     *ctx,
+                 JsonNode    *entry,
+                 const char  *path,
+                 const char  *key,
+                 JsonObject **out)
+{
+  g_autofree char *p = NULL;
+  JsonNode *v = _wn_check_member (ctx, entry, path, key, FALSE);
+
+  if (v == NULL)
+    return TRUE;
+  p = _wn_check_path_key (path, key);
+  if (!_wn_check_object (ctx, v, p))
+    return FALSE;
+  *out = wn_json_object_deep_copy (json_node_get_object (v));
+  return TRUE;
+}
+
 static const char * const command_keys[] = {
   "after", "at", "op", "variables", "topic", "worker", "next", "trust", "node", "instance", "phase", "action",
   "code", "message", "key", NULL
@@ -496,14 +517,7 @@ parse_commands (WnCheck *ctx, JsonNode *xw, const char *prefix, WnScenario *scen
       switch (kind)
         {
         case WN_COMMAND_START:
-          if ((v = _wn_check_member (ctx, entry, ep, "variables", FALSE)) != NULL)
-            {
-              g_autofree char *fp = _wn_check_path_key (ep, "variables");
-              if (_wn_check_object (ctx, v, fp))
-                command->variables = wn_json_object_deep_copy (json_node_get_object (v));
-              else
-                ok = FALSE;
-            }
+          ok = parse_variables (ctx, entry, ep, "variables", &command->variables);
           break;
         case WN_COMMAND_INJECT:
           if (json_object_has_member (json_node_get_object (entry), "topic"))
@@ -558,27 +572,13 @@ parse_commands (WnCheck *ctx, JsonNode *xw, const char *prefix, WnScenario *scen
           STRING_FIELD ("node", node, FALSE)
           STRING_FIELD ("code", code, kind == WN_COMMAND_USER_ERROR)
           STRING_FIELD ("message", message, FALSE)
-          if ((v = _wn_check_member (ctx, entry, ep, "variables", FALSE)) != NULL)
-            {
-              g_autofree char *fp = _wn_check_path_key (ep, "variables");
-              if (_wn_check_object (ctx, v, fp))
-                command->variables = wn_json_object_deep_copy (json_node_get_object (v));
-              else
-                ok = FALSE;
-            }
+          ok = parse_variables (ctx, entry, ep, "variables", &command->variables) && ok;
           break;
         case WN_COMMAND_CORRELATE:
           STRING_FIELD ("message", message, TRUE)
           if ((v = _wn_check_member (ctx, entry, ep, "key", FALSE)) != NULL)
             command->key = json_node_copy (v);
-          if ((v = _wn_check_member (ctx, entry, ep, "variables", FALSE)) != NULL)
-            {
-              g_autofree char *fp = _wn_check_path_key (ep, "variables");
-              if (_wn_check_object (ctx, v, fp))
-                command->variables = wn_json_object_deep_copy (json_node_get_object (v));
-              else
-                ok = FALSE;
-            }
+          ok = parse_variables (ctx, entry, ep, "variables", &command->variables) && ok;
           break;
         case WN_COMMAND_CLOCK:
           if ((v = _wn_check_member (ctx, entry, ep, "phase", TRUE)) != NULL)
@@ -652,12 +652,7 @@ parse_user_tasks (WnCheck    *ctx,
         _wn_check_report (ctx, entry, ep, "a user task rule has exactly one of `complete` (variables) "
                           "and `bpmnError`");
       else if (complete != NULL)
-        {
-          g_autofree char *vp = _wn_check_path_key (ep, "complete");
-
-          if (_wn_check_object (ctx, complete, vp))
-            spec.variables = wn_json_object_deep_copy (json_node_get_object (complete));
-        }
+        parse_variables (ctx, entry, ep, "complete", &spec.variables);
       else
         {
           g_autofree char *vp = _wn_check_path_key (ep, "bpmnError");
@@ -679,16 +674,10 @@ parse_user_tasks (WnCheck    *ctx,
                 }
             }
         }
-      if (_wn_check_n_errors (ctx) == before && spec.node != NULL)
-        g_array_append_val (scenario->user_tasks, spec);
-      else
-        {
-          g_free (spec.node);
-          g_clear_pointer (&spec.when, wn_lite_unref);
-          g_clear_pointer (&spec.variables, json_object_unref);
-          g_free (spec.code);
-          g_free (spec.message);
-        }
+      /* kept only when whole: taking it out again clears it */
+      g_array_append_val (scenario->user_tasks, spec);
+      if (_wn_check_n_errors (ctx) != before || spec.node == NULL)
+        g_array_set_size (scenario->user_tasks, scenario->user_tasks->len - 1);
     }
 }
 
@@ -729,21 +718,11 @@ parse_messages (WnCheck    *ctx,
             _wn_check_report (ctx, v, vp, "a correlation key is a string or a number, not %s",
                               _wn_check_type_name (v));
         }
-      if ((v = _wn_check_member (ctx, entry, ep, "variables", FALSE)) != NULL)
-        {
-          g_autofree char *vp = _wn_check_path_key (ep, "variables");
-
-          if (_wn_check_object (ctx, v, vp))
-            spec.variables = wn_json_object_deep_copy (json_node_get_object (v));
-        }
-      if (_wn_check_n_errors (ctx) == before && spec.name != NULL)
-        g_array_append_val (scenario->messages, spec);
-      else
-        {
-          g_free (spec.name);
-          g_clear_pointer (&spec.key, json_node_unref);
-          g_clear_pointer (&spec.variables, json_object_unref);
-        }
+      parse_variables (ctx, entry, ep, "variables", &spec.variables);
+      /* kept only when whole: taking it out again clears it */
+      g_array_append_val (scenario->messages, spec);
+      if (_wn_check_n_errors (ctx) != before || spec.name == NULL)
+        g_array_set_size (scenario->messages, scenario->messages->len - 1);
     }
 }
 

@@ -575,6 +575,28 @@ journal_of (GPtrArray *events)
   return out;
 }
 
+/* The session the run leaves replays to the same journal. */
+static void
+assert_replays (WnTestRun *run)
+{
+  g_autofree char *session = wn_engine_export_session (run->engine);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WnScenario) saved = wn_load_scenario_data (session, -1, "session.json", NULL, &error);
+  g_autoptr(GPtrArray) replayed = g_ptr_array_new_with_free_func ((GDestroyNotify) wn_event_free);
+  g_autoptr(GString) live = NULL;
+  g_autoptr(GString) again = NULL;
+  WnEngine *replay;
+
+  g_assert_no_error (error);
+  replay = wn_engine_new (run->process, saved, NULL);
+  wn_journal_subscribe (wn_engine_get_journal (replay), record_cb, replayed, NULL);
+  wn_engine_run (replay, WN_TIME_NEVER);
+  wn_engine_free (replay);
+  live = journal_of (run->events);
+  again = journal_of (replayed);
+  g_assert_cmpstr (again->str, ==, live->str);
+}
+
 /* The operator completes a waiting user task with variables, and a saved
  * session replays it to the same journal. */
 static void
@@ -583,13 +605,7 @@ test_user_task_operator (void)
   g_autoptr(WnTestRun) run = run_new (APPROVAL, "{`format`: `winnow.scenario/1`, `start`: [{`count`: 2}]}", NULL);
   g_autoptr(JsonNode) vars = wn_test_json ("{\"approved\": true, \"by\": \"ana\"}");
   g_autoptr(GError) error = NULL;
-  g_autoptr(WnScenario) saved = NULL;
-  g_autoptr(GPtrArray) replayed = g_ptr_array_new_with_free_func ((GDestroyNotify) wn_event_free);
-  g_autoptr(GString) live = NULL;
-  g_autoptr(GString) again = NULL;
-  g_autofree char *session = NULL;
   g_autofree char *by = NULL;
-  WnEngine *replay;
 
   wn_engine_run (run->engine, 10 * WN_USEC_PER_SEC);
   g_assert_cmpuint (wn_test_count (run, WN_EV_USER_TASK, WN_PH_CREATED, "approve"), ==, 2);
@@ -613,16 +629,7 @@ test_user_task_operator (void)
   g_assert_cmpint (wn_test_find (run, WN_EV_FAULT, WN_PH_CAUGHT, "rejected", 0)->t_us, ==, 10 * WN_USEC_PER_SEC);
   g_assert_cmpuint (wn_test_count (run, WN_EV_TIMER, WN_PH_FIRED, NULL), ==, 0);
 
-  session = wn_engine_export_session (run->engine);
-  saved = wn_load_scenario_data (session, -1, "session.json", NULL, &error);
-  g_assert_no_error (error);
-  replay = wn_engine_new (run->process, saved, NULL);
-  wn_journal_subscribe (wn_engine_get_journal (replay), record_cb, replayed, NULL);
-  wn_engine_run (replay, WN_TIME_NEVER);
-  wn_engine_free (replay);
-  live = journal_of (run->events);
-  again = journal_of (replayed);
-  g_assert_cmpstr (again->str, ==, live->str);
+  assert_replays (run);
 }
 
 /* The scenario's people: one completes after 30s, one rejects (caught), and a
@@ -696,13 +703,7 @@ test_message_correlation (void)
   g_autoptr(JsonNode) x = json_node_init_string (json_node_alloc (), "x");
   g_autoptr(JsonNode) vars = wn_test_json ("{\"got\": 1}");
   g_autoptr(GError) error = NULL;
-  g_autoptr(WnScenario) saved = NULL;
-  g_autoptr(GPtrArray) replayed = g_ptr_array_new_with_free_func ((GDestroyNotify) wn_event_free);
-  g_autoptr(GString) live = NULL;
-  g_autoptr(GString) again = NULL;
-  g_autofree char *session = NULL;
   g_autofree char *got = NULL;
-  WnEngine *replay;
 
   wn_engine_run (run->engine, WN_USEC_PER_SEC);
   /* a keyed wait refuses another key, and a message without one */
@@ -732,16 +733,7 @@ test_message_correlation (void)
   got = wn_test_variable (run, "i1", "got");
   g_assert_cmpstr (got, ==, "1");
 
-  session = wn_engine_export_session (run->engine);
-  saved = wn_load_scenario_data (session, -1, "session.json", NULL, &error);
-  g_assert_no_error (error);
-  replay = wn_engine_new (run->process, saved, NULL);
-  wn_journal_subscribe (wn_engine_get_journal (replay), record_cb, replayed, NULL);
-  wn_engine_run (replay, WN_TIME_NEVER);
-  wn_engine_free (replay);
-  live = journal_of (run->events);
-  again = journal_of (replayed);
-  g_assert_cmpstr (again->str, ==, live->str);
+  assert_replays (run);
 }
 
 /* The scenario's messages: taken when something waits, else lost. */
