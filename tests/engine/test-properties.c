@@ -1583,6 +1583,14 @@ static const char tiny_process[] =
   "               { \"id\": \"e\", \"type\": \"endEvent\" } ],"
   "  \"flows\": [ { \"id\": \"f1\", \"from\": \"s\", \"to\": \"t\" },"
   "               { \"id\": \"f2\", \"from\": \"t\", \"to\": \"e\" } ] }";
+/* The same with an Engine II construct: its journal names each canceled job. */
+static const char tiny_extended_process[] =
+  "{ \"format\": \"winnow.process/1\", \"id\": \"tiny\","
+  "  \"nodes\": [ { \"id\": \"s\", \"type\": \"startEvent\" },"
+  "               { \"id\": \"t\", \"type\": \"serviceTask\", \"worker\": { \"topic\": \"x\" } },"
+  "               { \"id\": \"e\", \"type\": \"endEvent\", \"terminate\": true } ],"
+  "  \"flows\": [ { \"id\": \"f1\", \"from\": \"s\", \"to\": \"t\" },"
+  "               { \"id\": \"f2\", \"from\": \"t\", \"to\": \"e\" } ] }";
 
 static void
 push (WnTestRun    *run,
@@ -1614,9 +1622,9 @@ push (WnTestRun    *run,
 
 /* A job enqueued, parked on, locked by w1 until 10s and executed once. */
 static WnTestRun *
-synthetic_run (WnTrust trust)
+synthetic_run (WnTrust trust, gboolean extended)
 {
-  WnTestRun *run = wn_test_run_new (tiny_process, NULL, NULL);
+  WnTestRun *run = wn_test_run_new (extended ? tiny_extended_process : tiny_process, NULL, NULL);
   WnEvent *locked;
 
   push (run, WN_EV_JOB, WN_PH_ENQUEUED, 0, NULL, trust);
@@ -1637,7 +1645,8 @@ test_checker_catches (void)
     {
       const char *which = g_getenv ("WINNOW_CHECKER_CASE");
       g_autoptr(WnTestRun) run = synthetic_run (g_str_equal (which, "ownership")
-                                                ? WN_TRUST_WORKER_TRUSTED : WN_TRUST_ENGINE_AUTHORITATIVE);
+                                                ? WN_TRUST_WORKER_TRUSTED : WN_TRUST_ENGINE_AUTHORITATIVE,
+                                                g_str_has_prefix (which, "extended-"));
 
       if (g_str_equal (which, "gate"))
         {
@@ -1653,6 +1662,17 @@ test_checker_catches (void)
         }
       else if (g_str_equal (which, "wake"))
         push (run, WN_EV_NODE, WN_PH_COMPLETED, WN_USEC_PER_SEC, NULL, WN_TRUST_UNSET);
+      else if (g_str_equal (which, "v1-canceled"))
+        push (run, WN_EV_JOB, WN_PH_CANCELED, WN_USEC_PER_SEC, "w1", WN_TRUST_ENGINE_AUTHORITATIVE);
+      else if (g_str_equal (which, "extended-silent"))
+        push (run, WN_EV_NODE, WN_PH_CANCELED, WN_USEC_PER_SEC, NULL, WN_TRUST_UNSET);
+      else if (g_str_has_prefix (which, "extended-twice"))
+        {
+          push (run, WN_EV_JOB, WN_PH_CANCELED, WN_USEC_PER_SEC, "w1", WN_TRUST_ENGINE_AUTHORITATIVE);
+          push (run, WN_EV_JOB, WN_PH_CANCELED, WN_USEC_PER_SEC, "w1", WN_TRUST_ENGINE_AUTHORITATIVE);
+        }
+      else if (g_str_equal (which, "extended-orphan"))
+        push (run, WN_EV_JOB, WN_PH_CANCELED, WN_USEC_PER_SEC, "w1", WN_TRUST_ENGINE_AUTHORITATIVE);
       else if (g_str_equal (which, "takeover"))
         {
           WnEvent *ev;
@@ -1674,6 +1694,10 @@ test_checker_catches (void)
       { "wake", "*woke before job i1/j1 delivered a terminal outcome*" },
       { "takeover", "*locked while w1 holds a valid lock*" },
       { "ownership", "*a workerTrusted job was re-armed by the dispatcher*" },
+      { "v1-canceled", "*job.canceled in a v1 journal*" },
+      { "extended-silent", "*canceled while job i1/j1 is still in the dispatcher (no job.canceled)*" },
+      { "extended-twice", "*job i1/j1 journals canceled after its terminal outcome*" },
+      { "extended-orphan", "*job i1/j1 canceled but its track was not*" },
     };
 
     for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
