@@ -1564,6 +1564,24 @@ describe_track_cb (const WnTrackInfo *track,
                                                   track->node, track->error ? track->error : ""));
       return;
     }
+  if (track->state == WN_TRACK_ACTIVE)
+    {
+      const WnNode *node = wn_process_find_node (w->engine->process, track->node);
+
+      /* Engine II waits that only the world or the operator ends */
+      if (node != NULL && node->type == WN_NODE_USER)
+        {
+          g_ptr_array_add (w->lines, g_strdup_printf ("%s waits for a person at %s (a user task)",
+                                                      track->instance, track->node));
+          return;
+        }
+      if (node != NULL && (node->type == WN_NODE_MESSAGE || node->type == WN_NODE_RECEIVE))
+        {
+          g_ptr_array_add (w->lines, g_strdup_printf ("%s waits for message %s at %s", track->instance,
+                                                      node->message, track->node));
+          return;
+        }
+    }
   if (track->state != WN_TRACK_PARKED || track->job == NULL ||
       !wn_dispatcher_lookup (w->engine->dispatcher, track->job, &job))
     {

@@ -5,8 +5,11 @@
  * A seed drives a generator of structured processes (service tasks with error
  * boundaries and policies, scripts, timers, exclusive splits with conditions
  * over `n` and a default, parallel fork/join pairs, bounded loops, early and
- * error ends) and of
- * scenarios (workers that complete, fail with codes, report worker errors,
+ * error ends, and Engine II constructs now and then: sub-processes with error and timer
+ * boundaries, terminate and error ends inside them, user tasks finished by
+ * the scenario's rules, receive tasks and event-based gateways fed by its
+ * messages; /engine/Properties/random-scoped-runs puts every process's body in
+ * a sub-process) and of scenarios (workers that complete, fail with codes, report worker errors,
  * crash beside a second worker, hang; random choices; injections; lock
  * durations; both trust modes per task and engine-wide; both onExhausted
  * modes; retry policies) and an operator who, part-way (possibly inside an
@@ -53,6 +56,7 @@ typedef struct {
   guint       n_topics;
   guint       n_status;
   gboolean    scoped;     /* the whole process inside a subProcess (seeds with SCOPED_SEED set) */
+  GPtrArray  *user_tasks; /* char*: the userTask ids, for the scenario's rules */
 } Gen;
 
 static gboolean
@@ -342,6 +346,57 @@ gen_subprocess (Gen *g, int depth, gboolean in_parallel, char **entry, char **ex
   gen_boundaries (g, sub, chance (g, 0.6) ? pick (g, 1, 2) : 0, entry, exit);
 }
 
+/* Waits the world ends: a user task (the scenario's people or the operator
+ * finish it), a receive task for m1 or m2 (maybe correlated by `n`), or an
+ * event-based gateway between a timer and a message; each with a timer
+ * boundary now and then, so some give up on their own. */
+static void
+gen_world_wait (Gen *g, char **entry, char **exit)
+{
+  switch (pick (g, 0, 2))
+    {
+    case 0:
+      {
+        char *user;
+
+        add_node (g, "user", "userTask", &user);
+        g_ptr_array_add (g->user_tasks, g_strdup (user));
+        gen_boundaries (g, user, chance (g, 0.5) ? 1 : 0, entry, exit);
+      }
+      break;
+    case 1:
+      {
+        char *receive;
+        JsonObject *r = add_node (g, "recv", "receiveTask", &receive);
+
+        json_object_set_string_member (r, "message", ONE_OF (g, "m1", "m2"));
+        if (chance (g, 0.5))
+          json_object_set_string_member (r, "correlation", "n");
+        gen_boundaries (g, receive, chance (g, 0.5) ? 1 : 0, entry, exit);
+      }
+      break;
+    default:
+      {
+        g_autofree char *timer = NULL;
+        g_autofree char *message = NULL;
+        JsonObject *t;
+        JsonObject *m;
+
+        add_node (g, "xev", "eventBasedGateway", entry);
+        add_node (g, "xevmerge", "exclusiveGateway", exit);
+        t = add_node (g, "xevt", "timerEvent", &timer);
+        set_ms (t, "duration", pick (g, 0, 40) * 100);
+        m = add_node (g, "xevm", "messageEvent", &message);
+        json_object_set_string_member (m, "message", ONE_OF (g, "m1", "m2"));
+        connect (g, *entry, timer);
+        connect (g, *entry, message);
+        connect (g, timer, *exit);
+        connect (g, message, *exit);
+      }
+      break;
+    }
+}
+
 static void
 gen_service (Gen *g, char **entry, char **exit)
 {
@@ -585,6 +640,8 @@ gen_element (Gen *g, int depth, gboolean in_parallel, char **entry, char **exit)
     roll = pick (g, 0, 65);
   if (roll < 40 && depth < 3 && chance (g, 0.12))
     gen_subprocess (g, depth, in_parallel, entry, exit);
+  else if (roll < 40 && chance (g, 0.08))
+    gen_world_wait (g, entry, exit);
   else if (roll < 40)
     gen_service (g, entry, exit);
   else if (roll < 52)
@@ -860,6 +917,43 @@ gen_scenario (Gen *g, guint32 seed, GPtrArray *worker_ids)
       json_array_add_object_element (faults, fault);
     }
   json_object_set_array_member (root, "faults", faults);
+  if (g->user_tasks->len > 0 && chance (g, 0.7))
+    {
+      JsonArray *rules = json_array_new ();
+
+      for (guint i = 0; i < g->user_tasks->len; i++)
+        {
+          JsonObject *rule = json_object_new ();
+
+          json_object_set_string_member (rule, "node", g_ptr_array_index (g->user_tasks, i));
+          if (chance (g, 0.3))
+            json_object_set_string_member (rule, "when", "n > 4");
+          set_ms (rule, "after", pick (g, 0, 30) * 100);
+          if (chance (g, 0.3))
+            json_object_set_object_member (rule, "bpmnError", bpmn_error (ONE_OF (g, "E1", "E2", "E9"), NULL));
+          else
+            json_object_set_object_member (rule, "complete", json_object_new ());
+          json_array_add_object_element (rules, rule);
+        }
+      json_object_set_array_member (root, "userTasks", rules);
+    }
+  if (chance (g, 0.5))
+    {
+      JsonArray *messages = json_array_new ();
+      int n = pick (g, 1, 6);
+
+      for (int i = 0; i < n; i++)
+        {
+          JsonObject *message = json_object_new ();
+
+          set_ms (message, "at", pick (g, 0, 60) * 100);
+          json_object_set_string_member (message, "name", ONE_OF (g, "m1", "m2"));
+          if (chance (g, 0.5))
+            json_object_set_int_member (message, "key", pick (g, 0, 9));
+          json_array_add_object_element (messages, message);
+        }
+      json_object_set_array_member (root, "messages", messages);
+    }
   {
     char *text = to_text (root);
     json_object_unref (root);
@@ -917,6 +1011,7 @@ generate (guint32 seed, Case *c)
   c->seed = seed;
   g.rand = g_rand_new_with_seed (seed);
   g.scoped = (seed & SCOPED_SEED) != 0;
+  g.user_tasks = g_ptr_array_new_with_free_func (g_free);
   g.n_topics = (guint) pick (&g, 1, N_TOPICS_MAX);
   c->process = gen_process (&g);
   c->worker_ids = g_ptr_array_new_with_free_func (g_free);
@@ -947,6 +1042,7 @@ generate (guint32 seed, Case *c)
       c->mid_start = chance (&g, 0.3);
     }
   g_rand_free (g.rand);
+  g_ptr_array_unref (g.user_tasks);
 }
 
 /* ---- what a failure prints ---- */
@@ -1064,7 +1160,8 @@ check_instance_cb (const WnInstanceInfo *info,
       gsize len = strlen (info->id);
 
       explained = strncmp (line, info->id, len) == 0 && line[len] == ' ' &&
-                  strstr (line, "no live worker serves the topic") != NULL;
+                  (strstr (line, "no live worker serves the topic") != NULL ||
+                   strstr (line, "waits for a person") != NULL || strstr (line, "waits for message") != NULL);
     }
   if (!explained)
     {
@@ -1534,6 +1631,9 @@ test_random_runs (gconstpointer data)
     { WN_EV_SCOPE, WN_PH_COMPLETED },
     { WN_EV_SCOPE, WN_PH_CANCELED },
     { WN_EV_TIMER, WN_PH_FIRED },
+    { WN_EV_USER_TASK, WN_PH_COMPLETED },
+    { WN_EV_MESSAGE, WN_PH_CORRELATED },
+    { WN_EV_MESSAGE, WN_PH_LOST },
   };
 
   for (guint seed = first; seed < first + n; seed++)
