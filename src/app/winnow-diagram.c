@@ -623,6 +623,29 @@ draw_envelope (cairo_t *cr, const Palette *pal, double cx, double cy, double r)
   cairo_stroke (cr);
 }
 
+/* A multi-instance activity's three bars: upright for parallel, lying for
+ * sequential. */
+static void
+draw_multi_marker (cairo_t *cr, const Palette *pal, double cx, double cy, gboolean sequential)
+{
+  cairo_set_line_width (cr, 1.6);
+  winnow_paint_set_color (cr, &pal->fg, 0.7);
+  for (int i = -1; i <= 1; i++)
+    {
+      if (sequential)
+        {
+          cairo_move_to (cr, cx - 5, cy + i * 3.5);
+          cairo_line_to (cr, cx + 5, cy + i * 3.5);
+        }
+      else
+        {
+          cairo_move_to (cr, cx + i * 3.5, cy - 5);
+          cairo_line_to (cr, cx + i * 3.5, cy + 5);
+        }
+    }
+  cairo_stroke (cr);
+}
+
 /* The [+] of a sub-process (drawn collapsed: its nodes are laid out beside it). */
 static void
 draw_expand_marker (cairo_t *cr, const Palette *pal, double cx, double cy)
@@ -667,8 +690,11 @@ draw_node (cairo_t       *cr,
         draw_person_glyph (cr, pal, x + 15, y + 15);
       else if (node->type == WN_NODE_RECEIVE)
         draw_envelope (cr, pal, x + 15, y + 15, 6);
-      else if (node->type == WN_NODE_SUBPROCESS)
-        draw_expand_marker (cr, pal, x + n->box.width / 2, y + n->box.height - 9);
+      if (node->type == WN_NODE_SUBPROCESS)
+        draw_expand_marker (cr, pal, x + n->box.width / 2 - (node->multi != NULL ? 9 : 0), y + n->box.height - 9);
+      if (node->multi != NULL)
+        draw_multi_marker (cr, pal, x + n->box.width / 2 + (node->type == WN_NODE_SUBPROCESS ? 9 : 0),
+                           y + n->box.height - 9, node->multi->sequential);
       break;
 
     case WN_NODE_START:

@@ -33,6 +33,7 @@ typedef struct {
   guint32 strings[N_STRINGS];   /* interned: index + 1, 0 = NULL */
   guint32 attempt;
   guint32 attempts;
+  guint32 loop;
   guint32 extra;                /* index + 1 into extras, 0 = none */
   guint8  kind;
   guint8  phase;
@@ -220,6 +221,7 @@ winnow_journal_append (WinnowJournal *self,
   r->kind = (guint8) event->kind;
   r->phase = (guint8) event->phase;
   r->trust = (gint8) event->trust;
+  r->loop = event->loop;
   r->extra = 0;
   if (event->status != NULL || event->flows != NULL)
     {
@@ -271,6 +273,7 @@ winnow_journal_get_event (WinnowJournal *self,
   out->action = lookup (self, r->strings[S_ACTION]);
   out->scope = lookup (self, r->strings[S_SCOPE]);
   out->trust = (WnTrust) r->trust;
+  out->loop = r->loop;
   out->status = NULL;
   out->flows = NULL;
   if (r->extra != 0)

@@ -47,6 +47,7 @@ struct _WnTrack
   gboolean      message_wait;   /* waiting at a messageEvent or receiveTask */
   gboolean      message_keyed;  /* …whose correlation gave message_key (or failed: NULL) */
   JsonNode     *message_key;
+  guint         loop;           /* an iteration of a multi-instance activity, from 1; 0: none */
 };
 
 /* One run of a sub-process: its tracks run inside it, the track that entered
@@ -59,6 +60,11 @@ struct _WnScope
   guint         node;           /* the subProcess */
   guint         n_live;         /* live tracks directly inside */
   gboolean      ended;          /* completed or canceled: its tracks' ends count no more */
+  /* a multi-instance activity's iterations run as a scope of the node itself */
+  guint         mi_total;       /* > 0: a multi-instance scope */
+  guint         mi_started;
+  guint         mi_done;
+  JsonNode     *mi_items;       /* the collection, or NULL */
 };
 
 struct _WnInstance

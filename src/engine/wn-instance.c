@@ -38,6 +38,8 @@ static void terminate_scope (WnTrack *track, const WnNode *end);
 static void enter_user_task (WnTrack *track, const WnNode *node);
 static void enter_message_wait (WnTrack *track, const WnNode *node);
 static void enter_event_gateway (WnTrack *track, const WnNode *node);
+static void enter_multi (WnTrack *track, const WnNode *node);
+static void set_element (WnTrack *track, const WnNode *node);
 
 static const WnNode *
 node_of (WnTrack *track)
@@ -132,6 +134,8 @@ emit_filled (WnTrack      *track,
     ev->node = node_of (track)->id;
   format_id (track_id, track->instance->id, 't', track->number);
   ev->track = track_id;
+  if (ev->loop == 0)
+    ev->loop = track->loop;
   if (ev->scope == NULL && track->scope != NULL)
     {
       format_id (scope_id, track->instance->id, 's', track->scope->number);
@@ -837,8 +841,9 @@ leave_along (WnTrack *track,
   const WnProcess *process = instance->engine->process;
 
   disarm_boundaries (track);
-  if (flows->len == 0)
+  if (flows->len == 0 || track->loop > 0)
     {
+      /* (an iteration of a multi-instance activity ends with its node) */
       track_end (track, WN_TRACK_DONE);
       instance_maybe_complete (instance);
       return -1;
@@ -893,8 +898,17 @@ track_run (WnTrack *track,
       node = &process->nodes[track->node];
       flow = -1;
       emit_simple (track, WN_EV_NODE, WN_PH_ENTERED, NULL);
-      if (node->boundaries->len > 0)
+      /* an iteration of a multi-instance activity runs the node itself: its
+       * boundaries are the activity's, armed on the track that entered it */
+      if (node->boundaries->len > 0 && track->loop == 0)
         arm_boundaries (track, node);
+      if (node->multi != NULL && track->loop == 0)
+        {
+          enter_multi (track, node);
+          return;
+        }
+      if (node->multi != NULL)
+        set_element (track, node);
 
       switch (node->type)
         {
@@ -1058,6 +1072,15 @@ correlation_key (WnTrack      *track,
 }
 
 static void
+scope_free (gpointer data)
+{
+  WnScope *scope = data;
+
+  g_clear_pointer (&scope->mi_items, json_node_unref);
+  g_free (scope);
+}
+
+static void
 format_scope (const WnScope *scope,
               WnInstance    *instance,
               char           out[WN_ID_SIZE])
@@ -1105,27 +1128,62 @@ scope_resume_cb (gpointer data)
 /* A track inside `scope` ended: the last one to end normally completes it, and
  * its host goes on (through the scheduler: a loop through a subProcess then
  * never deepens the stack). */
+static void start_iteration (WnScope *scope);
+static gboolean iterations_done (WnScope *scope);
+
+/* A track inside `scope` ended: the last one to end normally completes it, and
+ * its host goes on (through the scheduler: a loop through a subProcess then
+ * never deepens the stack). In a multi-instance scope an iteration that ends
+ * may start the next (sequential) or, by the completion condition, end the
+ * others. */
 static void
 scope_track_ended (WnScope      *scope,
                    WnTrackState  state)
 {
   g_assert (scope->n_live > 0);
-  if (--scope->n_live > 0 || scope->ended || state != WN_TRACK_DONE)
+  scope->n_live--;
+  if (scope->ended || state != WN_TRACK_DONE)
+    return;
+  if (scope->mi_total > 0)
+    {
+      scope->mi_done++;
+      if (iterations_done (scope))
+        {
+          WnInstance *instance = scope->host->instance;
+
+          scope->ended = TRUE;
+          for (guint i = 0; i < instance->n_tracks; i++)
+            {
+              WnTrack *track = _wn_instance_get_track (instance, i);
+
+              if (track->scope == scope)
+                track_cancel (track, "the multi-instance activity's completion condition holds");
+            }
+          wn_scheduler_post (instance->engine->scheduler, scope_resume_cb, scope);
+          return;
+        }
+      if (scope->mi_started < scope->mi_total && scope->n_live == 0)
+        {
+          start_iteration (scope);
+          return;
+        }
+    }
+  if (scope->n_live > 0)
     return;
   scope->ended = TRUE;
   wn_scheduler_post (scope->host->instance->engine->scheduler, scope_resume_cb, scope);
 }
 
-static void
-enter_scope (WnTrack      *track,
-             const WnNode *node)
+/* A new scope of `node` hosted by `track`, journalled. */
+static WnScope *
+scope_new (WnTrack      *track,
+           const WnNode *node)
 {
   WnInstance *instance = track->instance;
   WnScope *scope = g_new0 (WnScope, 1);
-  WnTrack *inner;
 
   if (instance->scopes == NULL)
-    instance->scopes = g_ptr_array_new_with_free_func (g_free);
+    instance->scopes = g_ptr_array_new_with_free_func (scope_free);
   g_ptr_array_add (instance->scopes, scope);
   scope->number = instance->scopes->len;
   scope->parent = track->scope;
@@ -1133,9 +1191,115 @@ enter_scope (WnTrack      *track,
   scope->node = node->index;
   track->inner = scope;
   emit_scope (scope, WN_PH_ENTERED, NULL);
-  inner = track_new (instance, (guint) node->inner_start, scope);
+  return scope;
+}
+
+static void
+enter_scope (WnTrack      *track,
+             const WnNode *node)
+{
+  WnScope *scope = scope_new (track, node);
+  WnTrack *inner = track_new (track->instance, (guint) node->inner_start, scope);
+
   inner->loop_steps = track->loop_steps;
-  wn_scheduler_post (instance->engine->scheduler, fork_cb, inner);
+  wn_scheduler_post (track->instance->engine->scheduler, fork_cb, inner);
+}
+
+/* ---- multi-instance activities ----
+ *
+ * The track that enters the activity hosts a scope of the node itself; each
+ * iteration is a track in it that runs the node once (with `loop` = its
+ * number, from 1) and ends with it. Parallel iterations start together,
+ * sequential ones each after the one before ended; the completion
+ * condition, when it holds after an iteration, ends the others.
+ */
+
+static void
+start_iteration (WnScope *scope)
+{
+  WnTrack *host = scope->host;
+  WnTrack *iteration = track_new (host->instance, scope->node, scope);
+
+  iteration->loop = ++scope->mi_started;
+  iteration->loop_steps = host->loop_steps;
+  wn_scheduler_post (host->instance->engine->scheduler, fork_cb, iteration);
+}
+
+/* Every iteration has ended, or the completion condition holds (over the
+ * variables and nrOfInstances, nrOfCompletedInstances). */
+static gboolean
+iterations_done (WnScope *scope)
+{
+  const WnNode *node = &scope->host->instance->engine->process->nodes[scope->node];
+  g_autoptr(JsonNode) total = NULL;
+  g_autoptr(JsonNode) done = NULL;
+  gboolean holds = FALSE;
+
+  if (scope->mi_done >= scope->mi_total)
+    return FALSE;   /* all ended: the scope completes as any does */
+  if (node->multi->completion == NULL)
+    return FALSE;
+  total = json_node_init_int (json_node_alloc (), scope->mi_total);
+  done = json_node_init_int (json_node_alloc (), scope->mi_done);
+  {
+    WnLiteRoot roots[] = { { "nrOfInstances", total }, { "nrOfCompletedInstances", done } };
+    WnLiteScope lite = { roots, G_N_ELEMENTS (roots), instance_variables (scope->host->instance) };
+
+    /* a condition that cannot be evaluated does not hold: the iterations go on */
+    if (!wn_lite_eval_bool (node->multi->completion, &lite, &holds, NULL))
+      holds = FALSE;
+  }
+  return holds;
+}
+
+/* An iteration's element, into the activity's element variable. */
+static void
+set_element (WnTrack      *track,
+             const WnNode *node)
+{
+  JsonArray *items;
+
+  if (node->multi->element == NULL || track->scope == NULL || track->scope->mi_items == NULL)
+    return;
+  items = json_node_get_array (track->scope->mi_items);
+  if (track->loop <= json_array_get_length (items))
+    set_variable (track->instance, node->multi->element, json_array_get_element (items, track->loop - 1));
+}
+
+static void
+enter_multi (WnTrack      *track,
+             const WnNode *node)
+{
+  const WnMultiInstance *multi = node->multi;
+  JsonNode *items = NULL;
+  WnScope *scope;
+  guint total = multi->cardinality;
+
+  if (multi->collection != NULL)
+    {
+      items = wn_path_lookup (multi->collection, instance_variables (track->instance));
+      if (items == NULL || !JSON_NODE_HOLDS_ARRAY (items))
+        {
+          g_autofree char *message = g_strdup_printf ("multiInstance %s: its collection %s is %s, not an array",
+                                                      node->id, multi->collection->head,
+                                                      items == NULL ? "missing" : "no array");
+          track_fail (track, message);
+          return;
+        }
+      total = json_array_get_length (json_node_get_array (items));
+    }
+  scope = scope_new (track, node);
+  scope->mi_total = total;
+  scope->mi_items = items != NULL ? json_node_ref (items) : NULL;
+  if (total == 0)
+    {
+      /* nothing to run: the activity completes */
+      scope->ended = TRUE;
+      wn_scheduler_post (track->instance->engine->scheduler, scope_resume_cb, scope);
+      return;
+    }
+  for (guint i = 0; i < (multi->sequential ? 1 : total); i++)
+    start_iteration (scope);
 }
 
 /* Cancel every track inside `scope` (and so the scopes they host), then the
@@ -1229,7 +1393,8 @@ catch_or_fail (WnTrack    *track,
 {
   const WnProcess *process = track->instance->engine->process;
   WnTrack *host = track;
-  const WnNode *boundary = find_catch (process, node_of (track), code);
+  /* an iteration's node is the activity's: its boundaries are the scope's */
+  const WnNode *boundary = track->loop == 0 ? find_catch (process, node_of (track), code) : NULL;
 
   for (WnScope *scope = track->scope; boundary == NULL && scope != NULL; scope = scope->parent)
     {

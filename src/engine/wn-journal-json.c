@@ -407,6 +407,8 @@ append_json (const WnEvent   *ev,
   STRING_FIELD ("node", ev->node);
   STRING_FIELD ("track", ev->track);
   STRING_FIELD ("scope", ev->scope);
+  if (ev->loop > 0)
+    INT_FIELD (p, "loop", ev->loop);
   STRING_FIELD ("job", ev->job);
   STRING_FIELD ("topic", ev->topic);
   STRING_FIELD ("worker", ev->worker);

@@ -191,6 +191,8 @@ wn_event_append_text (const WnEvent *ev,
     detail (details, "%s", ev->job);
   if (ev->scope != NULL)
     detail (details, "in %s", ev->scope);
+  if (ev->loop > 0)
+    detail (details, "loop %u", ev->loop);
   if (ev->topic != NULL && ev->kind == WN_EV_INJECT)
     detail (details, "topic %s", ev->topic);
   if (ev->worker != NULL)

@@ -123,10 +123,11 @@ typedef struct {
   /* Engine II constructs only (absent in every v1 journal): the scope of a
    * sub-process the event happens in, "i1/s2". */
   const char   *scope;
+  guint         loop;        /* an iteration of a multi-instance activity, from 1; 0: absent */
 } WnEvent;
 
 /* An event with every field absent. */
-#define WN_EVENT_INIT(k, p) { 0, 0, (k), (p), NULL, NULL, NULL, NULL, NULL, NULL, 0, 0, -1, -1, -1, NULL, NULL, NULL, NULL, NULL, WN_TRUST_UNSET, NULL }
+#define WN_EVENT_INIT(k, p) { 0, 0, (k), (p), NULL, NULL, NULL, NULL, NULL, NULL, 0, 0, -1, -1, -1, NULL, NULL, NULL, NULL, NULL, WN_TRUST_UNSET, NULL, 0 }
 
 /* A heap copy that owns its strings (for subscribers that keep events). */
 WnEvent    *wn_event_copy            (const WnEvent *event);

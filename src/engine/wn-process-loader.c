@@ -31,6 +31,7 @@ typedef struct {
   gboolean       non_interrupting;
   char          *message;
   WnLite        *correlation;
+  WnMultiInstance *multi;
 } NodeSrc;
 
 typedef struct {
@@ -49,8 +50,9 @@ static const char * const process_keys[] = {
 };
 static const char * const node_keys_all[] = {
   "id", "type", "name", "error", "duration", "set", "worker", "attachedTo", "default",
-  "nodes", "flows", "terminate", "timer", "repeat", "interrupting", "message", "correlation", NULL
+  "nodes", "flows", "terminate", "timer", "repeat", "interrupting", "message", "correlation", "multiInstance", NULL
 };
+static const char * const multi_keys[] = { "sequential", "cardinality", "collection", "element", "completion", NULL };
 static const char * const worker_keys[] = {
   "topic", "input", "trust", "retry", "errorMapper", "outputMapping", "output", "status", NULL
 };
@@ -241,6 +243,7 @@ node_src_free (gpointer data)
   g_free (src->error_code);
   g_free (src->message);
   g_clear_pointer (&src->correlation, wn_lite_unref);
+  wn_multi_instance_free (src->multi);
   g_free (src);
 }
 
@@ -319,6 +322,56 @@ parse_unique_id (WnCheck    *ctx,
     }
   g_hash_table_insert (ids, (gpointer) id, g_steal_pointer (&p));
   return id;
+}
+
+/* `multiInstance`: `cardinality` or `collection` (with `element`), optional
+ * `sequential` and `completion`. */
+static WnMultiInstance *
+parse_multi (WnCheck    *ctx,
+             JsonNode   *node,
+             const char *path)
+{
+  WnMultiInstance *multi;
+  JsonObject *object;
+  JsonNode *m;
+  guint before = _wn_check_n_errors (ctx);
+
+  if (!_wn_check_object (ctx, node, path))
+    return NULL;
+  _wn_check_keys (ctx, node, path, multi_keys, NULL, NULL);
+  object = json_node_get_object (node);
+  multi = g_new0 (WnMultiInstance, 1);
+  _wn_check_member_bool (ctx, node, path, "sequential", FALSE, &multi->sequential);
+  if (json_object_has_member (object, "cardinality") == json_object_has_member (object, "collection"))
+    _wn_check_report (ctx, node, path, "a multiInstance has exactly one of `cardinality` and `collection`");
+  _wn_check_member_uint (ctx, node, path, "cardinality", FALSE, 1, &multi->cardinality);
+  if ((m = _wn_check_member (ctx, node, path, "collection", FALSE)) != NULL)
+    {
+      g_autofree char *p = _wn_check_path_key (path, "collection");
+
+      multi->collection = _wn_check_var_path (ctx, m, p);
+    }
+  if ((m = _wn_check_member (ctx, node, path, "element", FALSE)) != NULL)
+    {
+      g_autofree char *p = _wn_check_path_key (path, "element");
+
+      if (multi->collection == NULL && !json_object_has_member (object, "collection"))
+        _wn_check_report (ctx, m, p, "`element` goes with a `collection`");
+      else
+        multi->element = g_strdup (_wn_check_identifier (ctx, m, p));
+    }
+  if ((m = _wn_check_member (ctx, node, path, "completion", FALSE)) != NULL)
+    {
+      g_autofree char *p = _wn_check_path_key (path, "completion");
+
+      multi->completion = _wn_check_lite (ctx, m, p);
+    }
+  if (_wn_check_n_errors (ctx) != before)
+    {
+      wn_multi_instance_free (multi);
+      return NULL;
+    }
+  return multi;
 }
 
 /* What a message wait waits for: `message` (its name, required) and an
@@ -443,13 +496,14 @@ parse_node (WnCheck    *ctx,
 {
   static const char * const start_keys_node[] = { "id", "type", "name", NULL };
   static const char * const end_keys[] = { "id", "type", "name", "error", "terminate", NULL };
-  static const char * const task_keys[] = { "id", "type", "name", "duration", NULL };
-  static const char * const script_keys[] = { "id", "type", "name", "set", "duration", NULL };
-  static const char * const service_keys[] = { "id", "type", "name", "worker", "duration", NULL };
+  static const char * const task_keys[] = { "id", "type", "name", "duration", "multiInstance", NULL };
+  static const char * const script_keys[] = { "id", "type", "name", "set", "duration", "multiInstance", NULL };
+  static const char * const service_keys[] = { "id", "type", "name", "worker", "duration", "multiInstance", NULL };
+  static const char * const user_keys[] = { "id", "type", "name", "multiInstance", NULL };
   static const char * const boundary_keys[] = { "id", "type", "name", "attachedTo", "error", "timer",
                                                  "repeat", "interrupting", "message", "correlation", NULL };
   static const char * const message_keys[] = { "id", "type", "name", "message", "correlation", NULL };
-  static const char * const subprocess_keys[] = { "id", "type", "name", "nodes", "flows", NULL };
+  static const char * const subprocess_keys[] = { "id", "type", "name", "nodes", "flows", "multiInstance", NULL };
   static const char * const exclusive_keys[] = { "id", "type", "name", "default", NULL };
   static const char * const timer_keys[] = { "id", "type", "name", "duration", NULL };
   const char * const *allowed = start_keys_node;
@@ -507,7 +561,7 @@ parse_node (WnCheck    *ctx,
     case WN_NODE_SUBPROCESS: allowed = subprocess_keys; break;
     case WN_NODE_MANUAL:    allowed = task_keys; break;
     case WN_NODE_THROW:     allowed = start_keys_node; break;
-    case WN_NODE_USER:      allowed = start_keys_node; break;
+    case WN_NODE_USER:      allowed = user_keys; break;
     case WN_NODE_MESSAGE:   allowed = message_keys; break;
     case WN_NODE_RECEIVE:   allowed = message_keys; break;
     case WN_NODE_EVENT_GATEWAY: allowed = start_keys_node; break;
@@ -564,6 +618,14 @@ parse_node (WnCheck    *ctx,
   if (src->type == WN_NODE_MESSAGE || src->type == WN_NODE_RECEIVE ||
       (src->type == WN_NODE_BOUNDARY && src->message != NULL))
     parse_message (ctx, node, src);
+
+  if (_wn_check_in_list (allowed, "multiInstance") &&
+      (m = _wn_check_member (ctx, node, path, "multiInstance", FALSE)) != NULL)
+    {
+      g_autofree char *p = _wn_check_path_key (path, "multiInstance");
+
+      src->multi = parse_multi (ctx, m, p);
+    }
 
   if (src->type == WN_NODE_SUBPROCESS)
     {
@@ -826,6 +888,7 @@ build_process (WnCheck    *ctx,
       node->non_interrupting = src->non_interrupting;
       node->message = g_steal_pointer (&src->message);
       node->correlation = g_steal_pointer (&src->correlation);
+      node->multi = g_steal_pointer (&src->multi);
     }
   for (guint i = 0; i < flows->len; i++)
     {

@@ -99,6 +99,7 @@ node_clear (WnNode *node)
   g_clear_pointer (&node->error_code, g_free);
   g_clear_pointer (&node->message, g_free);
   g_clear_pointer (&node->correlation, wn_lite_unref);
+  g_clear_pointer (&node->multi, wn_multi_instance_free);
   g_clear_pointer (&node->outgoing, g_array_unref);
   g_clear_pointer (&node->incoming, g_array_unref);
   g_clear_pointer (&node->boundaries, g_array_unref);
@@ -125,7 +126,7 @@ static gboolean
 is_extended (const WnNode *node)
 {
   return node->type >= WN_NODE_SUBPROCESS || node->scope >= 0 || node->terminate ||
-         node->catch_all || node->timer > 0 || node->message != NULL;
+         node->catch_all || node->timer > 0 || node->message != NULL || node->multi != NULL;
 }
 
 static int
@@ -240,6 +241,17 @@ wn_engine_config_merge (WnEngineConfig *base, const WnEngineConfig *over)
     }
   if (over->on_exhausted != WN_ON_EXHAUSTED_UNSET)
     base->on_exhausted = over->on_exhausted;
+}
+
+void
+wn_multi_instance_free (WnMultiInstance *multi)
+{
+  if (multi == NULL)
+    return;
+  g_clear_pointer (&multi->collection, wn_path_free);
+  g_free (multi->element);
+  g_clear_pointer (&multi->completion, wn_lite_unref);
+  g_free (multi);
 }
 
 WnWorkerSpec *

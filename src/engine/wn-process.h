@@ -61,6 +61,16 @@ typedef struct {
   gboolean       status_overwrite;
 } WnWorkerSpec;
 
+/* `multiInstance` on an activity: it runs once per item, in parallel or one
+ * after the other. */
+typedef struct {
+  gboolean  sequential;
+  guint     cardinality;           /* > 0: this many times */
+  WnPath   *collection;            /* else: once per element of this array variable */
+  char     *element;               /* the variable each iteration's element goes to, or NULL */
+  WnLite   *completion;            /* optional: checked after each iteration; true ends the rest */
+} WnMultiInstance;
+
 typedef struct {
   guint          index;
   char          *id;
@@ -88,6 +98,7 @@ typedef struct {
   gboolean       non_interrupting; /* timer or message boundary: the host goes on when it fires */
   char          *message;          /* messageEvent, receiveTask, message boundary: the name it waits for */
   WnLite        *correlation;      /* optional: its correlation key, over the variables when it starts to wait */
+  WnMultiInstance *multi;          /* an activity's multiInstance, or NULL */
 } WnNode;
 
 typedef struct {
@@ -145,6 +156,7 @@ WnFlow     *wn_process_add_flow     (WnProcess *process, const char *id, const c
                                      const char *to, const char *condition);
 WnWorkerSpec *wn_worker_spec_new    (const char *topic);
 void        wn_worker_spec_free     (WnWorkerSpec *spec);
+void        wn_multi_instance_free  (WnMultiInstance *multi);
 /* Resolves indices (start, incoming/outgoing, boundaries, defaults given by id via
  * wn_process_set_default_flow); FALSE + error when the graph is inconsistent. */
 gboolean    wn_process_set_default_flow (WnProcess *process, const char *gateway, const char *flow);

@@ -165,6 +165,8 @@ ref_append_json (const WnEvent *ev,
   ref_append_str_field (out, "node", ev->node);
   ref_append_str_field (out, "track", ev->track);
   ref_append_str_field (out, "scope", ev->scope);
+  if (ev->loop > 0)
+    g_string_append_printf (out, ",\"loop\":%u", ev->loop);
   ref_append_str_field (out, "job", ev->job);
   ref_append_str_field (out, "topic", ev->topic);
   ref_append_str_field (out, "worker", ev->worker);
@@ -435,6 +437,7 @@ test_json_random (void)
           }
       ev.attempt = g_test_rand_bit () ? 0 : (guint) g_test_rand_int ();
       ev.attempts = g_test_rand_bit () ? 0 : (guint) g_test_rand_int_range (1, 100);
+      ev.loop = g_test_rand_bit () ? 0 : (guint) g_test_rand_int ();
       ev.backoff_us = random_time ();
       ev.not_before_us = random_time ();
       ev.deadline_us = random_time ();

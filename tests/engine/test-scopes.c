@@ -787,6 +787,93 @@ test_event_gateway (void)
   g_assert_cmpint (wn_engine_now (run->engine), ==, 120 * WN_USEC_PER_SEC);
 }
 
+/* ---- multi-instance ---- */
+
+#define BATCH(MULTI) \
+  "{`format`: `winnow.process/1`, `id`: `p`, `engine`: {`trust`: `engineAuthoritative`}," \
+  " `variables`: {`items`: [10, 20, 30, 40]}, `nodes`: [" \
+  " {`id`: `s`, `type`: `startEvent`}," \
+  " {`id`: `each`, `type`: `serviceTask`, `multiInstance`: " MULTI "," \
+  "  `worker`: {`topic`: `t`, `input`: [`item`], `retry`: {`policy`: `fixed`, `maxAttempts`: 9, `delay`: `10s`}}}," \
+  " {`id`: `slow`, `type`: `boundaryEvent`, `attachedTo`: `each`, `timer`: `1m`}," \
+  " {`id`: `e`, `type`: `endEvent`}, {`id`: `late`, `type`: `endEvent`}]," \
+  " `flows`: [{`id`: `f1`, `from`: `s`, `to`: `each`}, {`id`: `f2`, `from`: `each`, `to`: `e`}," \
+  "  {`id`: `f3`, `from`: `slow`, `to`: `late`}]}"
+
+/* Each iteration of a parallel multi-instance service task is its own job with
+ * its own attempts; the activity's timer cancels the iterations still running,
+ * each job once. */
+static void
+test_multi_parallel_timeout (void)
+{
+  g_autoptr(WnTestRun) run = run_new (BATCH ("{`collection`: `items`, `element`: `item`}"),
+    "{`format`: `winnow.scenario/1`, `workers`: [{`id`: `w`, `topic`: `t`, `concurrency`: 4, `responses`: ["
+    " {`when`: `input.item > 25`, `after`: `1s`, `fail`: {`code`: `503`}}, {`after`: `1s`, `complete`: {}}]}]}",
+    NULL);
+  const WnEvent *ev;
+
+  wn_test_run_until (run, WN_TIME_NEVER);
+  g_assert_cmpuint (end_count (run, "late"), ==, 1);
+  g_assert_cmpuint (end_count (run, "e"), ==, 0);
+  g_assert_cmpuint (wn_test_count (run, WN_EV_JOB, WN_PH_ENQUEUED, "each"), ==, 4);
+  g_assert_cmpuint (wn_test_count (run, WN_EV_JOB, WN_PH_COMPLETED, "each"), ==, 2);
+  g_assert_cmpuint (wn_test_count (run, WN_EV_JOB, WN_PH_CANCELED, "each"), ==, 2);
+  /* the loop index names each iteration; the element reached each job's input */
+  ev = wn_test_find (run, WN_EV_NODE, WN_PH_PARKED, "each", 3);
+  g_assert_cmpuint (ev->loop, ==, 4);
+  g_assert_cmpstr (ev->job, ==, "i1/j4");
+  g_assert_cmpuint (wn_test_find (run, WN_EV_NODE, WN_PH_ENTERED, "each", 0)->loop, ==, 0);
+}
+
+/* Sequential iterations one after the other, ended early by the completion
+ * condition; an empty collection completes at once; a collection that is no
+ * array fails the activity. */
+static void
+test_multi_sequential (void)
+{
+  g_autoptr(WnTestRun) run = run_new (
+    BATCH ("{`sequential`: true, `cardinality`: 5, `completion`: `nrOfCompletedInstances >= 2`}"),
+    "{`format`: `winnow.scenario/1`, `workers`: [{`id`: `w`, `topic`: `t`, `responses`: ["
+    " {`after`: `2s`, `complete`: {}}]}]}", NULL);
+  g_autoptr(WnTestRun) empty = run_new (BATCH ("{`collection`: `none`}"),
+    "{`format`: `winnow.scenario/1`, `start`: [{`variables`: {`none`: []}}]}", NULL);
+  g_autoptr(WnTestRun) wrong = run_new (BATCH ("{`collection`: `items`}"),
+    "{`format`: `winnow.scenario/1`, `start`: [{`variables`: {`items`: 3}}]}", NULL);
+
+  wn_test_run_until (run, WN_TIME_NEVER);
+  g_assert_cmpuint (end_count (run, "e"), ==, 1);
+  g_assert_cmpuint (wn_test_count (run, WN_EV_JOB, WN_PH_ENQUEUED, "each"), ==, 2);
+  g_assert_cmpint (wn_test_find (run, WN_EV_JOB, WN_PH_ENQUEUED, "each", 1)->t_us, ==, 2 * WN_USEC_PER_SEC);
+  g_assert_cmpint (wn_engine_now (run->engine), ==, 4 * WN_USEC_PER_SEC);
+
+  wn_test_run_until (empty, WN_TIME_NEVER);
+  g_assert_cmpuint (end_count (empty, "e"), ==, 1);
+  g_assert_cmpuint (wn_test_count (empty, WN_EV_JOB, WN_PH_ENQUEUED, NULL), ==, 0);
+
+  wn_test_run_until (wrong, WN_TIME_NEVER);
+  g_assert_cmpint (state_of (wrong, "i1"), ==, WN_INSTANCE_TERMINATED);
+  g_assert_nonnull (strstr (wn_test_find (wrong, WN_EV_NODE, WN_PH_FAILED, "each", 0)->error, "not an array"));
+}
+
+static void
+test_multi_load_errors (void)
+{
+  g_autofree char *errors = load_errors (
+    "{`format`: `winnow.process/1`, `id`: `p`, `nodes`: [\n"
+    " {`id`: `s`, `type`: `startEvent`},\n"
+    " {`id`: `a`, `type`: `task`, `multiInstance`: {`cardinality`: 2, `collection`: `x`}},\n"
+    " {`id`: `b`, `type`: `task`, `multiInstance`: {`cardinality`: 0, `element`: `i`}},\n"
+    " {`id`: `c`, `type`: `timerEvent`, `duration`: 1, `multiInstance`: {`cardinality`: 2}},\n"
+    " {`id`: `e`, `type`: `endEvent`}],\n"
+    " `flows`: [{`id`: `f1`, `from`: `s`, `to`: `a`}, {`id`: `f2`, `from`: `a`, `to`: `b`},\n"
+    "  {`id`: `f3`, `from`: `b`, `to`: `c`}, {`id`: `f4`, `from`: `c`, `to`: `e`}]}");
+
+  g_assert_nonnull (strstr (errors, "nodes[1].multiInstance: a multiInstance has exactly one of `cardinality` and `collection`"));
+  g_assert_nonnull (strstr (errors, "nodes[2].multiInstance.cardinality: must be ≥ 1"));
+  g_assert_nonnull (strstr (errors, "nodes[2].multiInstance.element: `element` goes with a `collection`"));
+  g_assert_nonnull (strstr (errors, "nodes[3].multiInstance:"));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -818,6 +905,9 @@ main (int argc, char **argv)
   g_test_add_func ("/engine/Messages/correlation", test_message_correlation);
   g_test_add_func ("/engine/Messages/scenario", test_message_scenario);
   g_test_add_func ("/engine/EventGateways/first-event-wins", test_event_gateway);
+  g_test_add_func ("/engine/MultiInstance/parallel-timeout", test_multi_parallel_timeout);
+  g_test_add_func ("/engine/MultiInstance/sequential", test_multi_sequential);
+  g_test_add_func ("/engine/MultiInstance/load-errors", test_multi_load_errors);
 
   return g_test_run ();
 }

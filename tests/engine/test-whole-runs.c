@@ -161,8 +161,8 @@ test_every_example_keeps_invariants (void)
         }
       n++;
     }
-  /* the seven v1 examples and the six of Engine II at least */
-  g_assert_cmpuint (n, >=, 13);
+  /* the seven v1 examples and the seven of Engine II at least */
+  g_assert_cmpuint (n, >=, 14);
 }
 
 /* Engine II examples: what each shows happens. */
@@ -245,6 +245,21 @@ test_invoice_reminder (void)
   /* each mail's first attempt fails and is retried in-process: two invoices, one reminder */
   g_assert_cmpuint (wn_test_count (run, WN_EV_JOB, WN_PH_WORKER_RETRY_SCHEDULED, NULL), ==, 3);
   g_assert_cmpuint (wn_test_count (run, WN_EV_MESSAGE, WN_PH_LOST, NULL), ==, 1);
+}
+
+/* Parallel iterations, one job each with its own attempts, then sequential
+ * ones ended by the completion condition. */
+static void
+test_batch_payments (void)
+{
+  g_autoptr(WnTestRun) run = run_example ("batch-payments.process.json", NULL);
+  const WnNode *notified = wn_process_find_node (run->process, "notify-end");
+
+  g_assert_cmpstr (end_of (run, "i1"), ==, "done");
+  g_assert_cmpuint (wn_test_count (run, WN_EV_JOB, WN_PH_ENQUEUED, "charge"), ==, 3);
+  g_assert_cmpuint (wn_test_count (run, WN_EV_JOB, WN_PH_RETRY_SCHEDULED, "charge"), ==, 2);
+  g_assert_cmpuint (wn_engine_get_end_count (run->engine, notified->index), ==, 2);
+  g_assert_cmpuint (wn_test_find (run, WN_EV_NODE, WN_PH_ENTERED, "notify", 2)->loop, ==, 2);
 }
 
 static void
@@ -432,6 +447,7 @@ main (int argc, char **argv)
   g_test_add_func ("/engine/WholeRuns/manual-approval", test_manual_approval);
   g_test_add_func ("/engine/WholeRuns/payment-messages", test_payment_messages);
   g_test_add_func ("/engine/WholeRuns/invoice-reminder", test_invoice_reminder);
+  g_test_add_func ("/engine/WholeRuns/batch-payments", test_batch_payments);
   g_test_add_func ("/engine/WholeRuns/hundred-thousand", test_hundred_thousand_instances);
   g_test_add_func ("/engine/WholeRuns/session-round-trip", test_session_round_trip);
   g_test_add_func ("/engine/WholeRuns/crashed-holder", test_crashed_holder);
