@@ -8,8 +8,9 @@
  * error ends, and Engine II constructs now and then: sub-processes with error and timer
  * boundaries, terminate and error ends inside them, user tasks finished by
  * the scenario's rules, receive tasks and event-based gateways fed by its
- * messages; /engine/Properties/random-scoped-runs puts every process's body in
- * a sub-process) and of scenarios (workers that complete, fail with codes, report worker errors,
+ * messages, multi-instance service tasks;
+ * /engine/Properties/random-scoped-runs puts every process's body in a
+ * sub-process) and of scenarios (workers that complete, fail with codes, report worker errors,
  * crash beside a second worker, hang; random choices; injections; lock
  * durations; both trust modes per task and engine-wide; both onExhausted
  * modes; retry policies) and an operator who, part-way (possibly inside an
@@ -447,6 +448,18 @@ gen_service (Gen *g, char **entry, char **exit)
       json_object_set_array_member (worker, "input", input);
     }
   json_object_set_object_member (node, "worker", worker);
+  if (chance (g, 0.08))
+    {
+      /* a multi-instance task: each iteration its own job */
+      JsonObject *multi = json_object_new ();
+
+      json_object_set_int_member (multi, "cardinality", pick (g, 1, 3));
+      if (chance (g, 0.5))
+        json_object_set_boolean_member (multi, "sequential", TRUE);
+      if (chance (g, 0.3))
+        json_object_set_string_member (multi, "completion", "nrOfCompletedInstances >= 1");
+      json_object_set_object_member (node, "multiInstance", multi);
+    }
 
   gen_boundaries (g, task, chance (g, 0.5) ? pick (g, 1, 2) : 0, entry, exit);
 }
