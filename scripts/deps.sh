@@ -4,7 +4,7 @@
 set -eu
 
 packages="gcc meson ninja-build pkg-config gettext python3
-libglib2.0-dev libglib2.0-bin libjson-glib-dev libsoup-3.0-dev libgtk-4-dev libadwaita-1-dev
+libglib2.0-dev libglib2.0-bin libjson-glib-dev libsoup-3.0-dev libxml2-dev libgtk-4-dev libadwaita-1-dev
 desktop-file-utils appstream xvfb xauth parallel"
 
 missing=""

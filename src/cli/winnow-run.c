@@ -43,6 +43,8 @@ typedef struct {
   char     *summary;
   gboolean  quiet;
   gboolean  validate;
+  char     *process_id;
+  char     *export_json;
   gboolean  version;
   gsize     max_input;
   char    **breaks;
@@ -62,6 +64,8 @@ options_clear (Options *o)
   g_clear_pointer (&o->on_exhausted, g_free);
   g_clear_pointer (&o->journal, g_free);
   g_clear_pointer (&o->summary, g_free);
+  g_clear_pointer (&o->process_id, g_free);
+  g_clear_pointer (&o->export_json, g_free);
   g_clear_pointer (&o->breaks, g_strfreev);
   g_clear_pointer (&o->files, g_strfreev);
   g_clear_pointer (&o->serve, g_free);
@@ -508,6 +512,39 @@ print_break_state (WnEngine *engine)
 
 /* The policy lab's options (winnow-run-lab.c). */
 static WinnowRunLab lab_options;
+/* --export-json: the imported process as winnow.process/1; never over the input. */
+static int
+export_json (const char *target, const char *input, const char *json)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GFile) a = NULL;
+  g_autoptr(GFile) b = NULL;
+  g_autofree char *text = g_strconcat (json, "\n", NULL);
+
+  if (strcmp (target, "-") == 0)
+    {
+      wn_output_write (stdout_out, text, strlen (text));
+      if (!wn_output_commit (stdout_out, &error))
+        {
+          g_printerr ("winnow-run: %s\n", error->message);
+          return EXIT_OUTPUT;
+        }
+      return EXIT_COMPLETED;
+    }
+  a = g_file_new_for_commandline_arg (target);
+  b = g_file_new_for_commandline_arg (input);
+  if (g_file_equal (a, b))
+    {
+      g_printerr (_("winnow-run: --export-json: %s is the input file\n"), target);
+      return EXIT_INPUT;
+    }
+  if (!wn_output_write_file (target, text, strlen (text), &error))
+    {
+      g_printerr ("winnow-run: --export-json: %s\n", error->message);
+      return EXIT_OUTPUT;
+    }
+  return EXIT_COMPLETED;
+}
 
 static gboolean
 parse_options (int       *argc,
@@ -527,6 +564,8 @@ parse_options (int       *argc,
     { "summary", 0, 0, G_OPTION_ARG_STRING, &o->summary, N_("Summary format: text (default) | json"), N_("FORMAT") },
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &o->quiet, N_("No journal, summary only"), NULL },
     { "validate", 0, 0, G_OPTION_ARG_NONE, &o->validate, N_("Load and validate only; print nothing on success"), NULL },
+    { "process", 0, 0, G_OPTION_ARG_STRING, &o->process_id, N_("BPMN: the process to import when the file has several executable ones"), N_("ID") },
+    { "export-json", 0, 0, G_OPTION_ARG_FILENAME, &o->export_json, N_("BPMN: write the imported process as winnow.process/1 to FILE (- for standard output) and exit"), N_("FILE") },
     { "break", 'b', 0, G_OPTION_ARG_STRING_ARRAY, &o->breaks, N_("Stop after the first event matching KIND.PHASE[@NODE] and print the state (repeatable)"), N_("SPEC") },
     { "max-input-size", 0, 0, G_OPTION_ARG_CALLBACK, parse_size_cb, N_("Read input files of up to SIZE bytes (a K, M or G suffix: KiB, MiB, GiB; default 64M)"), N_("SIZE") },
     { "serve", 0, 0, G_OPTION_ARG_STRING, &o->serve, N_("Serve Camunda’s external-task REST API for outside workers on [ADDR:]PORT (127.0.0.1 unless ADDR is given), the clock at 1× on the wall, until every instance has ended"), N_("[ADDR:]PORT") },
@@ -581,6 +620,7 @@ main (int argc, char **argv)
   g_autoptr(GPtrArray) diagnostics = NULL;
   g_autoptr(WnProcess) process = NULL;
   g_autoptr(WnScenario) scenario = NULL;
+  g_autofree char *exported = NULL;
   WnEngineOptions options = { 0 };
   WnTime until = WN_TIME_NEVER;
   gboolean summary_json = FALSE;
@@ -646,12 +686,19 @@ main (int argc, char **argv)
     }
   if (o.max_input == 0)
     o.max_input = WN_LOAD_DEFAULT_MAX_SIZE;
-  process = wn_load_process_file_full (o.files[0], o.max_input, &diagnostics, &error);
+  if (o.process_id != NULL || o.export_json != NULL)
+    process = wn_load_bpmn_file (o.files[0], o.max_input, o.process_id, &exported, &diagnostics, &error);
+  else
+    process = wn_load_process_file_full (o.files[0], o.max_input, &diagnostics, &error);
   if (process == NULL)
     {
       print_diagnostics (diagnostics, error);
       return EXIT_INPUT;
     }
+  for (guint i = 0; process->warnings != NULL && i < process->warnings->len; i++)
+    g_printerr (_("winnow-run: warning: %s\n"), (const char *) g_ptr_array_index (process->warnings, i));
+  if (o.export_json != NULL)
+    return export_json (o.export_json, o.files[0], exported);
   if (o.scenario != NULL)
     {
       g_clear_pointer (&diagnostics, g_ptr_array_unref);

@@ -18,6 +18,7 @@
 #include "wn-process.h"
 #include "wn-scenario.h"
 #include "wn-loader.h"
+#include "wn-bpmn.h"
 #include "wn-output.h"
 #include "wn-breakpoint-item.h"
 #include "wn-engine.h"

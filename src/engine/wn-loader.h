@@ -48,7 +48,8 @@ char       *wn_diagnostic_format  (const WnDiagnostic *d);
  * embedded "scenario" is loaded into process->scenario.
  * Only regular files and pipes are read, up to WN_LOAD_DEFAULT_MAX_SIZE bytes
  * (the _full loaders take another limit): a device (/dev/zero, a terminal) or a
- * directory is refused with WN_LOAD_ERROR_IO without being read. */
+ * directory is refused with WN_LOAD_ERROR_IO without being read. A file that
+ * is XML (wn_load_data_is_xml()) is imported as BPMN 2.0 (wn-bpmn.h). */
 WnProcess  *wn_load_process_file  (const char *filename, GPtrArray **diagnostics, GError **error);
 WnProcess  *wn_load_process_file_full (const char *filename, gsize max_size,
                                        GPtrArray **diagnostics, GError **error);

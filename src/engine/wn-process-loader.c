@@ -3,6 +3,7 @@
  * flows, workers and the graph checks over them; an embedded scenario goes to
  * the scenario loader. */
 #include "wn-loader-private.h"
+#include "wn-bpmn.h"
 
 #include <string.h>
 
@@ -1275,8 +1276,21 @@ wn_load_process_file (const char *filename, GPtrArray **diagnostics, GError **er
   return wn_load_process_file_full (filename, WN_LOAD_DEFAULT_MAX_SIZE, diagnostics, error);
 }
 
+/* A file's contents: BPMN 2.0 when it is XML, else winnow.process/1. */
+static WnProcess *
+load_process_or_bpmn (const char  *data,
+                      gssize       length,
+                      const char  *display_name,
+                      GPtrArray  **diagnostics,
+                      GError     **error)
+{
+  if (wn_load_data_is_xml (data, (gsize) length))
+    return wn_load_bpmn_data (data, length, display_name, NULL, NULL, diagnostics, error);
+  return wn_load_process_data (data, length, display_name, diagnostics, error);
+}
+
 WnProcess *
 wn_load_process_file_full (const char *filename, gsize max_size, GPtrArray **diagnostics, GError **error)
 {
-  return _wn_check_load_file (filename, max_size, (WnCheckLoadFunc) wn_load_process_data, diagnostics, error);
+  return _wn_check_load_file (filename, max_size, (WnCheckLoadFunc) load_process_or_bpmn, diagnostics, error);
 }

@@ -310,6 +310,7 @@ wn_process_unref (WnProcess *process)
   wn_engine_config_clear (&process->engine);
   g_clear_pointer (&process->scenario, wn_scenario_unref);
   g_clear_pointer (&process->node_index, g_hash_table_unref);
+  g_clear_pointer (&process->warnings, g_ptr_array_unref);
   g_clear_pointer (&process->builder, builder_free);
   g_free (process);
 }

@@ -136,6 +136,7 @@ typedef struct {
   guint          start;            /* index of the start event */
   WnScenario    *scenario;         /* embedded scenario, or NULL */
   GHashTable    *node_index;       /* id → GUINT_TO_POINTER (index + 1) */
+  GPtrArray     *warnings;         /* char*: what an import (BPMN) ignored, as FILE:LINE:COL: lines; or NULL */
   gboolean       extended;         /* uses an Engine II construct: its journal names scopes and
                                     * each job a cancellation removes (docs/user-guide.md §6) */
   gpointer       builder;          /* private: pending builder state until wn_process_finish() */

@@ -5,7 +5,7 @@
 #   tests/fuzz/build.sh [OUTDIR]        (default: build-fuzz)
 #
 # Produces OUTDIR/fuzz-process-loader, OUTDIR/fuzz-scenario-loader,
-# OUTDIR/fuzz-lite and OUTDIR/fuzz-rest-body, instrumented with libFuzzer, ASan and UBSan (UBSan aborts).
+# OUTDIR/fuzz-lite, OUTDIR/fuzz-rest-body and OUTDIR/fuzz-bpmn, instrumented with libFuzzer, ASan and UBSan (UBSan aborts).
 # Needs clang and libclang-rt-14-dev (Debian 12). Run one with, e.g.:
 #
 #   build-fuzz/fuzz-lite -dict=tests/fuzz/lite.dict -max_total_time=600 \
@@ -28,7 +28,7 @@ cat > "$out/config.h" <<'H'
 #define DEVELOPMENT_BUILD 0
 H
 
-deps="glib-2.0 gobject-2.0 gio-2.0 json-glib-1.0"
+deps="glib-2.0 gobject-2.0 gio-2.0 json-glib-1.0 libxml-2.0"
 # shellcheck disable=SC2086  # $deps is a list
 cflags="-g -O1 -fno-omit-frame-pointer -std=gnu11 -Wall -Wno-unused-parameter
   -fsanitize=address,undefined -fno-sanitize-recover=undefined
@@ -66,7 +66,7 @@ for src in src/engine/*.c "$out/wn-enum-types.c" tests/fuzz/fuzz-sim.c; do
   objects="$objects $obj"
 done
 
-for target in process-loader scenario-loader lite; do
+for target in process-loader scenario-loader lite bpmn; do
   # shellcheck disable=SC2086
   $cc $cflags -fsanitize=fuzzer -DG_LOG_DOMAIN='"Winnow"' \
     "tests/fuzz/fuzz-$target.c" $objects $libs -o "$out/fuzz-$target"

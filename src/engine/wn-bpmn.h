@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* wn-bpmn.h — import BPMN 2.0 XML (Camunda 7 and 8, bpmn.io, Activiti,
+ * Flowable) into the process model the JSON loader builds (wn-loader.h),
+ * with the same validation. The mapping is docs/user-guide.md's "BPMN import". */
+#pragma once
+
+#if !defined (WINNOW_INSIDE) && !defined (WINNOW_COMPILATION)
+# error "Only winnow.h can be included directly"
+#endif
+
+#include <glib.h>
+#include "wn-process.h"
+
+G_BEGIN_DECLS
+
+/* TRUE when `data` is XML (its first character, after a byte order mark and
+ * blanks, is `<`): what wn_load_process_file() hands to the importer. */
+gboolean    wn_load_data_is_xml   (const char *data, gsize length);
+
+/* Import the BPMN process `process_id` of the document (NULL: its only
+ * executable process; a collaboration with several is refused, naming
+ * them). Problems are WN_LOAD_ERROR_SYNTAX (not well-formed XML, or a DOCTYPE:
+ * no DTD is loaded and no entity expanded) or WN_LOAD_ERROR_INVALID, every one
+ * in *diagnostics as FILE:LINE:COL: element-id (kind): message; nothing is
+ * half-loaded. What the import ignored is in process->warnings. With
+ * `json_out`, the equivalent winnow.process/1 document (--export-json). */
+WnProcess  *wn_load_bpmn_data     (const char  *data,
+                                   gssize       length,
+                                   const char  *display_name,
+                                   const char  *process_id,
+                                   char       **json_out,
+                                   GPtrArray  **diagnostics,
+                                   GError     **error);
+WnProcess  *wn_load_bpmn_file     (const char  *filename,
+                                   gsize        max_size,
+                                   const char  *process_id,
+                                   char       **json_out,
+                                   GPtrArray  **diagnostics,
+                                   GError     **error);
+
+G_END_DECLS

@@ -1,0 +1,380 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* test-bpmn.c — the BPMN 2.0 importer (wn-bpmn.h): safe parsing, namespaces,
+ * positions, the mapping onto the process model, expressions, refusals. */
+#include "winnow.h"
+
+#include <string.h>
+
+#define HEAD "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+#define BPMN_NS "http://www.omg.org/spec/BPMN/20100524/MODEL"
+
+static char *
+data_path (const char *name)
+{
+  return g_test_build_filename (G_TEST_DIST, "data", "bpmn", "winnow", name, NULL);
+}
+
+static WnProcess *
+load_file (const char *name, GError **error)
+{
+  g_autofree char *path = data_path (name);
+
+  return wn_load_bpmn_file (path, 0, NULL, NULL, NULL, error);
+}
+
+/* A one-process document around `body` (flow elements) with prefix bpmn:. */
+static char *
+doc (const char *body)
+{
+  return g_strconcat (HEAD "<bpmn:definitions xmlns:bpmn=\"" BPMN_NS "\" "
+                      "xmlns:camunda=\"http://camunda.org/schema/1.0/bpmn\" id=\"d\">\n"
+                      "<bpmn:process id=\"p\" isExecutable=\"true\">\n", body,
+                      "</bpmn:process>\n</bpmn:definitions>\n", NULL);
+}
+
+static void
+test_xxe_refused (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WnProcess) process = load_file ("xxe.bpmn", &error);
+
+  g_assert_null (process);
+  g_assert_error (error, WN_LOAD_ERROR, WN_LOAD_ERROR_SYNTAX);
+  g_assert_nonnull (strstr (error->message, "xxe.bpmn:2:1: a DOCTYPE is not allowed"));
+  g_assert_null (strstr (error->message, "root:"));
+}
+
+static void
+test_billion_laughs_refused (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WnProcess) process = load_file ("billion-laughs.bpmn", &error);
+
+  g_assert_null (process);
+  g_assert_error (error, WN_LOAD_ERROR, WN_LOAD_ERROR_SYNTAX);
+  g_assert_nonnull (strstr (error->message, "billion-laughs.bpmn:2:1: a DOCTYPE is not allowed"));
+  g_assert_cmpuint (strlen (error->message), <, 400);
+}
+
+static void
+test_not_well_formed (void)
+{
+  g_autoptr(GPtrArray) diags = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *text = HEAD "<definitions xmlns=\"" BPMN_NS "\">\n  <process id=\"p\">\n</definitions>\n";
+  g_autoptr(WnProcess) process = wn_load_bpmn_data (text, -1, "bad.bpmn", NULL, NULL, &diags, &error);
+  WnDiagnostic *d;
+
+  g_assert_null (process);
+  g_assert_error (error, WN_LOAD_ERROR, WN_LOAD_ERROR_SYNTAX);
+  g_assert_nonnull (diags);
+  g_assert_cmpuint (diags->len, ==, 1);
+  d = g_ptr_array_index (diags, 0);
+  g_assert_cmpuint (d->line, ==, 4);
+  g_assert_cmpuint (d->column, >, 1);
+}
+
+/* The same model under bpmn:, bpmn2: and the default namespace loads the
+ * same; a bpmn: prefix bound to another URI is not BPMN. */
+static void
+test_namespaces_by_uri (void)
+{
+  static const char * const forms[] = {
+    HEAD "<bpmn:definitions xmlns:bpmn=\"" BPMN_NS "\"><bpmn:process id=\"p\" isExecutable=\"true\">"
+    "<bpmn:startEvent id=\"s\"/><bpmn:endEvent id=\"e\"/><bpmn:sequenceFlow id=\"f\" sourceRef=\"s\" targetRef=\"e\"/>"
+    "</bpmn:process></bpmn:definitions>",
+    HEAD "<bpmn2:definitions xmlns:bpmn2=\"" BPMN_NS "\"><bpmn2:process id=\"p\" isExecutable=\"true\">"
+    "<bpmn2:startEvent id=\"s\"/><bpmn2:endEvent id=\"e\"/><bpmn2:sequenceFlow id=\"f\" sourceRef=\"s\" targetRef=\"e\"/>"
+    "</bpmn2:process></bpmn2:definitions>",
+    HEAD "<definitions xmlns=\"" BPMN_NS "\"><process id=\"p\" isExecutable=\"true\">"
+    "<startEvent id=\"s\"/><x:endEvent xmlns:x=\"" BPMN_NS "\" id=\"e\"/><sequenceFlow id=\"f\" sourceRef=\"s\" targetRef=\"e\"/>"
+    "</process></definitions>",
+  };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (forms); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(WnProcess) process = wn_load_bpmn_data (forms[i], -1, "ns.bpmn", NULL, NULL, NULL, &error);
+
+      g_assert_no_error (error);
+      g_assert_cmpuint (process->n_nodes, ==, 2);
+      g_assert_cmpuint (process->n_flows, ==, 1);
+    }
+  {
+    g_autoptr(GError) error = NULL;
+    const char *wrong = HEAD "<bpmn:definitions xmlns:bpmn=\"http://example.org/not-bpmn\">"
+                        "<bpmn:process id=\"p\"/></bpmn:definitions>";
+    g_autoptr(WnProcess) process = wn_load_bpmn_data (wrong, -1, "ns.bpmn", NULL, NULL, NULL, &error);
+
+    g_assert_null (process);
+    g_assert_error (error, WN_LOAD_ERROR, WN_LOAD_ERROR_INVALID);
+    g_assert_nonnull (strstr (error->message, "ns.bpmn:2:1: (definitions): not a BPMN 2.0 document"));
+  }
+}
+
+/* Camunda 7: external tasks, failedJobRetryTimeCycle, an error boundary with
+ * its code, a timer boundary, a JUEL condition and a gateway default. */
+static void
+test_camunda7_mapping (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WnProcess) process = load_file ("payment-c7.bpmn", &error);
+  g_autofree char *retry = NULL;
+  const WnNode *charge, *declined, *slow, *big;
+  const WnFlow *flow;
+
+  g_assert_no_error (error);
+  g_assert_cmpstr (process->id, ==, "payment");
+  g_assert_cmpstr (process->name, ==, "Payment");
+  g_assert_cmpuint (process->n_nodes, ==, 9);
+  g_assert_cmpuint (process->n_flows, ==, 7);
+  charge = wn_process_find_node (process, "charge");
+  g_assert_cmpint (charge->type, ==, WN_NODE_SERVICE);
+  g_assert_cmpstr (charge->worker->topic, ==, "payment.charge");
+  g_assert_true (charge->worker->policy.has_retry);
+  retry = wn_retry_policy_describe (&charge->worker->policy.retry);
+  g_assert_cmpint (charge->worker->policy.retry.kind, ==, WN_RETRY_FIXED);
+  g_assert_cmpuint (charge->worker->policy.retry.max_attempts, ==, 3);
+  g_assert_cmpint (charge->worker->policy.retry.delay, ==, 10 * G_TIME_SPAN_SECOND);
+  declined = wn_process_find_node (process, "declined");
+  g_assert_cmpstr (declined->error_code, ==, "CardDeclined");
+  slow = wn_process_find_node (process, "too-slow");
+  g_assert_cmpint (slow->timer, ==, 2 * G_TIME_SPAN_MINUTE);
+  g_assert_false (slow->non_interrupting);
+  big = wn_process_find_node (process, "big");
+  g_assert_cmpint (big->type, ==, WN_NODE_EXCLUSIVE);
+  flow = wn_process_find_flow (process, "Flow_big");
+  g_assert_nonnull (flow->condition);
+  g_assert_cmpstr (wn_lite_get_source (flow->condition), ==, "amount > 1000 and currency == 'EUR'");
+  g_assert_nonnull (process->warnings);
+  g_assert_cmpuint (process->warnings->len, ==, 1);
+  g_assert_nonnull (strstr (g_ptr_array_index (process->warnings, 0), "payment-c7.bpmn:4:5: payment (process): ignored: documentation"));
+}
+
+/* Camunda 8: a FEEL job type, retries and retryBackoff, a sub-process with a
+ * repeating non-interrupting timer and a catch-all error boundary, a
+ * terminate end, a receive task with a correlation key, a FEEL condition. */
+static void
+test_zeebe_mapping (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WnProcess) process = load_file ("payment-c8.bpmn", &error);
+  const WnNode *n;
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (process->n_nodes, ==, 13);
+  n = wn_process_find_node (process, "charge");
+  g_assert_cmpstr (n->worker->topic, ==, "payment.charge");
+  g_assert_cmpuint (n->worker->policy.retry.max_attempts, ==, 5);
+  g_assert_cmpint (n->worker->policy.retry.delay, ==, 30 * G_TIME_SPAN_SECOND);
+  g_assert_cmpint (n->scope, ==, (int) wn_process_find_node (process, "pay")->index);
+  n = wn_process_find_node (process, "reminder");
+  g_assert_true (n->non_interrupting);
+  g_assert_cmpuint (n->repeat, ==, 2);
+  g_assert_cmpint (n->timer, ==, G_TIME_SPAN_MINUTE);
+  g_assert_true (wn_process_find_node (process, "any-error")->catch_all);
+  g_assert_true (wn_process_find_node (process, "failed")->terminate);
+  n = wn_process_find_node (process, "confirm");
+  g_assert_cmpint (n->type, ==, WN_NODE_RECEIVE);
+  g_assert_cmpstr (n->message, ==, "payment-confirmed");
+  g_assert_cmpstr (wn_lite_get_source (n->correlation), ==, "orderId");
+  g_assert_cmpstr (wn_lite_get_source (wn_process_find_flow (process, "f-yes")->condition), ==,
+                   "amount >= 100 and not (currency == \"USD\")");
+  g_assert_cmpint (wn_process_find_node (process, "reminded")->type, ==, WN_NODE_THROW);
+}
+
+/* Every unsupported element is listed, with its line, column, id and kind. */
+static void
+test_unsupported_listed (void)
+{
+  g_autoptr(GPtrArray) diags = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = data_path ("unsupported.bpmn");
+  g_autoptr(WnProcess) process = wn_load_bpmn_file (path, 0, NULL, NULL, &diags, &error);
+  static const char * const expected[] = {
+    ":5:5: fork (inclusiveGateway): inclusive gateways are not supported yet",
+    ":6:5: call (callActivity): call activities are not supported",
+    ":8:7: each (serviceTask): a multi-instance activity needs a loopCardinality or a collection",
+    ":13:7: f2 (sequenceFlow): the condition `${execution.getVariable(\"x\") == 1}`: at 2: `execution` is outside",
+  };
+
+  g_assert_null (process);
+  g_assert_error (error, WN_LOAD_ERROR, WN_LOAD_ERROR_INVALID);
+  g_assert_cmpuint (diags->len, ==, G_N_ELEMENTS (expected));
+  for (gsize i = 0; i < G_N_ELEMENTS (expected); i++)
+    {
+      g_autofree char *line = wn_diagnostic_format (g_ptr_array_index (diags, i));
+
+      g_assert_nonnull (strstr (line, expected[i]));
+    }
+}
+
+/* The process loader's own checks come back at the BPMN element. */
+static void
+test_loader_errors_mapped (void)
+{
+  g_autofree char *text = doc ("<bpmn:startEvent id=\"s\"/>\n"
+                               "<bpmn:endEvent id=\"e\"/>\n"
+                               "  <bpmn:sequenceFlow id=\"f\" sourceRef=\"s\" targetRef=\"nowhere\"/>\n"
+                               "<bpmn:sequenceFlow id=\"g\" sourceRef=\"s\" targetRef=\"e\"/>\n");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WnProcess) process = wn_load_bpmn_data (text, -1, "m.bpmn", NULL, NULL, NULL, &error);
+
+  g_assert_null (process);
+  g_assert_error (error, WN_LOAD_ERROR, WN_LOAD_ERROR_INVALID);
+  g_assert_cmpstr (error->message, ==, "m.bpmn:6:3: f (sequenceFlow): unknown node \"nowhere\"");
+}
+
+static void
+test_expressions (void)
+{
+  static const struct { const char *in; const char *lite; } ok[] = {
+    { "${a == 1}", "a == 1" },
+    { "#{ order.total ge 10 and not approved }", "order.total >= 10 and not approved" },
+    { "${x.items[0] != null || y mod 2 == 1}", "x.items[0] != nil or y % 2 == 1" },
+    { "${!(a &lt; 3) &amp;&amp; b eq \"z\"}", "not (a < 3) and b == \"z\"" },
+    { "= a = 1 or (b - 2) * 3 &gt; 7", "a == 1 or (b - 2) * 3 > 7" },
+    { "=not(done)", "not (done)" },
+  };
+  static const struct { const char *in; const char *why; } bad[] = {
+    { "${empty list}", "at 2: `empty` is outside the subset of JUEL" },
+    { "${bean.check(x)}", "at 7: `check` is outside the subset of JUEL" },
+    { "= a &gt; 1 and b in [1,2]", "`in` is outside the subset of FEEL" },
+    { "= x[1] = 2", "at 3: `[` is outside the subset of FEEL" },
+    { "= name = 'x'", "`'` is outside the subset of FEEL" },
+    { "a == 1", "not an expression" },
+  };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (ok); i++)
+    {
+      g_autofree char *flows = g_strdup_printf ("<bpmn:startEvent id=\"s\"/><bpmn:exclusiveGateway id=\"g\" default=\"d\"/>"
+                                                "<bpmn:endEvent id=\"e\"/>"
+                                                "<bpmn:sequenceFlow id=\"f0\" sourceRef=\"s\" targetRef=\"g\"/>"
+                                                "<bpmn:sequenceFlow id=\"c\" sourceRef=\"g\" targetRef=\"e\">"
+                                                "<bpmn:conditionExpression>%s</bpmn:conditionExpression>"
+                                                "</bpmn:sequenceFlow>"
+                                                "<bpmn:sequenceFlow id=\"d\" sourceRef=\"g\" targetRef=\"e\"/>", ok[i].in);
+      g_autofree char *text = doc (flows);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(WnProcess) process = wn_load_bpmn_data (text, -1, "x.bpmn", NULL, NULL, NULL, &error);
+
+      g_assert_no_error (error);
+      g_assert_cmpstr (wn_lite_get_source (wn_process_find_flow (process, "c")->condition), ==, ok[i].lite);
+    }
+  for (gsize i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      g_autofree char *flows = g_strdup_printf ("<bpmn:startEvent id=\"s\"/><bpmn:exclusiveGateway id=\"g\"/>"
+                                                "<bpmn:endEvent id=\"e\"/>"
+                                                "<bpmn:sequenceFlow id=\"f0\" sourceRef=\"s\" targetRef=\"g\"/>"
+                                                "<bpmn:sequenceFlow id=\"c\" sourceRef=\"g\" targetRef=\"e\">"
+                                                "<bpmn:conditionExpression>%s</bpmn:conditionExpression>"
+                                                "</bpmn:sequenceFlow>", bad[i].in);
+      g_autofree char *text = doc (flows);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(WnProcess) process = wn_load_bpmn_data (text, -1, "x.bpmn", NULL, NULL, NULL, &error);
+
+      g_assert_null (process);
+      g_assert_error (error, WN_LOAD_ERROR, WN_LOAD_ERROR_INVALID);
+      if (strstr (error->message, bad[i].why) == NULL)
+        g_error ("%s: expected “%s” in: %s", bad[i].in, bad[i].why, error->message);
+    }
+}
+
+/* Topics from Java delegates, retries from Zeebe's defaults. */
+static void
+test_topics (void)
+{
+  g_autofree char *text = doc (
+    "<bpmn:startEvent id=\"s\"/>"
+    "<bpmn:serviceTask id=\"a\" camunda:class=\"org.example.Charge\"/>"
+    "<bpmn:serviceTask id=\"b\" camunda:delegateExpression=\"${chargeDelegate}\"/>"
+    "<bpmn:sendTask id=\"c\" camunda:expression=\"${mailer.send(execution, 'x')}\"/>"
+    "<bpmn:businessRuleTask id=\"d\" camunda:decisionRef=\"approve\"/>"
+    "<bpmn:serviceTask id=\"z\"><bpmn:extensionElements>"
+    "<zeebe:taskDefinition xmlns:zeebe=\"http://camunda.org/schema/zeebe/1.0\" type=\"mail\"/>"
+    "</bpmn:extensionElements></bpmn:serviceTask>"
+    "<bpmn:endEvent id=\"e\"/>"
+    "<bpmn:sequenceFlow id=\"f1\" sourceRef=\"s\" targetRef=\"a\"/>"
+    "<bpmn:sequenceFlow id=\"f2\" sourceRef=\"a\" targetRef=\"b\"/>"
+    "<bpmn:sequenceFlow id=\"f3\" sourceRef=\"b\" targetRef=\"c\"/>"
+    "<bpmn:sequenceFlow id=\"f4\" sourceRef=\"c\" targetRef=\"d\"/>"
+    "<bpmn:sequenceFlow id=\"f5\" sourceRef=\"d\" targetRef=\"z\"/>"
+    "<bpmn:sequenceFlow id=\"f6\" sourceRef=\"z\" targetRef=\"e\"/>");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WnProcess) process = wn_load_bpmn_data (text, -1, "t.bpmn", NULL, NULL, NULL, &error);
+  const WnNode *z;
+
+  g_assert_no_error (error);
+  g_assert_cmpstr (wn_process_find_node (process, "a")->worker->topic, ==, "java:org.example.Charge");
+  g_assert_cmpstr (wn_process_find_node (process, "b")->worker->topic, ==, "delegate:chargeDelegate");
+  g_assert_cmpstr (wn_process_find_node (process, "c")->worker->topic, ==, "expression:mailer.send_execution_x");
+  g_assert_cmpstr (wn_process_find_node (process, "d")->worker->topic, ==, "dmn:approve");
+  z = wn_process_find_node (process, "z");
+  g_assert_cmpstr (z->worker->topic, ==, "mail");
+  g_assert_cmpuint (z->worker->policy.retry.max_attempts, ==, 3);
+  g_assert_cmpint (z->worker->policy.retry.delay, ==, 0);
+}
+
+/* A collaboration with two executable processes asks which one. */
+static void
+test_several_processes (void)
+{
+  const char *text = HEAD "<definitions xmlns=\"" BPMN_NS "\">"
+    "<collaboration id=\"c\"><participant id=\"pa\" processRef=\"a\"/><participant id=\"pb\" processRef=\"b\"/>"
+    "<messageFlow id=\"mf\" sourceRef=\"pa\" targetRef=\"pb\"/></collaboration>"
+    "<process id=\"a\" isExecutable=\"true\"><startEvent id=\"s1\"/><endEvent id=\"e1\"/>"
+    "<sequenceFlow id=\"f1\" sourceRef=\"s1\" targetRef=\"e1\"/></process>"
+    "<process id=\"b\" isExecutable=\"true\"><startEvent id=\"s2\"/><endEvent id=\"e2\"/>"
+    "<sequenceFlow id=\"f2\" sourceRef=\"s2\" targetRef=\"e2\"/></process></definitions>";
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WnProcess) none = wn_load_bpmn_data (text, -1, "c.bpmn", NULL, NULL, NULL, &error);
+  g_autoptr(WnProcess) b = NULL;
+  g_autofree char *json = NULL;
+
+  g_assert_null (none);
+  g_assert_error (error, WN_LOAD_ERROR, WN_LOAD_ERROR_INVALID);
+  g_assert_nonnull (strstr (error->message, "2 executable processes (a, b): choose one"));
+  g_clear_error (&error);
+  b = wn_load_bpmn_data (text, -1, "c.bpmn", "b", &json, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (wn_process_find_node (b, "s2"));
+  g_assert_cmpuint (b->warnings->len, ==, 1);
+  g_assert_nonnull (strstr (g_ptr_array_index (b->warnings, 0), "mf (messageFlow): ignored"));
+  g_assert_nonnull (strstr (json, "\"format\" : \"winnow.process/1\""));
+  g_clear_error (&error);
+  g_assert_null (wn_load_bpmn_data (text, -1, "c.bpmn", "zz", NULL, NULL, &error));
+  g_assert_nonnull (strstr (error->message, "no process \"zz\" (the processes are: a, b)"));
+}
+
+/* wn_load_process_file() hands XML to the importer. */
+static void
+test_process_file_detects_xml (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = data_path ("payment-c7.bpmn");
+  g_autoptr(WnProcess) process = wn_load_process_file (path, NULL, &error);
+
+  g_assert_no_error (error);
+  g_assert_cmpstr (process->id, ==, "payment");
+  g_assert_true (wn_load_data_is_xml ("\xEF\xBB\xBF  <x/>", 8));
+  g_assert_false (wn_load_data_is_xml ("{\"a\":1}", 7));
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/engine/Bpmn/xxe-refused", test_xxe_refused);
+  g_test_add_func ("/engine/Bpmn/billion-laughs-refused", test_billion_laughs_refused);
+  g_test_add_func ("/engine/Bpmn/not-well-formed", test_not_well_formed);
+  g_test_add_func ("/engine/Bpmn/namespaces-by-uri", test_namespaces_by_uri);
+  g_test_add_func ("/engine/Bpmn/camunda7-mapping", test_camunda7_mapping);
+  g_test_add_func ("/engine/Bpmn/zeebe-mapping", test_zeebe_mapping);
+  g_test_add_func ("/engine/Bpmn/unsupported-listed", test_unsupported_listed);
+  g_test_add_func ("/engine/Bpmn/loader-errors-mapped", test_loader_errors_mapped);
+  g_test_add_func ("/engine/Bpmn/expressions", test_expressions);
+  g_test_add_func ("/engine/Bpmn/topics", test_topics);
+  g_test_add_func ("/engine/Bpmn/several-processes", test_several_processes);
+  g_test_add_func ("/engine/Bpmn/process-file-detects-xml", test_process_file_detects_xml);
+  return g_test_run ();
+}

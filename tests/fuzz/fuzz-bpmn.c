@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* fuzz-bpmn.c — wn_load_bpmn_data() (the BPMN importer) on arbitrary bytes; what loads
+ * is run (fuzz-sim.c). */
+#include "fuzz-target.h"
+#include "fuzz-sim.h"
+
+int
+LLVMFuzzerInitialize (int    *argc,
+                      char ***argv)
+{
+  fuzz_init ();
+  return 0;
+}
+
+int
+LLVMFuzzerTestOneInput (const uint8_t *data,
+                        size_t         size)
+{
+  g_autoptr(GPtrArray) diagnostics = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WnProcess) process = NULL;
+
+  process = wn_load_bpmn_data ((const char *) data, (gssize) size, "fuzz.bpmn", NULL, NULL, &diagnostics, &error);
+  if (process == NULL)
+    {
+      /* a refusal explains itself, in the documented form */
+      if (error == NULL || diagnostics == NULL)
+        g_error ("a refused process has no error or no diagnostics");
+      for (guint i = 0; i < diagnostics->len; i++)
+        g_free (wn_diagnostic_format (g_ptr_array_index (diagnostics, i)));
+      return 0;
+    }
+  if (error != NULL)
+    g_error ("a loaded process also set an error: %s", error->message);
+  fuzz_simulate (process, NULL);
+  return 0;
+}
