@@ -1319,6 +1319,68 @@ route_flows (WinnowLayout *self,
     }
 }
 
+/* A BPMN model's own diagram replaces the layered layout: each node centred
+ * where its author drew it (tasks and sub-processes at their drawn size,
+ * events and gateways at the drawing's), each flow along its waypoints (a
+ * straight line between the centres when the file has none). */
+static void
+apply_diagram (WinnowLayout    *self,
+               const WnProcess *process)
+{
+  const WnDiagram *d = process->diagram;
+
+  for (guint i = 0; i < self->n_nodes && i < d->n_shapes; i++)
+    {
+      WinnowLayoutNode *n = &self->nodes[i];
+      const WnDiagramShape *s = &d->shapes[i];
+      double cx = s->x + s->width / 2;
+      double cy = s->y + s->height / 2;
+      float dx = (float) (cx - n->cx);
+      float dy = (float) (cy - n->cy);
+
+      n->cx = cx;
+      n->cy = cy;
+      rect_offset (&n->label_rect, dx, dy);
+      if (winnow_layout_is_task (process->nodes[i].type))
+        {
+          /* the topic keeps its place at the box's top-left corner */
+          rect_offset (&n->topic_rect, (float) s->x - n->box.x, (float) s->y - n->box.y);
+          n->box = rect_init (s->x, s->y, s->width, s->height);
+        }
+      else
+        {
+          rect_offset (&n->box, dx, dy);
+          rect_offset (&n->topic_rect, dx, dy);
+        }
+    }
+  for (guint f = 0; f < self->n_flows && f < d->n_edges; f++)
+    {
+      WinnowLayoutFlow *fg = &self->flows[f];
+      const WnDiagramEdge *e = &d->edges[f];
+      const WnFlow *flow = &process->flows[f];
+
+      g_array_set_size (fg->points, 0);
+      if (e->n_points >= 2)
+        for (guint k = 0; k < e->n_points; k++)
+          {
+            WinnowLayoutPoint pt = { (float) e->points[k].x, (float) e->points[k].y };
+
+            g_array_append_val (fg->points, pt);
+          }
+      else
+        {
+          WinnowLayoutPoint a = { (float) self->nodes[flow->from].cx, (float) self->nodes[flow->from].cy };
+          WinnowLayoutPoint b = { (float) self->nodes[flow->to].cx, (float) self->nodes[flow->to].cy };
+
+          g_array_append_val (fg->points, a);
+          g_array_append_val (fg->points, b);
+        }
+      fg->back = FALSE;
+      if (fg->label != NULL)
+        place_flow_label (self, fg);
+    }
+}
+
 /* Bounds, then move everything to the margin. */
 static void
 fit_margin (WinnowLayout *self)
@@ -1440,6 +1502,8 @@ winnow_layout_new (const WnProcess             *process,
   place_nodes (self, &graph, &router);
   place_boundaries (self, process);
   route_flows (self, &graph, &router);
+  if (process->diagram != NULL)
+    apply_diagram (self, process);
   fit_margin (self);
 
   router_clear (&router);

@@ -100,7 +100,8 @@ typedef struct {
   gpointer                     user_data;
 } WinnowLayout;
 
-/* Lays out a finished process; `funcs` must outlive the layout. */
+/* Lays out a finished process (as its BPMN diagram says when it has one);
+ * `funcs` must outlive the layout. */
 WinnowLayout *winnow_layout_new            (const WnProcess             *process,
                                             const WinnowLayoutTextFuncs *funcs,
                                             gpointer                     user_data);

@@ -2,7 +2,8 @@
 /* winnow-load-errors.c — the load-error banner: every problem of a file
  * that could not be opened, visible without scrolling. The window calls
  * winnow_load_errors_show() when opening fails and _clear() when it
- * succeeds; the banner's close button is its load-errors.dismiss action. */
+ * succeeds — or _show_warnings() when an imported BPMN model left something
+ * out; the banner's close button is its load-errors.dismiss action. */
 #include "config.h"
 
 #include <glib/gi18n.h>
@@ -117,6 +118,34 @@ winnow_load_errors_show (WinnowLoadErrors *self,
       g_free (subtitle);
       subtitle = g_steal_pointer (&with_note);
     }
+  gtk_label_set_text (self->title, title);
+  gtk_label_set_text (self->subtitle, subtitle);
+  gtk_revealer_set_reveal_child (self->revealer, TRUE);
+}
+
+void
+winnow_load_errors_show_warnings (WinnowLoadErrors *self,
+                                  GFile            *file,
+                                  GPtrArray        *warnings)
+{
+  g_autofree char *name = NULL;
+  g_autofree char *title = NULL;
+  g_autofree char *subtitle = NULL;
+  guint n = warnings != NULL ? warnings->len : 0;
+
+  g_return_if_fail (WINNOW_IS_LOAD_ERRORS (self));
+  g_return_if_fail (G_IS_FILE (file));
+
+  winnow_load_errors_clear (self);
+  if (n == 0)
+    return;
+  name = g_file_get_basename (file);
+  for (guint i = 0; i < n; i++)
+    add_error_line (self, g_ptr_array_index (warnings, i));
+  /* Translators: %s is a file name */
+  title = g_strdup_printf (_("Opened “%s”"), name);
+  subtitle = g_strdup_printf (ngettext ("%u thing in the model does not change how it runs and was left out.",
+                                        "%u things in the model do not change how it runs and were left out.", n), n);
   gtk_label_set_text (self->title, title);
   gtk_label_set_text (self->subtitle, subtitle);
   gtk_revealer_set_reveal_child (self->revealer, TRUE);

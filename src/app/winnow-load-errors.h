@@ -18,5 +18,9 @@ void winnow_load_errors_show  (WinnowLoadErrors *self,
                                const GError     *error);
 /* Empty the banner and hide it. */
 void winnow_load_errors_clear (WinnowLoadErrors *self);
+/* What a BPMN import left out (process->warnings); clears when there is nothing. */
+void winnow_load_errors_show_warnings (WinnowLoadErrors *self,
+                                       GFile            *file,
+                                       GPtrArray        *warnings);
 
 G_END_DECLS

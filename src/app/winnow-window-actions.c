@@ -262,9 +262,11 @@ run_chooser (WinnowWindow   *self,
     case CHOOSE_PROCESS:
       chooser = gtk_file_chooser_native_new (_("Open Process"), GTK_WINDOW (self), GTK_FILE_CHOOSER_ACTION_OPEN,
                                              _("_Open"), _("_Cancel"));
-      gtk_file_filter_set_name (filter, _("Winnow processes (JSON)"));
+      gtk_file_filter_set_name (filter, _("Processes (Winnow JSON, BPMN 2.0)"));
       gtk_file_filter_add_pattern (filter, "*.json");
       gtk_file_filter_add_mime_type (filter, "application/json");
+      gtk_file_filter_add_pattern (filter, "*.bpmn");
+      gtk_file_filter_add_pattern (filter, "*.bpmn2");
       break;
     case CHOOSE_SCENARIO:
       chooser = gtk_file_chooser_native_new (_("Open Scenario"), GTK_WINDOW (self), GTK_FILE_CHOOSER_ACTION_OPEN,

@@ -30,7 +30,8 @@ _winnow_window_rebuild_recent_menu (WinnowWindow *self)
         {
           const char *uri = gtk_recent_info_get_uri (l->data);
 
-          if (g_str_has_suffix (uri, ".process.json") && gtk_recent_info_exists (l->data))
+          if ((g_str_has_suffix (uri, ".process.json") || g_str_has_suffix (uri, ".bpmn")) &&
+              gtk_recent_info_exists (l->data))
             g_ptr_array_add (found, g_strdup (uri));
         }
       g_list_free_full (items, (GDestroyNotify) gtk_recent_info_unref);
@@ -63,7 +64,7 @@ remember_file (WinnowWindow *self,
   g_autoptr(GFile) parent = g_file_get_parent (file);
   GtkRecentData recent = { 0 };
 
-  recent.mime_type = (char *) "application/json";
+  recent.mime_type = (char *) (g_str_has_suffix (uri, ".bpmn") ? "application/xml" : "application/json");
   recent.app_name = (char *) (g_get_application_name () ? g_get_application_name () : "winnow");
   recent.app_exec = (char *) "winnow %u";
   gtk_recent_manager_add_full (gtk_recent_manager_get_default (), uri, &recent);
@@ -113,7 +114,8 @@ winnow_window_open_file (WinnowWindow *self,
       winnow_load_errors_show (self->load_errors, file, diagnostics, error);
       return FALSE;
     }
-  winnow_load_errors_clear (self->load_errors);
+  winnow_load_errors_show_warnings (self->load_errors, file,
+                                    winnow_session_get_process (self->session)->warnings);
   remember_file (self, file);
   /* what the process says of itself, once, as it opens (and in the title's tooltip) */
   if (winnow_session_get_process (self->session)->about != NULL)

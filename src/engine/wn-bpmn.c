@@ -12,6 +12,7 @@
 
 #include <libxml/parser.h>
 #include <libxml/tree.h>
+#include <math.h>
 #include <string.h>
 
 #define NS_BPMN     "http://www.omg.org/spec/BPMN/20100524/MODEL"
@@ -1216,6 +1217,98 @@ note_collaboration (Import *im, xmlNode *root)
     }
 }
 
+/* ---- the diagram ------------------------------------------------------------ */
+
+static gboolean
+number_prop (xmlNode *el, const char *name, double *out)
+{
+  const char *v = prop (el, name);
+  char *end = NULL;
+
+  if (v == NULL)
+    return FALSE;
+  *out = g_ascii_strtod (v, &end);
+  return end != v && *end == '\0' && isfinite (*out);
+}
+
+/* The BPMNDI shapes and edges of the process's elements; NULL (and a warning)
+ * when the file has none or leaves a node without a shape. */
+static WnDiagram *
+read_diagram (Import *im, xmlNode *root, WnProcess *process)
+{
+  g_autoptr(GHashTable) shapes = g_hash_table_new (g_str_hash, g_str_equal);   /* element id → BPMNShape */
+  g_autoptr(GHashTable) edges = g_hash_table_new (g_str_hash, g_str_equal);
+  WnDiagram *diagram;
+  xmlNode *missing = NULL;
+  const char *missing_id = NULL;
+
+  for (xmlNode *d = root->children; d != NULL; d = d->next)
+    {
+      if (!is_el (d, NS_BPMNDI, "BPMNDiagram"))
+        continue;
+      for (xmlNode *plane = d->children; plane != NULL; plane = plane->next)
+        for (xmlNode *el = is_el (plane, NS_BPMNDI, "BPMNPlane") ? plane->children : NULL; el != NULL; el = el->next)
+          {
+            const char *ref = prop (el, "bpmnElement");
+
+            if (ref == NULL)
+              continue;
+            if (is_el (el, NS_BPMNDI, "BPMNShape"))
+              g_hash_table_insert (shapes, (gpointer) ref, el);
+            else if (is_el (el, NS_BPMNDI, "BPMNEdge"))
+              g_hash_table_insert (edges, (gpointer) ref, el);
+          }
+    }
+  if (g_hash_table_size (shapes) == 0)
+    {
+      warn (im, root, "no diagram (BPMNDI): the automatic layout is used");
+      return NULL;
+    }
+
+  diagram = g_new0 (WnDiagram, 1);
+  diagram->n_shapes = process->n_nodes;
+  diagram->shapes = g_new0 (WnDiagramShape, process->n_nodes);
+  diagram->n_edges = process->n_flows;
+  diagram->edges = g_new0 (WnDiagramEdge, process->n_flows);
+  for (guint i = 0; i < process->n_nodes && missing_id == NULL; i++)
+    {
+      xmlNode *shape = g_hash_table_lookup (shapes, process->nodes[i].id);
+      xmlNode *bounds = shape != NULL ? child (shape, "http://www.omg.org/spec/DD/20100524/DC", "Bounds") : NULL;
+      WnDiagramShape *s = &diagram->shapes[i];
+
+      if (bounds == NULL || !number_prop (bounds, "x", &s->x) || !number_prop (bounds, "y", &s->y) ||
+          !number_prop (bounds, "width", &s->width) || !number_prop (bounds, "height", &s->height))
+        {
+          missing = shape != NULL ? shape : root;
+          missing_id = process->nodes[i].id;
+        }
+    }
+  if (missing_id != NULL)
+    {
+      warn (im, missing, "the diagram has no shape with bounds for \"%s\": the automatic layout is used",
+            missing_id);
+      wn_diagram_free (diagram);
+      return NULL;
+    }
+  for (guint f = 0; f < process->n_flows; f++)
+    {
+      xmlNode *edge = g_hash_table_lookup (edges, process->flows[f].id);
+      GArray *points = g_array_new (FALSE, FALSE, sizeof (WnDiagramPoint));
+
+      for (xmlNode *w = edge != NULL ? edge->children : NULL; w != NULL; w = w->next)
+        {
+          WnDiagramPoint pt;
+
+          if (is_el (w, "http://www.omg.org/spec/DD/20100524/DI", "waypoint") &&
+              number_prop (w, "x", &pt.x) && number_prop (w, "y", &pt.y))
+            g_array_append_val (points, pt);
+        }
+      diagram->edges[f].n_points = points->len;
+      diagram->edges[f].points = (WnDiagramPoint *) (void *) g_array_free (points, FALSE);
+    }
+  return diagram;
+}
+
 /* Map the JSON loader's diagnostics (at JSON paths) back to the elements. */
 static void
 map_back (Import *im, GPtrArray *diags, xmlNode *process_el)
@@ -1481,6 +1574,7 @@ wn_load_bpmn_data (const char  *data,
       fail (&im, WN_LOAD_ERROR_INVALID, diagnostics, error);
       goto out;
     }
+  process->diagram = read_diagram (&im, root, process);
   g_ptr_array_sort (im.warnings, compare_diag);
   if (im.warnings->len > 0)
     {

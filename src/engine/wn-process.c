@@ -287,6 +287,18 @@ wn_process_ref (WnProcess *process)
 }
 
 void
+wn_diagram_free (WnDiagram *diagram)
+{
+  if (diagram == NULL)
+    return;
+  for (guint i = 0; i < diagram->n_edges; i++)
+    g_free (diagram->edges[i].points);
+  g_free (diagram->edges);
+  g_free (diagram->shapes);
+  g_free (diagram);
+}
+
+void
 wn_process_unref (WnProcess *process)
 {
   g_return_if_fail (process != NULL);
@@ -311,6 +323,7 @@ wn_process_unref (WnProcess *process)
   g_clear_pointer (&process->scenario, wn_scenario_unref);
   g_clear_pointer (&process->node_index, g_hash_table_unref);
   g_clear_pointer (&process->warnings, g_ptr_array_unref);
+  g_clear_pointer (&process->diagram, wn_diagram_free);
   g_clear_pointer (&process->builder, builder_free);
   g_free (process);
 }

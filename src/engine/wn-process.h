@@ -121,6 +121,29 @@ void wn_engine_config_clear (WnEngineConfig *config);
 /* Fields set in `over` replace those in `base`. */
 void wn_engine_config_merge (WnEngineConfig *base, const WnEngineConfig *over);
 
+/* A BPMN model's diagram (BPMNDI), in its own units (pixels in the modeller). */
+typedef struct {
+  double x, y, width, height;
+} WnDiagramShape;
+
+typedef struct {
+  double x, y;
+} WnDiagramPoint;
+
+typedef struct {
+  WnDiagramPoint *points;          /* source to target */
+  guint           n_points;        /* 0: the file has no edge for the flow */
+} WnDiagramEdge;
+
+typedef struct {
+  WnDiagramShape *shapes;          /* per node, by index (every node has one) */
+  WnDiagramEdge  *edges;           /* per flow, by index */
+  guint           n_shapes;
+  guint           n_edges;
+} WnDiagram;
+
+void wn_diagram_free (WnDiagram *diagram);
+
 typedef struct {
   gint           ref_count;
   char          *filename;         /* where it was loaded from, or NULL */
@@ -136,6 +159,7 @@ typedef struct {
   guint          start;            /* index of the start event */
   WnScenario    *scenario;         /* embedded scenario, or NULL */
   GHashTable    *node_index;       /* id → GUINT_TO_POINTER (index + 1) */
+  WnDiagram     *diagram;          /* as its author drew it (BPMN import), or NULL */
   GPtrArray     *warnings;         /* char*: what an import (BPMN) ignored, as FILE:LINE:COL: lines; or NULL */
   gboolean       extended;         /* uses an Engine II construct: its journal names scopes and
                                     * each job a cancellation removes (docs/user-guide.md §6) */

@@ -391,10 +391,49 @@ test_loop (void)
   g_assert_cmpfloat (work->label_rect.y + work->label_rect.height, <=, work->box.y + work->box.height);
 }
 
+/* A BPMN model with a diagram is drawn as its author drew it: the shapes'
+ * places (shifted together to the margin) and the edges' waypoints. */
+static void
+test_bpmn_diagram (void)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "bpmn", "winnow", "payment-c7.bpmn", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WnProcess) process = wn_load_process_file (path, NULL, &error);
+  FakeTexts texts = { 0 };
+  g_autoptr(WinnowLayout) layout = NULL;
+  const WinnowLayoutNode *start, *charge, *notify;
+  const WinnowLayoutFlow *big;
+  const WinnowLayoutPoint *pts;
+  double dx, dy;
+
+  g_assert_no_error (error);
+  layout = lay_out (process, &texts);
+  start = node_of (layout, process, "StartEvent_1");
+  charge = node_of (layout, process, "charge");
+  notify = node_of (layout, process, "notify");
+  /* StartEvent_1 is drawn at (152, 102) 36×36, charge at (240, 80) 100×80,
+   * notify at (500, 200) 100×80 */
+  dx = charge->cx - 290;
+  dy = charge->cy - 120;
+  g_assert_cmpfloat_with_epsilon (start->cx - dx, 170, EPSILON);
+  g_assert_cmpfloat_with_epsilon (start->cy - dy, 120, EPSILON);
+  g_assert_cmpfloat_with_epsilon (notify->cx - dx, 550, EPSILON);
+  g_assert_cmpfloat_with_epsilon (notify->cy - dy, 240, EPSILON);
+  g_assert_cmpfloat_with_epsilon (charge->box.width, 100, EPSILON);
+  g_assert_cmpfloat_with_epsilon (charge->box.height, 80, EPSILON);
+  big = &layout->flows[wn_process_find_flow (process, "Flow_big")->index];
+  g_assert_cmpuint (big->points->len, ==, 3);
+  pts = (const WinnowLayoutPoint *) (const void *) big->points->data;
+  g_assert_cmpfloat_with_epsilon (pts[1].x - dx, 420, EPSILON);
+  g_assert_cmpfloat_with_epsilon (pts[1].y - dy, 240, EPSILON);
+  g_assert_cmpfloat_with_epsilon (pts[2].x - dx, 500, EPSILON);
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/app/Layout/bpmn-diagram", test_bpmn_diagram);
   g_test_add_func ("/app/Layout/examples", test_examples);
   g_test_add_func ("/app/Layout/order-fulfilment", test_order);
   g_test_add_func ("/app/Layout/loop", test_loop);

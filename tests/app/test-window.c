@@ -289,6 +289,30 @@ test_window_run (void)
     ;
 }
 
+/* A Camunda Modeler file opens with its author's layout, the import's
+ * warnings in the load report, and runs to the end. */
+static void
+test_window_bpmn (void)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "bpmn", "winnow", "payment-c7.bpmn", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  WinnowWindow *window = winnow_window_new (NULL);
+  WinnowSession *session = winnow_window_get_session (window);
+  WnProcess *process;
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1200, 800);
+  gtk_window_present (GTK_WINDOW (window));
+  winnow_test_settle (GTK_WIDGET (window));
+  g_assert_true (winnow_window_open_file (window, file));
+  process = winnow_session_get_process (session);
+  g_assert_cmpstr (process->id, ==, "payment");
+  g_assert_nonnull (process->diagram);
+  g_assert_nonnull (process->warnings);
+  winnow_test_settle (GTK_WIDGET (window));
+  winnow_test_save_screenshot (GTK_WIDGET (window), "bpmn-window.png");
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 /* Fast-forward with 10 000 instances: the window keeps drawing, and Pause lands
  * at once and stops the clock. */
 static void
@@ -820,6 +844,7 @@ main (int argc, char **argv)
   g_test_add_func ("/app/Window/engine-ii", test_window_engine_ii);
   g_test_add_func ("/app/Window/save-folder", test_window_save_folder);
   g_test_add_func ("/app/Window/run", test_window_run);
+  g_test_add_func ("/app/Window/bpmn", test_window_bpmn);
   g_test_add_func ("/app/Window/fast-forward-10000", test_window_responsive);
   g_test_add_func ("/app/Window/failed-save", test_window_failed_save);
   g_test_add_func ("/app/Window/step-in-slices", test_window_step_in_slices);

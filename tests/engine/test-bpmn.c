@@ -146,6 +146,13 @@ test_camunda7_mapping (void)
   flow = wn_process_find_flow (process, "Flow_big");
   g_assert_nonnull (flow->condition);
   g_assert_cmpstr (wn_lite_get_source (flow->condition), ==, "amount > 1000 and currency == 'EUR'");
+  /* the modeller's diagram, per node and flow */
+  g_assert_nonnull (process->diagram);
+  g_assert_cmpuint (process->diagram->n_shapes, ==, process->n_nodes);
+  g_assert_cmpfloat (process->diagram->shapes[charge->index].x, ==, 240);
+  g_assert_cmpfloat (process->diagram->shapes[charge->index].width, ==, 100);
+  g_assert_cmpuint (process->diagram->edges[flow->index].n_points, ==, 3);
+  g_assert_cmpfloat (process->diagram->edges[flow->index].points[2].x, ==, 500);
   g_assert_nonnull (process->warnings);
   g_assert_cmpuint (process->warnings->len, ==, 1);
   g_assert_nonnull (strstr (g_ptr_array_index (process->warnings, 0), "payment-c7.bpmn:4:5: payment (process): ignored: documentation"));
@@ -338,8 +345,11 @@ test_several_processes (void)
   b = wn_load_bpmn_data (text, -1, "c.bpmn", "b", &json, NULL, &error);
   g_assert_no_error (error);
   g_assert_nonnull (wn_process_find_node (b, "s2"));
-  g_assert_cmpuint (b->warnings->len, ==, 1);
-  g_assert_nonnull (strstr (g_ptr_array_index (b->warnings, 0), "mf (messageFlow): ignored"));
+  g_assert_cmpuint (b->warnings->len, ==, 2);
+  g_assert_nonnull (strstr (g_ptr_array_index (b->warnings, 0), "c.bpmn:2:1: (definitions): no diagram (BPMNDI): "
+                            "the automatic layout is used"));
+  g_assert_nonnull (strstr (g_ptr_array_index (b->warnings, 1), "mf (messageFlow): ignored"));
+  g_assert_null (b->diagram);
   g_assert_nonnull (strstr (json, "\"format\" : \"winnow.process/1\""));
   g_clear_error (&error);
   g_assert_null (wn_load_bpmn_data (text, -1, "c.bpmn", "zz", NULL, NULL, &error));
