@@ -241,27 +241,9 @@ add_diag (Import *im, GPtrArray *to, xmlNode *el, char *message)
   g_ptr_array_add (to, d);
 }
 
-static void refuse (Import *im, xmlNode *el, const char *format, ...) G_GNUC_PRINTF (3, 4);
-static void
-refuse (Import *im, xmlNode *el, const char *format, ...)
-{
-  va_list args;
-
-  va_start (args, format);
-  add_diag (im, im->errors, el, g_strdup_vprintf (format, args));
-  va_end (args);
-}
-
-static void warn (Import *im, xmlNode *el, const char *format, ...) G_GNUC_PRINTF (3, 4);
-static void
-warn (Import *im, xmlNode *el, const char *format, ...)
-{
-  va_list args;
-
-  va_start (args, format);
-  add_diag (im, im->warnings, el, g_strdup_vprintf (format, args));
-  va_end (args);
-}
+/* An error (refuse) or a warning (warn) at the element. */
+#define refuse(im, el, ...) add_diag ((im), (im)->errors, (el), g_strdup_printf (__VA_ARGS__))
+#define warn(im, el, ...)   add_diag ((im), (im)->warnings, (el), g_strdup_printf (__VA_ARGS__))
 
 static void
 remember (Import *im, const char *path, xmlNode *el)

@@ -294,7 +294,8 @@ test_window_run (void)
 static void
 test_window_bpmn (void)
 {
-  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "bpmn", "winnow", "payment-c7.bpmn", NULL);
+  /* G_TEST_SRCDIR is tests/app here */
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "..", "data", "bpmn", "winnow", "payment-c7.bpmn", NULL);
   g_autoptr(GFile) file = g_file_new_for_path (path);
   WinnowWindow *window = winnow_window_new (NULL);
   WinnowSession *session = winnow_window_get_session (window);

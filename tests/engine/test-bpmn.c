@@ -232,6 +232,22 @@ test_loader_errors_mapped (void)
   g_assert_cmpstr (error->message, ==, "m.bpmn:6:3: f (sequenceFlow): unknown node \"nowhere\"");
 }
 
+/* A gateway whose flow "c" has the condition `expression`. */
+static WnProcess *
+load_condition (const char *expression, GError **error)
+{
+  g_autofree char *flows = g_strdup_printf ("<bpmn:startEvent id=\"s\"/><bpmn:exclusiveGateway id=\"g\" default=\"d\"/>"
+                                            "<bpmn:endEvent id=\"e\"/>"
+                                            "<bpmn:sequenceFlow id=\"f0\" sourceRef=\"s\" targetRef=\"g\"/>"
+                                            "<bpmn:sequenceFlow id=\"c\" sourceRef=\"g\" targetRef=\"e\">"
+                                            "<bpmn:conditionExpression>%s</bpmn:conditionExpression>"
+                                            "</bpmn:sequenceFlow>"
+                                            "<bpmn:sequenceFlow id=\"d\" sourceRef=\"g\" targetRef=\"e\"/>", expression);
+  g_autofree char *text = doc (flows);
+
+  return wn_load_bpmn_data (text, -1, "x.bpmn", NULL, NULL, NULL, error);
+}
+
 static void
 test_expressions (void)
 {
@@ -254,31 +270,16 @@ test_expressions (void)
 
   for (gsize i = 0; i < G_N_ELEMENTS (ok); i++)
     {
-      g_autofree char *flows = g_strdup_printf ("<bpmn:startEvent id=\"s\"/><bpmn:exclusiveGateway id=\"g\" default=\"d\"/>"
-                                                "<bpmn:endEvent id=\"e\"/>"
-                                                "<bpmn:sequenceFlow id=\"f0\" sourceRef=\"s\" targetRef=\"g\"/>"
-                                                "<bpmn:sequenceFlow id=\"c\" sourceRef=\"g\" targetRef=\"e\">"
-                                                "<bpmn:conditionExpression>%s</bpmn:conditionExpression>"
-                                                "</bpmn:sequenceFlow>"
-                                                "<bpmn:sequenceFlow id=\"d\" sourceRef=\"g\" targetRef=\"e\"/>", ok[i].in);
-      g_autofree char *text = doc (flows);
       g_autoptr(GError) error = NULL;
-      g_autoptr(WnProcess) process = wn_load_bpmn_data (text, -1, "x.bpmn", NULL, NULL, NULL, &error);
+      g_autoptr(WnProcess) process = load_condition (ok[i].in, &error);
 
       g_assert_no_error (error);
       g_assert_cmpstr (wn_lite_get_source (wn_process_find_flow (process, "c")->condition), ==, ok[i].lite);
     }
   for (gsize i = 0; i < G_N_ELEMENTS (bad); i++)
     {
-      g_autofree char *flows = g_strdup_printf ("<bpmn:startEvent id=\"s\"/><bpmn:exclusiveGateway id=\"g\"/>"
-                                                "<bpmn:endEvent id=\"e\"/>"
-                                                "<bpmn:sequenceFlow id=\"f0\" sourceRef=\"s\" targetRef=\"g\"/>"
-                                                "<bpmn:sequenceFlow id=\"c\" sourceRef=\"g\" targetRef=\"e\">"
-                                                "<bpmn:conditionExpression>%s</bpmn:conditionExpression>"
-                                                "</bpmn:sequenceFlow>", bad[i].in);
-      g_autofree char *text = doc (flows);
       g_autoptr(GError) error = NULL;
-      g_autoptr(WnProcess) process = wn_load_bpmn_data (text, -1, "x.bpmn", NULL, NULL, NULL, &error);
+      g_autoptr(WnProcess) process = load_condition (bad[i].in, &error);
 
       g_assert_null (process);
       g_assert_error (error, WN_LOAD_ERROR, WN_LOAD_ERROR_INVALID);

@@ -21,17 +21,6 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
   g_autoptr(WnProcess) process = NULL;
 
   process = wn_load_process_data ((const char *) data, (gssize) size, "fuzz.process.json", &diagnostics, &error);
-  if (process == NULL)
-    {
-      /* a refusal explains itself, in the documented form */
-      if (error == NULL || diagnostics == NULL)
-        g_error ("a refused process has no error or no diagnostics");
-      for (guint i = 0; i < diagnostics->len; i++)
-        g_free (wn_diagnostic_format (g_ptr_array_index (diagnostics, i)));
-      return 0;
-    }
-  if (error != NULL)
-    g_error ("a loaded process also set an error: %s", error->message);
-  fuzz_simulate (process, NULL);
+  fuzz_loaded (process, diagnostics, error);
   return 0;
 }

@@ -229,3 +229,21 @@ out:
   g_string_free (live.json, TRUE);
   g_string_free (live.text, TRUE);
 }
+
+void
+fuzz_loaded (WnProcess    *process,
+             GPtrArray    *diagnostics,
+             const GError *error)
+{
+  if (process == NULL)
+    {
+      if (error == NULL || diagnostics == NULL)
+        g_error ("a refused process has no error or no diagnostics");
+      for (guint i = 0; i < diagnostics->len; i++)
+        g_free (wn_diagnostic_format (g_ptr_array_index (diagnostics, i)));
+      return;
+    }
+  if (error != NULL)
+    g_error ("a loaded process also set an error: %s", error->message);
+  fuzz_simulate (process, NULL);
+}

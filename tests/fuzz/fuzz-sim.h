@@ -17,4 +17,8 @@ void fuzz_init     (void);
  * an exported session that does not load, or a replay that differs. */
 void fuzz_simulate (WnProcess *process, WnScenario *scenario);
 
+/* What a process loader's target does with its result: a refusal explains
+ * itself in the documented form; what loads is simulated. */
+void fuzz_loaded   (WnProcess *process, GPtrArray *diagnostics, const GError *error);
+
 G_END_DECLS
