@@ -982,6 +982,54 @@ def serve_warns_beyond_loopback():
     check("warning: listening on 0.0.0.0" in first + err, first + err)
 
 
+BPMN = os.path.join(SRC, "tests", "data", "bpmn", "winnow")
+
+
+@case
+def bpmn_runs_like_its_export():
+    """A BPMN model and the winnow.process/1 file it exports give the same journal."""
+    model = os.path.join(BPMN, "payment-c7.bpmn")
+    scenario = os.path.join(BPMN, "payment-c7.scenario.json")
+    with tempfile.TemporaryDirectory() as tmp:
+        exported = os.path.join(tmp, "payment.process.json")
+        code, _, err = run("--export-json", exported, model)
+        check(code == 0 and "payment (process): ignored: documentation" in err, (code, err))
+        check(json.load(open(exported))["format"] == "winnow.process/1", exported)
+        code_a, out_a, err_a = run("--jsonl", "--scenario", scenario, model)
+        code_b, out_b, err_b = run("--jsonl", "--scenario", scenario, exported)
+        check(code_a == 0 and code_b == 0, (code_a, code_b, err_a, err_b))
+        check(out_a == out_b and '"workerRetryScheduled"' in out_a, "the journals differ")
+        code, _, err = run("--export-json", model, model)
+        check(code == 2 and "is the input file" in err, (code, err))
+
+
+@case
+def bpmn_process_option():
+    """--process picks one of several executable processes; a wrong id lists them."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "two.bpmn")
+        with open(path, "w") as f:
+            f.write('<definitions xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL">'
+                    '<process id="a" isExecutable="true"><startEvent id="s1"/><endEvent id="e1"/>'
+                    '<sequenceFlow id="f1" sourceRef="s1" targetRef="e1"/></process>'
+                    '<process id="b" isExecutable="true"><startEvent id="s2"/><endEvent id="e2"/>'
+                    '<sequenceFlow id="f2" sourceRef="s2" targetRef="e2"/></process></definitions>')
+        code, _, err = run("--validate", path)
+        check(code == 2 and "2 executable processes (a, b): choose one" in err, err)
+        code, out, err = run("-q", "--process", "b", path)
+        check(code == 0 and "1 completed" in out, (code, out, err))
+        code, _, err = run("--validate", "--process", "c", path)
+        check(code == 2 and 'no process "c" (the processes are: a, b)' in err, err)
+
+
+@case
+def bpmn_unsupported_listed():
+    code, _, err = run("--validate", os.path.join(BPMN, "unsupported.bpmn"))
+    lines = err.strip().splitlines()
+    check(code == 2 and len(lines) == 4, err)
+    check(":5:5: fork (inclusiveGateway): inclusive gateways are not supported yet" in lines[0], lines[0])
+
+
 print(f"1..{len(results)}")
 failed = 0
 for i, fn in enumerate(results, 1):
