@@ -211,6 +211,16 @@ wn_lab_histogram_value_at_rank (const WnLabHistogram *self,
   return self->max;
 }
 
+void
+wn_lab_histogram_foreach (const WnLabHistogram *self,
+                          WnLabBucketFunc       func,
+                          gpointer              data)
+{
+  for (guint i = self->first; self->counts != NULL && i < self->first + self->n_counts; i++)
+    if (count_at (self, i) > 0)
+      func (wn_lab_histogram_bucket_lower (i), wn_lab_histogram_bucket_width (i), count_at (self, i), data);
+}
+
 gint64
 wn_lab_histogram_percentile (const WnLabHistogram *self,
                              double                p)

@@ -43,6 +43,10 @@ gint64          wn_lab_histogram_value_at_rank (const WnLabHistogram *self, guin
 /* Nearest-rank percentile, 0 < p ≤ 100. */
 gint64          wn_lab_histogram_percentile (const WnLabHistogram *self, double p);
 
+/* Each non-empty bucket in increasing order: its lower bound, width and count. */
+typedef void (*WnLabBucketFunc) (gint64 lower, gint64 width, guint64 count, gpointer data);
+void            wn_lab_histogram_foreach    (const WnLabHistogram *self, WnLabBucketFunc func, gpointer data);
+
 /* The bucket that holds `value`: its index, lower bound and width. */
 guint           wn_lab_histogram_bucket_of  (gint64 value);
 gint64          wn_lab_histogram_bucket_lower (guint index);

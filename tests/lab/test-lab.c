@@ -116,6 +116,42 @@ test_histogram_buckets (void)
     }
 }
 
+static void
+add_bucket_cb (gint64   lower,
+               gint64   width,
+               guint64  count,
+               gpointer data)
+{
+  GArray *seen = data;
+  gint64 row[3] = { lower, width, (gint64) count };
+
+  g_array_append_vals (seen, row, 3);
+}
+
+/* The non-empty buckets, in order, with counts adding up to the values. */
+static void
+test_histogram_foreach (void)
+{
+  g_autoptr(WnLabHistogram) h = wn_lab_histogram_new ();
+  g_autoptr(GArray) seen = g_array_new (FALSE, FALSE, sizeof (gint64));
+
+  wn_lab_histogram_foreach (h, add_bucket_cb, seen);
+  g_assert_cmpuint (seen->len, ==, 0);
+  wn_lab_histogram_add_n (h, 5, 2);
+  wn_lab_histogram_add (h, 257);
+  wn_lab_histogram_add (h, 1000001);
+  wn_lab_histogram_add (h, 256);
+  wn_lab_histogram_foreach (h, add_bucket_cb, seen);
+  g_assert_cmpuint (seen->len, ==, 9);
+  g_assert_cmpint (g_array_index (seen, gint64, 0), ==, 5);
+  g_assert_cmpint (g_array_index (seen, gint64, 2), ==, 2);
+  g_assert_cmpint (g_array_index (seen, gint64, 3), ==, 256);
+  g_assert_cmpint (g_array_index (seen, gint64, 4), ==, 2);
+  g_assert_cmpint (g_array_index (seen, gint64, 5), ==, 2);
+  g_assert_cmpint (g_array_index (seen, gint64, 6), ==, 999424);
+  g_assert_cmpint (g_array_index (seen, gint64, 8), ==, 1);
+}
+
 static int
 compare_int64 (gconstpointer a,
                gconstpointer b)
@@ -524,6 +560,7 @@ main (int argc, char **argv)
   g_test_add_func ("/lab/Stats/t975", test_t975);
   g_test_add_func ("/lab/Stats/percentile-interval", test_percentile_interval);
   g_test_add_func ("/lab/Histogram/buckets", test_histogram_buckets);
+  g_test_add_func ("/lab/Histogram/foreach", test_histogram_foreach);
   g_test_add_func ("/lab/Histogram/bound-and-merge", test_histogram_bound_and_merge);
   g_test_add_func ("/lab/Histogram/json", test_histogram_json);
   g_test_add_func ("/lab/Sweep/grid", test_sweep_grid);
