@@ -20,6 +20,7 @@
 #include "winnow-breakpoints-page.h"
 #include "winnow-compare-page.h"
 #include "winnow-workers-page.h"
+#include "winnow-summary-page.h"
 #include "winnow-diagram-pane.h"
 #include "winnow-hit-banner.h"
 #include "winnow-load-errors.h"
@@ -736,6 +737,7 @@ winnow_window_class_init (WinnowWindowClass *klass)
   g_type_ensure (WINNOW_TYPE_BREAKPOINTS_PAGE);
   g_type_ensure (WINNOW_TYPE_COMPARE_PAGE);
   g_type_ensure (WINNOW_TYPE_WORKERS_PAGE);
+  g_type_ensure (WINNOW_TYPE_SUMMARY_PAGE);
   g_type_ensure (WINNOW_TYPE_TRACKS_PAGE);
   g_type_ensure (WINNOW_TYPE_DISPATCHER_PAGE);
   g_type_ensure (WINNOW_TYPE_INSTANCES_PAGE);
