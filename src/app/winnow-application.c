@@ -133,6 +133,7 @@ winnow_application_startup (GApplication *app)
     { "win.show-tab::incidents", { "<Control>6", NULL } },
     { "win.show-tab::breakpoints", { "<Control>7", NULL } },
     { "win.show-tab::compare", { "<Control>8", NULL } },
+    { "win.show-tab::summary", { "<Control>9", NULL } },
     { "win.save-session", { "<Control>s", NULL } },
     { "win.export-journal", { "<Control><Shift>e", NULL } },
   };

@@ -9,6 +9,7 @@
 #include "winnow.h"
 #include "winnow-lab-histogram.h"
 #include "winnow-lab-plot.h"
+#include "wn-lab-summary.h"
 
 #define MARGIN_L 48.0
 #define MARGIN_R 16.0
@@ -170,7 +171,7 @@ winnow_lab_histogram_snapshot (GtkWidget   *widget,
       for (guint m = 0, next; m < G_N_ELEMENTS (marks); m = next)
         {
           double x = floor (x_of (self, (double) self->at[m], width)) + 0.5;
-          g_autofree char *value = wn_duration_format (self->at[m]);
+          g_autofree char *value = wn_lab_format_duration ((double) self->at[m]);
           g_autoptr(GString) label = g_string_new (NULL);
           cairo_text_extents_t ext;
           double y = MARGIN_T - 6;
@@ -231,8 +232,8 @@ winnow_lab_histogram_describe_at (WinnowLabHistogram *self,
   i = MIN (i, self->bars->len - 1);
   count = g_array_index (self->bars, guint64, i);
   total = wn_lab_histogram_get_count (self->histogram);
-  from = wn_duration_format ((WnTime) bar_lower (self, i));
-  to = wn_duration_format ((WnTime) bar_lower (self, i + 1));
+  from = wn_lab_format_duration (bar_lower (self, i));
+  to = wn_lab_format_duration (bar_lower (self, i + 1));
   text = g_string_new (NULL);
   /* Translators: a histogram bar's tooltip: "1.2s – 1.5s: 31 instances (0.3 %)" */
   g_string_append_printf (text, g_dngettext (NULL, "%s – %s: %" G_GUINT64_FORMAT " instance (%.1f %%)",
@@ -240,7 +241,7 @@ winnow_lab_histogram_describe_at (WinnowLabHistogram *self,
                           from, to, count, total > 0 ? 100.0 * (double) count / (double) total : 0.0);
   for (guint m = 0; m < G_N_ELEMENTS (marks); m++)
     {
-      g_autofree char *value = wn_duration_format (self->at[m]);
+      g_autofree char *value = wn_lab_format_duration ((double) self->at[m]);
 
       g_string_append_printf (text, "\n%s  %s", g_dpgettext2 (NULL, "percentile", marks[m].label), value);
     }
