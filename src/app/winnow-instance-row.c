@@ -27,6 +27,8 @@ enum {
   PROP_OUTCOME,
   PROP_INCIDENTS,
   PROP_STYLE,
+  PROP_DURATION,
+  PROP_DURATION_TEXT,
   N_PROPS
 };
 
@@ -63,6 +65,15 @@ outcome_text (WinnowInstanceRow *self)
                                 self->n_incidents);
       return g_strdup ("—");
     }
+}
+
+/* Started to ended, or to now while active (µs). */
+static WnTime
+duration (WinnowInstanceRow *self)
+{
+  WnTime until = self->ended_at >= 0 ? self->ended_at : winnow_row_get_now (WINNOW_ROW (self));
+
+  return MAX (until - self->started_at, 0);
 }
 
 static void
@@ -107,6 +118,12 @@ winnow_instance_row_get_property (GObject    *object,
     case PROP_STYLE:
       g_value_set_string (value, instance_style (self));
       break;
+    case PROP_DURATION:
+      g_value_set_int64 (value, duration (self));
+      break;
+    case PROP_DURATION_TEXT:
+      g_value_take_string (value, wn_duration_format (duration (self)));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -128,6 +145,8 @@ winnow_instance_row_class_init (WinnowInstanceRowClass *klass)
   properties[PROP_OUTCOME] = g_param_spec_string ("outcome", NULL, NULL, NULL, flags);
   properties[PROP_INCIDENTS] = g_param_spec_uint ("incidents", NULL, NULL, 0, G_MAXUINT, 0, flags);
   properties[PROP_STYLE] = g_param_spec_string ("style", NULL, NULL, NULL, flags);
+  properties[PROP_DURATION] = g_param_spec_int64 ("duration", NULL, NULL, 0, G_MAXINT64, 0, flags);
+  properties[PROP_DURATION_TEXT] = g_param_spec_string ("duration-text", NULL, NULL, NULL, flags);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 

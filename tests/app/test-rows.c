@@ -293,7 +293,7 @@ test_instance (void)
   WnInstanceInfo info = { "i1", WN_INSTANCE_ACTIVE, WN_USEC_PER_SEC, -1, NULL, NULL, 0, NULL };
   /* an instance row says all it shows but its id when anything changed */
   const char *const shown[] = { "state", "state-name", "started-text", "ended-text",
-                                "outcome", "incidents", "style", NULL };
+                                "outcome", "incidents", "style", "duration", "duration-text", NULL };
   Heard heard;
 
   winnow_instance_row_update (source, &info);
