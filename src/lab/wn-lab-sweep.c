@@ -992,6 +992,23 @@ value_text (JsonNode *value)
 {
   if (is_string (value))
     return g_strdup (json_node_get_string (value));
+  /* a name says 0.6, not the 0.59999999999999998 JSON writes: the
+   * shortest digits that read back as the same double */
+  if (JSON_NODE_HOLDS_VALUE (value) && json_node_get_value_type (value) == G_TYPE_DOUBLE)
+    {
+      double d = json_node_get_double (value);
+      char buf[G_ASCII_DTOSTR_BUF_SIZE];
+      char format[8];
+
+      for (int digits = 1; digits <= 17; digits++)
+        {
+          g_snprintf (format, sizeof format, "%%.%dg", digits);
+          g_ascii_formatd (buf, sizeof buf, format, d);
+          if (g_ascii_strtod (buf, NULL) == d)
+            break;
+        }
+      return g_strdup (buf);
+    }
   return json_to_string (value, FALSE);
 }
 

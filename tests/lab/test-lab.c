@@ -286,6 +286,22 @@ rows_text (GPtrArray *summaries)
   "\"grid\":[{\"param\":\"engine.retry.maxAttempts\",\"values\":[1,5]}," \
   "{\"param\":\"tasks.quote.trust\",\"values\":[\"engineAuthoritative\",\"workerTrusted\"]}]}"
 
+/* A variant's name writes a fraction as people do: 0.6, not the
+ * 0.59999999999999998 JSON writes, and keeps every digit a value needs. */
+static void
+test_sweep_name_fraction (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WnLabSweep) sweep = sweep_from (
+    "{\"format\":\"winnow.sweep/1\",\"process\":\"flaky-service.process.json\",\"instances\":10,"
+    "\"grid\":[{\"param\":\"workers.quotes.failure\",\"values\":[0.6,0.1234567890123,0]}]}", &error);
+
+  g_assert_no_error (error);
+  g_assert_cmpstr (wn_lab_sweep_get_variant_name (sweep, 0), ==, "workers.quotes.failure=0.6");
+  g_assert_cmpstr (wn_lab_sweep_get_variant_name (sweep, 1), ==, "workers.quotes.failure=0.1234567890123");
+  g_assert_cmpstr (wn_lab_sweep_get_variant_name (sweep, 2), ==, "workers.quotes.failure=0");
+}
+
 static void
 test_sweep_grid (void)
 {
@@ -561,6 +577,7 @@ main (int argc, char **argv)
   g_test_add_func ("/lab/Stats/percentile-interval", test_percentile_interval);
   g_test_add_func ("/lab/Histogram/buckets", test_histogram_buckets);
   g_test_add_func ("/lab/Histogram/foreach", test_histogram_foreach);
+  g_test_add_func ("/lab/Sweep/name-fraction", test_sweep_name_fraction);
   g_test_add_func ("/lab/Histogram/bound-and-merge", test_histogram_bound_and_merge);
   g_test_add_func ("/lab/Histogram/json", test_histogram_json);
   g_test_add_func ("/lab/Sweep/grid", test_sweep_grid);
