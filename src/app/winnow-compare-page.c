@@ -30,6 +30,11 @@ struct _WinnowComparePage
   GtkEntry       *attempts;
   GtkDropDown    *jitter;
   GtkDropDown    *trust;
+  GtkDropDown    *task;           /* whose retry policy: engine-wide, or a task's */
+  GtkDropDown    *exhausted;
+  GtkDropDown    *worker;
+  GtkEntry       *failure;
+  GtkEntry       *latency;
   GtkSpinButton  *orders;
   GtkSpinButton  *seeds;
   GtkProgressBar *progress;
@@ -272,37 +277,192 @@ run_done_cb (GObject      *source,
     update_actions (self);
 }
 
+/* What a list field holds. */
+typedef enum {
+  VALUES_ATTEMPTS,     /* whole numbers 1 … 1000 */
+  VALUES_PROBABILITY,  /* 0 … 1 */
+  VALUES_DURATION,     /* "40ms" */
+} ValuesKind;
+
+/* A field of values separated by commas as a JSON array (empty: none);
+ * NULL with the reason, naming the field, for a value that is not one. */
+static JsonArray *
+parse_values (GtkEditable  *field,
+              const char   *name,
+              ValuesKind    kind,
+              GError      **error)
+{
+  g_auto(GStrv) parts = g_strsplit (gtk_editable_get_text (field), ",", -1);
+  g_autoptr(JsonArray) values = json_array_new ();
+
+  for (guint i = 0; parts[i] != NULL; i++)
+    {
+      const char *text = g_strstrip (parts[i]);
+      guint64 n;
+      double p;
+      char *end = NULL;
+      WnTime t;
+
+      if (*text == '\0')
+        continue;
+      switch (kind)
+        {
+        case VALUES_ATTEMPTS:
+          if (!g_ascii_string_to_unsigned (text, 10, 1, 1000, &n, NULL))
+            {
+              /* Translators: a Compare field's bad value: "Attempts: “x” is not …" */
+              g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                           _("%s: “%s” is not a whole number from 1 to 1000"), name, text);
+              return NULL;
+            }
+          json_array_add_int_element (values, (gint64) n);
+          break;
+        case VALUES_PROBABILITY:
+          p = g_ascii_strtod (text, &end);
+          if (end == text || *end != '\0' || !(p >= 0.0 && p <= 1.0))
+            {
+              g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                           _("%s: “%s” is not a probability from 0 to 1"), name, text);
+              return NULL;
+            }
+          json_array_add_double_element (values, p);
+          break;
+        case VALUES_DURATION:
+        default:
+          if (!wn_duration_parse (text, &t, NULL))
+            {
+              g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                           _("%s: “%s” is not a duration such as 40ms or 1.5s"), name, text);
+              return NULL;
+            }
+          json_array_add_string_element (values, text);
+          break;
+        }
+    }
+  return g_steal_pointer (&values);
+}
+
+/* One axis of the grid, if it has values. */
+static void
+add_axis (JsonArray  *grid,
+          const char *param,
+          JsonArray  *values)
+{
+  JsonObject *axis;
+
+  if (json_array_get_length (values) == 0)
+    return;
+  axis = json_object_new ();
+  json_object_set_string_member (axis, "param", param);
+  json_object_set_array_member (axis, "values", json_array_ref (values));
+  json_array_add_object_element (grid, axis);
+}
+
+static JsonArray *
+two_values (const char *a,
+            const char *b)
+{
+  JsonArray *values = json_array_new ();
+
+  json_array_add_string_element (values, a);
+  json_array_add_string_element (values, b);
+  return values;
+}
+
+/* The selected item of a dropdown filled by fill_choices(), or NULL for its
+ * first ("all", "none"). */
+static const char *
+chosen (GtkDropDown *dropdown)
+{
+  guint i = gtk_drop_down_get_selected (dropdown);
+  GListModel *model = gtk_drop_down_get_model (dropdown);
+
+  if (i == 0 || i == GTK_INVALID_LIST_POSITION || model == NULL || i >= g_list_model_get_n_items (model))
+    return NULL;
+  return g_object_get_data (G_OBJECT (dropdown), "winnow-ids") != NULL
+         ? ((GStrv) g_object_get_data (G_OBJECT (dropdown), "winnow-ids"))[i - 1]
+         : NULL;
+}
+
 /* The page's fields as a sweep of the open process. */
 static char *
 write_sweep (WinnowComparePage  *self,
              const char         *process,
              GError            **error)
 {
-  g_autoptr(JsonBuilder) b = json_builder_new ();
-  g_autoptr(JsonNode) root = NULL;
-  g_auto(GStrv) parts = g_strsplit (gtk_editable_get_text (GTK_EDITABLE (self->attempts)), ",", -1);
   WnProcess *p = winnow_session_get_process (winnow_panel_get_session (WINNOW_PANEL (self)));
   guint jitter = gtk_drop_down_get_selected (self->jitter);
   gboolean both_trusts = gtk_drop_down_get_selected (self->trust) == 1;
-  g_autoptr(GArray) attempts = g_array_new (FALSE, FALSE, sizeof (guint64));
-  guint64 n_variants;
+  guint exhausted = gtk_drop_down_get_selected (self->exhausted);
+  const char *task = chosen (self->task);
+  const char *worker = chosen (self->worker);
+  g_autofree char *retry = task != NULL ? g_strdup_printf ("tasks.%s.retry", task) : g_strdup ("engine.retry");
+  g_autofree char *attempts_param = g_strconcat (retry, ".maxAttempts", NULL);
+  g_autofree char *jitter_param = g_strconcat (retry, ".jitter", NULL);
+  g_autoptr(JsonArray) attempts = NULL;
+  g_autoptr(JsonArray) failures = NULL;
+  g_autoptr(JsonArray) latencies = NULL;
+  g_autoptr(JsonArray) grid = json_array_new ();
+  g_autoptr(JsonObject) set = json_object_new ();
+  g_autoptr(JsonObject) sweep = json_object_new ();
+  g_autoptr(JsonNode) root = json_node_new (JSON_NODE_OBJECT);
+  guint64 n_variants = 1;
 
-  for (guint i = 0; parts[i] != NULL; i++)
+  if ((attempts = parse_values (GTK_EDITABLE (self->attempts), _("Attempts"), VALUES_ATTEMPTS, error)) == NULL ||
+      (failures = parse_values (GTK_EDITABLE (self->failure), _("Failure"), VALUES_PROBABILITY, error)) == NULL ||
+      (latencies = parse_values (GTK_EDITABLE (self->latency), _("Latency"), VALUES_DURATION, error)) == NULL)
+    return NULL;
+  if (worker == NULL && json_array_get_length (failures) + json_array_get_length (latencies) > 0)
     {
-      const char *text = g_strstrip (parts[i]);
-      guint64 n;
-
-      if (*text == '\0')
-        continue;
-      if (!g_ascii_string_to_unsigned (text, 10, 1, 1000, &n, NULL))
-        {
-          g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                       _("Attempts: “%s” is not a whole number from 1 to 1000"), text);
-          return NULL;
-        }
-      g_array_append_val (attempts, n);
+      g_set_error_literal (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                           _("Failure and latency are a worker’s: the scenario has no simulated worker"));
+      return NULL;
     }
-  n_variants = MAX (attempts->len, 1) * (jitter == 3 ? 2 : 1) * (both_trusts ? 2 : 1);
+
+  if (jitter == 1 || jitter == 2)
+    json_object_set_boolean_member (set, jitter_param, jitter == 2);
+  if (exhausted == 1 || exhausted == 2)
+    json_object_set_string_member (set, "engine.onExhausted", exhausted == 1 ? "fail" : "incident");
+  /* both trusts: every worker task follows the engine-wide one */
+  for (guint i = 0; both_trusts && i < p->n_nodes; i++)
+    if (p->nodes[i].worker != NULL)
+      {
+        g_autofree char *param = g_strdup_printf ("tasks.%s.trust", p->nodes[i].id);
+
+        json_object_set_string_member (set, param, "inherit");
+      }
+
+  if (both_trusts)
+    {
+      g_autoptr(JsonArray) trusts = two_values ("engineAuthoritative", "workerTrusted");
+
+      add_axis (grid, "engine.trust", trusts);
+    }
+  add_axis (grid, attempts_param, attempts);
+  if (jitter == 3)
+    {
+      g_autoptr(JsonArray) both = json_array_new ();
+
+      json_array_add_boolean_element (both, FALSE);
+      json_array_add_boolean_element (both, TRUE);
+      add_axis (grid, jitter_param, both);
+    }
+  if (exhausted == 3)
+    {
+      g_autoptr(JsonArray) both = two_values ("fail", "incident");
+
+      add_axis (grid, "engine.onExhausted", both);
+    }
+  if (worker != NULL)
+    {
+      g_autofree char *failure_param = g_strdup_printf ("workers.%s.failure", worker);
+      g_autofree char *latency_param = g_strdup_printf ("workers.%s.latency", worker);
+
+      add_axis (grid, failure_param, failures);
+      add_axis (grid, latency_param, latencies);
+    }
+  for (guint i = 0; i < json_array_get_length (grid); i++)
+    n_variants *= json_array_get_length (json_object_get_array_member (json_array_get_object_element (grid, i), "values"));
   if (n_variants > MAX_VARIANTS)
     {
       g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
@@ -311,76 +471,15 @@ write_sweep (WinnowComparePage  *self,
       return NULL;
     }
 
-  json_builder_begin_object (b);
-  json_builder_set_member_name (b, "format");
-  json_builder_add_string_value (b, WN_LAB_SWEEP_FORMAT);
-  json_builder_set_member_name (b, "process");
-  json_builder_add_string_value (b, process);
-  json_builder_set_member_name (b, "instances");
-  json_builder_add_int_value (b, gtk_spin_button_get_value_as_int (self->orders));
-  json_builder_set_member_name (b, "seeds");
-  json_builder_add_int_value (b, gtk_spin_button_get_value_as_int (self->seeds));
-  json_builder_set_member_name (b, "set");
-  json_builder_begin_object (b);
-  if (jitter == 1 || jitter == 2)
-    {
-      json_builder_set_member_name (b, "engine.retry.jitter");
-      json_builder_add_boolean_value (b, jitter == 2);
-    }
-  /* both trusts: every worker task follows the engine-wide one */
-  for (guint i = 0; both_trusts && i < p->n_nodes; i++)
-    if (p->nodes[i].worker != NULL)
-      {
-        g_autofree char *param = g_strdup_printf ("tasks.%s.trust", p->nodes[i].id);
-
-        json_builder_set_member_name (b, param);
-        json_builder_add_string_value (b, "inherit");
-      }
-  json_builder_end_object (b);
-  json_builder_set_member_name (b, "grid");
-  json_builder_begin_array (b);
-  if (both_trusts)
-    {
-      json_builder_begin_object (b);
-      json_builder_set_member_name (b, "param");
-      json_builder_add_string_value (b, "engine.trust");
-      json_builder_set_member_name (b, "values");
-      json_builder_begin_array (b);
-      json_builder_add_string_value (b, "engineAuthoritative");
-      json_builder_add_string_value (b, "workerTrusted");
-      json_builder_end_array (b);
-      json_builder_end_object (b);
-    }
-  if (attempts->len > 0)
-    {
-      json_builder_begin_object (b);
-      json_builder_set_member_name (b, "param");
-      json_builder_add_string_value (b, "engine.retry.maxAttempts");
-      json_builder_set_member_name (b, "values");
-      json_builder_begin_array (b);
-      for (guint i = 0; i < attempts->len; i++)
-        json_builder_add_int_value (b, (gint64) g_array_index (attempts, guint64, i));
-      json_builder_end_array (b);
-      json_builder_end_object (b);
-    }
-  if (jitter == 3)
-    {
-      json_builder_begin_object (b);
-      json_builder_set_member_name (b, "param");
-      json_builder_add_string_value (b, "engine.retry.jitter");
-      json_builder_set_member_name (b, "values");
-      json_builder_begin_array (b);
-      json_builder_add_boolean_value (b, FALSE);
-      json_builder_add_boolean_value (b, TRUE);
-      json_builder_end_array (b);
-      json_builder_end_object (b);
-    }
-  json_builder_end_array (b);
-  json_builder_end_object (b);
-  root = json_builder_get_root (b);
+  json_object_set_string_member (sweep, "format", WN_LAB_SWEEP_FORMAT);
+  json_object_set_string_member (sweep, "process", process);
+  json_object_set_int_member (sweep, "instances", gtk_spin_button_get_value_as_int (self->orders));
+  json_object_set_int_member (sweep, "seeds", gtk_spin_button_get_value_as_int (self->seeds));
+  json_object_set_object_member (sweep, "set", json_object_ref (set));
   /* a sweep's grid may not be empty: without axes, one variant */
-  if (json_array_get_length (json_object_get_array_member (json_node_get_object (root), "grid")) == 0)
-    json_object_remove_member (json_node_get_object (root), "grid");
+  if (json_array_get_length (grid) > 0)
+    json_object_set_array_member (sweep, "grid", json_array_ref (grid));
+  json_node_set_object (root, sweep);
   return json_to_string (root, TRUE);
 }
 
@@ -685,10 +784,79 @@ cancel_action (GtkWidget  *widget,
   winnow_compare_page_cancel (WINNOW_COMPARE_PAGE (widget));
 }
 
+/* A dropdown of `first` and then an item per id (kept on it for
+ * chosen()), `to_label` making its text; the selection stays when the ids
+ * do. */
+static void
+fill_choices (GtkDropDown *dropdown,
+              const char  *first,
+              char      *(*to_label) (const char *id),
+              GPtrArray   *ids)
+{
+  GStrv old = g_object_get_data (G_OBJECT (dropdown), "winnow-ids");
+  g_autoptr(GtkStringList) model = gtk_string_list_new (NULL);
+  GStrv kept;
+
+  g_ptr_array_add (ids, NULL);
+  if (old != NULL && g_strv_equal ((const char * const *) old, (const char * const *) ids->pdata))
+    return;
+  gtk_string_list_append (model, first);
+  for (guint i = 0; ids->pdata[i] != NULL; i++)
+    {
+      g_autofree char *label = to_label (ids->pdata[i]);
+
+      gtk_string_list_append (model, label);
+    }
+  kept = g_strdupv ((GStrv) ids->pdata);
+  g_object_set_data_full (G_OBJECT (dropdown), "winnow-ids", kept, (GDestroyNotify) g_strfreev);
+  gtk_drop_down_set_model (dropdown, G_LIST_MODEL (model));
+  gtk_drop_down_set_selected (dropdown, 0);
+}
+
+static char *
+task_label (const char *id)
+{
+  /* Translators: whose retry policy the Compare tab varies: "Task quote’s retry policy" */
+  return g_strdup_printf (_("Task %s’s retry policy"), id);
+}
+
+static char *
+worker_label (const char *id)
+{
+  /* Translators: the simulated worker whose behaviour the Compare tab varies */
+  return g_strdup_printf (_("Worker %s"), id);
+}
+
+/* The open process's worker tasks and the scenario's workers. */
+static void
+update_choices (WinnowComparePage *self)
+{
+  WinnowSession *session = winnow_panel_get_session (WINNOW_PANEL (self));
+  WnEngine *engine = session != NULL ? winnow_session_get_engine (session) : NULL;
+  WnProcess *p = engine != NULL ? winnow_session_get_process (session) : NULL;
+  WnScenario *scenario = engine != NULL ? wn_engine_get_scenario (engine) : NULL;
+  g_autoptr(GPtrArray) tasks = g_ptr_array_new ();
+  g_autoptr(GPtrArray) workers = g_ptr_array_new ();
+  guint n_workers;
+
+  for (guint i = 0; p != NULL && i < p->n_nodes; i++)
+    if (p->nodes[i].worker != NULL)
+      g_ptr_array_add (tasks, p->nodes[i].id);
+  for (guint i = 0; scenario != NULL && i < scenario->workers->len; i++)
+    g_ptr_array_add (workers, ((WnWorkerConfig *) g_ptr_array_index (scenario->workers, i))->id);
+  n_workers = workers->len;
+  fill_choices (self->task, _("Engine-wide retry policy"), task_label, tasks);
+  fill_choices (self->worker, n_workers > 0 ? _("No worker") : _("No simulated worker"), worker_label, workers);
+  /* with one worker, failure and latency are surely its */
+  if (n_workers == 1 && gtk_drop_down_get_selected (self->worker) == 0)
+    gtk_drop_down_set_selected (self->worker, 1);
+}
+
 static void
 run_changed_cb (WinnowSession     *session,
                 WinnowComparePage *self)
 {
+  update_choices (self);
   update_actions (self);
 }
 
@@ -696,6 +864,7 @@ static void
 winnow_compare_page_session_changed (WinnowPanel   *panel,
                                      WinnowSession *old)
 {
+  update_choices (WINNOW_COMPARE_PAGE (panel));
   update_actions (WINNOW_COMPARE_PAGE (panel));
 }
 
@@ -737,6 +906,11 @@ winnow_compare_page_class_init (WinnowComparePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, WinnowComparePage, attempts);
   gtk_widget_class_bind_template_child (widget_class, WinnowComparePage, jitter);
   gtk_widget_class_bind_template_child (widget_class, WinnowComparePage, trust);
+  gtk_widget_class_bind_template_child (widget_class, WinnowComparePage, task);
+  gtk_widget_class_bind_template_child (widget_class, WinnowComparePage, exhausted);
+  gtk_widget_class_bind_template_child (widget_class, WinnowComparePage, worker);
+  gtk_widget_class_bind_template_child (widget_class, WinnowComparePage, failure);
+  gtk_widget_class_bind_template_child (widget_class, WinnowComparePage, latency);
   gtk_widget_class_bind_template_child (widget_class, WinnowComparePage, orders);
   gtk_widget_class_bind_template_child (widget_class, WinnowComparePage, seeds);
   gtk_widget_class_bind_template_child (widget_class, WinnowComparePage, progress);

@@ -192,6 +192,70 @@ test_compare_runs (void)
     g_rmdir (tmp);
   }
 
+  /* the worker's failure probability and latency, onExhausted and a task's
+   * own retry policy as variants: the page writes them as the sweep's
+   * parameters, and the runs differ as they should */
+  {
+    GtkEditable *failure = GTK_EDITABLE (winnow_test_find_named (GTK_WIDGET (page), "failure"));
+    GtkEditable *latency = GTK_EDITABLE (winnow_test_find_named (GTK_WIDGET (page), "latency"));
+    GtkDropDown *worker = GTK_DROP_DOWN (winnow_test_find_named (GTK_WIDGET (page), "worker"));
+    GtkDropDown *task = GTK_DROP_DOWN (winnow_test_find_named (GTK_WIDGET (page), "task"));
+    GtkDropDown *exhausted = GTK_DROP_DOWN (winnow_test_find_named (GTK_WIDGET (page), "exhausted"));
+    GtkDropDown *trust = GTK_DROP_DOWN (gtk_widget_get_next_sibling (gtk_widget_get_next_sibling (
+      find_type (GTK_WIDGET (page), GTK_TYPE_ENTRY))));
+    GPtrArray *varied;
+    WnLabSeedStats low, high;
+
+    /* the scenario's one worker is chosen already */
+    g_assert_cmpuint (gtk_drop_down_get_selected (worker), ==, 1);
+    g_assert_cmpuint (g_list_model_get_n_items (gtk_drop_down_get_model (task)), ==, 2);
+    gtk_drop_down_set_selected (trust, 0);
+    gtk_editable_set_text (GTK_EDITABLE (find_type (GTK_WIDGET (page), GTK_TYPE_ENTRY)), "3");
+    gtk_editable_set_text (failure, "0.1, 0.6");
+    gtk_spin_button_set_value (GTK_SPIN_BUTTON (widget), 300);
+    g_assert_true (winnow_compare_page_run (page));
+    wait_for (page);
+    varied = winnow_compare_page_get_summaries (page);
+    g_assert_cmpuint (varied->len, ==, 2);
+    g_assert_nonnull (strstr (wn_lab_summary_get_name (g_ptr_array_index (varied, 1)), "workers.quotes.failure=0.6"));
+    wn_lab_summary_get_totals (g_ptr_array_index (varied, 0), &low);
+    wn_lab_summary_get_totals (g_ptr_array_index (varied, 1), &high);
+    g_assert_cmpuint (high.terminated, >, low.terminated);
+    g_assert_cmpuint (high.retries, >, low.retries);
+
+    /* a task's own policy, both onExhausted, two latencies: 2 × 2 variants */
+    gtk_editable_set_text (failure, "");
+    gtk_editable_set_text (latency, "40ms, 400ms");
+    gtk_drop_down_set_selected (task, 1);
+    gtk_drop_down_set_selected (exhausted, 3);
+    g_assert_true (winnow_compare_page_run (page));
+    wait_for (page);
+    varied = winnow_compare_page_get_summaries (page);
+    g_assert_cmpuint (varied->len, ==, 4);
+    g_assert_cmpstr (wn_lab_summary_get_name (g_ptr_array_index (varied, 3)), ==,
+                     "tasks.quote.retry.maxAttempts=3 engine.onExhausted=incident workers.quotes.latency=400ms");
+    wn_lab_summary_get_totals (g_ptr_array_index (varied, 0), &low);
+    /* variant 2: exhausted jobs raise incidents instead of failing */
+    wn_lab_summary_get_totals (g_ptr_array_index (varied, 2), &high);
+    g_assert_cmpuint (low.incidents, ==, 0);
+    g_assert_cmpuint (high.terminated, ==, 0);
+    g_assert_cmpuint (high.incidents, >, 0);
+    winnow_test_settle (GTK_WIDGET (window));
+    winnow_test_save_screenshot (GTK_WIDGET (page), "compare-worker.png");
+
+    /* a value that is none: said, nothing runs */
+    gtk_editable_set_text (failure, "1.5");
+    g_assert_false (winnow_compare_page_run (page));
+    gtk_editable_set_text (failure, "");
+    gtk_editable_set_text (latency, "soon");
+    g_assert_false (winnow_compare_page_run (page));
+    gtk_editable_set_text (latency, "");
+    gtk_drop_down_set_selected (task, 0);
+    gtk_drop_down_set_selected (exhausted, 0);
+    gtk_drop_down_set_selected (trust, 1);
+    rows = varied;
+  }
+
   /* too many variants: said on the page, nothing runs */
   gtk_editable_set_text (GTK_EDITABLE (find_type (GTK_WIDGET (page), GTK_TYPE_ENTRY)), "1, 2, 3, 4, 5");
   g_assert_false (winnow_compare_page_run (page));
