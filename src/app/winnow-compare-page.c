@@ -10,6 +10,7 @@
 #include <glib/gi18n.h>
 
 #include "winnow-compare-page.h"
+#include "winnow-lab-attempts.h"
 #include "winnow-lab-bars.h"
 #include "winnow-lab-plot.h"
 #include "wn-lab.h"
@@ -43,6 +44,7 @@ struct _WinnowComparePage
   GtkStack       *plots;
   WinnowLabPlot  *plot;
   WinnowLabPlot  *load_plot;
+  WinnowLabAttempts *attempts_plot;
   WinnowLabBars  *bars;
   GtkGrid        *table;
   GtkLabel       *sentences;
@@ -246,6 +248,7 @@ show_rows (WinnowComparePage *self)
   gtk_label_set_text (self->sentences, said->str);
   winnow_lab_plot_set_summaries (self->plot, self->summaries);
   winnow_lab_plot_set_summaries (self->load_plot, self->summaries);
+  winnow_lab_attempts_set_summaries (self->attempts_plot, self->summaries);
   winnow_lab_bars_set_summaries (self->bars, self->summaries);
   gtk_stack_set_visible_child_name (self->stack, "results");
 }
@@ -576,9 +579,15 @@ render_plot (WinnowComparePage  *self,
 {
   g_autofree char *name = g_file_get_basename (file);
   /* the plot on show */
-  WinnowLabPlot *plot = WINNOW_LAB_PLOT (gtk_stack_get_visible_child (self->plots));
+  GtkWidget *plot = gtk_stack_get_visible_child (self->plots);
 
-  return winnow_lab_plot_render (plot, g_str_has_suffix (name, ".svg"), 960, 480, error);
+  if (!WINNOW_IS_LAB_PLOT (plot))
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                           _("This plot does not export as a picture yet: save the comparison to keep its figures"));
+      return NULL;
+    }
+  return winnow_lab_plot_render (WINNOW_LAB_PLOT (plot), g_str_has_suffix (name, ".svg"), 960, 480, error);
 }
 
 /* The rows as the runner writes them: CSV, or the JSON lines a comparison
@@ -901,6 +910,7 @@ winnow_compare_page_class_init (WinnowComparePageClass *klass)
 
   g_type_ensure (WINNOW_TYPE_LAB_PLOT);
   g_type_ensure (WINNOW_TYPE_LAB_BARS);
+  g_type_ensure (WINNOW_TYPE_LAB_ATTEMPTS);
   gtk_widget_class_set_template_from_resource (widget_class, RESOURCE_BASE "/winnow-compare-page.ui");
   gtk_widget_class_bind_template_child (widget_class, WinnowComparePage, box);
   gtk_widget_class_bind_template_child (widget_class, WinnowComparePage, attempts);
@@ -919,6 +929,7 @@ winnow_compare_page_class_init (WinnowComparePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, WinnowComparePage, plots);
   gtk_widget_class_bind_template_child (widget_class, WinnowComparePage, plot);
   gtk_widget_class_bind_template_child (widget_class, WinnowComparePage, load_plot);
+  gtk_widget_class_bind_template_child (widget_class, WinnowComparePage, attempts_plot);
   gtk_widget_class_bind_template_child (widget_class, WinnowComparePage, bars);
   gtk_widget_class_bind_template_child (widget_class, WinnowComparePage, table);
   gtk_widget_class_bind_template_child (widget_class, WinnowComparePage, sentences);

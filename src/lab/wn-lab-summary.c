@@ -17,6 +17,7 @@ struct _WnLabSummary {
   GHashTable     *ends;           /* end node id → guint64* (completed instances) */
   WnLabHistogram *completion;     /* completion times of completed instances, µs */
   GArray         *load;           /* guint64 executions per virtual second, summed over seeds */
+  WnLabHistogram *attempts;       /* executions per job, over all seeds' jobs */
 };
 
 static const double percentiles[] = { 50, 90, 99 };
@@ -39,6 +40,7 @@ wn_lab_summary_new (const char *sweep,
   self->ends = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   self->completion = wn_lab_histogram_new ();
   self->load = g_array_new (FALSE, TRUE, sizeof (guint64));
+  self->attempts = wn_lab_histogram_new ();
   return self;
 }
 
@@ -54,6 +56,7 @@ wn_lab_summary_free (WnLabSummary *self)
   g_hash_table_unref (self->ends);
   wn_lab_histogram_free (self->completion);
   g_array_unref (self->load);
+  wn_lab_histogram_free (self->attempts);
   g_free (self);
 }
 
@@ -105,6 +108,12 @@ const WnLabHistogram *
 wn_lab_summary_get_histogram (const WnLabSummary *self)
 {
   return self->completion;
+}
+
+const WnLabHistogram *
+wn_lab_summary_get_attempts (const WnLabSummary *self)
+{
+  return self->attempts;
 }
 
 const GArray *
@@ -221,12 +230,14 @@ wn_lab_load_init (WnLabLoad *load)
   load->count = 0;
   load->peak = 0;
   load->per_second = g_array_new (FALSE, TRUE, sizeof (guint64));
+  load->jobs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 }
 
 void
 wn_lab_load_clear (WnLabLoad *load)
 {
   g_clear_pointer (&load->per_second, g_array_unref);
+  g_clear_pointer (&load->jobs, g_hash_table_unref);
 }
 
 void
@@ -247,6 +258,15 @@ wn_lab_load_cb (const WnEvent *event,
     }
   load->count++;
   load->peak = MAX (load->peak, load->count);
+  if (event->job != NULL)
+    {
+      gpointer n;
+
+      if (g_hash_table_lookup_extended (load->jobs, event->job, NULL, &n))
+        g_hash_table_insert (load->jobs, g_strdup (event->job), GUINT_TO_POINTER (GPOINTER_TO_UINT (n) + 1));
+      else
+        g_hash_table_insert (load->jobs, g_strdup (event->job), GUINT_TO_POINTER (1));
+    }
   if (second < WN_LAB_LOAD_SECONDS)
     {
       if ((guint) second >= load->per_second->len)
@@ -289,6 +309,15 @@ wn_lab_summary_add_run (WnLabSummary    *self,
   for (guint i = 0; i < times->len; i++)
     wn_lab_histogram_add (self->completion, g_array_index (times, WnTime, i));
   add_load (self, load->per_second);
+  if (load->jobs != NULL)
+    {
+      GHashTableIter iter;
+      gpointer n;
+
+      g_hash_table_iter_init (&iter, load->jobs);
+      while (g_hash_table_iter_next (&iter, NULL, &n))
+        wn_lab_histogram_add (self->attempts, GPOINTER_TO_UINT (n));
+    }
   for (guint i = 0; i < process->n_nodes; i++)
     {
       guint count = wn_engine_get_end_count (engine, i);
@@ -337,6 +366,7 @@ wn_lab_summary_merge (WnLabSummary        *self,
     add_end (self, key, *(guint64 *) value);
   wn_lab_histogram_merge (self->completion, other->completion);
   add_load (self, other->load);
+  wn_lab_histogram_merge (self->attempts, other->attempts);
   return TRUE;
 }
 
@@ -610,6 +640,7 @@ wn_lab_summary_append_json (const WnLabSummary *self,
   g_autoptr(JsonNode) name = json_node_init_string (json_node_alloc (), self->name);
   g_autoptr(JsonNode) sweep = json_node_init_string (json_node_alloc (), self->sweep);
   g_autoptr(JsonNode) histogram = wn_lab_histogram_to_json (self->completion);
+  g_autoptr(JsonNode) attempts = wn_lab_histogram_to_json (self->attempts);
   g_autoptr(GPtrArray) ends = sorted_ends (self);
   WnLabSeedStats t;
   WnLabInterval iv;
@@ -717,6 +748,8 @@ wn_lab_summary_append_json (const WnLabSummary *self,
     g_string_append_printf (out, "%s%" G_GUINT64_FORMAT, i ? "," : "", g_array_index (self->load, guint64, i));
   g_string_append (out, "],\"histogram\":");
   append_json_node (out, histogram);
+  g_string_append (out, ",\"attempts\":");
+  append_json_node (out, attempts);
   g_string_append_c (out, '}');
 }
 
@@ -833,6 +866,19 @@ wn_lab_summary_from_json (JsonNode  *node,
   self = wn_lab_summary_new (sweep, (guint) variant, name, settings, (guint) planned);
   wn_lab_histogram_free (self->completion);
   self->completion = g_steal_pointer (&histogram);
+  /* rows written before the attempts were counted have none */
+  if (json_object_has_member (o, "attempts"))
+    {
+      WnLabHistogram *attempts = wn_lab_histogram_from_json (json_object_get_member (o, "attempts"), error);
+
+      if (attempts == NULL)
+        {
+          g_prefix_error (error, "attempts: ");
+          return NULL;
+        }
+      wn_lab_histogram_free (self->attempts);
+      self->attempts = attempts;
+    }
 
   per_seed = json_object_get_member (o, "per_seed");
   if (per_seed == NULL || !JSON_NODE_HOLDS_ARRAY (per_seed))

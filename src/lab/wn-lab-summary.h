@@ -82,12 +82,17 @@ void          wn_lab_summary_peak_load  (const WnLabSummary *self, WnLabInterval
 #define WN_LAB_LOAD_SECONDS 3600
 const GArray *wn_lab_summary_get_load   (const WnLabSummary *self);
 
+/* Executions per job (its attempts, a takeover's cut-off one included),
+ * over every job of every seed; exact below 128. Borrowed. */
+const WnLabHistogram *wn_lab_summary_get_attempts (const WnLabSummary *self);
+
 /* Counting a run's executions per virtual second, from its journal. */
 struct _WnLabLoad {
   gint64  second;
   guint64 count;
   guint64 peak;
   GArray *per_second;      /* guint64, the first WN_LAB_LOAD_SECONDS seconds */
+  GHashTable *jobs;        /* job id → its executions so far (GUINT_TO_POINTER) */
 };
 
 void          wn_lab_load_init          (WnLabLoad *load);

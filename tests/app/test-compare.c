@@ -10,6 +10,7 @@
 
 #include "winnow-app-test.h"
 #include "winnow-compare-page.h"
+#include "winnow-lab-attempts.h"
 #include "winnow-lab-bars.h"
 #include "winnow-lab-plot.h"
 #include "wn-lab.h"
@@ -86,6 +87,30 @@ test_compare_runs (void)
   g_assert_cmpuint (winnow_lab_bars_get_n_bars (WINNOW_LAB_BARS (find_type (GTK_WIDGET (page), WINNOW_TYPE_LAB_BARS))), ==, 4);
   g_assert_cmpstr (wn_lab_summary_get_name (g_ptr_array_index (rows, 3)), ==,
                    "engine.trust=workerTrusted engine.retry.maxAttempts=5");
+  /* attempts per job: up to 3 or 5, every order's one job counted once */
+  {
+    WinnowLabAttempts *attempts = WINNOW_LAB_ATTEMPTS (find_type (GTK_WIDGET (page), WINNOW_TYPE_LAB_ATTEMPTS));
+    g_autofree char *tip = NULL;
+
+    g_assert_cmpuint (winnow_lab_attempts_get_n_groups (attempts), ==, 5);
+    for (guint v = 0; v < 4; v++)
+      {
+        guint64 jobs = 0;
+
+        for (guint k = 1; k <= 5; k++)
+          jobs += winnow_lab_attempts_get_count (attempts, v, k);
+        g_assert_cmpuint (jobs, ==, 2500);
+      }
+    g_assert_cmpuint (winnow_lab_attempts_get_count (attempts, 0, 4), ==, 0);
+    g_assert_cmpuint (winnow_lab_attempts_get_count (attempts, 1, 4), >, 0);
+    gtk_stack_set_visible_child_name (GTK_STACK (gtk_widget_get_parent (GTK_WIDGET (attempts))), "attempts");
+    winnow_test_settle (GTK_WIDGET (window));
+    tip = winnow_lab_attempts_describe_at (attempts, gtk_widget_get_width (GTK_WIDGET (attempts)) / 2.0);
+    g_assert_nonnull (tip);
+    g_assert_nonnull (strstr (tip, "executions"));
+    winnow_test_save_screenshot (GTK_WIDGET (page), "compare-attempts.png");
+    gtk_stack_set_visible_child_name (GTK_STACK (gtk_widget_get_parent (GTK_WIDGET (attempts))), "times");
+  }
 
   /* the same sweep headless gives the same figures */
   text = g_strdup_printf ("{\"format\":\"winnow.sweep/1\",\"process\":\"%s\",\"instances\":500,\"seeds\":5,"

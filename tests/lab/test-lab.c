@@ -334,6 +334,32 @@ test_sweep_grid (void)
   sentence = wn_lab_summary_compare (g_ptr_array_index (rows, 2), g_ptr_array_index (rows, 0), NULL, differs);
   g_assert_true (differs[0]);
   g_assert_nonnull (strstr (sentence, "differs from"));
+
+  /* attempts per job: one each with one attempt; with five, the executions
+   * spread over 1 … 5 and add up, and they survive a row's round trip */
+  {
+    const WnLabHistogram *one = wn_lab_summary_get_attempts (g_ptr_array_index (rows, 0));
+    const WnLabHistogram *up_to_five = wn_lab_summary_get_attempts (g_ptr_array_index (rows, 2));
+    g_autoptr(GString) line = g_string_new (NULL);
+    g_autoptr(JsonNode) node = NULL;
+    g_autoptr(WnLabSummary) back = NULL;
+
+    g_assert_cmpuint (wn_lab_histogram_get_count (one), ==, 1200);
+    g_assert_cmpint (wn_lab_histogram_get_max (one), ==, 1);
+    g_assert_cmpuint (wn_lab_histogram_get_count (up_to_five), ==, 1200);
+    g_assert_cmpint (wn_lab_histogram_get_min (up_to_five), ==, 1);
+    g_assert_cmpint (wn_lab_histogram_get_max (up_to_five), ==, 5);
+    g_assert_cmpfloat (wn_lab_histogram_get_mean (up_to_five) * 1200, ==, (double) five.executions);
+
+    wn_lab_summary_append_json (g_ptr_array_index (rows, 2), NULL, line);
+    node = json_from_string (line->str, &error);
+    g_assert_no_error (error);
+    back = wn_lab_summary_from_json (node, &error);
+    g_assert_no_error (error);
+    g_assert_cmpuint (wn_lab_histogram_get_count (wn_lab_summary_get_attempts (back)), ==, 1200);
+    g_assert_cmpfloat (wn_lab_histogram_get_mean (wn_lab_summary_get_attempts (back)), ==,
+                       wn_lab_histogram_get_mean (up_to_five));
+  }
 }
 
 /* The same variant twice: not distinguishable, said in a sentence. */
