@@ -7,6 +7,7 @@
 #include <adwaita.h>
 
 #include "winnow-lab-attempts.h"
+#include "winnow-lab-chart.h"
 #include "winnow-lab-plot.h"
 #include "wn-lab.h"
 
@@ -103,16 +104,9 @@ winnow_lab_attempts_snapshot (GtkWidget   *widget,
   cairo_set_font_size (cr, 10.0);
   for (guint q = 0; q <= 4; q++)
     {
-      double y = floor (MARGIN_T + plot_h * (1.0 - q / 4.0)) + 0.5;
       g_autofree char *label = g_strdup_printf ("%.0f %%", self->top * 100.0 * q / 4.0);
 
-      cairo_set_source_rgba (cr, fg.red, fg.green, fg.blue, 0.15);
-      cairo_move_to (cr, MARGIN_L, y);
-      cairo_line_to (cr, width - MARGIN_R, y);
-      cairo_stroke (cr);
-      cairo_set_source_rgba (cr, fg.red, fg.green, fg.blue, 0.7);
-      cairo_move_to (cr, 6, y + 3);
-      cairo_show_text (cr, label);
+      winnow_lab_chart_hline (cr, &fg, MARGIN_L, width - MARGIN_R, floor (MARGIN_T + plot_h * (1.0 - q / 4.0)) + 0.5, label);
     }
   for (guint k = 1; k <= self->n_groups; k++)
     {
@@ -120,7 +114,6 @@ winnow_lab_attempts_snapshot (GtkWidget   *widget,
       double x0 = MARGIN_L + (k - 1) * group_w;
       double bar_w = group_w * 0.8 / MAX (n, 1);
       g_autofree char *label = k == WINNOW_LAB_ATTEMPTS_MAX ? g_strdup_printf ("≥%u", k) : g_strdup_printf ("%u", k);
-      cairo_text_extents_t ext;
 
       for (guint v = 0; v < n; v++)
         {
@@ -132,25 +125,10 @@ winnow_lab_attempts_snapshot (GtkWidget   *widget,
           cairo_rectangle (cr, x0 + group_w * 0.1 + v * bar_w, MARGIN_T + plot_h - h, MAX (bar_w - 1.0, 1.0), h);
           cairo_fill (cr);
         }
-      cairo_set_source_rgba (cr, fg.red, fg.green, fg.blue, 0.7);
-      cairo_text_extents (cr, label, &ext);
-      cairo_move_to (cr, x0 + group_w / 2 - ext.x_advance / 2, height - 8);
-      cairo_show_text (cr, label);
+      /* no line: the groups' labels alone */
+      winnow_lab_chart_vline (cr, &fg, x0 + group_w / 2, 0, 0, height - 8, label);
     }
   cairo_destroy (cr);
-}
-
-static void
-winnow_lab_attempts_measure (GtkWidget      *widget,
-                             GtkOrientation  orientation,
-                             int             for_size,
-                             int            *minimum,
-                             int            *natural,
-                             int            *minimum_baseline,
-                             int            *natural_baseline)
-{
-  *minimum = orientation == GTK_ORIENTATION_HORIZONTAL ? 240 : 160;
-  *natural = orientation == GTK_ORIENTATION_HORIZONTAL ? 640 : 280;
 }
 
 char *
@@ -181,28 +159,11 @@ winnow_lab_attempts_describe_at (WinnowLabAttempts *self,
   return g_string_free (text, FALSE);
 }
 
-static gboolean
-query_tooltip_cb (GtkWidget         *widget,
-                  int                x,
-                  int                y,
-                  gboolean           keyboard,
-                  GtkTooltip        *tooltip,
-                  WinnowLabAttempts *self)
+static char *
+describe (GtkWidget *chart,
+          double     x)
 {
-  g_autofree char *text = winnow_lab_attempts_describe_at (self, x);
-
-  if (text == NULL)
-    return FALSE;
-  gtk_tooltip_set_text (tooltip, text);
-  return TRUE;
-}
-
-static void
-dark_cb (GObject    *manager,
-         GParamSpec *pspec,
-         GtkWidget  *self)
-{
-  gtk_widget_queue_draw (self);
+  return winnow_lab_attempts_describe_at (WINNOW_LAB_ATTEMPTS (chart), x);
 }
 
 static void
@@ -224,7 +185,7 @@ winnow_lab_attempts_class_init (WinnowLabAttemptsClass *klass)
 
   object_class->dispose = winnow_lab_attempts_dispose;
   widget_class->snapshot = winnow_lab_attempts_snapshot;
-  widget_class->measure = winnow_lab_attempts_measure;
+  widget_class->measure = winnow_lab_chart_measure;
   gtk_widget_class_set_css_name (widget_class, "lab-attempts");
 }
 
@@ -233,9 +194,7 @@ winnow_lab_attempts_init (WinnowLabAttempts *self)
 {
   self->counts = g_array_new (FALSE, TRUE, sizeof (guint64));
   self->totals = g_array_new (FALSE, TRUE, sizeof (guint64));
-  gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
-  g_signal_connect (self, "query-tooltip", G_CALLBACK (query_tooltip_cb), self);
-  g_signal_connect_object (adw_style_manager_get_default (), "notify::dark", G_CALLBACK (dark_cb), self, 0);
+  winnow_lab_chart_init (GTK_WIDGET (self), describe);
   rebuild (self);
 }
 

@@ -8,6 +8,7 @@
 
 #include "winnow.h"
 #include "winnow-lab-histogram.h"
+#include "winnow-lab-chart.h"
 #include "winnow-lab-plot.h"
 #include "wn-lab-summary.h"
 
@@ -120,31 +121,15 @@ winnow_lab_histogram_snapshot (GtkWidget   *widget,
   /* decades across, quarters of the highest bar up */
   for (double t = self->lo; t <= self->hi * 1.0001; t *= 10.0)
     {
-      double x = floor (x_of (self, t, width)) + 0.5;
       g_autofree char *label = wn_duration_format ((WnTime) t);
-      cairo_text_extents_t ext;
 
-      cairo_set_source_rgba (cr, fg.red, fg.green, fg.blue, 0.15);
-      cairo_move_to (cr, x, MARGIN_T);
-      cairo_line_to (cr, x, MARGIN_T + plot_h);
-      cairo_stroke (cr);
-      cairo_set_source_rgba (cr, fg.red, fg.green, fg.blue, 0.7);
-      cairo_text_extents (cr, label, &ext);
-      cairo_move_to (cr, x - ext.width / 2, height - 8);
-      cairo_show_text (cr, label);
+      winnow_lab_chart_vline (cr, &fg, floor (x_of (self, t, width)) + 0.5, MARGIN_T, MARGIN_T + plot_h, height - 8, label);
     }
   for (guint q = 0; q <= 4; q++)
     {
-      double y = floor (MARGIN_T + plot_h * (1.0 - q / 4.0)) + 0.5;
       g_autofree char *label = g_strdup_printf ("%" G_GUINT64_FORMAT, self->top * q / 4);
 
-      cairo_set_source_rgba (cr, fg.red, fg.green, fg.blue, 0.15);
-      cairo_move_to (cr, MARGIN_L, y);
-      cairo_line_to (cr, width - MARGIN_R, y);
-      cairo_stroke (cr);
-      cairo_set_source_rgba (cr, fg.red, fg.green, fg.blue, 0.7);
-      cairo_move_to (cr, 6, y + 3);
-      cairo_show_text (cr, label);
+      winnow_lab_chart_hline (cr, &fg, MARGIN_L, width - MARGIN_R, floor (MARGIN_T + plot_h * (1.0 - q / 4.0)) + 0.5, label);
     }
 
   winnow_lab_plot_get_color (0, dark, &color);
@@ -199,19 +184,6 @@ winnow_lab_histogram_snapshot (GtkWidget   *widget,
   cairo_destroy (cr);
 }
 
-static void
-winnow_lab_histogram_measure (GtkWidget      *widget,
-                              GtkOrientation  orientation,
-                              int             for_size,
-                              int            *minimum,
-                              int            *natural,
-                              int            *minimum_baseline,
-                              int            *natural_baseline)
-{
-  *minimum = orientation == GTK_ORIENTATION_HORIZONTAL ? 240 : 160;
-  *natural = orientation == GTK_ORIENTATION_HORIZONTAL ? 640 : 260;
-}
-
 char *
 winnow_lab_histogram_describe_at (WinnowLabHistogram *self,
                                   double              x)
@@ -248,28 +220,11 @@ winnow_lab_histogram_describe_at (WinnowLabHistogram *self,
   return g_string_free (text, FALSE);
 }
 
-static gboolean
-query_tooltip_cb (GtkWidget          *widget,
-                  int                 x,
-                  int                 y,
-                  gboolean            keyboard,
-                  GtkTooltip         *tooltip,
-                  WinnowLabHistogram *self)
+static char *
+describe (GtkWidget *chart,
+          double     x)
 {
-  g_autofree char *text = winnow_lab_histogram_describe_at (self, x);
-
-  if (text == NULL)
-    return FALSE;
-  gtk_tooltip_set_text (tooltip, text);
-  return TRUE;
-}
-
-static void
-dark_cb (GObject    *manager,
-         GParamSpec *pspec,
-         GtkWidget  *self)
-{
-  gtk_widget_queue_draw (self);
+  return winnow_lab_histogram_describe_at (WINNOW_LAB_HISTOGRAM (chart), x);
 }
 
 static void
@@ -290,7 +245,7 @@ winnow_lab_histogram_class_init (WinnowLabHistogramClass *klass)
 
   object_class->dispose = winnow_lab_histogram_dispose;
   widget_class->snapshot = winnow_lab_histogram_snapshot;
-  widget_class->measure = winnow_lab_histogram_measure;
+  widget_class->measure = winnow_lab_chart_measure;
   gtk_widget_class_set_css_name (widget_class, "lab-histogram");
 }
 
@@ -298,9 +253,7 @@ static void
 winnow_lab_histogram_init (WinnowLabHistogram *self)
 {
   self->bars = g_array_new (FALSE, TRUE, sizeof (guint64));
-  gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
-  g_signal_connect (self, "query-tooltip", G_CALLBACK (query_tooltip_cb), self);
-  g_signal_connect_object (adw_style_manager_get_default (), "notify::dark", G_CALLBACK (dark_cb), self, 0);
+  winnow_lab_chart_init (GTK_WIDGET (self), describe);
   rebuild (self);
 }
 

@@ -15,23 +15,6 @@
 #include "winnow-lab-plot.h"
 #include "wn-lab.h"
 
-static GtkWidget *
-find_type (GtkWidget *root,
-           GType      type)
-{
-  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found;
-
-      if (G_TYPE_CHECK_INSTANCE_TYPE (child, type))
-        return child;
-      if ((found = find_type (child, type)) != NULL)
-        return found;
-    }
-  return NULL;
-}
-
 static void
 wait_for (WinnowComparePage *page)
 {
@@ -64,16 +47,16 @@ test_compare_runs (void)
   g_assert_true (winnow_window_open_file (window, file));
   winnow_test_wait_for_flush (winnow_window_get_session (window));
 
-  page = WINNOW_COMPARE_PAGE (find_type (GTK_WIDGET (window), WINNOW_TYPE_COMPARE_PAGE));
+  page = WINNOW_COMPARE_PAGE (winnow_test_find_type (GTK_WIDGET (window), WINNOW_TYPE_COMPARE_PAGE));
   g_assert_nonnull (page);
   stack = ADW_VIEW_STACK (gtk_widget_get_ancestor (GTK_WIDGET (page), ADW_TYPE_VIEW_STACK));
   adw_view_stack_set_visible_child_name (stack, "compare");
 
   /* 3 or 5 attempts, with both trust modes: four variants */
-  widget = find_type (GTK_WIDGET (page), GTK_TYPE_SPIN_BUTTON);
+  widget = winnow_test_find_type (GTK_WIDGET (page), GTK_TYPE_SPIN_BUTTON);
   gtk_spin_button_set_value (GTK_SPIN_BUTTON (widget), 500);
   gtk_drop_down_set_selected (GTK_DROP_DOWN (gtk_widget_get_next_sibling (gtk_widget_get_next_sibling (
-    find_type (GTK_WIDGET (page), GTK_TYPE_ENTRY)))), 1);
+    winnow_test_find_type (GTK_WIDGET (page), GTK_TYPE_ENTRY)))), 1);
   g_assert_true (winnow_compare_page_run (page));
   g_assert_true (winnow_compare_page_is_running (page));
   /* one at a time */
@@ -83,13 +66,13 @@ test_compare_runs (void)
   rows = winnow_compare_page_get_summaries (page);
   g_assert_nonnull (rows);
   g_assert_cmpuint (rows->len, ==, 4);
-  g_assert_cmpuint (winnow_lab_plot_get_n_curves (WINNOW_LAB_PLOT (find_type (GTK_WIDGET (page), WINNOW_TYPE_LAB_PLOT))), ==, 4);
-  g_assert_cmpuint (winnow_lab_bars_get_n_bars (WINNOW_LAB_BARS (find_type (GTK_WIDGET (page), WINNOW_TYPE_LAB_BARS))), ==, 4);
+  g_assert_cmpuint (winnow_lab_plot_get_n_curves (WINNOW_LAB_PLOT (winnow_test_find_type (GTK_WIDGET (page), WINNOW_TYPE_LAB_PLOT))), ==, 4);
+  g_assert_cmpuint (winnow_lab_bars_get_n_bars (WINNOW_LAB_BARS (winnow_test_find_type (GTK_WIDGET (page), WINNOW_TYPE_LAB_BARS))), ==, 4);
   g_assert_cmpstr (wn_lab_summary_get_name (g_ptr_array_index (rows, 3)), ==,
                    "engine.trust=workerTrusted engine.retry.maxAttempts=5");
   /* attempts per job: up to 3 or 5, every order's one job counted once */
   {
-    WinnowLabAttempts *attempts = WINNOW_LAB_ATTEMPTS (find_type (GTK_WIDGET (page), WINNOW_TYPE_LAB_ATTEMPTS));
+    WinnowLabAttempts *attempts = WINNOW_LAB_ATTEMPTS (winnow_test_find_type (GTK_WIDGET (page), WINNOW_TYPE_LAB_ATTEMPTS));
     g_autofree char *tip = NULL;
 
     g_assert_cmpuint (winnow_lab_attempts_get_n_groups (attempts), ==, 5);
@@ -138,7 +121,7 @@ test_compare_runs (void)
   winnow_test_save_screenshot (GTK_WIDGET (page), "compare-page.png");
   /* the load over time: the same variants, a curve each */
   {
-    GtkStack *plots = GTK_STACK (gtk_widget_get_parent (find_type (GTK_WIDGET (page), WINNOW_TYPE_LAB_PLOT)));
+    GtkStack *plots = GTK_STACK (gtk_widget_get_parent (winnow_test_find_type (GTK_WIDGET (page), WINNOW_TYPE_LAB_PLOT)));
     const GArray *load = wn_lab_summary_get_load (g_ptr_array_index (rows, 0));
     guint64 executions = 0;
     WnLabSeedStats t;
@@ -227,7 +210,7 @@ test_compare_runs (void)
     GtkDropDown *task = GTK_DROP_DOWN (winnow_test_find_named (GTK_WIDGET (page), "task"));
     GtkDropDown *exhausted = GTK_DROP_DOWN (winnow_test_find_named (GTK_WIDGET (page), "exhausted"));
     GtkDropDown *trust = GTK_DROP_DOWN (gtk_widget_get_next_sibling (gtk_widget_get_next_sibling (
-      find_type (GTK_WIDGET (page), GTK_TYPE_ENTRY))));
+      winnow_test_find_type (GTK_WIDGET (page), GTK_TYPE_ENTRY))));
     GPtrArray *varied;
     WnLabSeedStats low, high;
 
@@ -235,7 +218,7 @@ test_compare_runs (void)
     g_assert_cmpuint (gtk_drop_down_get_selected (worker), ==, 1);
     g_assert_cmpuint (g_list_model_get_n_items (gtk_drop_down_get_model (task)), ==, 2);
     gtk_drop_down_set_selected (trust, 0);
-    gtk_editable_set_text (GTK_EDITABLE (find_type (GTK_WIDGET (page), GTK_TYPE_ENTRY)), "3");
+    gtk_editable_set_text (GTK_EDITABLE (winnow_test_find_type (GTK_WIDGET (page), GTK_TYPE_ENTRY)), "3");
     gtk_editable_set_text (failure, "0.1, 0.6");
     gtk_spin_button_set_value (GTK_SPIN_BUTTON (widget), 300);
     g_assert_true (winnow_compare_page_run (page));
@@ -282,12 +265,12 @@ test_compare_runs (void)
   }
 
   /* too many variants: said on the page, nothing runs */
-  gtk_editable_set_text (GTK_EDITABLE (find_type (GTK_WIDGET (page), GTK_TYPE_ENTRY)), "1, 2, 3, 4, 5");
+  gtk_editable_set_text (GTK_EDITABLE (winnow_test_find_type (GTK_WIDGET (page), GTK_TYPE_ENTRY)), "1, 2, 3, 4, 5");
   g_assert_false (winnow_compare_page_run (page));
   g_assert_false (winnow_compare_page_is_running (page));
 
   /* cancel: the page stops and keeps the last rows */
-  gtk_editable_set_text (GTK_EDITABLE (find_type (GTK_WIDGET (page), GTK_TYPE_ENTRY)), "3");
+  gtk_editable_set_text (GTK_EDITABLE (winnow_test_find_type (GTK_WIDGET (page), GTK_TYPE_ENTRY)), "3");
   gtk_spin_button_set_value (GTK_SPIN_BUTTON (widget), 100000);
   g_assert_true (winnow_compare_page_run (page));
   winnow_compare_page_cancel (page);

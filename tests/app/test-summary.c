@@ -15,23 +15,6 @@
 #include "winnow-table-view.h"
 #include "winnow-summary-page.h"
 
-static GtkWidget *
-find_type (GtkWidget *root,
-           GType      type)
-{
-  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found;
-
-      if (G_TYPE_CHECK_INSTANCE_TYPE (child, type))
-        return child;
-      if ((found = find_type (child, type)) != NULL)
-        return found;
-    }
-  return NULL;
-}
-
 static void
 test_summary_run (void)
 {
@@ -52,9 +35,9 @@ test_summary_run (void)
   gtk_window_set_default_size (GTK_WINDOW (window), 1400, 900);
   gtk_window_present (GTK_WINDOW (window));
   winnow_test_settle (GTK_WIDGET (window));
-  page = WINNOW_SUMMARY_PAGE (find_type (GTK_WIDGET (window), WINNOW_TYPE_SUMMARY_PAGE));
+  page = WINNOW_SUMMARY_PAGE (winnow_test_find_type (GTK_WIDGET (window), WINNOW_TYPE_SUMMARY_PAGE));
   g_assert_nonnull (page);
-  histogram = WINNOW_LAB_HISTOGRAM (find_type (GTK_WIDGET (page), WINNOW_TYPE_LAB_HISTOGRAM));
+  histogram = WINNOW_LAB_HISTOGRAM (winnow_test_find_type (GTK_WIDGET (page), WINNOW_TYPE_LAB_HISTOGRAM));
   g_assert_nonnull (histogram);
 
   /* nothing open: nothing counted */
@@ -153,10 +136,10 @@ test_instances_filter (void)
     g_main_context_iteration (NULL, TRUE);
   winnow_test_wait_for_flush (session);
 
-  page = find_type (GTK_WIDGET (window), WINNOW_TYPE_INSTANCES_PAGE);
+  page = winnow_test_find_type (GTK_WIDGET (window), WINNOW_TYPE_INSTANCES_PAGE);
   adw_view_stack_set_visible_child_name (ADW_VIEW_STACK (gtk_widget_get_ancestor (page, ADW_TYPE_VIEW_STACK)), "instances");
   winnow_test_settle (GTK_WIDGET (window));
-  table = winnow_table_view_get_table (WINNOW_TABLE_VIEW (find_type (page, WINNOW_TYPE_TABLE_VIEW)));
+  table = winnow_table_view_get_table (WINNOW_TABLE_VIEW (winnow_test_find_type (page, WINNOW_TYPE_TABLE_VIEW)));
   instances = winnow_session_get_instances (session);
   n = g_list_model_get_n_items (instances);
   g_assert_cmpuint (n, ==, 3);
@@ -177,7 +160,7 @@ test_instances_filter (void)
     }
 
   /* the search matches outcomes ("ended at shipped") and ids */
-  search = GTK_EDITABLE (find_type (page, GTK_TYPE_SEARCH_ENTRY));
+  search = GTK_EDITABLE (winnow_test_find_type (page, GTK_TYPE_SEARCH_ENTRY));
   gtk_editable_set_text (search, "SHIPPED");
   wait_for_rows (table, 1);
   gtk_editable_set_text (search, "i2");
@@ -186,7 +169,7 @@ test_instances_filter (void)
   wait_for_rows (table, 3);
 
   /* the state filter: none terminated, all completed */
-  state = GTK_DROP_DOWN (find_type (page, GTK_TYPE_DROP_DOWN));
+  state = GTK_DROP_DOWN (winnow_test_find_type (page, GTK_TYPE_DROP_DOWN));
   gtk_drop_down_set_selected (state, 3);
   wait_for_rows (table, 0);
   winnow_test_settle (GTK_WIDGET (window));

@@ -140,3 +140,20 @@ winnow_test_save_screenshot (GtkWidget  *widget,
   g_assert_true (gdk_texture_save_to_png (texture, path));
   g_test_message ("screenshot: %s", path);
 }
+
+GtkWidget *
+winnow_test_find_type (GtkWidget *root,
+                       GType      type)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found;
+
+      if (G_TYPE_CHECK_INSTANCE_TYPE (child, type))
+        return child;
+      if ((found = winnow_test_find_type (child, type)) != NULL)
+        return found;
+    }
+  return NULL;
+}

@@ -28,6 +28,8 @@ void           winnow_test_activate       (WinnowWindow *window, const char *act
 /* Render frames until the window has been laid out at its size. */
 void           winnow_test_settle         (GtkWidget *window);
 GtkWidget     *winnow_test_find_named     (GtkWidget *root, const char *name);
+/* The first widget of `type` under root, depth first. */
+GtkWidget     *winnow_test_find_type      (GtkWidget *root, GType type);
 /* The first event of that kind and phase (and job, and instance, when given);
  * valid as long as the session (rows are made on demand: the session keeps
  * the ones this returned). */
