@@ -53,6 +53,7 @@ typedef struct {
   char     *speed;
   char     *basic_auth;
   char    **external_topics;
+  guint64   at;             /* --at EVENT_SEQ; 0: not given */
 } Options;
 
 static void
@@ -246,6 +247,26 @@ serve_should_stop (gpointer journal)
   return stop.caught != 0 || outputs_failed (journal);
 }
 
+/* --at: the run step by step to the step that journals event `seq`, in
+ * slices as run() goes. */
+static WnStopReason
+run_to_event (WnEngine *engine,
+              guint64   seq,
+              WnTime    until,
+              WnOutput *journal)
+{
+  WnStopReason reason;
+
+  do
+    {
+      reason = wn_engine_run_to_event (engine, seq, until, RUN_SLICE);
+      while (g_main_context_iteration (NULL, FALSE))
+        ;
+    }
+  while (reason == WN_STOP_BUDGET && stop.caught == 0 && !outputs_failed (journal));
+  return reason;
+}
+
 /* Commit an output; FALSE (the reason on stderr) when it could not be written. */
 static gboolean
 finish_output (WnOutput *output)
@@ -315,6 +336,17 @@ parse_instances_cb (const char  *name,
     return FALSE;
   options->instances = (guint) instances;
   return TRUE;
+}
+
+static gboolean
+parse_at_cb (const char  *name,
+             const char  *value,
+             gpointer     data,
+             GError     **error)
+{
+  Options *options = data;
+
+  return parse_decimal ("--at", value, 1, G_MAXINT64, &options->at, error);
 }
 
 /* --max-input-size: bytes, or with K, M or G (binary: 1024, 1024², 1024³). */
@@ -546,6 +578,52 @@ export_json (const char *target, const char *input, const char *json)
   return EXIT_COMPLETED;
 }
 
+/* The end of a run that was not cut short by an output: commit the outputs. */
+static int
+finish_run (WnEngine *engine,
+            int       status,
+            Sink     *file_sink,
+            Sink     *trace)
+{
+  wn_engine_free (engine);
+  if (!finish_output (file_sink->out))
+    status = EXIT_OUTPUT;
+  if (!finish_output (stdout_out))
+    status = EXIT_OUTPUT;
+  sink_clear (file_sink);
+  sink_clear (trace);
+  g_clear_pointer (&stdout_out, wn_output_free);
+  return status;
+}
+
+/* --at: the state where the run stopped, or why it never got there. */
+static int
+print_state_at (WnEngine *engine,
+                guint64   seq)
+{
+  guint64 events = wn_journal_get_n_events (wn_engine_get_journal (engine));
+  g_autofree char *state = NULL;
+  g_autofree char *now = NULL;
+
+  if (stop.caught != 0 && events < seq)
+    {
+      now = wn_time_format_clock (wn_engine_now (engine));
+      g_printerr (_("winnow-run: interrupted by %s at %s, before event %" G_GUINT64_FORMAT "\n"),
+                  stop.caught == SIGINT ? "SIGINT" : "SIGTERM", now, seq);
+      return EXIT_STOPPED;
+    }
+  if (events < seq)
+    {
+      now = wn_time_format_clock (wn_engine_now (engine));
+      g_printerr (_("winnow-run: --at: the run journals %" G_GUINT64_FORMAT " events up to %s, no event %" G_GUINT64_FORMAT "\n"),
+                  events, now, seq);
+      return EXIT_INPUT;
+    }
+  state = wn_engine_dump_state (engine);
+  print_out ("%s\n", state);
+  return EXIT_COMPLETED;
+}
+
 static gboolean
 parse_options (int       *argc,
                char    ***argv,
@@ -567,6 +645,7 @@ parse_options (int       *argc,
     { "process", 0, 0, G_OPTION_ARG_STRING, &o->process_id, N_("BPMN: the process to import when the file has several executable ones"), N_("ID") },
     { "export-json", 0, 0, G_OPTION_ARG_FILENAME, &o->export_json, N_("BPMN: write the imported process as winnow.process/1 to FILE (- for standard output) and exit"), N_("FILE") },
     { "break", 'b', 0, G_OPTION_ARG_STRING_ARRAY, &o->breaks, N_("Stop after the first event matching KIND.PHASE[@NODE] and print the state (repeatable)"), N_("SPEC") },
+    { "at", 0, 0, G_OPTION_ARG_CALLBACK, parse_at_cb, N_("Stop right after the step that journals event EVENT_SEQ and print the whole state there as one JSON line"), N_("EVENT_SEQ") },
     { "max-input-size", 0, 0, G_OPTION_ARG_CALLBACK, parse_size_cb, N_("Read input files of up to SIZE bytes (a K, M or G suffix: KiB, MiB, GiB; default 64M)"), N_("SIZE") },
     { "serve", 0, 0, G_OPTION_ARG_STRING, &o->serve, N_("Serve Camunda’s external-task REST API for outside workers on [ADDR:]PORT (127.0.0.1 unless ADDR is given), the clock at 1× on the wall, until every instance has ended"), N_("[ADDR:]PORT") },
     { "speed", 0, 0, G_OPTION_ARG_STRING, &o->speed, N_("With --serve: virtual seconds per wall second (default 1)"), N_("FACTOR") },
@@ -733,6 +812,12 @@ main (int argc, char **argv)
         }
     }
 
+  if (o.at > 0 && (o.breaks != NULL || o.serve != NULL))
+    {
+      g_printerr ("winnow-run: %s\n", _("--at cannot be combined with --break or --serve"));
+      return EXIT_INPUT;
+    }
+
   options.has_seed = o.has_seed;
   options.seed = (guint64) o.seed;
   options.instances = o.instances;
@@ -808,7 +893,7 @@ main (int argc, char **argv)
         }
     }
   else
-    reason = run (engine, until, file_sink.out);
+    reason = o.at > 0 ? run_to_event (engine, o.at, until, file_sink.out) : run (engine, until, file_sink.out);
   if (outputs_failed (file_sink.out))
     {
       /* cut short by an output: say which; the journal is not committed (a
@@ -828,6 +913,8 @@ main (int argc, char **argv)
     for (guint i = 0; i < notices->len; i++)
       g_printerr ("winnow-run: notice: %s\n", (const char *) g_ptr_array_index (notices, i));
   }
+  if (o.at > 0)
+    return finish_run (engine, print_state_at (engine, o.at), &file_sink, &trace);
   if (wn_engine_get_failure (engine) != NULL)
     g_printerr ("winnow-run: %s\n", wn_engine_get_failure (engine));
   else if (reason == WN_STOP_REQUESTED)
@@ -876,13 +963,5 @@ main (int argc, char **argv)
         print_summary_text (engine);
     }
 
-  wn_engine_free (engine);
-  if (!finish_output (file_sink.out))
-    status = EXIT_OUTPUT;
-  if (!finish_output (stdout_out))
-    status = EXIT_OUTPUT;
-  sink_clear (&file_sink);
-  sink_clear (&trace);
-  g_clear_pointer (&stdout_out, wn_output_free);
-  return status;
+  return finish_run (engine, status, &file_sink, &trace);
 }

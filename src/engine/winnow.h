@@ -23,6 +23,7 @@
 #include "wn-breakpoint-item.h"
 #include "wn-engine.h"
 #include "wn-external.h"
+#include "wn-travel.h"
 #include "wn-enum-types.h"
 
 #undef WINNOW_INSIDE

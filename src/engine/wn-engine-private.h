@@ -135,7 +135,12 @@ struct _WnEngine
                                   * that has written none: shared (wn-instance.c) */
   WnEngineOptions options;
   GPtrArray      *commands;      /* WnCommand*: what the operator did, for the session */
-  guint           replay_next;   /* index into scenario->commands */
+  GPtrArray      *replay;        /* WnCommand*: what to replay, scenario->commands or a
+                                  * rerun's record (wn-travel.c) */
+  guint           replay_next;   /* index into replay */
+  guint           replay_limit;  /* replay no further than this index (G_MAXUINT: all) */
+  gboolean        replaying;     /* inside a replayed command */
+  gboolean        rerun;         /* made by wn_engine_new_rerun() */
   GPtrArray      *notices;       /* char*: saved commands that could not apply */
   gboolean        internal;      /* a command issued by the scenario itself: not recorded */
   guint           n_completed;
@@ -153,6 +158,13 @@ void        _wn_engine_emit            (WnEngine *engine, WnEvent *event);
 WnPolicy   *_wn_engine_policy_for      (WnEngine *engine, guint node);
 /* Pop an injected response for this worker or its topic (NULL when none). */
 WnResponse *_wn_engine_take_injection  (WnEngine *engine, WnSimWorker *worker);
+/* Arm the scheduler's trigger for the next command to replay (if any). */
+void        _wn_engine_arm_replay      (WnEngine *engine);
+
+/* wn-travel.c */
+/* An operator's command in a rerun's past: the record's commands still to
+ * come are dropped, the run goes on from here as a new one. */
+void        _wn_engine_drop_future     (WnEngine *engine);
 
 /* wn-instance.c */
 WnInstance *_wn_instance_start         (WnEngine *engine, JsonObject *variables);

@@ -50,6 +50,14 @@ _wn_engine_emit (WnEngine *self,
   wn_journal_emit (self->journal, wn_scheduler_now (self->scheduler), event);
 }
 
+static void arm_replay (WnEngine *self);
+
+void
+_wn_engine_arm_replay (WnEngine *self)
+{
+  arm_replay (self);
+}
+
 /* Remember an operator's command (not one the scenario issues by itself). */
 static WnCommand *
 record (WnEngine      *self,
@@ -59,6 +67,9 @@ record (WnEngine      *self,
 
   if (self->internal)
     return NULL;
+  /* an operator acting in a rerun's past starts a new future (wn-travel.c) */
+  if (self->rerun && !self->replaying)
+    _wn_engine_drop_future (self);
   command = wn_command_new (kind, wn_scheduler_get_n_run (self->scheduler), wn_scheduler_now (self->scheduler));
   g_ptr_array_add (self->commands, command);
   return command;
@@ -73,7 +84,6 @@ forget (WnEngine  *self,
     g_ptr_array_remove (self->commands, command);
 }
 
-static void arm_replay (WnEngine *self);
 
 /* A saved command that cannot apply changes nothing, as the operator's own
  * command would not have; the run says so beside the journal (a notice), so
@@ -96,10 +106,11 @@ replay_cb (gpointer data)
 {
   WnEngine *self = data;
   guint index = self->replay_next++;
-  const WnCommand *c = g_ptr_array_index (self->scenario->commands, index);
+  const WnCommand *c = g_ptr_array_index (self->replay, index);
   g_autoptr(GError) error = NULL;
   gboolean ok = TRUE;
 
+  self->replaying = TRUE;
   switch (c->kind)
     {
     case WN_COMMAND_START:
@@ -138,22 +149,25 @@ replay_cb (gpointer data)
     default:
       g_assert_not_reached ();
     }
+  self->replaying = FALSE;
   if (!ok)
     notice_command (self, index, c, error ? error->message : "refused");
   arm_replay (self);
 }
 
+/* Arm the next command to replay, up to replay_limit (wn-travel.c stops a
+ * rerun between two commands that share a point). */
 static void
 arm_replay (WnEngine *self)
 {
   const WnCommand *c;
 
-  if (self->replay_next >= self->scenario->commands->len)
+  if (self->replay_next >= MIN (self->replay->len, self->replay_limit))
     {
       wn_scheduler_set_trigger (self->scheduler, 0, 0, NULL, NULL);
       return;
     }
-  c = g_ptr_array_index (self->scenario->commands, self->replay_next);
+  c = g_ptr_array_index (self->replay, self->replay_next);
   wn_scheduler_set_trigger (self->scheduler, c->after, c->at, replay_cb, self);
 }
 
@@ -444,6 +458,8 @@ wn_engine_new (WnProcess             *process,
     }
 
   /* a saved session replays the operator's commands where they happened */
+  self->replay = g_ptr_array_ref (self->scenario->commands);
+  self->replay_limit = G_MAXUINT;
   arm_replay (self);
   return self;
 }
@@ -468,6 +484,7 @@ wn_engine_free (WnEngine *self)
   g_clear_object (&self->breakpoint_items);
   g_clear_pointer (&self->last_hit_event, wn_event_free);
   g_ptr_array_unref (self->commands);
+  g_clear_pointer (&self->replay, g_ptr_array_unref);
   g_ptr_array_unref (self->notices);
   invalidate_policies (self);
   g_free (self->policies);
@@ -684,7 +701,7 @@ wn_engine_get_notices (WnEngine *self)
   g_return_val_if_fail (self != NULL, NULL);
 
   /* the run is over and saved commands are left: they come after its end */
-  if (self->scenario != NULL && self->replay_next < self->scenario->commands->len &&
+  if (!self->rerun && self->replay_next < self->scenario->commands->len &&
       wn_scheduler_get_n_pending (self->scheduler) == 0)
     {
       for (guint i = self->replay_next; i < self->scenario->commands->len; i++)

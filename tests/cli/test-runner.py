@@ -1030,6 +1030,61 @@ def bpmn_unsupported_listed():
     check(":5:5: fork (inclusiveGateway): inclusive gateways are not supported yet" in lines[0], lines[0])
 
 
+@case
+def at_prints_the_state():
+    # --at N: the journal up to the step that journals event N, then the state as one JSON line
+    process = example("order-fulfilment.process.json")
+    _, full, _ = run(process, "--jsonl")
+    journal = full.splitlines()
+    last_seq = 0
+    for n in range(1, len(journal) + 1):
+        code, out, err = run(process, "--jsonl", "--at", str(n))
+        lines = out.splitlines()
+        state = json.loads(lines[-1])
+        check(code == 0 and err == "", (n, code, err))
+        check(state["format"] == "winnow.state/1" and state["seq"] >= n and state["seq"] >= last_seq, (n, state))
+        check(lines[:-1] == journal[:state["seq"]], f"--at {n}: not the journal's first {state['seq']} lines")
+        check(state["t_us"] == json.loads(journal[state["seq"] - 1])["t_us"], (n, state["t_us"]))
+        last_seq = state["seq"]
+    code, out, err = run(process, "-q", "--at", "30")
+    state = json.loads(out)
+    check(code == 0 and len(out.splitlines()) == 1, (code, out))
+    check(list(state)[:5] == ["format", "seq", "t_us", "actions", "commands"], list(state))
+    check([i["id"] for i in state["instances"]] == ["i1", "i2", "i3"], state["instances"])
+    check(all("attempt" not in j and "retries" in j and "executions" in j for j in state["jobs"]), state["jobs"])
+    code, out, err = run(process, "-q", "--at", str(len(journal) + 1))
+    check(code == 2 and out == "" and f"no event {len(journal) + 1}" in err, (code, out, err))
+    code, out, err = run(process, "-q", "--at", "0")
+    check(code == 2 and "--at takes a whole number" in err, (code, err))
+    code, out, err = run(process, "-q", "--at", "3", "--break", "job.locked")
+    check(code == 2 and "cannot be combined" in err, (code, err))
+    code, out, err = run("--help")
+    check("--at" in out and "EVENT_SEQ" in out, out)
+
+
+@case
+def at_replays_saved_commands():
+    # a session's commands replay on the way: the state after an injection shows it
+    with tempfile.TemporaryDirectory() as tmp:
+        scenario = {"format": "winnow.scenario/1", "x-winnow": {"commands": [
+            {"after": 3, "at": "0ms", "op": "clock", "phase": "paused"},
+            {"after": 3, "at": "0ms", "op": "start", "variables": {"order": {"id": "late", "amount": 7}}},
+        ]}}
+        path = write(tmp, "s.scenario.json", json.dumps(scenario))
+        process = example("order-fulfilment.process.json")
+        _, full, _ = run(process, "--scenario", path, "--jsonl")
+        journal = [json.loads(l) for l in full.splitlines()]
+        paused = next(e["seq"] for e in journal if e["kind"] == "clock")
+        code, out, err = run(process, "--scenario", path, "-q", "--at", str(paused))
+        state = json.loads(out)
+        # the step of the clock command is that command alone: the start comes after it
+        check(code == 0 and state["seq"] == paused and state["commands"] == 1, (code, state))
+        check(len(state["instances"]) == 1, state["instances"])
+        code, out, err = run(process, "--scenario", path, "-q", "--at", str(paused + 1))
+        state = json.loads(out)
+        check(state["commands"] == 2 and len(state["instances"]) == 2, state)
+        check(state["instances"][1]["variables"]["order"]["id"] == "late", state["instances"])
+
 print(f"1..{len(results)}")
 failed = 0
 for i, fn in enumerate(results, 1):

@@ -1410,6 +1410,161 @@ journal_text (WnTestRun *run)
   return g_string_free (out, FALSE);
 }
 
+/* ---- time travel (wn-travel.h): reruns of a finished case ---- */
+
+/* A rerun with its journal and the steps it journalled: the position right
+ * after the step of its last event, and after the step before that one. */
+typedef struct {
+  WnEngine   *engine;
+  GPtrArray  *events;
+  WnPosition  last;
+  WnPosition  previous;     /* .events == 0: there was no step before */
+  guint64     last_first;   /* the last step's first event */
+} Travel;
+
+static void
+travel_cb (const WnEvent *event,
+           gpointer       data)
+{
+  Travel *t = data;
+  WnPosition here;
+
+  g_ptr_array_add (t->events, wn_event_copy (event));
+  wn_engine_get_position (t->engine, &here);
+  if (t->last_first == 0 || here.actions != t->last.actions || here.commands != t->last.commands)
+    {
+      if (t->last_first != 0)
+        t->previous = t->last;
+      t->last_first = event->seq;
+    }
+  t->last = here;
+  t->last.now = -1;
+}
+
+static Travel *
+travel_new (WnEngine *from)
+{
+  Travel *t = g_new0 (Travel, 1);
+
+  t->engine = wn_engine_new_rerun (from);
+  t->events = g_ptr_array_new_with_free_func ((GDestroyNotify) wn_event_free);
+  wn_journal_subscribe (wn_engine_get_journal (t->engine), travel_cb, t, NULL);
+  return t;
+}
+
+static void
+travel_free (Travel *t)
+{
+  wn_engine_free (t->engine);
+  g_ptr_array_unref (t->events);
+  g_free (t);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (Travel, travel_free)
+
+static char *
+travel_journal (Travel *t)
+{
+  WnTestRun view = { .events = t->events };
+
+  return journal_text (&view);
+}
+
+/* One step back: a rerun taken to the position after the step before the
+ * last; it equals a rerun taken there event by event. */
+static Travel *
+travel_back (Travel *t)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(Travel) by_event = NULL;
+  Travel *back;
+  g_autofree char *dump = NULL;
+  g_autofree char *dump_by_event = NULL;
+
+  if (t->previous.events == 0)
+    return NULL;
+  back = travel_new (t->engine);
+  g_assert_true (wn_engine_run_to_position (back->engine, &t->previous, G_MAXUINT, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (wn_journal_get_n_events (wn_engine_get_journal (back->engine)), ==, t->last_first - 1);
+
+  by_event = travel_new (t->engine);
+  g_assert_cmpint (wn_engine_run_to_event (by_event->engine, t->last_first - 1, WN_TIME_NEVER, G_MAXUINT),
+                   ==, WN_STOP_REQUESTED);
+  dump = wn_engine_dump_state (back->engine);
+  dump_by_event = wn_engine_dump_state (by_event->engine);
+  g_assert_cmpstr (dump, ==, dump_by_event);
+  return back;
+}
+
+/* Step back k events and forward k again: the same states and journals;
+ * a rerun to an instant is a fresh run of the saved session stopped there. */
+static void
+check_travel (const Case *c, WnTestRun *run, const char *text, GRand *rand)
+{
+  guint64 total = wn_journal_get_n_events (wn_engine_get_journal (run->engine));
+  g_autoptr(GPtrArray) dumps = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) journals = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(Travel) here = NULL;
+  g_autofree char *session = NULL;
+  guint k = (guint) g_rand_int_range (rand, 1, 6);
+  WnTime instant;
+
+  if (total == 0)
+    return;
+  here = travel_new (run->engine);
+  g_assert_cmpint (wn_engine_run_to_event (here->engine, (guint64) g_rand_int_range (rand, 1, (gint32) MIN (total, G_MAXINT32 - 1) + 1),
+                                           WN_TIME_NEVER, G_MAXUINT), ==, WN_STOP_REQUESTED);
+  for (guint i = 0; i <= k; i++)
+    {
+      Travel *back;
+      char *journal = travel_journal (here);
+
+      /* a rerun journals what the run did, event for event */
+      g_assert_true (g_str_has_prefix (text, journal));
+      g_ptr_array_add (journals, journal);
+      g_ptr_array_add (dumps, wn_engine_dump_state (here->engine));
+      if (i == k || (back = travel_back (here)) == NULL)
+        break;
+      travel_free (g_steal_pointer (&here));
+      here = back;
+    }
+  /* forward again, one event's step at a time, through the same states */
+  for (guint i = dumps->len - 1; i > 0; i--)
+    {
+      g_autofree char *dump = NULL;
+      g_autofree char *journal = NULL;
+
+      g_assert_cmpint (wn_engine_run_to_event (here->engine, wn_journal_get_n_events (wn_engine_get_journal (here->engine)) + 1,
+                                               WN_TIME_NEVER, G_MAXUINT), ==, WN_STOP_REQUESTED);
+      dump = wn_engine_dump_state (here->engine);
+      journal = travel_journal (here);
+      g_assert_cmpstr (dump, ==, g_ptr_array_index (dumps, i - 1));
+      g_assert_cmpstr (journal, ==, g_ptr_array_index (journals, i - 1));
+    }
+
+  /* an instant: the rerun and a fresh run of the saved session, stopped there */
+  instant = (WnTime) (g_rand_double (rand) * (double) wn_engine_now (run->engine));
+  session = wn_engine_export_session (run->engine);
+  {
+    g_autoptr(Travel) rerun = travel_new (run->engine);
+    g_autoptr(WnTestRun) fresh = case_run_new (c, session, NULL);
+    g_autofree char *a = NULL;
+    g_autofree char *b = NULL;
+    g_autofree char *ja = NULL;
+    g_autofree char *jb = NULL;
+
+    wn_engine_run (rerun->engine, instant);
+    wn_engine_run (fresh->engine, instant);
+    a = wn_engine_dump_state (rerun->engine);
+    b = wn_engine_dump_state (fresh->engine);
+    ja = travel_journal (rerun);
+    jb = journal_text (fresh);
+    g_assert_cmpstr (a, ==, b);
+    g_assert_cmpstr (ja, ==, jb);
+  }
+}
+
 /* One run of a case: the journal as JSON lines. Also proves that the session
  * it leaves, saved and replayed, gives the same journal. */
 static char *
@@ -1487,6 +1642,9 @@ run_case (const Case *c, Coverage *coverage)
     replayed = journal_text (replay);
     assert_same_journal ("the saved session replayed", text, replayed, session);
   }
+  /* the first of the two runs goes back in time too */
+  if (coverage != NULL)
+    check_travel (c, run, text, rand);
   return text;
 }
 

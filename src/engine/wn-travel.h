@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* wn-travel.h — going back in a run by running it again (issue 22).
+ *
+ * The engine is deterministic and records the operator's commands at the
+ * exact scheduler point they came, so any earlier state of a run is that of
+ * a new run of the same files, seed and options replaying the same commands,
+ * stopped at the same point: a rerun. Nothing is reconstructed by hand; what
+ * a rerun shows is what the engine computes. A position says where a run
+ * stands: how many scheduler actions ran, how many operator commands were
+ * applied, the clock and the events journalled. Actions and commands are the
+ * steps a run can stop between; one step may journal several events.
+ */
+#pragma once
+
+#if !defined (WINNOW_INSIDE) && !defined (WINNOW_COMPILATION)
+# error "Only winnow.h can be included directly"
+#endif
+
+#include <glib.h>
+#include "wn-engine.h"
+
+G_BEGIN_DECLS
+
+typedef struct {
+  guint64 actions;    /* scheduler actions run */
+  guint   commands;   /* operator commands applied (wn_engine_get_commands ()->len) */
+  WnTime  now;        /* the clock; -1 in a target: wherever the steps leave it */
+  guint64 events;     /* events journalled */
+} WnPosition;
+
+/* Where the run stands. Called from a journal subscriber, it names the step
+ * that is journalling the event: its `actions` and `commands` are those of
+ * the position right after that step, which wn_engine_run_to_position()
+ * takes a rerun to (with `events` the step's last event's seq, `now` -1). */
+void          wn_engine_get_position     (WnEngine         *engine,
+                                          WnPosition       *position);
+/* A new run of `from`'s process, scenario, options and seed at T+0, paused,
+ * that replays from's record: the commands from applied (live or replayed),
+ * then those of the record it replays itself that it has not reached. As far
+ * as it runs its journal is from's, event for event, and it can be run on
+ * past from's end. It has no breakpoints. A command given to it while
+ * record commands are still to come drops them: it goes on as a new run. */
+WnEngine     *wn_engine_new_rerun        (WnEngine         *from);
+/* The commands of the record still to come (0 once it is live again). */
+guint         wn_engine_get_n_future     (WnEngine         *engine);
+
+/* Run on to `position` (actions, then commands at that point, then the clock
+ * to `now` if nothing is due before). TRUE once there; FALSE without an error
+ * after `budget` actions (call again: slices for a main loop); FALSE with
+ * WN_ENGINE_ERROR_INVALID when the run cannot get there (it is past it, or
+ * it ends, or the steps journal other events than `position` says).
+ * Breakpoints do not stop it. */
+gboolean      wn_engine_run_to_position  (WnEngine         *engine,
+                                          const WnPosition *position,
+                                          guint             budget,
+                                          GError          **error);
+/* Run step by step until the journal holds `seq` events, stopping right
+ * after the step that journalled event `seq` (the journal then also holds
+ * that step's later events), before `limit`. WN_STOP_REQUESTED once there
+ * (or at a breakpoint: look at the journal's length); WN_STOP_BUDGET after
+ * `budget` steps (call again); WN_STOP_QUIESCENT or WN_STOP_LIMIT when the
+ * run ends or reaches `limit` first. */
+WnStopReason  wn_engine_run_to_event     (WnEngine         *engine,
+                                          guint64           seq,
+                                          WnTime            limit,
+                                          guint             budget);
+/* One step: the next command of the record when it comes before any further
+ * action, else one scheduler action (running the clock on to it). FALSE when
+ * nothing is left before `limit`. */
+gboolean      wn_engine_step             (WnEngine         *engine,
+                                          WnTime            limit);
+
+/* The whole state as one line of JSON, "winnow.state/1" (docs/user-guide.md,
+ * "The state at an event"): position, clock, counters, instances, tracks,
+ * the dispatcher's jobs, pending actions. Stable: the same state gives the
+ * same bytes. */
+char         *wn_engine_dump_state       (WnEngine         *engine);
+
+G_END_DECLS
