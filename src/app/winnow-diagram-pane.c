@@ -92,6 +92,14 @@ node_activated_cb (WinnowDiagram     *diagram,
   winnow_panel_toast (GTK_WIDGET (self), text);
 }
 
+/* A rerun stands in for the run: the same process, another engine. */
+static void
+travelled_cb (WinnowSession     *session,
+              WinnowDiagramPane *self)
+{
+  winnow_diagram_set_engine (self->diagram, winnow_session_get_engine (session));
+}
+
 static void
 run_changed_cb (WinnowSession     *session,
                 WinnowDiagramPane *self)
@@ -142,6 +150,7 @@ winnow_diagram_pane_class_init (WinnowDiagramPaneClass *klass)
   object_class->finalize = winnow_diagram_pane_finalize;
   panel_class->session_changed = winnow_diagram_pane_session_changed;
   winnow_panel_class_follow (panel_class, "run-changed", G_CALLBACK (run_changed_cb));
+  winnow_panel_class_follow (panel_class, "travelled", G_CALLBACK (travelled_cb));
   winnow_panel_class_follow (panel_class, "breakpoints-changed", G_CALLBACK (sync_breakpoints));
 
   g_type_ensure (WINNOW_TYPE_DIAGRAM);

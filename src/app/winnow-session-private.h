@@ -90,6 +90,19 @@ struct _WinnowSession
   WnRestServer    *server;          /* NULL: not serving */
   char            *serve_address;   /* kept across runs */
   WnTimerId        keep_moving;
+
+  /* time travel (winnow-session-travel.c): the steps the journal came in */
+  WnPosition       travel_last;      /* right after the step of the last event */
+  WnPosition       travel_previous;  /* right after the step before it; .events 0: none */
+  guint64          travel_last_first;/* the last step's first event, 0: none yet */
+  guint64          travel_end;       /* the furthest event the run reached */
+  gboolean         travel_busy;      /* a rerun is journalling its past */
+  char            *travel_match_job; /* run to: the next event of this job … */
+  int              travel_match_kind;/* … or of this kind (-1: any) … */
+  int              travel_match_phase;/* … and phase (-1: any) */
+  gboolean         travel_matching;  /* a run to is looking */
+  gboolean         travel_matched;
+  gint64           travel_cost;      /* µs the last travel took */
 };
 
 /* winnow-session.c */
@@ -120,6 +133,22 @@ void  _winnow_session_run_to              (WinnowSession   *self,
 void  _winnow_session_restore_state       (WinnowSession   *self);
 /* The position is reached: what the operator did so far is saved. */
 void  _winnow_session_state_restored      (WinnowSession   *self);
+
+/* Make `engine` the run the models show (the old one is freed, the models
+ * emptied, the breakpoints armed): TRUE when a breakpoint was dropped. */
+/* A travel ended: the views that keep the engine take the new one. */
+void     _winnow_session_travelled        (WinnowSession   *self);
+gboolean _winnow_session_swap_engine      (WinnowSession   *self,
+                                           WnEngine        *engine);
+
+/* winnow-session-travel.c */
+void     _winnow_session_travel_reset     (WinnowSession   *self);
+void     _winnow_session_travel_note_event (WinnowSession  *self,
+                                            const WnEvent  *event);
+/* F10 in the past: the record's next event. */
+gboolean _winnow_session_travel_step_forward (WinnowSession *self);
+/* The clock moved in the past without a clock command: the views catch up. */
+void     _winnow_session_travel_moved     (WinnowSession   *self);
 
 /* winnow-session-tables.c */
 void     _winnow_session_tables_init      (WinnowSession   *self);

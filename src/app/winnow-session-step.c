@@ -234,6 +234,9 @@ winnow_session_step_next (WinnowSession *self)
     }
   winnow_session_pause (self);
   _winnow_session_leave_hit (self);
+  /* in the past the record goes on: its next event, as it was */
+  if (winnow_session_is_in_past (self))
+    return _winnow_session_travel_step_forward (self);
   /* an outside worker's call waiting while paused is the next thing to happen */
   if (_winnow_session_serve_step (self))
     {
@@ -265,6 +268,13 @@ winnow_session_step_by (WinnowSession *self,
   winnow_session_pause (self);
   _winnow_session_leave_hit (self);
   now = wn_scheduler_now (scheduler);
+  /* in the past the clock replays the record: no clock command of its own */
+  if (winnow_session_is_in_past (self))
+    {
+      wn_scheduler_step_by (scheduler, delta);
+      _winnow_session_travel_moved (self);
+      return;
+    }
   /* a step that may end the run, not one past its end: said once */
   start_step (self, delta > WN_TIME_NEVER - now ? WN_TIME_NEVER : now + delta, TRUE, delta,
               wn_scheduler_get_n_pending (scheduler) > 0);

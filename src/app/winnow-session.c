@@ -40,6 +40,7 @@ enum {
   BREAKPOINTS_CHANGED,
   NOTICE,
   STOPPED,
+  TRAVELLED,
   N_SIGNALS
 };
 
@@ -91,6 +92,13 @@ _winnow_session_stopped (WinnowSession *self,
 }
 
 void
+_winnow_session_travelled (WinnowSession *self)
+{
+  /* the breakpoints are the rerun's: _winnow_session_breakpoints_arm said so */
+  g_signal_emit (self, signals[TRAVELLED], 0);
+}
+
+void
 _winnow_session_breakpoint_hit (WinnowSession  *self,
                                 guint           id,
                                 WinnowEventRow *row)
@@ -112,6 +120,7 @@ journal_cb (const WnEvent *event,
   int alert = -1;
 
   winnow_trace_add_event (self->trace, event);
+  _winnow_session_travel_note_event (self, event);
   /* the job's policy, as resolved at enqueue: the job is in the store now */
   if (event->kind == WN_EV_JOB && event->phase == WN_PH_ENQUEUED && event->job != NULL &&
       wn_dispatcher_lookup (wn_engine_get_dispatcher (self->engine), event->job, &info))
@@ -227,6 +236,7 @@ static void
 reset_models (WinnowSession *self)
 {
   _winnow_session_tables_reset (self);
+  _winnow_session_travel_reset (self);
   memset (self->alert_counts, 0, sizeof self->alert_counts);
   self->announced_hit = 0;
   self->resumed = FALSE;
@@ -295,25 +305,32 @@ restore_trust (WinnowSession *self,
     }
 }
 
+gboolean
+_winnow_session_swap_engine (WinnowSession *self,
+                             WnEngine      *engine)
+{
+  g_autoptr(WnEngine) previous = detach_engine (self);
+
+  reset_models (self);
+  self->engine = engine;
+  self->counts = g_new0 (WinnowNodeCounts, self->process->n_nodes);
+  attach_engine (self);
+  _winnow_session_serve_attach (self);
+  /* breakpoints outlive runs: the same ones stop the new run */
+  return _winnow_session_breakpoints_arm (self, previous);
+}
+
 /* `keep_trust`: the new run keeps the current run's trust choices (Restart). */
 static void
 start_engine (WinnowSession *self,
               gboolean       keep_trust)
 {
   g_autofree WnTrust *trust = keep_trust && self->engine != NULL ? save_trust (self) : NULL;
-  g_autoptr(WnEngine) previous = detach_engine (self);
   gboolean dropped = FALSE;
 
-  reset_models (self);
-
-  self->engine = wn_engine_new (self->process, self->scenario, &self->options);
+  dropped = _winnow_session_swap_engine (self, wn_engine_new (self->process, self->scenario, &self->options));
   if (trust != NULL)
     restore_trust (self, trust);
-  self->counts = g_new0 (WinnowNodeCounts, self->process->n_nodes);
-  attach_engine (self);
-  _winnow_session_serve_attach (self);
-  /* breakpoints outlive runs: the same ones stop the new run */
-  dropped = _winnow_session_breakpoints_arm (self, previous);
   self->snapshots_dirty = TRUE;
   self->instances_dirty = TRUE;
   self->last_mode = WN_CLOCK_PAUSED;
@@ -467,6 +484,10 @@ winnow_session_class_init (WinnowSessionClass *klass)
    * step ran out of its budget (translated): (the text to show) */
   signals[STOPPED] = g_signal_new ("stopped", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                                    0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
+  /* The run went to another point of its record: a rerun replaced the
+   * engine (winnow-session-travel.c); the models show that point. */
+  signals[TRAVELLED] = g_signal_new ("travelled", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                     0, NULL, NULL, NULL, G_TYPE_NONE, 0);
   /* A new run replaced the previous one (load, restart, reload). */
   signals[RUN_CHANGED] = g_signal_new ("run-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                                        0, NULL, NULL, NULL, G_TYPE_NONE, 0);
@@ -689,7 +710,7 @@ winnow_session_play (WinnowSession *self)
       wn_scheduler_set_speed (scheduler, self->speed);
       wn_scheduler_resume (scheduler);
     }
-  if (was_paused)
+  if (was_paused && !winnow_session_is_in_past (self))
     wn_engine_note_clock (self->engine, WN_PH_RESUMED, NULL);
   self->resumed = TRUE;
   _winnow_session_update_mode (self);
@@ -711,7 +732,8 @@ winnow_session_pause (WinnowSession *self)
   if (wn_scheduler_get_mode (scheduler) == WN_CLOCK_PAUSED)
     return;
   wn_scheduler_pause (scheduler);
-  wn_engine_note_clock (self->engine, WN_PH_PAUSED, NULL);
+  if (!winnow_session_is_in_past (self))
+    wn_engine_note_clock (self->engine, WN_PH_PAUSED, NULL);
   _winnow_session_update_mode (self);
   _winnow_session_request_flush (self);
 }

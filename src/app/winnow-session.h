@@ -235,4 +235,29 @@ const char       *winnow_session_get_selected_node (WinnowSession          *self
 void              winnow_session_set_selected_node (WinnowSession          *self,
                                                     const char             *node);
 
+/* Time travel (winnow-session-travel.c): every past state is a rerun of the
+ * run's record (wn-travel.h) that the models are rebuilt from, as live. */
+/* The record has commands still to come: the clock replays them, and a
+ * command given now drops them. */
+gboolean          winnow_session_is_in_past        (WinnowSession          *self);
+/* The furthest event the run (this one or the one it reran) reached. */
+guint64           winnow_session_get_travel_end    (WinnowSession          *self);
+gboolean          winnow_session_can_step_back     (WinnowSession          *self);
+/* Back to right after the step before the last event's: FALSE when there is none. */
+gboolean          winnow_session_step_back         (WinnowSession          *self);
+/* Right after the step that journalled event `seq` (earlier or later). */
+gboolean          winnow_session_go_to_event       (WinnowSession          *self,
+                                                    guint64                 seq);
+/* The state at `instant` (everything due by then has run). */
+void              winnow_session_go_to_time        (WinnowSession          *self,
+                                                    WnTime                  instant);
+/* Run on, step by step, to right after the next event of `kind` and
+ * `phase` (-1: any), or of the job `job`; FALSE when the run ends first. */
+gboolean          winnow_session_run_to_event      (WinnowSession          *self,
+                                                    int                     kind,
+                                                    int                     phase,
+                                                    const char             *job);
+/* µs the last step back or go-to took (rerun and models). */
+gint64            winnow_session_get_travel_cost   (WinnowSession          *self);
+
 G_END_DECLS

@@ -84,7 +84,6 @@ forget (WnEngine  *self,
     g_ptr_array_remove (self->commands, command);
 }
 
-
 /* A saved command that cannot apply changes nothing, as the operator's own
  * command would not have; the run says so beside the journal (a notice), so
  * a hand-edited session that names nothing is not taken silently. */

@@ -1,0 +1,292 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* winnow-session-travel.c — the session goes back in its run (issue 22): step
+ * back, go to an event or an instant, run to the next event of a kind or of
+ * a job.
+ *
+ * A past state is never rebuilt by hand: the session makes a rerun of the
+ * run's record (wn-travel.h), makes it its engine and lets it journal its
+ * past into the emptied models, event by event, exactly as the live run
+ * did, then stops it at the point asked for. Going forward in the past just
+ * runs the rerun on: it replays the rest of the record (the clock commands
+ * included, so the journal stays the one the run had), and a command the
+ * operator gives there drops that rest, the run going on as a new one.
+ * The journal's steps are followed as events come (which step journalled
+ * each, wn_engine_get_position()), so Step Back knows where the step before
+ * the last one ended without looking for it.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "winnow-session-private.h"
+
+/* A run to the next event of a kind gives up after this many steps (a run
+ * that never ends, a worker that is reclaimed for ever). */
+#define RUN_TO_MAX_STEPS 10000000
+
+typedef enum {
+  TO_POSITION,
+  TO_EVENT,
+  TO_TIME,
+} TargetKind;
+
+void
+_winnow_session_travel_reset (WinnowSession *self)
+{
+  memset (&self->travel_last, 0, sizeof self->travel_last);
+  memset (&self->travel_previous, 0, sizeof self->travel_previous);
+  self->travel_last_first = 0;
+  self->travel_end = 0;
+}
+
+void
+_winnow_session_travel_note_event (WinnowSession *self,
+                                   const WnEvent *event)
+{
+  WnPosition here;
+
+  wn_engine_get_position (self->engine, &here);
+  if (self->travel_last_first == 0 || here.actions != self->travel_last.actions ||
+      here.commands != self->travel_last.commands)
+    {
+      if (self->travel_last_first != 0)
+        self->travel_previous = self->travel_last;
+      self->travel_last_first = event->seq;
+    }
+  self->travel_last = here;
+  self->travel_last.now = -1;
+
+  if (self->travel_matching &&
+      (self->travel_match_kind < 0 || (int) event->kind == self->travel_match_kind) &&
+      (self->travel_match_phase < 0 || (int) event->phase == self->travel_match_phase) &&
+      (self->travel_match_job == NULL || g_strcmp0 (event->job, self->travel_match_job) == 0))
+    self->travel_matched = TRUE;
+}
+
+static guint64
+n_events (WinnowSession *self)
+{
+  return wn_journal_get_n_events (wn_engine_get_journal (self->engine));
+}
+
+void
+_winnow_session_travel_moved (WinnowSession *self)
+{
+  self->travel_end = MAX (self->travel_end, n_events (self));
+  self->snapshots_dirty = TRUE;
+  self->instances_dirty = TRUE;
+  _winnow_session_request_flush (self);
+}
+
+/* A rerun of the record, made the session's run and taken to the target:
+ * its past journals into the models as it did live; alerts, notices and
+ * breakpoint stops on the way were said then, not again now. */
+static gboolean
+rerun_to (WinnowSession    *self,
+          TargetKind        kind,
+          const WnPosition *position,
+          guint64           seq,
+          WnTime            instant)
+{
+  gint64 started = g_get_monotonic_time ();
+  guint64 end;
+  gboolean ok = TRUE;
+  g_autoptr(GError) error = NULL;
+
+  /* outside workers' calls are not in the record: a rerun could not
+   * replay them (winnow-session-serve.c) */
+  if (self->server != NULL)
+    return FALSE;
+  winnow_session_pause (self);
+  _winnow_session_leave_hit (self);
+  end = MAX (self->travel_end, n_events (self));
+  self->travel_busy = TRUE;
+  if (_winnow_session_swap_engine (self, wn_engine_new_rerun (self->engine)))
+    _winnow_session_breakpoints_changed (self);
+  self->travel_end = end;
+  switch (kind)
+    {
+    case TO_POSITION:
+      ok = wn_engine_run_to_position (self->engine, position, G_MAXUINT, &error);
+      if (!ok)
+        g_warning ("Step back: %s", error ? error->message : "out of budget");
+      break;
+    case TO_EVENT:
+      ok = wn_engine_run_to_event (self->engine, seq, WN_TIME_NEVER, G_MAXUINT) == WN_STOP_REQUESTED;
+      break;
+    case TO_TIME:
+      wn_engine_run (self->engine, instant);
+      break;
+    default:
+      g_assert_not_reached ();
+    }
+  self->travel_busy = FALSE;
+
+  memset (self->alert_counts, 0, sizeof self->alert_counts);
+  self->notices_shown = wn_engine_get_notices (self->engine)->len;
+  wn_engine_clear_hit (self->engine);
+  self->announced_hit = 0;
+  self->snapshots_dirty = TRUE;
+  self->instances_dirty = TRUE;
+  winnow_session_flush (self);
+  _winnow_session_travelled (self);
+  self->travel_cost = g_get_monotonic_time () - started;
+  g_debug ("travel: %" G_GUINT64_FORMAT " events again in %" G_GINT64_FORMAT " µs",
+           n_events (self), self->travel_cost);
+  return ok;
+}
+
+gboolean
+winnow_session_is_in_past (WinnowSession *self)
+{
+  g_return_val_if_fail (WINNOW_IS_SESSION (self), FALSE);
+  return self->engine != NULL && wn_engine_get_n_future (self->engine) > 0;
+}
+
+guint64
+winnow_session_get_travel_end (WinnowSession *self)
+{
+  g_return_val_if_fail (WINNOW_IS_SESSION (self), 0);
+  return self->engine != NULL ? MAX (self->travel_end, n_events (self)) : 0;
+}
+
+gint64
+winnow_session_get_travel_cost (WinnowSession *self)
+{
+  g_return_val_if_fail (WINNOW_IS_SESSION (self), 0);
+  return self->travel_cost;
+}
+
+gboolean
+winnow_session_can_step_back (WinnowSession *self)
+{
+  g_return_val_if_fail (WINNOW_IS_SESSION (self), FALSE);
+  return self->engine != NULL && self->server == NULL && self->travel_previous.events > 0;
+}
+
+gboolean
+winnow_session_step_back (WinnowSession *self)
+{
+  WnPosition target;
+
+  g_return_val_if_fail (WINNOW_IS_SESSION (self), FALSE);
+
+  if (!winnow_session_can_step_back (self))
+    return FALSE;
+  target = self->travel_previous;
+  return rerun_to (self, TO_POSITION, &target, 0, 0);
+}
+
+/* A clock command for a move forward in the live run (the journal says so,
+ * as for a step); none in the past, where the record's own come back. */
+static void
+note_forward (WinnowSession *self,
+              gboolean       live,
+              const char    *action)
+{
+  if (live)
+    wn_engine_note_clock (self->engine, WN_PH_STEPPED, action);
+  _winnow_session_travel_moved (self);
+}
+
+gboolean
+_winnow_session_travel_step_forward (WinnowSession *self)
+{
+  guint64 before = n_events (self);
+
+  wn_engine_run_to_event (self->engine, before + 1, WN_TIME_NEVER, G_MAXUINT);
+  _winnow_session_travel_moved (self);
+  return n_events (self) > before;
+}
+
+gboolean
+winnow_session_go_to_event (WinnowSession *self,
+                            guint64        seq)
+{
+  g_return_val_if_fail (WINNOW_IS_SESSION (self), FALSE);
+
+  if (self->engine == NULL || seq == 0)
+    return FALSE;
+  if (seq > n_events (self))
+    {
+      gboolean live = !winnow_session_is_in_past (self);
+      g_autofree char *action = g_strdup_printf ("to event %" G_GUINT64_FORMAT, seq);
+      WnStopReason reason;
+
+      winnow_session_pause (self);
+      _winnow_session_leave_hit (self);
+      reason = wn_engine_run_to_event (self->engine, seq, WN_TIME_NEVER, G_MAXUINT);
+      note_forward (self, live, action);
+      return reason == WN_STOP_REQUESTED;
+    }
+  /* the event's step is the one the run stands after */
+  if (seq >= self->travel_last_first)
+    return TRUE;
+  return rerun_to (self, TO_EVENT, NULL, seq, 0);
+}
+
+void
+winnow_session_go_to_time (WinnowSession *self,
+                           WnTime         instant)
+{
+  g_return_if_fail (WINNOW_IS_SESSION (self));
+
+  if (self->engine == NULL)
+    return;
+  instant = MAX (instant, 0);
+  if (instant >= wn_engine_now (self->engine))
+    {
+      if (!winnow_session_is_in_past (self))
+        {
+          winnow_session_step_by (self, instant - wn_engine_now (self->engine));
+          return;
+        }
+      winnow_session_pause (self);
+      _winnow_session_leave_hit (self);
+      wn_engine_run (self->engine, instant);
+      _winnow_session_travel_moved (self);
+      return;
+    }
+  rerun_to (self, TO_TIME, NULL, 0, instant);
+}
+
+gboolean
+winnow_session_run_to_event (WinnowSession *self,
+                             int            kind,
+                             int            phase,
+                             const char    *job)
+{
+  gboolean live;
+  g_autofree char *action = NULL;
+  gboolean matched;
+
+  g_return_val_if_fail (WINNOW_IS_SESSION (self), FALSE);
+  g_return_val_if_fail (kind >= 0 || job != NULL, FALSE);
+
+  if (self->engine == NULL)
+    return FALSE;
+  winnow_session_pause (self);
+  _winnow_session_leave_hit (self);
+  live = !winnow_session_is_in_past (self);
+  self->travel_match_kind = kind;
+  self->travel_match_phase = phase;
+  self->travel_match_job = g_strdup (job);
+  self->travel_matched = FALSE;
+  self->travel_matching = TRUE;
+  for (guint i = 0; i < RUN_TO_MAX_STEPS && !self->travel_matched; i++)
+    if (!wn_engine_step (self->engine, WN_TIME_NEVER))
+      break;
+  matched = self->travel_matched;
+  self->travel_matching = FALSE;
+  g_clear_pointer (&self->travel_match_job, g_free);
+  self->travel_matched = FALSE;
+
+  /* journal data: not translated */
+  if (job != NULL)
+    action = g_strdup_printf ("to the next event of %s", job);
+  else
+    action = g_strdup_printf ("to the next %s%s%s", wn_event_kind_to_string (kind),
+                              phase >= 0 ? "." : "", phase >= 0 ? wn_event_phase_to_string (phase) : "");
+  note_forward (self, live, action);
+  return matched;
+}

@@ -1,0 +1,262 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The session's time travel (winnow-session-travel.c): what the views read —
+ * the journal, every row of the three tables with all its properties, the
+ * diagram's counts, the open incidents, every job's trace — is the same
+ * after stepping back and forward again as it was, and a past point reached
+ * by a rerun reads as the live run read there. No display. */
+#include "config.h"
+
+#include <string.h>
+
+#include "winnow.h"
+#include "winnow-session.h"
+
+static void
+append_object (GString *out,
+               GObject *object)
+{
+  guint n = 0;
+  g_autofree GParamSpec **specs = g_object_class_list_properties (G_OBJECT_GET_CLASS (object), &n);
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_auto(GValue) value = G_VALUE_INIT;
+      g_autofree char *text = NULL;
+
+      if (!(specs[i]->flags & G_PARAM_READABLE))
+        continue;
+      g_value_init (&value, specs[i]->value_type);
+      g_object_get_property (object, specs[i]->name, &value);
+      /* objects by address say nothing about the state */
+      if (G_VALUE_HOLDS_OBJECT (&value) || G_VALUE_HOLDS_POINTER (&value) || G_VALUE_HOLDS_BOXED (&value))
+        continue;
+      text = g_strdup_value_contents (&value);
+      g_string_append_printf (out, " %s=%s", specs[i]->name, text);
+    }
+  g_string_append_c (out, '\n');
+}
+
+static void
+append_model (GString    *out,
+              const char *name,
+              GListModel *model)
+{
+  guint n = g_list_model_get_n_items (model);
+
+  g_string_append_printf (out, "%s: %u\n", name, n);
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(GObject) item = g_list_model_get_item (model, i);
+
+      append_object (out, item);
+    }
+}
+
+/* Everything the views show, as text. */
+static char *
+view_text (WinnowSession *session)
+{
+  GString *out = g_string_new (NULL);
+  WnProcess *process = winnow_session_get_process (session);
+  g_autofree char *journal = NULL;
+  GPtrArray *incidents;
+  WinnowTrace *trace = winnow_session_get_trace (session);
+
+  winnow_session_flush (session);
+  journal = winnow_session_get_journal_text (session, NULL);
+  /* the flush may have swapped the array */
+  incidents = winnow_session_get_incidents (session);
+  g_string_append_printf (out, "now %" G_GINT64_FORMAT " next %" G_GINT64_FORMAT "\n",
+                          winnow_session_get_now (session), winnow_session_get_next_time (session));
+  g_string_append (out, journal);
+  append_model (out, "events", winnow_session_get_events (session));
+  append_model (out, "jobs", winnow_session_get_jobs (session));
+  append_model (out, "tracks", winnow_session_get_tracks (session));
+  append_model (out, "instances", winnow_session_get_instances (session));
+  for (guint i = 0; i < process->n_nodes; i++)
+    {
+      WinnowNodeCounts c = winnow_session_get_node_counts (session, process->nodes[i].id);
+
+      g_string_append_printf (out, "%s %u %u %u\n", process->nodes[i].id, c.active, c.parked, c.incident);
+    }
+  for (guint i = 0; i < incidents->len; i++)
+    {
+      const WinnowIncident *incident = g_ptr_array_index (incidents, i);
+
+      g_string_append_printf (out, "incident %s %s %s\n", incident->track, incident->node, incident->error);
+    }
+  {
+    guint n_lanes = 0;
+    const WinnowLane *lanes = winnow_trace_get_lanes (trace, &n_lanes);
+
+    for (guint i = 0; i < n_lanes; i++)
+      if (lanes[i].job != NULL)
+        g_string_append_printf (out, "lane %s: %u executions, %u gates, %u locks, %u marks, end %d, v%u\n",
+                                lanes[i].job->id, lanes[i].job->executions->len, lanes[i].job->gates->len,
+                                lanes[i].job->locks->len, lanes[i].job->marks->len, lanes[i].job->end,
+                                lanes[i].job->version);
+      else
+        g_string_append_printf (out, "lane %s\n", lanes[i].instance->id);
+  }
+  return g_string_free (out, FALSE);
+}
+
+/* Fail naming the first line where two views part. */
+static void
+assert_same_view (const char *what,
+                  guint       where,
+                  const char *a,
+                  const char *b)
+{
+  g_auto(GStrv) la = g_strsplit (a, "\n", -1);
+  g_auto(GStrv) lb = g_strsplit (b, "\n", -1);
+
+  for (guint i = 0; la[i] != NULL || lb[i] != NULL; i++)
+    if (la[i] == NULL || lb[i] == NULL || strcmp (la[i], lb[i]) != 0)
+      g_error ("%s %u: line %u: “%s” against “%s”", what, where, i + 1,
+               la[i] ? la[i] : "(end)", lb[i] ? lb[i] : "(end)");
+}
+
+static WinnowSession *
+load (const char *example)
+{
+  g_autofree char *path = g_build_filename (EXAMPLES_DIR, example, NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GError) error = NULL;
+  WinnowSession *session = winnow_session_new ();
+
+  g_assert_true (winnow_session_load_file (session, file, NULL, NULL, &error));
+  g_assert_no_error (error);
+  return session;
+}
+
+static void
+count_cb (WinnowSession *session,
+          int            alert,
+          guint          count,
+          gpointer       row,
+          guint         *alerts)
+{
+  (*alerts)++;
+}
+
+/* Step through a run as a user does, then back to its start and forward to
+ * its end again: every point reads the same both ways. */
+static void
+check_back_and_forth (const char *example)
+{
+  g_autoptr(WinnowSession) session = load (example);
+  g_autoptr(GPtrArray) views = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *end = NULL;
+  g_autofree char *again = NULL;
+  guint alerts = 0;
+  guint steps = 0;
+
+  while (winnow_session_step_next (session))
+    g_assert_cmpuint (steps++, <, 10000);
+  winnow_session_flush (session);
+  end = view_text (session);
+  g_assert_false (winnow_session_is_in_past (session));
+  g_signal_connect (session, "alert", G_CALLBACK (count_cb), &alerts);
+
+  /* back, one step at a time, to the first */
+  g_ptr_array_add (views, view_text (session));
+  while (winnow_session_step_back (session))
+    {
+      g_assert_true (winnow_session_is_in_past (session));
+      g_ptr_array_add (views, view_text (session));
+      g_assert_cmpuint (views->len, <, 10000);
+    }
+  g_assert_cmpuint (views->len, >, steps);
+  /* the past's terminations and incidents were said when they happened */
+  g_assert_cmpuint (alerts, ==, 0);
+
+  /* and forward again through the same points */
+  for (guint i = views->len - 1; i > 0; i--)
+    {
+      g_autofree char *view = NULL;
+
+      g_assert_true (winnow_session_step_next (session));
+      view = view_text (session);
+      assert_same_view ("forward again, point", i - 1, view, g_ptr_array_index (views, i - 1));
+    }
+  again = view_text (session);
+  assert_same_view ("the end again", 0, again, end);
+  g_assert_false (winnow_session_is_in_past (session));
+  g_assert_cmpuint (winnow_session_get_travel_end (session), ==,
+                    wn_journal_get_n_events (wn_engine_get_journal (winnow_session_get_engine (session))));
+}
+
+static void
+test_back_and_forth (void)
+{
+  check_back_and_forth ("order-fulfilment.process.json");
+  check_back_and_forth ("incident-on-exhaustion.process.json");
+  check_back_and_forth ("parallel-branch-failure.process.json");
+}
+
+/* A point of the past, reached by a rerun, reads as the live run read when
+ * it stood there (stopped by a breakpoint on that very event). */
+static void
+test_past_reads_as_live (void)
+{
+  g_autoptr(WinnowSession) live = load ("order-fulfilment.process.json");
+  g_autoptr(WinnowSession) later = load ("order-fulfilment.process.json");
+  g_autofree char *then = NULL;
+  g_autofree char *now = NULL;
+  guint64 seq;
+
+  /* live: stopped right after the third job.retryScheduled's step */
+  for (int i = 0; i < 3; i++)
+    g_assert_true (winnow_session_run_to_event (live, WN_EV_JOB, WN_PH_WORKER_RETRY_SCHEDULED, NULL));
+  seq = wn_journal_get_n_events (wn_engine_get_journal (winnow_session_get_engine (live)));
+  then = view_text (live);
+
+  /* the same run played to its end, then taken back to that event */
+  for (int i = 0; i < 3; i++)
+    g_assert_true (winnow_session_run_to_event (later, WN_EV_JOB, WN_PH_WORKER_RETRY_SCHEDULED, NULL));
+  while (winnow_session_step_next (later))
+    ;
+  g_assert_true (winnow_session_go_to_event (later, seq));
+  g_assert_true (winnow_session_is_in_past (later));
+  now = view_text (later);
+  assert_same_view ("the past", 0, now, then);
+
+  /* an instant: everything due by then has run, the clock stands there */
+  winnow_session_go_to_time (later, 350 * WN_USEC_PER_MSEC);
+  g_assert_cmpint (winnow_session_get_now (later), ==, 350 * WN_USEC_PER_MSEC);
+  g_assert_true (winnow_session_is_in_past (later));
+  g_assert_cmpuint (winnow_session_get_travel_end (later), >, seq);
+}
+
+/* A command given in the past drops the rest of the record: the run goes on
+ * from there as a new one, and Save Session saves that one. */
+static void
+test_command_in_the_past (void)
+{
+  g_autoptr(WinnowSession) session = load ("order-fulfilment.process.json");
+  g_autoptr(WnResponse) crash = wn_response_new_crash ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *saved = NULL;
+
+  while (winnow_session_step_next (session))
+    ;
+  g_assert_true (winnow_session_step_back (session));
+  g_assert_true (winnow_session_step_back (session));
+  g_assert_true (winnow_session_is_in_past (session));
+  g_assert_true (winnow_session_inject (session, "reserve", NULL, crash, &error));
+  g_assert_no_error (error);
+  g_assert_false (winnow_session_is_in_past (session));
+  saved = winnow_session_export_session (session);
+  g_assert_nonnull (strstr (saved, "\"crash\""));
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/app/Travel/back-and-forth", test_back_and_forth);
+  g_test_add_func ("/app/Travel/past-reads-as-live", test_past_reads_as_live);
+  g_test_add_func ("/app/Travel/command-in-the-past", test_command_in_the_past);
+  return g_test_run ();
+}
