@@ -122,6 +122,7 @@ winnow_application_startup (GApplication *app)
     /* F10 steps (a debugger's key); the primary menu has Ctrl+F10 */
     { "win.step-next", { "F10", NULL } },
     { "win.show-primary-menu", { "<Control>F10", NULL } },
+    { "win.step-back", { "<Shift>F10", NULL } },
     { "win.step-by", { "F11", NULL } },
     { "win.find", { "<Control>f", NULL } },
     { "win.zoom-to-fit", { "<Control>0", NULL } },

@@ -314,6 +314,21 @@ run_changed_cb (WinnowSession     *session,
   gtk_toggle_button_set_active (self->follow_button, TRUE);
 }
 
+/* A row activated (double-click, Enter): the run goes to right after that
+ * event (winnow-session-travel.c). */
+static void
+journal_activate_cb (GtkListView       *view,
+                     guint              position,
+                     WinnowJournalPage *self)
+{
+  WinnowSession *session = winnow_panel_get_session (WINNOW_PANEL (self));
+  GListModel *model = G_LIST_MODEL (gtk_list_view_get_model (view));
+  g_autoptr(WinnowEventRow) row = model ? g_list_model_get_item (model, position) : NULL;
+
+  if (session != NULL && row != NULL)
+    winnow_session_go_to_event (session, winnow_event_row_get_event (row)->seq);
+}
+
 static void
 winnow_journal_page_map (GtkWidget *widget)
 {
@@ -420,6 +435,7 @@ winnow_journal_page_init (WinnowJournalPage *self)
   g_signal_connect (factory, "bind", G_CALLBACK (journal_bind_cb), NULL);
   gtk_list_view_set_factory (self->view, factory);
   g_object_unref (factory);
+  g_signal_connect (self->view, "activate", G_CALLBACK (journal_activate_cb), self);
 
   kinds = gtk_string_list_new (NULL);
   gtk_string_list_append (kinds, _("All kinds"));

@@ -80,6 +80,18 @@ run_changed_cb (WinnowSession      *session,
   winnow_timeline_page_update (self);
 }
 
+/* The ruler: the session goes to that instant, earlier or later. */
+static void
+seek_cb (WinnowTimeline     *timeline,
+         gint64              instant,
+         WinnowTimelinePage *self)
+{
+  WinnowSession *session = winnow_panel_get_session (WINNOW_PANEL (self));
+
+  if (session != NULL && winnow_session_is_loaded (session) && instant != winnow_session_get_now (session))
+    winnow_session_go_to_time (session, instant);
+}
+
 static void
 winnow_timeline_page_session_changed (WinnowPanel   *panel,
                                       WinnowSession *old)
@@ -120,6 +132,7 @@ winnow_timeline_page_init (WinnowTimelinePage *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
   setup_legend (self);
+  g_signal_connect (self->timeline, "seek", G_CALLBACK (seek_cb), self);
 }
 
 void

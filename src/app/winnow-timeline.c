@@ -60,6 +60,8 @@ struct _WinnowTimeline
   gboolean       configuring;
 
   /* dragging */
+  gboolean       scrubbing;      /* the drag began on the ruler: it seeks */
+  double         scrub_x;
   WnTime         drag_t0;
   double         drag_v;
   gboolean       dragged;
@@ -85,6 +87,13 @@ enum {
 };
 
 static GParamSpec *properties[N_PROPS];
+
+enum {
+  SEEK,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
 
 G_DEFINE_FINAL_TYPE_WITH_CODE (WinnowTimeline, winnow_timeline, GTK_TYPE_WIDGET,
                                G_IMPLEMENT_INTERFACE (GTK_TYPE_SCROLLABLE, NULL))
@@ -1105,6 +1114,11 @@ drag_begin_cb (GtkGestureDrag *gesture,
   self->drag_t0 = self->t0;
   self->drag_v = scroll_y (self);
   self->dragged = FALSE;
+  /* a press on the ruler goes to that instant; a drag along it scrubs */
+  self->scrubbing = y < RULER_H && x >= LABEL_W;
+  self->scrub_x = x;
+  if (self->scrubbing)
+    g_signal_emit (self, signals[SEEK], 0, (gint64) MAX (0, x_to_time (self, x)));
 }
 
 static void
@@ -1116,6 +1130,12 @@ drag_update_cb (GtkGestureDrag *gesture,
   if (!self->dragged && fabs (dx) < 4 && fabs (dy) < 4)
     return;
   self->dragged = TRUE;
+  if (self->scrubbing)
+    {
+      g_signal_emit (self, signals[SEEK], 0,
+                     (gint64) MAX (0, x_to_time (self, MAX (LABEL_W, self->scrub_x + dx))));
+      return;
+    }
   if (dx != 0)
     {
       self->fit = FALSE;
@@ -1133,9 +1153,10 @@ drag_end_cb (GtkGestureDrag *gesture,
              double          dy,
              WinnowTimeline *self)
 {
-  /* a click that follows a drag is not a click */
-  if (self->dragged)
+  /* a click that follows a drag is not a click, nor one on the ruler */
+  if (self->dragged || self->scrubbing)
     gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_CLAIMED);
+  self->scrubbing = FALSE;
 }
 
 static void
@@ -1326,6 +1347,9 @@ winnow_timeline_class_init (WinnowTimelineClass *klass)
     g_param_spec_string ("selected-job", NULL, NULL, NULL,
                          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
   g_object_class_install_properties (object_class, N_PROPS, properties);
+  /* The ruler was pressed or dragged along: go to that instant (µs). */
+  signals[SEEK] = g_signal_new ("seek", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_INT64);
   g_object_class_override_property (object_class, PROP_HADJUSTMENT, "hadjustment");
   g_object_class_override_property (object_class, PROP_VADJUSTMENT, "vadjustment");
   g_object_class_override_property (object_class, PROP_HSCROLL_POLICY, "hscroll-policy");

@@ -732,4 +732,5 @@ _winnow_window_add_actions (WinnowWindow *self)
 {
   g_action_map_add_action_entries (G_ACTION_MAP (self), win_entries, G_N_ELEMENTS (win_entries), self);
   add_setting_actions (self);
+  _winnow_window_add_travel_actions (self);
 }

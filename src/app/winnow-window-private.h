@@ -97,4 +97,7 @@ void  _winnow_window_add_actions      (WinnowWindow *self);
 /* Closing with operator actions not saved: ask first (TRUE: the close waits). */
 gboolean _winnow_window_ask_before_close (WinnowWindow *self);
 
+/* winnow-window-travel.c */
+void  _winnow_window_add_travel_actions (WinnowWindow *self);
+
 G_END_DECLS

@@ -1351,6 +1351,85 @@ test_timeline_many (void)
   close_window (window);
 }
 
+/* Time travel as a new user tries it (issue 22): run the worked example to
+ * its end, go back to a job's second retry (its journal row), step back once
+ * more, scrub on the timeline's ruler, inject a crash there and run on. */
+static void
+test_time_travel (void)
+{
+  WinnowWindow *window = open_window ("order-fulfilment.process.json");
+  WinnowSession *session = winnow_window_get_session (window);
+  WinnowTimeline *timeline = WINNOW_TIMELINE (winnow_test_find_named (GTK_WIDGET (window), "WinnowTimeline"));
+  GListModel *events = winnow_session_get_events (session);
+  g_autoptr(WnResponse) crash = wn_response_new_crash ();
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) accels = gtk_application_get_accels_for_action (GTK_APPLICATION (app), "win.step-back");
+  guint64 end, second = 0, seq;
+  guint retries = 0;
+
+  g_assert_cmpstr (accels[0], ==, "<Shift>F10");
+  g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "step-back"));
+  fast_forward (window);
+  end = wn_journal_get_n_events (wn_engine_get_journal (winnow_session_get_engine (session)));
+  g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "step-back"));
+
+  /* i1/j1's second retry, as its journal row says */
+  for (guint i = 0; i < g_list_model_get_n_items (events) && second == 0; i++)
+    {
+      g_autoptr(WinnowEventRow) row = g_list_model_get_item (events, i);
+      const WnEvent *ev = winnow_event_row_get_event (row);
+
+      if (ev->phase == WN_PH_WORKER_RETRY_SCHEDULED && g_strcmp0 (ev->job, "i1/j1") == 0 && ++retries == 2)
+        second = ev->seq;
+    }
+  g_assert_cmpuint (second, >, 0);
+  winnow_test_activate (window, "show-tab", g_variant_new_string ("journal"));
+  winnow_test_activate (window, "go-to-event", g_variant_new_uint64 (second));
+  g_assert_true (winnow_session_is_in_past (session));
+  seq = wn_journal_get_n_events (wn_engine_get_journal (winnow_session_get_engine (session)));
+  g_assert_cmpuint (seq, >=, second);
+  g_assert_cmpuint (seq, <, end);
+  g_assert_cmpuint (g_list_model_get_n_items (events), ==, seq);
+  g_assert_cmpuint (winnow_session_get_travel_end (session), ==, end);
+  winnow_session_set_selected_job (session, "i1/j1");
+  winnow_test_wait_for_flush (session);
+  save_content_screenshot (window, "travel-retry.png");
+
+  /* Step Back: right after the step before */
+  winnow_test_activate (window, "step-back", NULL);
+  g_assert_cmpuint (wn_journal_get_n_events (wn_engine_get_journal (winnow_session_get_engine (session))), <, second);
+
+  /* the ruler: a press goes to that instant, earlier or later */
+  winnow_test_activate (window, "show-tab", g_variant_new_string ("timeline"));
+  g_signal_emit_by_name (timeline, "seek", (gint64) 150 * WN_USEC_PER_MSEC);
+  winnow_test_wait_for_flush (session);
+  g_assert_cmpint (winnow_session_get_now (session), ==, 150 * WN_USEC_PER_MSEC);
+  g_signal_emit_by_name (timeline, "seek", (gint64) 300 * WN_USEC_PER_MSEC);
+  winnow_test_wait_for_flush (session);
+  g_assert_cmpint (winnow_session_get_now (session), ==, 300 * WN_USEC_PER_MSEC);
+  winnow_test_activate (window, "go-to-time", g_variant_new_string ("T+00:00.200"));
+  g_assert_cmpint (winnow_session_get_now (session), ==, 200 * WN_USEC_PER_MSEC);
+  winnow_test_settle (GTK_WIDGET (window));
+  save_content_screenshot (window, "travel-timeline.png");
+
+  /* run to the next retry of any job, then of the selected one */
+  winnow_test_activate (window, "run-to", g_variant_new_string ("job.workerRetryScheduled"));
+  g_assert_cmpint (winnow_test_find_event (session, WN_EV_JOB, WN_PH_WORKER_RETRY_SCHEDULED, NULL, NULL)->seq, >, 0);
+  winnow_test_activate (window, "run-to", g_variant_new_string ("job"));
+  g_assert_true (winnow_session_is_in_past (session));
+
+  /* a crash for the inventory worker there: the rest of the old run goes */
+  g_assert_true (winnow_session_inject (session, NULL, "inventory", crash, &error));
+  g_assert_no_error (error);
+  g_assert_false (winnow_session_is_in_past (session));
+  fast_forward (window);
+  g_assert_nonnull (winnow_test_find_event (session, WN_EV_INJECT, WN_PH_APPLIED, NULL, NULL));
+  winnow_test_activate (window, "show-tab", g_variant_new_string ("dispatcher"));
+  winnow_test_settle (GTK_WIDGET (window));
+  save_content_screenshot (window, "travel-crash.png");
+  close_window (window);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1390,6 +1469,7 @@ main (int argc, char **argv)
   g_test_add_func ("/app/Debugger/close-asks-to-save", test_close_asks_to_save);
   g_test_add_func ("/app/Debugger/timeline", test_timeline);
   g_test_add_func ("/app/Debugger/timeline-many", test_timeline_many);
+  g_test_add_func ("/app/Debugger/time-travel", test_time_travel);
   status = g_test_run ();
   g_clear_object (&app);
   return status;
