@@ -765,6 +765,111 @@ bench_memory (Bench *bench)
     }
 }
 
+/* ---- time travel ---- */
+
+/* The steps a journal came in, as the app follows them
+ * (winnow-session-travel.c): where the step before the last one ended. */
+typedef struct {
+  WnEngine   *engine;
+  WnPosition  last;
+  WnPosition  previous;
+  guint64     last_first;
+} TravelSteps;
+
+static void
+travel_steps_cb (const WnEvent *event,
+                 gpointer       data)
+{
+  TravelSteps *t = data;
+  WnPosition here;
+
+  wn_engine_get_position (t->engine, &here);
+  if (t->last_first == 0 || here.actions != t->last.actions || here.commands != t->last.commands)
+    {
+      if (t->last_first != 0)
+        t->previous = t->last;
+      t->last_first = event->seq;
+    }
+  t->last = here;
+  t->last.now = -1;
+}
+
+/* Step Back at the end of a run of `instances`: a rerun of its record taken
+ * to the step before the last, its journal listened to as the app listens;
+ * wall-clock ms. *events: the run's; *rss_kib: the rerun's resident growth. */
+static double
+travel_once (WnProcess *process,
+             guint      instances,
+             guint64   *events,
+             double    *rss_kib)
+{
+  WnEngineOptions options = { 0 };
+  TravelSteps live = { 0 }, back = { 0 };
+  g_autoptr(GError) error = NULL;
+  double started, elapsed, before;
+
+  options.instances = instances;
+  live.engine = wn_engine_new (process, NULL, &options);
+  wn_journal_subscribe (wn_engine_get_journal (live.engine), travel_steps_cb, &live, NULL);
+  wn_engine_run (live.engine, WN_TIME_NEVER);
+  *events = wn_journal_get_n_events (wn_engine_get_journal (live.engine));
+
+  before = rss_now_kib ();
+  started = wall_seconds ();
+  back.engine = wn_engine_new_rerun (live.engine);
+  wn_journal_subscribe (wn_engine_get_journal (back.engine), travel_steps_cb, &back, NULL);
+  if (!wn_engine_run_to_position (back.engine, &live.previous, G_MAXUINT, &error))
+    {
+      g_printerr ("wn-bench: step back: %s\n", error ? error->message : "out of budget");
+      exit (1);
+    }
+  elapsed = wall_seconds () - started;
+  *rss_kib = rss_now_kib () - before;
+  wn_engine_free (back.engine);
+  wn_engine_free (live.engine);
+  return elapsed * 1000.0;
+}
+
+static void
+bench_travel (Bench *bench)
+{
+  g_autoptr(WnProcess) process = load_data_process (bench, "fail-twice.process.json");
+  /* fail-twice journals 17 events per instance */
+  const struct {
+    const char *label;
+    guint       instances;
+    double      target_ms;
+  } sizes[] = {
+    { "10⁵ events (5 883 instances)", 5883, 100 },
+    { "10⁶ events (58 824 instances)", 58824, 1000 },
+  };
+
+  print_section ("time travel: Step Back at a run's end, a rerun from T+0 to the step before (wall ms)");
+  for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
+    {
+      Series s = { { 0 }, 0 };
+      Series rss = { { 0 }, 0 };
+      guint instances = bench->quick ? sizes[i].instances / 10 : sizes[i].instances;
+      g_autofree char *label = NULL;
+      g_autofree char *rss_label = NULL;
+      guint64 events = 0;
+
+      for (guint r = 0; r < bench->runs; r++)
+        {
+          double kib;
+
+          series_add (&s, travel_once (process, instances, &events, &kib));
+          series_add (&rss, kib / 1024.0);
+        }
+      label = g_strdup_printf ("%s, engine", bench->quick ? "quick size" : sizes[i].label);
+      print_row (label, &s, 1, "ms", bench->quick ? TARGET_NONE : TARGET_BELOW, sizes[i].target_ms,
+                 bench->quick ? BASIS_NONE : BASIS_BUDGET);
+      rss_label = g_strdup_printf ("  resident growth of the rerun (%" G_GUINT64_FORMAT " events)", events);
+      print_row (rss_label, &rss, 1, "MiB", TARGET_NONE, 0, BASIS_NONE);
+      csv_row (bench, "travel_ms", (double) events, series_median (&s));
+    }
+}
+
 /* ---- load ---- */
 
 /* A valid process of exactly `n_nodes` nodes (n_nodes ≥ 8): a chain of service
@@ -1303,7 +1408,7 @@ main (int    argc,
   GOptionEntry entries[] = {
     { "runs", 'r', 0, G_OPTION_ARG_INT, &runs, "Runs per measure (the table shows the median)", "N" },
     { "quick", 0, 0, G_OPTION_ARG_NONE, &quick, "Smaller sizes, for a smoke test", NULL },
-    { "only", 0, 0, G_OPTION_ARG_STRING, &only, "Comma-separated: throughput,fetch,memory,load,gui,peer", "LIST" },
+    { "only", 0, 0, G_OPTION_ARG_STRING, &only, "Comma-separated: throughput,fetch,memory,travel,load,gui,peer", "LIST" },
     { "data", 0, 0, G_OPTION_ARG_FILENAME, &data_dir, "The bench's process files", "DIR" },
     { "winnow-run", 0, 0, G_OPTION_ARG_FILENAME, &winnow_run, "The runner to compare with the peer", "PATH" },
     { "peer", 0, 0, G_OPTION_ARG_FILENAME, &peer_dir, "The peer's directory (run.mjs, node_modules)", "DIR" },
@@ -1366,6 +1471,8 @@ main (int    argc,
     bench_fetch (&bench);
   if (wanted (&bench, "memory"))
     bench_memory (&bench);
+  if (wanted (&bench, "travel"))
+    bench_travel (&bench);
   if (wanted (&bench, "load"))
     bench_load (&bench);
   if (wanted (&bench, "gui"))

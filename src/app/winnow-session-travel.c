@@ -89,6 +89,7 @@ rerun_to (WinnowSession    *self,
           WnTime            instant)
 {
   gint64 started = g_get_monotonic_time ();
+  gint64 swapped, ran;
   guint64 end;
   gboolean ok = TRUE;
   g_autoptr(GError) error = NULL;
@@ -104,6 +105,7 @@ rerun_to (WinnowSession    *self,
   if (_winnow_session_swap_engine (self, wn_engine_new_rerun (self->engine)))
     _winnow_session_breakpoints_changed (self);
   self->travel_end = end;
+  swapped = g_get_monotonic_time ();
   switch (kind)
     {
     case TO_POSITION:
@@ -121,6 +123,7 @@ rerun_to (WinnowSession    *self,
       g_assert_not_reached ();
     }
   self->travel_busy = FALSE;
+  ran = g_get_monotonic_time ();
 
   memset (self->alert_counts, 0, sizeof self->alert_counts);
   self->notices_shown = wn_engine_get_notices (self->engine)->len;
@@ -131,8 +134,9 @@ rerun_to (WinnowSession    *self,
   winnow_session_flush (self);
   _winnow_session_travelled (self);
   self->travel_cost = g_get_monotonic_time () - started;
-  g_debug ("travel: %" G_GUINT64_FORMAT " events again in %" G_GINT64_FORMAT " µs",
-           n_events (self), self->travel_cost);
+  g_debug ("travel: %" G_GUINT64_FORMAT " events again in %" G_GINT64_FORMAT " µs: the old run's models "
+           "%" G_GINT64_FORMAT ", the rerun %" G_GINT64_FORMAT ", the snapshots and views %" G_GINT64_FORMAT,
+           n_events (self), self->travel_cost, swapped - started, ran - swapped, started + self->travel_cost - ran);
   return ok;
 }
 

@@ -161,6 +161,12 @@ winnow_transport_update (WinnowTransport *self)
       state = g_strdup (_("paused"));
       break;
     }
+  /* in the past the clock replays the record (winnow-session-travel.c) */
+  if (session != NULL && winnow_session_is_in_past (session))
+    {
+      g_free (state);
+      state = g_strdup (mode == WN_CLOCK_PAUSED ? _("in the past") : _("replaying"));
+    }
   gtk_label_set_text (self->clock_state_label, state);
   if (session == NULL || !winnow_session_is_playing (session))
     {

@@ -251,6 +251,40 @@ test_command_in_the_past (void)
   g_assert_nonnull (strstr (saved, "\"crash\""));
 }
 
+/* WINNOW_TRAVEL_MEASURE=INSTANCES: what Step Back costs the session (rerun
+ * and models) at the end of a fast-forwarded run of the bench's fail-twice
+ * process (17 events an instance), printed, not judged (docs/performance.md). */
+static void
+test_measure (void)
+{
+  const char *text = g_getenv ("WINNOW_TRAVEL_MEASURE");
+  g_autofree char *path = g_build_filename (BENCH_DATA_DIR, "fail-twice.process.json", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(WinnowSession) session = winnow_session_new ();
+  g_autoptr(GError) error = NULL;
+  WnEngineOptions options = { 0 };
+  WnScheduler *scheduler;
+
+  if (text == NULL)
+    {
+      g_test_skip ("set WINNOW_TRAVEL_MEASURE=INSTANCES to measure");
+      return;
+    }
+  options.instances = (guint) g_ascii_strtoull (text, NULL, 10);
+  g_assert_true (winnow_session_load_file (session, file, &options, NULL, &error));
+  g_assert_no_error (error);
+  scheduler = wn_engine_get_scheduler (winnow_session_get_engine (session));
+  wn_scheduler_run_until (scheduler, WN_TIME_NEVER);
+  winnow_session_flush (session);
+  for (int i = 0; i < 3; i++)
+    {
+      g_assert_true (winnow_session_step_back (session));
+      g_test_message ("%u instances, %" G_GUINT64_FORMAT " events: Step Back took %.1f ms",
+                      options.instances, winnow_session_get_travel_end (session),
+                      winnow_session_get_travel_cost (session) / 1000.0);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -258,5 +292,6 @@ main (int argc, char **argv)
   g_test_add_func ("/app/Travel/back-and-forth", test_back_and_forth);
   g_test_add_func ("/app/Travel/past-reads-as-live", test_past_reads_as_live);
   g_test_add_func ("/app/Travel/command-in-the-past", test_command_in_the_past);
+  g_test_add_func ("/app/Travel/measure", test_measure);
   return g_test_run ();
 }
