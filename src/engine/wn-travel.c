@@ -39,30 +39,53 @@ command_copy (const WnCommand *c)
   return copy;
 }
 
-WnEngine *
-wn_engine_new_rerun (WnEngine *from)
+GPtrArray *
+wn_engine_dup_record (WnEngine *self)
 {
-  WnEngine *self;
   GPtrArray *record;
 
-  g_return_val_if_fail (from != NULL, NULL);
+  g_return_val_if_fail (self != NULL, NULL);
 
-  /* what from did, then what it was still to replay (its own record's
+  /* what it did, then what it was still to replay (its own record's
    * future, or a loaded session's commands it has not reached) */
   record = g_ptr_array_new_with_free_func ((GDestroyNotify) wn_command_free);
-  for (guint i = 0; i < from->commands->len; i++)
-    g_ptr_array_add (record, command_copy (g_ptr_array_index (from->commands, i)));
-  for (guint i = from->replay_next; i < MIN (from->replay->len, from->replay_limit); i++)
-    g_ptr_array_add (record, command_copy (g_ptr_array_index (from->replay, i)));
+  for (guint i = 0; i < self->commands->len; i++)
+    g_ptr_array_add (record, command_copy (g_ptr_array_index (self->commands, i)));
+  for (guint i = self->replay_next; i < MIN (self->replay->len, self->replay_limit); i++)
+    g_ptr_array_add (record, command_copy (g_ptr_array_index (self->replay, i)));
+  return record;
+}
+
+WnEngine *
+wn_engine_new_rerun_of (WnEngine  *from,
+                        GPtrArray *record)
+{
+  WnEngine *self;
+
+  g_return_val_if_fail (from != NULL, NULL);
+  g_return_val_if_fail (record != NULL, NULL);
 
   self = wn_engine_new (from->process, from->scenario, &from->options);
   g_ptr_array_unref (self->replay);
-  self->replay = record;
+  self->replay = g_ptr_array_new_with_free_func ((GDestroyNotify) wn_command_free);
+  for (guint i = 0; i < record->len; i++)
+    g_ptr_array_add (self->replay, command_copy (g_ptr_array_index (record, i)));
   self->replay_next = 0;
   self->replay_limit = G_MAXUINT;
   self->rerun = TRUE;
   _wn_engine_arm_replay (self);
   return self;
+}
+
+WnEngine *
+wn_engine_new_rerun (WnEngine *from)
+{
+  g_autoptr(GPtrArray) record = NULL;
+
+  g_return_val_if_fail (from != NULL, NULL);
+
+  record = wn_engine_dup_record (from);
+  return wn_engine_new_rerun_of (from, record);
 }
 
 guint

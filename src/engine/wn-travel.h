@@ -41,6 +41,13 @@ void          wn_engine_get_position     (WnEngine         *engine,
  * past from's end. It has no breakpoints. A command given to it while
  * record commands are still to come drops them: it goes on as a new run. */
 WnEngine     *wn_engine_new_rerun        (WnEngine         *from);
+/* The run's record as a new array of copies (WnCommand*): the commands it
+ * applied, then those of its own record still to come. */
+GPtrArray    *wn_engine_dup_record       (WnEngine         *engine);
+/* A rerun of `from`'s files, options and seed, as wn_engine_new_rerun(),
+ * that replays `record` (copied) instead: another branch of the run. */
+WnEngine     *wn_engine_new_rerun_of     (WnEngine         *from,
+                                          GPtrArray        *record);
 /* The commands of the record still to come (0 once it is live again). */
 guint         wn_engine_get_n_future     (WnEngine         *engine);
 

@@ -1543,6 +1543,38 @@ check_travel (const Case *c, WnTestRun *run, const char *text, GRand *rand)
       g_assert_cmpstr (journal, ==, g_ptr_array_index (journals, i - 1));
     }
 
+  /* a branch: a command in the past drops the rest of the record; up to
+   * there its journal is the parent's, and a rerun of its own record gives
+   * its journal again */
+  {
+    guint64 fork = wn_journal_get_n_events (wn_engine_get_journal (here->engine));
+    g_autofree char *branch = NULL;
+    g_autofree char *again = NULL;
+    g_autoptr(GPtrArray) record = NULL;
+    g_autoptr(Travel) rerun = NULL;
+    const char *cut = text;
+    g_autofree char *prefix = NULL;
+
+    wn_engine_note_clock (here->engine, WN_PH_PAUSED, "branch");
+    g_assert_cmpuint (wn_engine_get_n_future (here->engine), ==, 0);
+    wn_engine_run_budget (here->engine, LIMIT, BUDGET);
+    branch = travel_journal (here);
+    /* the parent's first `fork` lines */
+    for (guint64 i = 0; i < fork && cut != NULL; i++)
+      cut = (cut = strchr (cut, '\n')) != NULL ? cut + 1 : NULL;
+    g_assert_nonnull (cut);
+    prefix = g_strndup (text, (gsize) (cut - text));
+    g_assert_true (g_str_has_prefix (branch, prefix));
+    record = wn_engine_dup_record (here->engine);
+    rerun = g_new0 (Travel, 1);
+    rerun->engine = wn_engine_new_rerun_of (run->engine, record);
+    rerun->events = g_ptr_array_new_with_free_func ((GDestroyNotify) wn_event_free);
+    wn_journal_subscribe (wn_engine_get_journal (rerun->engine), travel_cb, rerun, NULL);
+    wn_engine_run_budget (rerun->engine, LIMIT, BUDGET);
+    again = travel_journal (rerun);
+    g_assert_cmpstr (again, ==, branch);
+  }
+
   /* an instant: the rerun and a fresh run of the saved session, stopped there */
   instant = (WnTime) (g_rand_double (rand) * (double) wn_engine_now (run->engine));
   session = wn_engine_export_session (run->engine);
