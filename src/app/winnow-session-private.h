@@ -103,6 +103,8 @@ struct _WinnowSession
   gboolean         travel_matching;  /* a run to is looking */
   gboolean         travel_matched;
   gint64           travel_cost;      /* µs the last travel took */
+  GPtrArray       *branches;         /* WinnowBranch*; empty until the first fork */
+  guint            branch;           /* the current one */
 };
 
 /* winnow-session.c */
@@ -149,6 +151,16 @@ void     _winnow_session_travel_note_event (WinnowSession  *self,
 gboolean _winnow_session_travel_step_forward (WinnowSession *self);
 /* The clock moved in the past without a clock command: the views catch up. */
 void     _winnow_session_travel_moved     (WinnowSession   *self);
+/* Rerun `record` to right after event `end` (another branch). */
+void     _winnow_session_travel_to_record (WinnowSession   *self,
+                                           GPtrArray       *record,
+                                           guint64          end);
+
+/* winnow-session-branches.c */
+void     _winnow_session_branch_free      (gpointer         branch);
+void     _winnow_session_branches_reset   (WinnowSession   *self);
+/* The engine dropped a future: keep it as the parent branch. */
+void     _winnow_session_branches_check   (WinnowSession   *self);
 
 /* winnow-session-tables.c */
 void     _winnow_session_tables_init      (WinnowSession   *self);

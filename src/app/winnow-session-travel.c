@@ -83,6 +83,7 @@ _winnow_session_travel_moved (WinnowSession *self)
  * breakpoint stops on the way were said then, not again now. */
 static gboolean
 rerun_to (WinnowSession    *self,
+          GPtrArray        *record,
           TargetKind        kind,
           const WnPosition *position,
           guint64           seq,
@@ -102,7 +103,8 @@ rerun_to (WinnowSession    *self,
   _winnow_session_leave_hit (self);
   end = MAX (self->travel_end, n_events (self));
   self->travel_busy = TRUE;
-  if (_winnow_session_swap_engine (self, wn_engine_new_rerun (self->engine)))
+  if (_winnow_session_swap_engine (self, record != NULL ? wn_engine_new_rerun_of (self->engine, record)
+                                                        : wn_engine_new_rerun (self->engine)))
     _winnow_session_breakpoints_changed (self);
   self->travel_end = end;
   swapped = g_get_monotonic_time ();
@@ -138,6 +140,15 @@ rerun_to (WinnowSession    *self,
            "%" G_GINT64_FORMAT ", the rerun %" G_GINT64_FORMAT ", the snapshots and views %" G_GINT64_FORMAT,
            n_events (self), self->travel_cost, swapped - started, ran - swapped, started + self->travel_cost - ran);
   return ok;
+}
+
+void
+_winnow_session_travel_to_record (WinnowSession *self,
+                                  GPtrArray     *record,
+                                  guint64        end)
+{
+  rerun_to (self, record, TO_EVENT, NULL, end, 0);
+  self->travel_end = end;
 }
 
 gboolean
@@ -178,7 +189,7 @@ winnow_session_step_back (WinnowSession *self)
   if (!winnow_session_can_step_back (self))
     return FALSE;
   target = self->travel_previous;
-  return rerun_to (self, TO_POSITION, &target, 0, 0);
+  return rerun_to (self, NULL, TO_POSITION, &target, 0, 0);
 }
 
 /* A clock command for a move forward in the live run (the journal says so,
@@ -226,7 +237,7 @@ winnow_session_go_to_event (WinnowSession *self,
   /* the event's step is the one the run stands after */
   if (seq >= self->travel_last_first)
     return TRUE;
-  return rerun_to (self, TO_EVENT, NULL, seq, 0);
+  return rerun_to (self, NULL, TO_EVENT, NULL, seq, 0);
 }
 
 void
@@ -251,7 +262,7 @@ winnow_session_go_to_time (WinnowSession *self,
       _winnow_session_travel_moved (self);
       return;
     }
-  rerun_to (self, TO_TIME, NULL, 0, instant);
+  rerun_to (self, NULL, TO_TIME, NULL, 0, instant);
 }
 
 gboolean

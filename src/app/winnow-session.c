@@ -329,6 +329,7 @@ start_engine (WinnowSession *self,
   gboolean dropped = FALSE;
 
   dropped = _winnow_session_swap_engine (self, wn_engine_new (self->process, self->scenario, &self->options));
+  _winnow_session_branches_reset (self);
   if (trust != NULL)
     restore_trust (self, trust);
   self->snapshots_dirty = TRUE;
@@ -373,6 +374,7 @@ winnow_session_finalize (GObject *object)
   g_clear_pointer (&self->trace, winnow_trace_unref);
   _winnow_session_breakpoints_finalize (self);
   g_clear_pointer (&self->serve_address, g_free);
+  g_clear_pointer (&self->branches, g_ptr_array_unref);
 
   G_OBJECT_CLASS (winnow_session_parent_class)->finalize (object);
 }
@@ -488,6 +490,9 @@ winnow_session_class_init (WinnowSessionClass *klass)
    * engine (winnow-session-travel.c); the models show that point. */
   signals[TRAVELLED] = g_signal_new ("travelled", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                                      0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+  /* A branch began, or another became the current one (winnow-session-branches.c). */
+  g_signal_new ("branches-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                0, NULL, NULL, NULL, G_TYPE_NONE, 0);
   /* A new run replaced the previous one (load, restart, reload). */
   signals[RUN_CHANGED] = g_signal_new ("run-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                                        0, NULL, NULL, NULL, G_TYPE_NONE, 0);
@@ -508,6 +513,7 @@ winnow_session_init (WinnowSession *self)
   _winnow_session_tables_init (self);
   self->trace = winnow_trace_new ();
   _winnow_session_breakpoints_init (self);
+  self->branches = g_ptr_array_new_with_free_func (_winnow_session_branch_free);
 }
 
 /* ---- public API ---- */
@@ -911,6 +917,8 @@ winnow_session_flush (WinnowSession *self)
   self->flush_requested = FALSE;
   if (self->engine == NULL)
     return;
+  /* a command in the past started a branch */
+  _winnow_session_branches_check (self);
   now = wn_engine_now (self->engine);
   started = g_get_monotonic_time ();
 

@@ -257,6 +257,29 @@ gboolean          winnow_session_run_to_event      (WinnowSession          *self
                                                     int                     kind,
                                                     int                     phase,
                                                     const char             *job);
+/* A what-if branch (winnow-session-branches.c): a command given in the past
+ * keeps the old future as the parent branch and goes on in a new one. */
+typedef struct {
+  char      *name;       /* "Branch 2" */
+  guint      parent;     /* index; G_MAXUINT: the first */
+  guint64    fork;       /* the parent's events it shares */
+  GPtrArray *record;     /* WnCommand*: the operator's commands it replays */
+  guint64    end;        /* the furthest event it reached */
+} WinnowBranch;
+
+/* 0 until the first fork, then every branch, the first included. */
+guint             winnow_session_get_n_branches    (WinnowSession          *self);
+/* Borrowed; the current one's record is brought up to date. */
+const WinnowBranch *winnow_session_get_branch      (WinnowSession          *self,
+                                                    guint                   index);
+guint             winnow_session_get_current_branch (WinnowSession         *self);
+/* Rerun that branch to where it reached; the views show it. */
+gboolean          winnow_session_switch_branch     (WinnowSession          *self,
+                                                    guint                   index);
+/* Both branches' outcomes and their journals from where they part (text). */
+char             *winnow_session_compare_branches  (WinnowSession          *self,
+                                                    guint                   a,
+                                                    guint                   b);
 /* µs the last step back or go-to took (rerun and models). */
 gint64            winnow_session_get_travel_cost   (WinnowSession          *self);
 

@@ -141,6 +141,8 @@ struct _WnEngine
   guint           replay_limit;  /* replay no further than this index (G_MAXUINT: all) */
   gboolean        replaying;     /* inside a replayed command */
   gboolean        rerun;         /* made by wn_engine_new_rerun() */
+  GPtrArray      *dropped;       /* the record a command in the past cut (its parent's) */
+  guint64         dropped_fork;  /* the events journalled then */
   GPtrArray      *notices;       /* char*: saved commands that could not apply */
   gboolean        internal;      /* a command issued by the scenario itself: not recorded */
   guint           n_completed;

@@ -484,6 +484,7 @@ wn_engine_free (WnEngine *self)
   g_clear_pointer (&self->last_hit_event, wn_event_free);
   g_ptr_array_unref (self->commands);
   g_clear_pointer (&self->replay, g_ptr_array_unref);
+  g_clear_pointer (&self->dropped, g_ptr_array_unref);
   g_ptr_array_unref (self->notices);
   invalidate_policies (self);
   g_free (self->policies);

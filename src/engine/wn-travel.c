@@ -103,8 +103,23 @@ _wn_engine_drop_future (WnEngine *self)
 {
   if (self->replay_next >= self->replay->len)
     return;
+  /* the parent branch, for whoever keeps branches */
+  g_clear_pointer (&self->dropped, g_ptr_array_unref);
+  self->dropped = wn_engine_dup_record (self);
+  self->dropped_fork = wn_journal_get_n_events (self->journal);
   g_ptr_array_set_size (self->replay, self->replay_next);
   _wn_engine_arm_replay (self);
+}
+
+GPtrArray *
+wn_engine_take_dropped_record (WnEngine *self,
+                               guint64  *fork)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  if (fork != NULL)
+    *fork = self->dropped_fork;
+  return g_steal_pointer (&self->dropped);
 }
 
 /* ---- steps ---- */

@@ -51,6 +51,13 @@ WnEngine     *wn_engine_new_rerun_of     (WnEngine         *from,
 /* The commands of the record still to come (0 once it is live again). */
 guint         wn_engine_get_n_future     (WnEngine         *engine);
 
+/* The record as it was when a command given in a rerun's past dropped the
+ * rest of it (the commands applied, then those still to come: the parent
+ * branch's), and in *fork the events journalled then; NULL when nothing was
+ * dropped since the last call (transfer full). */
+GPtrArray    *wn_engine_take_dropped_record (WnEngine      *engine,
+                                          guint64          *fork);
+
 /* Run on to `position` (actions, then commands at that point, then the clock
  * to `now` if nothing is due before). TRUE once there; FALSE without an error
  * after `budget` actions (call again: slices for a main loop); FALSE with

@@ -229,8 +229,10 @@ test_past_reads_as_live (void)
   g_assert_cmpuint (winnow_session_get_travel_end (later), >, seq);
 }
 
-/* A command given in the past drops the rest of the record: the run goes on
- * from there as a new one, and Save Session saves that one. */
+/* A command given in the past starts a branch: the old future is kept as
+ * the parent, the two share the journal up to the fork, switching brings
+ * each back as it was, and a comparison shows both outcomes and where the
+ * journals part; Save Session saves the current one. */
 static void
 test_command_in_the_past (void)
 {
@@ -238,17 +240,77 @@ test_command_in_the_past (void)
   g_autoptr(WnResponse) crash = wn_response_new_crash ();
   g_autoptr(GError) error = NULL;
   g_autofree char *saved = NULL;
+  g_autofree char *parent_end = NULL;
+  g_autofree char *child_end = NULL;
+  g_autofree char *parent_journal = NULL;
+  g_autofree char *child_journal = NULL;
+  g_autofree char *again = NULL;
+  g_autofree char *comparison = NULL;
+  const WinnowBranch *child;
+  guint64 fork;
 
   while (winnow_session_step_next (session))
     ;
-  g_assert_true (winnow_session_step_back (session));
-  g_assert_true (winnow_session_step_back (session));
+  parent_end = view_text (session);
+  parent_journal = winnow_session_get_journal_text (session, NULL);
+  g_assert_cmpuint (winnow_session_get_n_branches (session), ==, 0);
+  for (int i = 0; i < 12; i++)
+    g_assert_true (winnow_session_step_back (session));
   g_assert_true (winnow_session_is_in_past (session));
-  g_assert_true (winnow_session_inject (session, "reserve", NULL, crash, &error));
+  fork = wn_journal_get_n_events (wn_engine_get_journal (winnow_session_get_engine (session)));
+  g_assert_true (winnow_session_inject (session, NULL, "inventory", crash, &error));
   g_assert_no_error (error);
   g_assert_false (winnow_session_is_in_past (session));
+  winnow_session_flush (session);
+  g_assert_cmpuint (winnow_session_get_n_branches (session), ==, 2);
+  g_assert_cmpuint (winnow_session_get_current_branch (session), ==, 1);
+  child = winnow_session_get_branch (session, 1);
+  g_assert_cmpuint (child->parent, ==, 0);
+  g_assert_cmpuint (child->fork, ==, fork);
+  g_assert_cmpuint (winnow_session_get_branch (session, 0)->parent, ==, G_MAXUINT);
   saved = winnow_session_export_session (session);
   g_assert_nonnull (strstr (saved, "\"crash\""));
+
+  /* the new branch runs on to its own end */
+  while (winnow_session_step_next (session))
+    ;
+  child_end = view_text (session);
+  child_journal = winnow_session_get_journal_text (session, NULL);
+  g_assert_cmpstr (child_end, !=, parent_end);
+  /* up to the fork the branch's journal is its parent's */
+  {
+    const char *a = parent_journal, *b = child_journal;
+
+    for (guint64 i = 0; i < fork; i++)
+      {
+        const char *na = strchr (a, '\n');
+        const char *nb = strchr (b, '\n');
+
+        g_assert_nonnull (na);
+        g_assert_nonnull (nb);
+        g_assert_cmpint (na - a, ==, nb - b);
+        g_assert_cmpint (memcmp (a, b, (size_t) (na - a)), ==, 0);
+        a = na + 1;
+        b = nb + 1;
+      }
+    g_assert_cmpint (strncmp (a, b, 40), !=, 0);
+  }
+
+  /* switching: each branch as it was */
+  g_assert_true (winnow_session_switch_branch (session, 0));
+  g_assert_cmpuint (winnow_session_get_current_branch (session), ==, 0);
+  again = view_text (session);
+  assert_same_view ("the parent again", 0, again, parent_end);
+  g_clear_pointer (&again, g_free);
+  g_assert_true (winnow_session_switch_branch (session, 1));
+  again = view_text (session);
+  assert_same_view ("the branch again", 1, again, child_end);
+
+  comparison = winnow_session_compare_branches (session, 0, 1);
+  g_assert_nonnull (strstr (comparison, "Branch 1: 3 instances, 3 completed"));
+  g_assert_nonnull (strstr (comparison, "Branch 2: "));
+  g_assert_nonnull (strstr (comparison, "\"inject\""));
+  g_test_message ("%s", comparison);
 }
 
 /* WINNOW_TRAVEL_MEASURE=INSTANCES: what Step Back costs the session (rerun
