@@ -2,7 +2,8 @@
 /* winnow-window-travel.c — the window's time-travel actions (issue 22):
  * win.step-back (Shift+F10), win.go-to-time (a duration, "2.3s"),
  * win.go-to-time-dialog (asks for one), win.go-to-event (a journal seq) and
- * win.run-to ("job": the next event of the selected job, or "KIND.PHASE").
+ * win.run-to ("job": the next event of the selected job, or "KIND.PHASE"),
+ * win.show-branches (the Branches dialog) and win.switch-branch (an index).
  * Each asks the session (winnow-session-travel.c); the views follow on the
  * next frame as after any step. Step Back is enabled while there is a step
  * to go back to. */
@@ -154,6 +155,98 @@ go_to_time_dialog_action (GSimpleAction *action,
 }
 
 static void
+switch_branch_action (GSimpleAction *action,
+                      GVariant      *param,
+                      gpointer       data)
+{
+  WinnowWindow *self = data;
+
+  if (!winnow_session_switch_branch (self->session, g_variant_get_uint32 (param)))
+    _winnow_window_show_toast (self, _("No such branch"));
+  _winnow_window_ensure_tick (self);
+}
+
+/* The branches, each with a button that switches to it, and the current
+ * one compared with its parent (or the first with the second). */
+static GtkWidget *
+branches_content (WinnowWindow *self)
+{
+  guint n = winnow_session_get_n_branches (self->session);
+  guint current = winnow_session_get_current_branch (self->session);
+  const WinnowBranch *here = winnow_session_get_branch (self->session, current);
+  guint other = here->parent != G_MAXUINT ? here->parent : (n > 1 ? 1 : 0);
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
+  GtkWidget *list = gtk_list_box_new ();
+  GtkWidget *scroller = gtk_scrolled_window_new ();
+  GtkWidget *text = gtk_text_view_new ();
+  g_autofree char *comparison = winnow_session_compare_branches (self->session, MIN (current, other),
+                                                                 MAX (current, other));
+
+  gtk_list_box_set_selection_mode (GTK_LIST_BOX (list), GTK_SELECTION_NONE);
+  gtk_widget_add_css_class (list, "boxed-list");
+  for (guint i = 0; i < n; i++)
+    {
+      const WinnowBranch *branch = winnow_session_get_branch (self->session, i);
+      GtkWidget *row = adw_action_row_new ();
+      GtkWidget *button = gtk_button_new_with_label (i == current ? _("Shown") : _("Switch"));
+      g_autofree char *subtitle = NULL;
+
+      if (branch->parent == G_MAXUINT)
+        /* Translators: a branch's line in the Branches dialog */
+        subtitle = g_strdup_printf (_("the run as it first went, %" G_GUINT64_FORMAT " events"), branch->end);
+      else
+        subtitle = g_strdup_printf (_("from %s after event %" G_GUINT64_FORMAT ", %" G_GUINT64_FORMAT " events"),
+                                    ((const WinnowBranch *) winnow_session_get_branch (self->session, branch->parent))->name,
+                                    branch->fork, branch->end);
+      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), branch->name);
+      adw_action_row_set_subtitle (ADW_ACTION_ROW (row), subtitle);
+      gtk_widget_set_valign (button, GTK_ALIGN_CENTER);
+      gtk_widget_set_sensitive (button, i != current);
+      gtk_actionable_set_action_name (GTK_ACTIONABLE (button), "win.switch-branch");
+      gtk_actionable_set_action_target (GTK_ACTIONABLE (button), "u", i);
+      adw_action_row_add_suffix (ADW_ACTION_ROW (row), button);
+      gtk_list_box_append (GTK_LIST_BOX (list), row);
+    }
+  gtk_box_append (GTK_BOX (box), list);
+
+  gtk_text_view_set_editable (GTK_TEXT_VIEW (text), FALSE);
+  gtk_text_view_set_monospace (GTK_TEXT_VIEW (text), TRUE);
+  gtk_text_view_set_wrap_mode (GTK_TEXT_VIEW (text), GTK_WRAP_WORD_CHAR);
+  gtk_text_buffer_set_text (gtk_text_view_get_buffer (GTK_TEXT_VIEW (text)), comparison ? comparison : "", -1);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), text);
+  gtk_scrolled_window_set_min_content_height (GTK_SCROLLED_WINDOW (scroller), 260);
+  gtk_scrolled_window_set_min_content_width (GTK_SCROLLED_WINDOW (scroller), 640);
+  gtk_box_append (GTK_BOX (box), scroller);
+  return box;
+}
+
+static void
+show_branches_action (GSimpleAction *action,
+                      GVariant      *param,
+                      gpointer       data)
+{
+  WinnowWindow *self = data;
+  AdwMessageDialog *dialog;
+
+  if (winnow_session_get_n_branches (self->session) == 0)
+    {
+      _winnow_window_show_toast (self, _("No branches yet: go back, change something and run on"));
+      return;
+    }
+  dialog = ADW_MESSAGE_DIALOG (adw_message_dialog_new (GTK_WINDOW (self), _("Branches"),
+                                                       _("A change made in the past keeps the old future "
+                                                         "as a branch. The shown branch against the one it "
+                                                         "came from:")));
+  adw_message_dialog_set_extra_child (dialog, branches_content (self));
+  adw_message_dialog_add_responses (dialog, "close", _("_Close"), NULL);
+  adw_message_dialog_set_close_response (dialog, "close");
+  /* a switch closes it: the views show the branch */
+  g_signal_connect_object (self->session, "branches-changed", G_CALLBACK (gtk_window_close), dialog,
+                           G_CONNECT_SWAPPED);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+static void
 flushed_cb (WinnowSession *session,
             WinnowWindow  *self)
 {
@@ -168,6 +261,8 @@ static const GActionEntry travel_entries[] = {
   { "go-to-time-dialog", go_to_time_dialog_action, NULL, NULL, NULL },
   { "go-to-event", go_to_event_action, "t", NULL, NULL },
   { "run-to", run_to_action, "s", NULL, NULL },
+  { "switch-branch", switch_branch_action, "u", NULL, NULL },
+  { "show-branches", show_branches_action, NULL, NULL, NULL },
 };
 
 void

@@ -1424,9 +1424,35 @@ test_time_travel (void)
   g_assert_false (winnow_session_is_in_past (session));
   fast_forward (window);
   g_assert_nonnull (winnow_test_find_event (session, WN_EV_INJECT, WN_PH_APPLIED, NULL, NULL));
-  winnow_test_activate (window, "show-tab", g_variant_new_string ("dispatcher"));
+  winnow_test_activate (window, "show-tab", g_variant_new_string ("instances"));
   winnow_test_settle (GTK_WIDGET (window));
   save_content_screenshot (window, "travel-crash.png");
+
+  /* two branches: the run as it went, and the crash */
+  g_assert_cmpuint (winnow_session_get_n_branches (session), ==, 2);
+  g_assert_cmpuint (winnow_session_get_current_branch (session), ==, 1);
+  winnow_test_activate (window, "show-branches", NULL);
+  {
+    GList *toplevels = gtk_window_list_toplevels ();
+    GtkWidget *dialog = NULL;
+
+    for (GList *l = toplevels; l != NULL; l = l->next)
+      if (ADW_IS_MESSAGE_DIALOG (l->data))
+        dialog = l->data;
+    g_list_free (toplevels);
+    g_assert_nonnull (dialog);
+    winnow_test_settle (dialog);
+    winnow_test_save_screenshot (dialog, "travel-branches.png");
+    /* switching closes it and shows the other branch */
+    winnow_test_activate (window, "switch-branch", g_variant_new_uint32 (0));
+    winnow_test_drain ();
+  }
+  g_assert_cmpuint (winnow_session_get_current_branch (session), ==, 0);
+  g_assert_null (winnow_test_find_event (session, WN_EV_INJECT, WN_PH_APPLIED, NULL, NULL));
+  g_assert_cmpuint (wn_journal_get_n_events (wn_engine_get_journal (winnow_session_get_engine (session))), ==, end);
+  winnow_test_settle (GTK_WIDGET (window));
+  winnow_test_save_screenshot (adw_application_window_get_content (ADW_APPLICATION_WINDOW (window)),
+                               "travel-parent.png");
   close_window (window);
 }
 
