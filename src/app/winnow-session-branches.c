@@ -161,6 +161,7 @@ lines_cb (const WnEvent *event,
 
 typedef struct {
   WnRunStats  stats;
+  WnTime      now;
   char       *ends;
   GPtrArray  *lines;
 } Outcome;
@@ -188,6 +189,7 @@ run_branch (WinnowSession *self,
   wn_journal_subscribe (wn_engine_get_journal (engine), lines_cb, &lines, NULL);
   wn_engine_run_to_event (engine, branch->end, WN_TIME_NEVER, G_MAXUINT);
   wn_engine_get_stats (engine, &out->stats);
+  out->now = wn_engine_now (engine);
   for (guint i = 0; i < self->process->n_nodes; i++)
     {
       guint count = wn_engine_get_end_count (engine, i);
@@ -204,11 +206,13 @@ append_outcome (GString       *out,
                 const char    *name,
                 const Outcome *o)
 {
+  g_autofree char *now = wn_time_format_clock (o->now);
+
   /* Translators: one branch's outcome in a comparison */
   g_string_append_printf (out, _("%s: %u instances, %u completed, %u terminated, %u with incidents, "
-                                 "%u active; ends: %s\n"),
+                                 "%u active at %s; ends: %s\n"),
                           name, o->stats.instances, o->stats.completed, o->stats.terminated,
-                          o->stats.incidents, o->stats.active, o->ends);
+                          o->stats.incidents, o->stats.active, now, o->ends);
 }
 
 char *

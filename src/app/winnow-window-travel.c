@@ -238,6 +238,8 @@ show_branches_action (GSimpleAction *action,
                                                          "as a branch. The shown branch against the one it "
                                                          "came from:")));
   adw_message_dialog_set_extra_child (dialog, branches_content (self));
+  /* its Switch buttons are the window's actions */
+  gtk_widget_insert_action_group (GTK_WIDGET (dialog), "win", G_ACTION_GROUP (self));
   adw_message_dialog_add_responses (dialog, "close", _("_Close"), NULL);
   adw_message_dialog_set_close_response (dialog, "close");
   /* a switch closes it: the views show the branch */
