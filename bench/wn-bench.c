@@ -767,13 +767,9 @@ bench_memory (Bench *bench)
 
 /* ---- time travel ---- */
 
-/* The steps a journal came in, as the app follows them
- * (winnow-session-travel.c): where the step before the last one ended. */
 typedef struct {
-  WnEngine   *engine;
-  WnPosition  last;
-  WnPosition  previous;
-  guint64     last_first;
+  WnEngine *engine;
+  WnSteps   steps;
 } TravelSteps;
 
 static void
@@ -781,17 +777,8 @@ travel_steps_cb (const WnEvent *event,
                  gpointer       data)
 {
   TravelSteps *t = data;
-  WnPosition here;
 
-  wn_engine_get_position (t->engine, &here);
-  if (t->last_first == 0 || here.actions != t->last.actions || here.commands != t->last.commands)
-    {
-      if (t->last_first != 0)
-        t->previous = t->last;
-      t->last_first = event->seq;
-    }
-  t->last = here;
-  t->last.now = -1;
+  wn_steps_note (&t->steps, t->engine, event);
 }
 
 /* Step Back at the end of a run of `instances`: a rerun of its record taken
@@ -818,7 +805,7 @@ travel_once (WnProcess *process,
   started = wall_seconds ();
   back.engine = wn_engine_new_rerun (live.engine);
   wn_journal_subscribe (wn_engine_get_journal (back.engine), travel_steps_cb, &back, NULL);
-  if (!wn_engine_run_to_position (back.engine, &live.previous, G_MAXUINT, &error))
+  if (!wn_engine_run_to_position (back.engine, &live.steps.previous, G_MAXUINT, &error))
     {
       g_printerr ("wn-bench: step back: %s\n", error ? error->message : "out of budget");
       exit (1);

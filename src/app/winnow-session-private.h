@@ -92,9 +92,7 @@ struct _WinnowSession
   WnTimerId        keep_moving;
 
   /* time travel (winnow-session-travel.c): the steps the journal came in */
-  WnPosition       travel_last;      /* right after the step of the last event */
-  WnPosition       travel_previous;  /* right after the step before it; .events 0: none */
-  guint64          travel_last_first;/* the last step's first event, 0: none yet */
+  WnSteps          travel_steps;
   guint64          travel_end;       /* the furthest event the run reached */
   gboolean         travel_busy;      /* a rerun is journalling its past */
   char            *travel_match_job; /* run to: the next event of this job … */

@@ -33,9 +33,7 @@ typedef enum {
 void
 _winnow_session_travel_reset (WinnowSession *self)
 {
-  memset (&self->travel_last, 0, sizeof self->travel_last);
-  memset (&self->travel_previous, 0, sizeof self->travel_previous);
-  self->travel_last_first = 0;
+  memset (&self->travel_steps, 0, sizeof self->travel_steps);
   self->travel_end = 0;
 }
 
@@ -43,19 +41,7 @@ void
 _winnow_session_travel_note_event (WinnowSession *self,
                                    const WnEvent *event)
 {
-  WnPosition here;
-
-  wn_engine_get_position (self->engine, &here);
-  if (self->travel_last_first == 0 || here.actions != self->travel_last.actions ||
-      here.commands != self->travel_last.commands)
-    {
-      if (self->travel_last_first != 0)
-        self->travel_previous = self->travel_last;
-      self->travel_last_first = event->seq;
-    }
-  self->travel_last = here;
-  self->travel_last.now = -1;
-
+  wn_steps_note (&self->travel_steps, self->engine, event);
   if (self->travel_matching &&
       (self->travel_match_kind < 0 || (int) event->kind == self->travel_match_kind) &&
       (self->travel_match_phase < 0 || (int) event->phase == self->travel_match_phase) &&
@@ -176,7 +162,7 @@ gboolean
 winnow_session_can_step_back (WinnowSession *self)
 {
   g_return_val_if_fail (WINNOW_IS_SESSION (self), FALSE);
-  return self->engine != NULL && self->server == NULL && self->travel_previous.events > 0;
+  return self->engine != NULL && self->server == NULL && self->travel_steps.previous.events > 0;
 }
 
 gboolean
@@ -188,7 +174,7 @@ winnow_session_step_back (WinnowSession *self)
 
   if (!winnow_session_can_step_back (self))
     return FALSE;
-  target = self->travel_previous;
+  target = self->travel_steps.previous;
   return rerun_to (self, NULL, TO_POSITION, &target, 0, 0);
 }
 
@@ -235,7 +221,7 @@ winnow_session_go_to_event (WinnowSession *self,
       return reason == WN_STOP_REQUESTED;
     }
   /* the event's step is the one the run stands after */
-  if (seq >= self->travel_last_first)
+  if (seq >= self->travel_steps.last_first)
     return TRUE;
   return rerun_to (self, NULL, TO_EVENT, NULL, seq, 0);
 }

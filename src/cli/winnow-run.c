@@ -223,17 +223,20 @@ outputs_failed (WnOutput *journal)
 }
 
 /* The run in slices, looking at the main loop (the signal sources) between
- * them: it stops after a slice when a signal came or an output failed. */
+ * them: it stops after a slice when a signal came or an output failed.
+ * With `at` (--at), step by step to the step that journals event `at`. */
 static WnStopReason
 run (WnEngine *engine,
      WnTime    until,
+     guint64   at,
      WnOutput *journal)
 {
   WnStopReason reason;
 
   do
     {
-      reason = wn_engine_run_budget (engine, until, RUN_SLICE);
+      reason = at > 0 ? wn_engine_run_to_event (engine, at, until, RUN_SLICE)
+                      : wn_engine_run_budget (engine, until, RUN_SLICE);
       while (g_main_context_iteration (NULL, FALSE))
         ;
     }
@@ -245,26 +248,6 @@ static gboolean
 serve_should_stop (gpointer journal)
 {
   return stop.caught != 0 || outputs_failed (journal);
-}
-
-/* --at: the run step by step to the step that journals event `seq`, in
- * slices as run() goes. */
-static WnStopReason
-run_to_event (WnEngine *engine,
-              guint64   seq,
-              WnTime    until,
-              WnOutput *journal)
-{
-  WnStopReason reason;
-
-  do
-    {
-      reason = wn_engine_run_to_event (engine, seq, until, RUN_SLICE);
-      while (g_main_context_iteration (NULL, FALSE))
-        ;
-    }
-  while (reason == WN_STOP_BUDGET && stop.caught == 0 && !outputs_failed (journal));
-  return reason;
 }
 
 /* Commit an output; FALSE (the reason on stderr) when it could not be written. */
@@ -893,7 +876,7 @@ main (int argc, char **argv)
         }
     }
   else
-    reason = o.at > 0 ? run_to_event (engine, o.at, until, file_sink.out) : run (engine, until, file_sink.out);
+    reason = run (engine, until, o.at, file_sink.out);
   if (outputs_failed (file_sink.out))
     {
       /* cut short by an output: say which; the journal is not committed (a

@@ -20,6 +20,26 @@ wn_engine_get_position (WnEngine   *self,
   position->events = wn_journal_get_n_events (self->journal);
 }
 
+void
+wn_steps_note (WnSteps       *steps,
+               WnEngine      *engine,
+               const WnEvent *event)
+{
+  WnPosition here;
+
+  g_return_if_fail (steps != NULL && engine != NULL && event != NULL);
+
+  wn_engine_get_position (engine, &here);
+  if (steps->last_first == 0 || here.actions != steps->last.actions || here.commands != steps->last.commands)
+    {
+      if (steps->last_first != 0)
+        steps->previous = steps->last;
+      steps->last_first = event->seq;
+    }
+  steps->last = here;
+  steps->last.now = -1;
+}
+
 /* ---- reruns ---- */
 
 static WnCommand *

@@ -34,6 +34,19 @@ typedef struct {
  * takes a rerun to (with `events` the step's last event's seq, `now` -1). */
 void          wn_engine_get_position     (WnEngine         *engine,
                                           WnPosition       *position);
+/* The steps a journal came in, followed event by event: where the step of
+ * the last event ended, and the one before it (what Step Back goes to). */
+typedef struct {
+  WnPosition last;        /* right after the step of the last event (`now` -1) */
+  WnPosition previous;    /* right after the step before it; .events 0: none */
+  guint64    last_first;  /* the last step's first event; 0: none yet */
+} WnSteps;
+
+/* Call from a journal subscriber of `engine` for each event. */
+void          wn_steps_note              (WnSteps          *steps,
+                                          WnEngine         *engine,
+                                          const WnEvent    *event);
+
 /* A new run of `from`'s process, scenario, options and seed at T+0, paused,
  * that replays from's record: the commands from applied (live or replayed),
  * then those of the record it replays itself that it has not reached. As far

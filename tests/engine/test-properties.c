@@ -1417,9 +1417,7 @@ journal_text (WnTestRun *run)
 typedef struct {
   WnEngine   *engine;
   GPtrArray  *events;
-  WnPosition  last;
-  WnPosition  previous;     /* .events == 0: there was no step before */
-  guint64     last_first;   /* the last step's first event */
+  WnSteps     steps;
 } Travel;
 
 static void
@@ -1427,18 +1425,9 @@ travel_cb (const WnEvent *event,
            gpointer       data)
 {
   Travel *t = data;
-  WnPosition here;
 
   g_ptr_array_add (t->events, wn_event_copy (event));
-  wn_engine_get_position (t->engine, &here);
-  if (t->last_first == 0 || here.actions != t->last.actions || here.commands != t->last.commands)
-    {
-      if (t->last_first != 0)
-        t->previous = t->last;
-      t->last_first = event->seq;
-    }
-  t->last = here;
-  t->last.now = -1;
+  wn_steps_note (&t->steps, t->engine, event);
 }
 
 static Travel *
@@ -1481,15 +1470,15 @@ travel_back (Travel *t)
   g_autofree char *dump = NULL;
   g_autofree char *dump_by_event = NULL;
 
-  if (t->previous.events == 0)
+  if (t->steps.previous.events == 0)
     return NULL;
   back = travel_new (t->engine);
-  g_assert_true (wn_engine_run_to_position (back->engine, &t->previous, G_MAXUINT, &error));
+  g_assert_true (wn_engine_run_to_position (back->engine, &t->steps.previous, G_MAXUINT, &error));
   g_assert_no_error (error);
-  g_assert_cmpuint (wn_journal_get_n_events (wn_engine_get_journal (back->engine)), ==, t->last_first - 1);
+  g_assert_cmpuint (wn_journal_get_n_events (wn_engine_get_journal (back->engine)), ==, t->steps.last_first - 1);
 
   by_event = travel_new (t->engine);
-  g_assert_cmpint (wn_engine_run_to_event (by_event->engine, t->last_first - 1, WN_TIME_NEVER, G_MAXUINT),
+  g_assert_cmpint (wn_engine_run_to_event (by_event->engine, t->steps.last_first - 1, WN_TIME_NEVER, G_MAXUINT),
                    ==, WN_STOP_REQUESTED);
   dump = wn_engine_dump_state (back->engine);
   dump_by_event = wn_engine_dump_state (by_event->engine);
