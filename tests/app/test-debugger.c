@@ -1393,7 +1393,7 @@ test_time_travel (void)
   g_assert_cmpuint (winnow_session_get_travel_end (session), ==, end);
   winnow_session_set_selected_job (session, "i1/j1");
   winnow_test_wait_for_flush (session);
-  save_content_screenshot (window, "travel-retry.png");
+  winnow_test_save_screenshot (adw_application_window_get_content (ADW_APPLICATION_WINDOW (window)), "travel-retry.png");
 
   /* Step Back: right after the step before */
   winnow_test_activate (window, "step-back", NULL);
@@ -1410,7 +1410,7 @@ test_time_travel (void)
   winnow_test_activate (window, "go-to-time", g_variant_new_string ("T+00:00.200"));
   g_assert_cmpint (winnow_session_get_now (session), ==, 200 * WN_USEC_PER_MSEC);
   winnow_test_settle (GTK_WIDGET (window));
-  save_content_screenshot (window, "travel-timeline.png");
+  winnow_test_save_screenshot (adw_application_window_get_content (ADW_APPLICATION_WINDOW (window)), "travel-timeline.png");
 
   /* run to the next retry of any job, then of the selected one */
   winnow_test_activate (window, "run-to", g_variant_new_string ("job.workerRetryScheduled"));
@@ -1426,7 +1426,7 @@ test_time_travel (void)
   g_assert_nonnull (winnow_test_find_event (session, WN_EV_INJECT, WN_PH_APPLIED, NULL, NULL));
   winnow_test_activate (window, "show-tab", g_variant_new_string ("instances"));
   winnow_test_settle (GTK_WIDGET (window));
-  save_content_screenshot (window, "travel-crash.png");
+  winnow_test_save_screenshot (adw_application_window_get_content (ADW_APPLICATION_WINDOW (window)), "travel-crash.png");
 
   /* two branches: the run as it went, and the crash */
   g_assert_cmpuint (winnow_session_get_n_branches (session), ==, 2);
