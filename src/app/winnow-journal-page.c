@@ -403,8 +403,6 @@ winnow_journal_page_class_init (WinnowJournalPageClass *klass)
   panel_class->session_changed = winnow_journal_page_session_changed;
   winnow_panel_class_follow (panel_class, "notify::selected-node", G_CALLBACK (selected_node_cb));
   winnow_panel_class_follow (panel_class, "run-changed", G_CALLBACK (run_changed_cb));
-  /* after a travel the journal ends at the point gone to: show it */
-  winnow_panel_class_follow (panel_class, "travelled", G_CALLBACK (run_changed_cb));
 
   gtk_widget_class_set_template_from_resource (widget_class, RESOURCE_BASE "/winnow-journal-page.ui");
   gtk_widget_class_bind_template_child_full (widget_class, "box", FALSE, 0);   /* disposed with the template */
