@@ -16,6 +16,8 @@ struct _WinnowLoadErrors
   WinnowPanel  parent_instance;
 
   GtkRevealer *revealer;
+  GtkWidget   *error_panel;
+  GtkImage    *icon;
   GtkLabel    *title;
   GtkLabel    *subtitle;
   GtkListBox  *list;
@@ -58,6 +60,8 @@ winnow_load_errors_class_init (WinnowLoadErrorsClass *klass)
   gtk_widget_class_bind_template_child (widget_class, WinnowLoadErrors, revealer);
   gtk_widget_class_bind_template_child (widget_class, WinnowLoadErrors, title);
   gtk_widget_class_bind_template_child (widget_class, WinnowLoadErrors, subtitle);
+  gtk_widget_class_bind_template_child (widget_class, WinnowLoadErrors, error_panel);
+  gtk_widget_class_bind_template_child (widget_class, WinnowLoadErrors, icon);
   gtk_widget_class_bind_template_child (widget_class, WinnowLoadErrors, list);
 
   gtk_widget_class_install_action (widget_class, "load-errors.dismiss", NULL, dismiss_action);
@@ -67,6 +71,18 @@ static void
 winnow_load_errors_init (WinnowLoadErrors *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+}
+
+/* A refused file is an error; what an opened file left out is a warning. */
+static void
+set_warning (WinnowLoadErrors *self,
+             gboolean          warning)
+{
+  if (warning)
+    gtk_widget_add_css_class (self->error_panel, "warning");
+  else
+    gtk_widget_remove_css_class (self->error_panel, "warning");
+  gtk_image_set_from_icon_name (self->icon, warning ? "dialog-warning-symbolic" : "dialog-error-symbolic");
 }
 
 void
@@ -120,6 +136,7 @@ winnow_load_errors_show (WinnowLoadErrors *self,
     }
   gtk_label_set_text (self->title, title);
   gtk_label_set_text (self->subtitle, subtitle);
+  set_warning (self, FALSE);
   gtk_revealer_set_reveal_child (self->revealer, TRUE);
 }
 
@@ -148,5 +165,6 @@ winnow_load_errors_show_warnings (WinnowLoadErrors *self,
                                         "%u things in the model do not change how it runs and were left out.", n), n);
   gtk_label_set_text (self->title, title);
   gtk_label_set_text (self->subtitle, subtitle);
+  set_warning (self, TRUE);
   gtk_revealer_set_reveal_child (self->revealer, TRUE);
 }

@@ -9,6 +9,7 @@
 #include <glib/gstdio.h>
 #include <adwaita.h>
 
+#include "winnow-load-errors.h"
 #include "winnow-run-panel.h"
 #include "winnow-transport.h"
 #include "winnow-window-private.h"
@@ -300,6 +301,8 @@ test_window_bpmn (void)
   WinnowWindow *window = winnow_window_new (NULL);
   WinnowSession *session = winnow_window_get_session (window);
   WnProcess *process;
+  GtkWidget *report;
+  GtkRevealer *revealer;
 
   gtk_window_set_default_size (GTK_WINDOW (window), 1200, 800);
   gtk_window_present (GTK_WINDOW (window));
@@ -310,6 +313,12 @@ test_window_bpmn (void)
   g_assert_nonnull (process->diagram);
   g_assert_nonnull (process->warnings);
   winnow_test_settle (GTK_WIDGET (window));
+  /* the load report shows what was left out as a warning, not a refusal */
+  report = winnow_test_find_type (GTK_WIDGET (window), WINNOW_TYPE_LOAD_ERRORS);
+  g_assert_nonnull (report);
+  revealer = GTK_REVEALER (gtk_widget_get_first_child (report));
+  g_assert_true (gtk_revealer_get_reveal_child (revealer));
+  g_assert_true (gtk_widget_has_css_class (gtk_revealer_get_child (revealer), "warning"));
   winnow_test_save_screenshot (GTK_WIDGET (window), "bpmn-window.png");
   gtk_window_destroy (GTK_WINDOW (window));
 }
