@@ -7,6 +7,7 @@
  * when the task returns. */
 #include "config.h"
 
+#include <inttypes.h>
 #include <glib/gi18n.h>
 
 #include "winnow-compare-page.h"
@@ -469,7 +470,7 @@ write_sweep (WinnowComparePage  *self,
   if (n_variants > MAX_VARIANTS)
     {
       g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                   _("%" G_GUINT64_FORMAT " variants: this page compares up to %d; winnow-run --sweep runs any number"),
+                   _("%" PRIu64 " variants: this page compares up to %d; winnow-run --sweep runs any number"),
                    n_variants, MAX_VARIANTS);
       return NULL;
     }

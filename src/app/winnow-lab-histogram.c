@@ -2,6 +2,7 @@
 /* winnow-lab-histogram.c — a completion-time histogram (see the header). */
 #include "config.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <glib/gi18n.h>
 #include <adwaita.h>
@@ -208,8 +209,8 @@ winnow_lab_histogram_describe_at (WinnowLabHistogram *self,
   to = wn_lab_format_duration (bar_lower (self, i + 1));
   text = g_string_new (NULL);
   /* Translators: a histogram bar's tooltip: "1.2s – 1.5s: 31 instances (0.3 %)" */
-  g_string_append_printf (text, g_dngettext (NULL, "%s – %s: %" G_GUINT64_FORMAT " instance (%.1f %%)",
-                                             "%s – %s: %" G_GUINT64_FORMAT " instances (%.1f %%)", count),
+  g_string_append_printf (text, g_dngettext (NULL, "%s – %s: %" PRIu64 " instance (%.1f %%)",
+                                             "%s – %s: %" PRIu64 " instances (%.1f %%)", count),
                           from, to, count, total > 0 ? 100.0 * (double) count / (double) total : 0.0);
   for (guint m = 0; m < G_N_ELEMENTS (marks); m++)
     {

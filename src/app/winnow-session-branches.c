@@ -11,6 +11,7 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
 #include <string.h>
 #include <glib/gi18n.h>
 
@@ -245,8 +246,8 @@ winnow_session_compare_branches (WinnowSession *self,
   while (same < oa.lines->len && same < ob.lines->len &&
          strcmp (g_ptr_array_index (oa.lines, same), g_ptr_array_index (ob.lines, same)) == 0)
     same++;
-  g_string_append_printf (out, _("\nThe journals are the same up to event %" G_GUINT64_FORMAT
-                                 " (the fork is after event %" G_GUINT64_FORMAT "); "
+  g_string_append_printf (out, _("\nThe journals are the same up to event %" PRIu64
+                                 " (the fork is after event %" PRIu64 "); "
                                  "then %s has %u more events, %s %u:\n"),
                           fork + same, fork, ba->name, oa.lines->len - same, bb->name, ob.lines->len - same);
   for (guint i = same; i < MIN (oa.lines->len, same + DIFF_LINES); i++)

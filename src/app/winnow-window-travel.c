@@ -9,6 +9,7 @@
  * to go back to. */
 #include "config.h"
 
+#include <inttypes.h>
 #include <string.h>
 #include <glib/gi18n.h>
 
@@ -193,9 +194,9 @@ branches_content (WinnowWindow *self)
 
       if (branch->parent == G_MAXUINT)
         /* Translators: a branch's line in the Branches dialog */
-        subtitle = g_strdup_printf (_("the run as it first went, %" G_GUINT64_FORMAT " events"), branch->end);
+        subtitle = g_strdup_printf (_("the run as it first went, %" PRIu64 " events"), branch->end);
       else
-        subtitle = g_strdup_printf (_("from %s after event %" G_GUINT64_FORMAT ", %" G_GUINT64_FORMAT " events"),
+        subtitle = g_strdup_printf (_("from %s after event %" PRIu64 ", %" PRIu64 " events"),
                                     ((const WinnowBranch *) winnow_session_get_branch (self->session, branch->parent))->name,
                                     branch->fork, branch->end);
       adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), branch->name);

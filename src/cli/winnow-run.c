@@ -591,14 +591,14 @@ print_state_at (WnEngine *engine,
   if (stop.caught != 0 && events < seq)
     {
       now = wn_time_format_clock (wn_engine_now (engine));
-      g_printerr (_("winnow-run: interrupted by %s at %s, before event %" G_GUINT64_FORMAT "\n"),
+      g_printerr (_("winnow-run: interrupted by %s at %s, before event %" PRIu64 "\n"),
                   stop.caught == SIGINT ? "SIGINT" : "SIGTERM", now, seq);
       return EXIT_STOPPED;
     }
   if (events < seq)
     {
       now = wn_time_format_clock (wn_engine_now (engine));
-      g_printerr (_("winnow-run: --at: the run journals %" G_GUINT64_FORMAT " events up to %s, no event %" G_GUINT64_FORMAT "\n"),
+      g_printerr (_("winnow-run: --at: the run journals %" PRIu64 " events up to %s, no event %" PRIu64 "\n"),
                   events, now, seq);
       return EXIT_INPUT;
     }

@@ -2,6 +2,7 @@
 /* wn-lab-rows.c — summary rows read back and merged per variant. */
 #include "config.h"
 
+#include <inttypes.h>
 #include <glib/gi18n-lib.h>
 
 #include "wn-lab-rows.h"
@@ -104,7 +105,7 @@ wn_lab_rows_add_file (WnLabRows   *self,
   if (length > max_size)
     {
       g_set_error (error, WN_LAB_ERROR, WN_LAB_ERROR_INVALID,
-                   _("%s: the file is larger than the input limit of %" G_GSIZE_FORMAT " bytes"), filename, max_size);
+                   _("%s: the file is larger than the input limit of %" PRIu64 " bytes"), filename, (guint64) max_size);
       return FALSE;
     }
   return wn_lab_rows_add_data (self, data, length, filename, error);

@@ -2,6 +2,7 @@
 /* wn-lab-summary.c — one variant's statistics: collected, merged, written. */
 #include "config.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <glib/gi18n-lib.h>
 
@@ -355,7 +356,7 @@ wn_lab_summary_merge (WnLabSummary        *self,
       if (g_array_index (other->seeds, WnLabSeedStats, i).seed == g_array_index (self->seeds, WnLabSeedStats, j).seed)
         {
           g_set_error (error, WN_LAB_ERROR, WN_LAB_ERROR_DUPLICATE,
-                       _("variant %u (%s): seed %" G_GUINT64_FORMAT " is in two rows"),
+                       _("variant %u (%s): seed %" PRIu64 " is in two rows"),
                        self->variant, self->name, g_array_index (self->seeds, WnLabSeedStats, j).seed);
           return FALSE;
         }
@@ -618,8 +619,8 @@ wn_lab_summary_compare (const WnLabSummary *self,
 
   if (n_differ == 0)
     /* Translators: "“attempts=5” and “attempts=3” are not distinguishable at 30000 instances over 3 seeds: failed 0.91 % vs 0.95 %, p50 …" */
-    g_string_append_printf (sentence, _("“%s” and “%s” are not distinguishable at %" G_GUINT64_FORMAT
-                                        " and %" G_GUINT64_FORMAT " instances over %u and %u seeds: %s."),
+    g_string_append_printf (sentence, _("“%s” and “%s” are not distinguishable at %" PRIu64
+                                        " and %" PRIu64 " instances over %u and %u seeds: %s."),
                             self->name, baseline->name, ta.instances, tb.instances,
                             self->seeds->len, baseline->seeds->len, same->str);
   else
@@ -915,7 +916,7 @@ wn_lab_summary_from_json (JsonNode  *node,
       if (!insert_seed (self, &s))
         {
           g_set_error (error, WN_LAB_ERROR, WN_LAB_ERROR_DUPLICATE,
-                       _("per_seed[%u]: seed %" G_GUINT64_FORMAT " twice"), i, s.seed);
+                       _("per_seed[%u]: seed %" PRIu64 " twice"), i, s.seed);
           return NULL;
         }
     }

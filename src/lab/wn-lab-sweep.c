@@ -2,6 +2,7 @@
 /* wn-lab-sweep.c — sweep files: loading, checking, and running one cell. */
 #include "config.h"
 
+#include <inttypes.h>
 #include <errno.h>
 #include <math.h>
 #include <string.h>
@@ -190,7 +191,7 @@ read_count (Check      *check,
 {
   if (!is_int (node) || json_node_get_int (node) < (gint64) min || (guint64) json_node_get_int (node) > max)
     {
-      add_error (check, path, _("must be a whole number from %" G_GUINT64_FORMAT " to %" G_GUINT64_FORMAT),
+      add_error (check, path, _("must be a whole number from %" PRIu64 " to %" PRIu64),
                  min, max);
       return FALSE;
     }
@@ -783,8 +784,8 @@ read_input (const char  *filename,
   if (S_ISREG (st.st_mode) && (guint64) st.st_size > max_size)
     {
       g_set_error (error, WN_LOAD_ERROR, WN_LOAD_ERROR_TOO_LARGE,
-                   _("%s: the file is larger than the input limit of %" G_GSIZE_FORMAT " bytes"),
-                   filename, max_size);
+                   _("%s: the file is larger than the input limit of %" PRIu64 " bytes"),
+                   filename, (guint64) max_size);
       return NULL;
     }
   if (!g_file_get_contents (filename, &data, &length, &local))
@@ -796,8 +797,8 @@ read_input (const char  *filename,
     {
       g_free (data);
       g_set_error (error, WN_LOAD_ERROR, WN_LOAD_ERROR_TOO_LARGE,
-                   _("%s: the file is larger than the input limit of %" G_GSIZE_FORMAT " bytes"),
-                   filename, max_size);
+                   _("%s: the file is larger than the input limit of %" PRIu64 " bytes"),
+                   filename, (guint64) max_size);
       return NULL;
     }
   return g_bytes_new_take (data, length);
@@ -911,7 +912,7 @@ read_seeds (Check      *check,
           for (guint j = 0; j < seeds->len; j++)
             if (g_array_index (seeds, guint64, j) == seed)
               {
-                add_error (check, at, _("seed %" G_GUINT64_FORMAT " is given twice"), seed);
+                add_error (check, at, _("seed %" PRIu64 " is given twice"), seed);
                 return FALSE;
               }
           g_array_append_val (seeds, seed);
@@ -1103,7 +1104,7 @@ expand (WnLabSweep *self,
     n_entries = json_array_get_length (json_node_get_array (variants));
   if (ok && n_combos * n_entries > 100000)
     {
-      add_error (check, grid != NULL ? "grid" : "variants", _("%" G_GUINT64_FORMAT " variants: at most 100000"),
+      add_error (check, grid != NULL ? "grid" : "variants", _("%" PRIu64 " variants: at most 100000"),
                  n_combos * n_entries);
       ok = FALSE;
     }
