@@ -126,6 +126,7 @@ emit_filled (WnTrack      *track,
 {
   char track_id[WN_ID_SIZE];
   char scope_id[WN_ID_SIZE];
+  gboolean own_scope = FALSE;
 
   ev->kind = kind;
   ev->phase = phase;
@@ -140,8 +141,14 @@ emit_filled (WnTrack      *track,
     {
       format_id (scope_id, track->instance->id, 's', track->scope->number);
       ev->scope = scope_id;
+      own_scope = TRUE;
     }
   _wn_engine_emit (track->instance->engine, ev);
+  /* the ids live in this frame: an event emitted again (a thrown error's
+   * `uncaught`) gets them anew rather than pointing into a dead frame */
+  ev->track = NULL;
+  if (own_scope)
+    ev->scope = NULL;
 }
 
 static void
@@ -212,12 +219,22 @@ set_state (WnTrack      *track,
   track->since = now;
 }
 
+/* What a track owns. Its armed boundary waits go with it: a run that is
+ * dropped unfinished (a rerun stopped early, an engine freed mid-run) frees
+ * them here; their scheduler entries go with the scheduler. */
+static void
+track_clear (WnTrack *track)
+{
+  g_clear_pointer (&track->error, g_free);
+  g_clear_pointer (&track->message_key, json_node_unref);
+  g_clear_pointer (&track->boundary_timers, g_ptr_array_unref);
+}
+
 /* A track made by a fork (the first one lives in the instance). */
 static void
 track_free (WnTrack *track)
 {
-  g_free (track->error);
-  g_clear_pointer (&track->message_key, json_node_unref);
+  track_clear (track);
   g_free (track);
 }
 
@@ -1979,8 +1996,7 @@ _wn_instance_start (WnEngine   *engine,
 void
 _wn_instance_free (WnInstance *instance)
 {
-  g_free (instance->track.error);
-  g_clear_pointer (&instance->track.message_key, json_node_unref);
+  track_clear (&instance->track);
   g_clear_pointer (&instance->more_tracks, g_ptr_array_unref);
   json_object_unref (instance->variables);
   g_clear_pointer (&instance->pending_value, json_node_unref);
