@@ -214,7 +214,7 @@ chooser_response_cb (GtkNativeDialog *dialog,
           AdwToast *toast = adw_toast_new (error->message);
 
           adw_toast_set_timeout (toast, 0);
-          adw_toast_overlay_add_toast (self->toast_overlay, toast);
+          winnow_toast_queue_add (self->toasts, toast);
         }
       else if (done != NULL)
         _winnow_window_show_toast (self, done);

@@ -123,7 +123,7 @@ winnow_window_open_file (WinnowWindow *self,
       AdwToast *toast = adw_toast_new (winnow_session_get_process (self->session)->about);
 
       adw_toast_set_timeout (toast, 10);
-      adw_toast_overlay_add_toast (self->toast_overlay, toast);
+      winnow_toast_queue_add (self->toasts, toast);
     }
   return TRUE;
 }

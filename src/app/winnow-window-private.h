@@ -18,6 +18,7 @@
 #include "winnow-instances-page.h"
 #include "winnow-journal-page.h"
 #include "winnow-inspector.h"
+#include "winnow-toast-queue.h"
 
 G_BEGIN_DECLS
 
@@ -28,7 +29,7 @@ struct _WinnowWindow
   AdwApplicationWindow  parent_instance;
 
   /* template children */
-  AdwToastOverlay      *toast_overlay;
+  AdwToastOverlay      *toast_overlay;   /* its toasts come and go through `toasts` */
   AdwSplitButton       *open_button;
   GtkLabel             *file_label;
   WinnowTransport      *transport;
@@ -68,6 +69,7 @@ struct _WinnowWindow
   guint                 instances_option;
   WnTime                step_delta;
   AdwToast             *alert_toasts[WINNOW_ALERT_FINISHED + 1];
+  WinnowToastQueue     *toasts;          /* every toast of the window's */
   guint                 alert_serials[WINNOW_ALERT_FINISHED + 1];   /* the order they came in */
   guint                 alert_serial;
   guint                 alert_counts[WINNOW_ALERT_FINISHED + 1];

@@ -67,7 +67,7 @@ _winnow_window_show_toast (WinnowWindow *self,
   AdwToast *toast = adw_toast_new (title);
 
   adw_toast_set_timeout (toast, 3);
-  adw_toast_overlay_add_toast (self->toast_overlay, toast);
+  winnow_toast_queue_add (self->toasts, toast);
 }
 
 static void update_tab_badges (WinnowWindow *self);
@@ -141,7 +141,7 @@ show_alert_toasts (WinnowWindow *self)
       g_signal_connect_object (toast, "dismissed", G_CALLBACK (alert_toast_dismissed_cb), self, 0);
       self->alert_toasts[i] = toast;
       self->alert_serials[i] = ++self->alert_serial;
-      adw_toast_overlay_add_toast (self->toast_overlay, toast);
+      winnow_toast_queue_add (self->toasts, toast);
     }
 }
 
@@ -309,10 +309,10 @@ alert_toast_dismissed_cb (AdwToast     *toast,
 }
 
 /* Newest first: the ones still waiting their turn go without a trace, the
- * one on show last. libadwaita 1.2 frees a toast whose hide animation ends
- * before its show animation, whose end then uses it: dismissing the toast
- * on show first starts the next one's show animation (a long one, as it
- * replaces a toast), and dismissing that one at once ends its hide first. */
+ * one on show last (else each would go on show in turn, for a moment). The
+ * toast queue keeps the one on show until its show animation is over
+ * (winnow-toast-queue.c: libadwaita 1.2 frees a toast whose hide animation
+ * ends first). */
 static void
 dismiss_alert_toasts (WinnowWindow *self)
 {
@@ -326,8 +326,8 @@ dismiss_alert_toasts (WinnowWindow *self)
           newest = i;
       if (newest == G_N_ELEMENTS (self->alert_toasts))
         return;
-      adw_toast_dismiss (self->alert_toasts[newest]);
-      self->alert_toasts[newest] = NULL;   /* (its dismissed handler did, too) */
+      winnow_toast_queue_dismiss (self->toasts, self->alert_toasts[newest]);
+      self->alert_toasts[newest] = NULL;   /* (its dismissed handler does, too) */
     }
 }
 
@@ -672,6 +672,7 @@ winnow_window_dispose (GObject *object)
   if (self->session != NULL)
     g_signal_handlers_disconnect_by_data (self->session, self);
   _winnow_window_remove_setting_actions (self);
+  g_clear_pointer (&self->toasts, winnow_toast_queue_free);
 
   gtk_widget_dispose_template (GTK_WIDGET (self), WINNOW_TYPE_WINDOW);
 
@@ -814,6 +815,7 @@ winnow_window_init (WinnowWindow *self)
   /* first: the panels' templates bind to it */
   self->session = winnow_session_new ();
   gtk_widget_init_template (GTK_WIDGET (self));
+  self->toasts = winnow_toast_queue_new (self->toast_overlay);
 
 #if DEVELOPMENT_BUILD
   gtk_widget_add_css_class (GTK_WIDGET (self), "devel");
