@@ -122,8 +122,9 @@ winnow_test_save_screenshot (GtkWidget  *widget,
                              const char *name)
 {
   g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (widget);
-  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  GtkSnapshot *snapshot;
   g_autoptr(GskRenderNode) node = NULL;
+  gint64 deadline = g_get_monotonic_time () + WINNOW_TEST_WAIT_US;
   g_autoptr(GdkTexture) texture = NULL;
   g_autofree char *path = NULL;
   int width = gtk_widget_get_width (widget);
@@ -131,9 +132,18 @@ winnow_test_save_screenshot (GtkWidget  *widget,
 
   g_assert_cmpint (width, >, 0);
   g_assert_cmpint (height, >, 0);
-  gdk_paintable_snapshot (paintable, snapshot, width, height);
-  node = gtk_snapshot_free_to_node (snapshot);
-  g_assert_nonnull (node);
+  /* a widget waiting for its next layout draws nothing: wait for the frame */
+  for (;;)
+    {
+      snapshot = gtk_snapshot_new ();
+      gdk_paintable_snapshot (paintable, snapshot, width, height);
+      node = gtk_snapshot_free_to_node (snapshot);
+      if (node != NULL)
+        break;
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+      g_main_context_iteration (NULL, FALSE);
+      g_usleep (1000);
+    }
   texture = gsk_renderer_render_texture (gtk_native_get_renderer (gtk_widget_get_native (widget)), node,
                                          &GRAPHENE_RECT_INIT (0, 0, width, height));
   path = g_build_filename (g_getenv ("G_TEST_BUILDDIR") ? g_getenv ("G_TEST_BUILDDIR") : ".", name, NULL);
