@@ -100,13 +100,15 @@ count_rows (GtkWidget *list)
   return n;
 }
 
-/* The window's content without the toasts over its tabs, for pictures. */
+/* The window's content without the toasts over its tabs, for pictures.
+ * (A toast can time out while the window settles: its widget goes, so the
+ * list holds them until they are shown again.) */
 static void
 save_content_screenshot (WinnowWindow *window,
                          const char   *name)
 {
   GtkWidget *overlay = winnow_test_find_named (GTK_WIDGET (window), "AdwToastOverlay");
-  g_autoptr(GPtrArray) hidden = g_ptr_array_new ();
+  g_autoptr(GPtrArray) hidden = g_ptr_array_new_with_free_func (g_object_unref);
   GtkWidget *tabs;
 
   g_assert_true (ADW_IS_TOAST_OVERLAY (overlay));
@@ -116,7 +118,7 @@ save_content_screenshot (WinnowWindow *window,
     if (child != tabs && gtk_widget_get_opacity (child) > 0)
       {
         gtk_widget_set_opacity (child, 0);
-        g_ptr_array_add (hidden, child);
+        g_ptr_array_add (hidden, g_object_ref (child));
       }
   winnow_test_settle (GTK_WIDGET (window));
   winnow_test_save_screenshot (adw_application_window_get_content (ADW_APPLICATION_WINDOW (window)), name);
