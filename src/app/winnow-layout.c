@@ -12,6 +12,10 @@
  * Geometry is single precision where the shapes, points and rectangles are
  * kept (as graphene keeps them), with the same operations graphene's would
  * do, so that the drawing gets what it always got.
+ *
+ * Past 1,500 lines because it is one concept, a layout, in two sources of
+ * geometry that share every placement helper: the automatic pipeline above
+ * and a BPMN model's own diagram (BPMNDI shapes and waypoints).
  */
 #include "config.h"
 

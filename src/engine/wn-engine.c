@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* wn-engine.c — one simulation run: wiring, policy resolution, facade. */
+/* wn-engine.c — one simulation run: wiring, policy resolution, facade.
+ * Past 1,500 lines because it is the one facade every front end calls
+ * (commands recorded for replay, breakpoints, notices, operator actions);
+ * reruns are wn-travel.c, outside workers wn-external.c. */
 #include "config.h"
 
 #include <string.h>

@@ -4,6 +4,11 @@
  * A track runs through instantaneous nodes in one loop and stops when it parks
  * on a job, waits on virtual time, joins, raises an incident or ends. Only
  * terminal outcomes ever reach a track (semantics §7).
+ *
+ * Past 1,500 lines because it is one concept, the token machine: scopes,
+ * boundaries, user tasks, messages and multi-instance all move the same
+ * tracks through the same park-once/wake-once rules, and split apart they
+ * would share every private helper.
  */
 #include "config.h"
 

@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* wn-lab-sweep.c — sweep files: loading, checking, and running one cell. */
+/* wn-lab-sweep.c — sweep files: loading, checking, and running one cell.
+ * Past 1,500 lines because it is one concept, the winnow.sweep/1 format
+ * (docs/sweeps.md): each parameter's parsing, checks and application sit
+ * together. */
 #include "config.h"
 
 #include <inttypes.h>
