@@ -390,10 +390,11 @@ winnow_lab_plot_render (WinnowLabPlot  *self,
   cairo_paint (cr);
   draw (self, cr, width, height, &fg, FALSE);
   cairo_destroy (cr);
-  if (!svg)
-    cairo_surface_write_to_png_stream (surface, append_cb, out);
+  /* the PNG encoder's result is its own, not the surface's */
+  status = svg ? CAIRO_STATUS_SUCCESS : cairo_surface_write_to_png_stream (surface, append_cb, out);
   cairo_surface_finish (surface);
-  status = cairo_surface_status (surface);
+  if (status == CAIRO_STATUS_SUCCESS)
+    status = cairo_surface_status (surface);
   cairo_surface_destroy (surface);
   if (status != CAIRO_STATUS_SUCCESS)
     {
