@@ -164,6 +164,15 @@ string_length (const char *text, gsize at, gsize end)
 char *
 _wn_bpmn_expr_to_lite (const char *text, char **why)
 {
+  return _wn_bpmn_expr_to_lite_rooted (text, NULL, NULL, why);
+}
+
+char *
+_wn_bpmn_expr_to_lite_rooted (const char     *text,
+                              WnBpmnExprRoot  root,
+                              gpointer        data,
+                              char          **why)
+{
   WnBpmnExprKind kind = _wn_bpmn_expr_kind (text);
   g_autoptr(GString) out = g_string_new (NULL);
   g_autoptr(GError) error = NULL;
@@ -249,6 +258,21 @@ _wn_bpmn_expr_to_lite (const char *text, char **why)
             {
               *why = refuse (text, i, len, kind);
               return NULL;
+            }
+          /* the head of a path: the caller names what it reads */
+          if (lite_word == NULL && root != NULL && (out->len == 0 || out->str[out->len - 1] != '.'))
+            {
+              g_autofree char *head = root (text, i, &len, data, why);
+
+              if (head == NULL)
+                {
+                  if (*why == NULL)
+                    *why = refuse (text, i, len, kind);
+                  return NULL;
+                }
+              g_string_append (out, head);
+              i += len;
+              continue;
             }
           g_string_append (out, lite_word != NULL ? lite_word : word);
           i += len;

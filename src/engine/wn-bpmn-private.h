@@ -25,6 +25,18 @@ WnBpmnExprKind _wn_bpmn_expr_kind     (const char *text);
  * outside the subset the dialects share with lite, or is not an expression. */
 char          *_wn_bpmn_expr_to_lite  (const char *text, char **why);
 
+/* The head of a path at text[at] (a variable name, *len bytes long) as lite
+ * reads it where the expression is evaluated: a replacement such as
+ * "body.total" (*len may grow to take in more of the text), or NULL with *why
+ * set (or left NULL: "outside the subset") when the name cannot be read there. */
+typedef char *(*WnBpmnExprRoot) (const char *text, gsize at, gsize *len, gpointer data, char **why);
+
+/* _wn_bpmn_expr_to_lite() with each path's head given to `root`. */
+char          *_wn_bpmn_expr_to_lite_rooted (const char     *text,
+                                             WnBpmnExprRoot  root,
+                                             gpointer        data,
+                                             char          **why);
+
 /* The value of a constant expression (a FEEL or JUEL string or number literal,
  * or plain text), or NULL when it depends on anything. */
 char          *_wn_bpmn_expr_constant (const char *text);

@@ -539,6 +539,220 @@ zeebe_retry (Import *im, xmlNode *task, xmlNode *def)
   return retry;
 }
 
+/* ---- Camunda 7 error event definitions, input and output mappings --------- */
+
+/* The fields of a failure an error event definition reads, as the mapper's
+ * `body` carries them (an external task's failure: {message, details}). */
+static char *
+external_task_root (const char *text, gsize at, gsize *len, gpointer data, char **why)
+{
+  static const char * const fields[][2] = {
+    { ".errorMessage", "body.message" }, { ".getErrorMessage()", "body.message" },
+    { ".errorDetails", "body.details" }, { ".getErrorDetails()", "body.details" },
+  };
+  const char *rest = text + at + *len;
+
+  (void) data;
+  if (*len == strlen ("externalTask") && strncmp (text + at, "externalTask", *len) == 0)
+    for (gsize i = 0; i < G_N_ELEMENTS (fields); i++)
+      {
+        gsize n = strlen (fields[i][0]);
+
+        if (strncmp (rest, fields[i][0], n) == 0 && !g_ascii_isalnum (rest[n]) && rest[n] != '_')
+          {
+            *len += n;
+            return g_strdup (fields[i][1]);
+          }
+      }
+  *why = g_strdup_printf ("at %zu: `%.*s`: an error event definition reads only externalTask.errorMessage "
+                          "and externalTask.errorDetails (or their getters), the failure's message and details",
+                          at, (int) *len, text + at);
+  return NULL;
+}
+
+/* camunda:errorEventDefinition (on an external task: an expression over the
+ * failure) → error-mapper rules, in document order; NULL when there is none
+ * (*ok FALSE when one is refused). */
+static JsonArray *
+camunda_error_rules (Import *im, xmlNode *task, gboolean *ok)
+{
+  xmlNode *ext = child (task, NS_BPMN, "extensionElements");
+  JsonArray *rules = NULL;
+
+  *ok = TRUE;
+  for (xmlNode *c = ext != NULL ? ext->children : NULL; c != NULL; c = c->next)
+    {
+      const char *ref = prop (c, "errorRef");
+      const char *expression = prop (c, "expression");
+      const char *code = ref != NULL ? g_hash_table_lookup (im->error_codes, ref) : NULL;
+      g_autofree char *why = NULL;
+      g_autofree char *lite = NULL;
+      JsonObject *rule, *error;
+
+      if (!is_el (c, NS_CAMUNDA, "errorEventDefinition"))
+        continue;
+      if (code == NULL || *code == '\0')
+        {
+          refuse (im, c, ref == NULL ? "an error event definition needs an errorRef"
+                                     : "errorRef \"%s\" names no error with an errorCode", ref);
+          *ok = FALSE;
+          continue;
+        }
+      if (expression == NULL || *expression == '\0')
+        {
+          refuse (im, c, "an error event definition needs an expression (Winnow maps it to an error-mapper rule)");
+          *ok = FALSE;
+          continue;
+        }
+      lite = _wn_bpmn_expr_to_lite_rooted (expression, external_task_root, NULL, &why);
+      if (lite == NULL)
+        {
+          refuse (im, c, "the expression `%s`: %s", expression, why);
+          *ok = FALSE;
+          continue;
+        }
+      rule = json_object_new ();
+      if (strcmp (lite, "true") != 0)
+        json_object_set_string_member (rule, "when", lite);
+      error = json_object_new ();
+      json_object_set_string_member (error, "code", code);
+      json_object_set_object_member (rule, "bpmnError", error);
+      if (rules == NULL)
+        rules = json_array_new ();
+      json_array_add_object_element (rules, rule);
+    }
+  if (!*ok)
+    g_clear_pointer (&rules, json_array_unref);
+  return rules;
+}
+
+/* An output's source, read from the worker's completion: every variable is `body.NAME`. */
+static char *
+body_root (const char *text, gsize at, gsize *len, gpointer data, char **why)
+{
+  (void) data;
+  (void) why;
+  return g_strdup_printf ("body.%.*s", (int) *len, text + at);
+}
+
+/* An output mapping rule {path, var} from an output's source expression (or a
+ * constant text), NULL (reported) when it is outside the translatable subset. */
+static JsonObject *
+output_rule (Import *im, xmlNode *at, const char *source, const char *target, gboolean required)
+{
+  g_autofree char *why = NULL;
+  g_autofree char *lite = NULL;
+  JsonObject *rule;
+
+  if (target == NULL || *target == '\0')
+    {
+      refuse (im, at, "an output needs a target variable");
+      return NULL;
+    }
+  if (_wn_bpmn_expr_kind (source) == WN_BPMN_EXPR_NONE)
+    {
+      /* a constant text: a lite string literal */
+      g_autoptr(GString) quoted = g_string_new ("'");
+
+      for (const char *p = source; *p != '\0'; p++)
+        {
+          if (*p == '\'' || *p == '\\')
+            g_string_append_c (quoted, '\\');
+          g_string_append_c (quoted, *p);
+        }
+      g_string_append_c (quoted, '\'');
+      lite = g_string_free (g_steal_pointer (&quoted), FALSE);
+    }
+  else if ((lite = _wn_bpmn_expr_to_lite_rooted (source, body_root, NULL, &why)) == NULL)
+    {
+      refuse (im, at, "the output `%s` of \"%s\": %s", source, target, why);
+      return NULL;
+    }
+  rule = json_object_new ();
+  json_object_set_string_member (rule, "path", lite);
+  json_object_set_string_member (rule, "var", target);
+  if (required)
+    json_object_set_boolean_member (rule, "required", TRUE);
+  return rule;
+}
+
+/* An input that only copies a variable under its own name changes nothing
+ * (a job sees every variable); any other is noted, not applied. */
+static void
+note_input (Import *im, xmlNode *at, const char *source, const char *target)
+{
+  g_autofree char *why = NULL;
+  g_autofree char *lite = source != NULL && _wn_bpmn_expr_kind (source) != WN_BPMN_EXPR_NONE
+                          ? _wn_bpmn_expr_to_lite (source, &why) : NULL;
+
+  if (lite != NULL && g_strcmp0 (lite, target) == 0)
+    return;
+  warn (im, at, "ignored: the input \"%s\" is not applied: a Winnow job sees every variable under its own name",
+        target != NULL ? target : "");
+}
+
+/* camunda:inputOutput or zeebe:ioMapping of a job → the worker's outputMapping
+ * (inputs noted); FALSE when an output is refused. */
+static gboolean
+io_mapping (Import *im, xmlNode *task, JsonObject *worker)
+{
+  xmlNode *camunda = extension (task, NS_CAMUNDA, "inputOutput");
+  xmlNode *zeebe = extension (task, NS_ZEEBE, "ioMapping");
+  g_autoptr(JsonArray) rules = json_array_new ();
+  guint before = im->errors->len;
+
+  for (xmlNode *c = camunda != NULL ? camunda->children : NULL; c != NULL; c = c->next)
+    {
+      gboolean input = is_el (c, NS_CAMUNDA, "inputParameter");
+      xmlNode *complex = NULL;
+      g_autofree char *text = NULL;
+      JsonObject *rule;
+
+      if (!input && !is_el (c, NS_CAMUNDA, "outputParameter"))
+        continue;
+      for (xmlNode *k = c->children; k != NULL && complex == NULL; k = k->next)
+        if (k->type == XML_ELEMENT_NODE)
+          complex = k;
+      text = text_of (c);
+      if (input)
+        note_input (im, c, complex != NULL ? NULL : text, prop (c, "name"));
+      else if (complex != NULL)
+        refuse (im, complex, "an output given as a %s is not supported (write an expression such as ${result})",
+                (const char *) complex->name);
+      else if ((rule = output_rule (im, c, text, prop (c, "name"), TRUE)) != NULL)
+        json_array_add_object_element (rules, rule);
+    }
+  for (xmlNode *c = zeebe != NULL ? zeebe->children : NULL; c != NULL; c = c->next)
+    {
+      JsonObject *rule;
+
+      if (is_el (c, NS_ZEEBE, "input"))
+        note_input (im, c, prop (c, "source"), prop (c, "target"));
+      else if (is_el (c, NS_ZEEBE, "output") &&
+               (rule = output_rule (im, c, prop (c, "source") != NULL ? prop (c, "source") : "",
+                                    prop (c, "target"), FALSE)) != NULL)
+        json_array_add_object_element (rules, rule);
+    }
+  if (im->errors->len > before)
+    return FALSE;
+  if (json_array_get_length (rules) > 0)
+    json_object_set_array_member (worker, "outputMapping", g_steal_pointer (&rules));
+  return TRUE;
+}
+
+/* What a job takes from its extensions besides topic and retries: error
+ * rules and output mappings. FALSE when one is refused. */
+static gboolean
+job_extras (Import *im, xmlNode *el, JsonObject *worker)
+{
+  gboolean ok;
+  JsonArray *rules = camunda_error_rules (im, el, &ok);
+
+  if (rules != NULL)
+    json_object_set_array_member (worker, "errorMapper", rules);
+  return io_mapping (im, el, worker) && ok;
+}
+
 /* The job a service-like task becomes, or NULL when it has no implementation
  * (*ok FALSE when it has one Winnow refuses). */
 static JsonObject *
@@ -616,6 +830,12 @@ task_worker (Import *im, xmlNode *el, gboolean *ok)
   json_object_set_string_member (worker, "topic", topic);
   if (retry != NULL)
     json_object_set_object_member (worker, "retry", retry);
+  if (!job_extras (im, el, worker))
+    {
+      json_object_unref (worker);
+      *ok = FALSE;
+      return NULL;
+    }
   return worker;
 }
 
@@ -629,9 +849,10 @@ static const char * const ignored_in_scope[] = {
 /* Silently ignored children of any element. */
 static const char * const silent_children[] = { "incoming", "outgoing", "extensionElements", NULL };
 
-/* The children of a flow node that are not supported or only noted. */
+/* The children of a flow node that are not supported or only noted (`job`:
+ * it became a job, whose error rules and mappings job_extras() read). */
 static void
-check_children (Import *im, xmlNode *el)
+check_children (Import *im, xmlNode *el, gboolean job)
 {
   /* a sub-process's children are its scope's: convert_scope() sees them */
   for (xmlNode *c = is_el (el, NS_BPMN, "subProcess") ? NULL : el->children; c != NULL; c = c->next)
@@ -666,15 +887,17 @@ check_children (Import *im, xmlNode *el)
           is_el (c, NS_ZEEBE, "userTask") || is_el (c, NS_ZEEBE, "formDefinition") ||
           is_el (c, NS_ZEEBE, "assignmentDefinition") || is_el (c, NS_ZEEBE, "versionTag"))
         continue;
+      if (job && (is_el (c, NS_CAMUNDA, "inputOutput") || is_el (c, NS_ZEEBE, "ioMapping") ||
+                  is_el (c, NS_CAMUNDA, "errorEventDefinition")))
+        continue;
       if (is_el (c, NS_CAMUNDA, "inputOutput") || is_el (c, NS_ZEEBE, "ioMapping"))
-        warn (im, c, "ignored: input and output mappings are not applied (the job sees every variable)");
+        warn (im, c, "ignored: input and output mappings are applied to jobs only");
       else if (is_el (c, NS_CAMUNDA, "executionListener") || is_el (c, NS_CAMUNDA, "taskListener") ||
                is_el (c, NS_ZEEBE, "executionListeners") || is_el (c, NS_ACTIVITI, "executionListener") ||
                is_el (c, NS_FLOWABLE, "executionListener"))
         warn (im, c, "ignored: listeners are not run");
       else if (is_el (c, NS_CAMUNDA, "errorEventDefinition"))
-        warn (im, c, "ignored: Camunda's error event definitions on external tasks are not mapped yet "
-              "(give the task an errorMapper in an exported Winnow file)");
+        warn (im, c, "ignored: an error event definition applies to a job's failures only");
       else
         warn (im, c, "ignored: unknown extension element %s", name);
     }
@@ -1104,7 +1327,7 @@ convert_scope (Import *im, xmlNode *scope, JsonObject *into, const char *prefix)
         g_clear_pointer (&node, json_object_unref);
       if (node != NULL)
         {
-          check_children (im, el);
+          check_children (im, el, json_object_has_member (node, "worker"));
           add_node (im, nodes, prefix, el, node);
         }
     }

@@ -1023,6 +1023,19 @@ def bpmn_process_option():
 
 
 @case
+def bpmn_error_rules_run():
+    """Camunda 7 error event definitions classify an engine-owned failure as the BPMN error its boundary catches."""
+    model = os.path.join(BPMN, "mapped-c7.bpmn")
+    scenario = os.path.join(BPMN, "mapped-c7.scenario.json")
+    code, out, err = run("--scenario", scenario, model)
+    check(code == 0 and "ends: paid 1, refused 1, blocked 1" in out, (code, out, err))
+    code, out, _ = run("-q", "--scenario", scenario, model, "--at", "46")
+    state = json.loads(out)
+    done = [i for i in state["instances"] if i["id"] == "i3"]
+    check(done and done[0]["variables"].get("receipt") == "R-1" and done[0]["variables"].get("chargeState") == "captured", done)
+
+
+@case
 def bpmn_unsupported_listed():
     code, _, err = run("--validate", os.path.join(BPMN, "unsupported.bpmn"))
     lines = err.strip().splitlines()

@@ -357,6 +357,106 @@ test_several_processes (void)
   g_assert_nonnull (strstr (error->message, "no process \"zz\" (the processes are: a, b)"));
 }
 
+/* Camunda 7: error event definitions become error-mapper rules, output
+ * parameters an output mapping, an input that renames is noted. */
+static void
+test_error_rules_and_outputs (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WnProcess) process = load_file ("mapped-c7.bpmn", &error);
+  const WnWorkerSpec *w;
+  const WnErrorRule *rule;
+  const WnOutputRule *out;
+  gboolean noted = FALSE;
+
+  g_assert_no_error (error);
+  w = wn_process_find_node (process, "charge")->worker;
+  g_assert_nonnull (w->policy.mapper);
+  g_assert_cmpuint (wn_error_mapper_get_n_rules (w->policy.mapper), ==, 2);
+  rule = wn_error_mapper_get_rule (w->policy.mapper, 0);
+  g_assert_cmpint (rule->outcome, ==, WN_CLASS_BPMN_ERROR);
+  g_assert_cmpstr (rule->bpmn_code, ==, "CardDeclined");
+  g_assert_cmpstr (wn_lite_get_source (rule->when), ==, "body.message == \"declined\"");
+  rule = wn_error_mapper_get_rule (w->policy.mapper, 1);
+  g_assert_cmpstr (rule->bpmn_code, ==, "Fraud");
+  g_assert_cmpstr (wn_lite_get_source (rule->when), ==, "body.details == 'fraud' and body.message != 'declined'");
+  g_assert_nonnull (w->policy.mapping);
+  g_assert_cmpuint (wn_output_mapping_get_n_rules (w->policy.mapping), ==, 2);
+  out = wn_output_mapping_get_rule (w->policy.mapping, 0);
+  g_assert_cmpstr (out->var, ==, "receipt");
+  g_assert_cmpstr (wn_lite_get_source (out->path), ==, "body.result.receiptId");
+  g_assert_true (out->required);
+  out = wn_output_mapping_get_rule (w->policy.mapping, 1);
+  g_assert_cmpstr (out->var, ==, "chargeState");
+  g_assert_cmpstr (wn_lite_get_source (out->path), ==, "'captured'");
+  for (guint i = 0; i < process->warnings->len; i++)
+    {
+      const char *line = g_ptr_array_index (process->warnings, i);
+
+      g_assert_null (strstr (line, "\"amount\""));   /* ${amount} as amount changes nothing */
+      g_assert_null (strstr (line, "error event"));
+      noted |= strstr (line, "mapped-c7.bpmn:11:11: charge (serviceTask): ignored: the input \"total\" is not applied") != NULL;
+    }
+  g_assert_true (noted);
+}
+
+/* What the mapper or the output mapping cannot express is refused at the element. */
+static void
+test_error_rules_refused (void)
+{
+  g_autoptr(GPtrArray) diags = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = data_path ("refused-c7.bpmn");
+  g_autoptr(WnProcess) process = wn_load_bpmn_file (path, 0, NULL, NULL, &diags, &error);
+  static const char * const expected[] = {
+    ":7:9: d1 (errorEventDefinition): the expression `${externalTask.getErrorDetails().contains('declined')}`: "
+    "at 33: `contains` is outside the subset of JUEL",
+    ":8:9: d2 (errorEventDefinition): the expression `${amount > 10}`: at 2: `amount`: an error event definition "
+    "reads only externalTask.errorMessage and externalTask.errorDetails",
+    ":9:9: d3 (errorEventDefinition): errorRef \"Error_nocode\" names no error with an errorCode",
+    ":11:49: charge (serviceTask): an output given as a list is not supported",
+    ":12:11: charge (serviceTask): the output `${items.size()}` of \"n\": at 8: `size` is outside the subset of JUEL",
+  };
+
+  g_assert_null (process);
+  g_assert_error (error, WN_LOAD_ERROR, WN_LOAD_ERROR_INVALID);
+  g_assert_cmpuint (diags->len, ==, G_N_ELEMENTS (expected));
+  for (gsize i = 0; i < G_N_ELEMENTS (expected); i++)
+    {
+      g_autofree char *line = wn_diagnostic_format (g_ptr_array_index (diags, i));
+
+      if (strstr (line, expected[i]) == NULL)
+        g_error ("expected “%s” in: %s", expected[i], line);
+    }
+}
+
+/* Zeebe: outputs become optional output rules; an input that renames is noted. */
+static void
+test_zeebe_io_mapping (void)
+{
+  g_autofree char *text = doc (
+    "<bpmn:startEvent id=\"s\"/>"
+    "<bpmn:serviceTask id=\"z\"><bpmn:extensionElements xmlns:zeebe=\"http://camunda.org/schema/zeebe/1.0\">"
+    "<zeebe:taskDefinition type=\"mail\"/>"
+    "<zeebe:ioMapping><zeebe:input source=\"=order.id\" target=\"orderId\"/>"
+    "<zeebe:output source=\"=result.total * 2\" target=\"order.total\"/></zeebe:ioMapping>"
+    "</bpmn:extensionElements></bpmn:serviceTask>"
+    "<bpmn:endEvent id=\"e\"/>"
+    "<bpmn:sequenceFlow id=\"f1\" sourceRef=\"s\" targetRef=\"z\"/>"
+    "<bpmn:sequenceFlow id=\"f2\" sourceRef=\"z\" targetRef=\"e\"/>");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WnProcess) process = wn_load_bpmn_data (text, -1, "z.bpmn", NULL, NULL, NULL, &error);
+  const WnOutputRule *out;
+
+  g_assert_no_error (error);
+  out = wn_output_mapping_get_rule (wn_process_find_node (process, "z")->worker->policy.mapping, 0);
+  g_assert_cmpstr (out->var, ==, "order.total");
+  g_assert_cmpstr (wn_lite_get_source (out->path), ==, "body.result.total * 2");
+  g_assert_false (out->required);
+  g_assert_cmpuint (process->warnings->len, ==, 2);   /* no diagram; the input */
+  g_assert_nonnull (strstr (g_ptr_array_index (process->warnings, 1), "z.bpmn:4:177: z (serviceTask): ignored: the input \"orderId\" is not applied"));
+}
+
 /* wn_load_process_file() hands XML to the importer. */
 static void
 test_process_file_detects_xml (void)
@@ -387,5 +487,8 @@ main (int argc, char **argv)
   g_test_add_func ("/engine/Bpmn/topics", test_topics);
   g_test_add_func ("/engine/Bpmn/several-processes", test_several_processes);
   g_test_add_func ("/engine/Bpmn/process-file-detects-xml", test_process_file_detects_xml);
+  g_test_add_func ("/engine/Bpmn/error-rules-and-outputs", test_error_rules_and_outputs);
+  g_test_add_func ("/engine/Bpmn/error-rules-refused", test_error_rules_refused);
+  g_test_add_func ("/engine/Bpmn/zeebe-io-mapping", test_zeebe_io_mapping);
   return g_test_run ();
 }
