@@ -19,6 +19,8 @@ struct _WinnowSession
   GObject          parent_instance;
 
   GFile           *file;
+  char            *process_id;      /* BPMN: the process chosen of several, or NULL */
+  char            *process_json;    /* BPMN: the import as winnow.process/1, or NULL (a JSON file) */
   WnProcess       *process;
   WnScenario      *scenario;        /* explicit scenario, or NULL: the embedded one */
   WnEngineOptions  options;

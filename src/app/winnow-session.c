@@ -366,6 +366,8 @@ winnow_session_finalize (GObject *object)
   WinnowSession *self = WINNOW_SESSION (object);
 
   g_clear_object (&self->file);
+  g_clear_pointer (&self->process_id, g_free);
+  g_clear_pointer (&self->process_json, g_free);
   g_clear_pointer (&self->process, wn_process_unref);
   g_clear_pointer (&self->scenario, wn_scenario_unref);
   _winnow_session_tables_finalize (self);
@@ -524,6 +526,9 @@ winnow_session_new (void)
   return g_object_new (WINNOW_TYPE_SESSION, NULL);
 }
 
+static void set_process (WinnowSession *self, WnProcess *process, WnScenario *scenario,
+                         const WnEngineOptions *options, GFile *file, const char *process_id, char *json);
+
 gboolean
 winnow_session_load_file (WinnowSession          *self,
                           GFile                  *file,
@@ -531,7 +536,19 @@ winnow_session_load_file (WinnowSession          *self,
                           GPtrArray             **diagnostics,
                           GError                **error)
 {
+  return winnow_session_load_bpmn_process (self, file, NULL, options, diagnostics, error);
+}
+
+gboolean
+winnow_session_load_bpmn_process (WinnowSession          *self,
+                                  GFile                  *file,
+                                  const char             *process_id,
+                                  const WnEngineOptions  *options,
+                                  GPtrArray             **diagnostics,
+                                  GError                **error)
+{
   g_autofree char *path = NULL;
+  g_autofree char *json = NULL;
   g_autoptr(WnProcess) process = NULL;
   WnEngineOptions run = { 0 };
 
@@ -541,7 +558,7 @@ winnow_session_load_file (WinnowSession          *self,
   path = local_path (file, error);
   if (path == NULL)
     return FALSE;
-  process = wn_load_process_file (path, diagnostics, error);
+  process = wn_load_process_or_bpmn_file (path, process_id, &json, diagnostics, error);
   if (process == NULL)
     return FALSE;
   if (options != NULL)
@@ -549,8 +566,22 @@ winnow_session_load_file (WinnowSession          *self,
   /* the trust given is a default: a process that sets its own keeps it */
   if (process_sets_trust (process))
     run.trust = WN_TRUST_UNSET;
-  winnow_session_set_process (self, process, NULL, &run, file);
+  set_process (self, process, NULL, &run, file, process_id, g_steal_pointer (&json));
   return TRUE;
+}
+
+const char *
+winnow_session_get_imported_json (WinnowSession *self)
+{
+  g_return_val_if_fail (WINNOW_IS_SESSION (self), NULL);
+  return self->process_json;
+}
+
+const char *
+winnow_session_get_bpmn_process_id (WinnowSession *self)
+{
+  g_return_val_if_fail (WINNOW_IS_SESSION (self), NULL);
+  return self->process_id;
 }
 
 void
@@ -562,6 +593,26 @@ winnow_session_set_process (WinnowSession         *self,
 {
   g_return_if_fail (WINNOW_IS_SESSION (self));
   g_return_if_fail (process != NULL);
+
+  set_process (self, process, scenario, options, file, NULL, NULL);
+}
+
+/* `json` (taken): the BPMN import's winnow.process/1 document, or NULL. */
+static void
+set_process (WinnowSession         *self,
+             WnProcess             *process,
+             WnScenario            *scenario,
+             const WnEngineOptions *options,
+             GFile                 *file,
+             const char            *process_id,
+             char                  *json)
+{
+  char *id = g_strdup (process_id);   /* it may be self->process_id */
+
+  g_free (self->process_id);
+  self->process_id = id;
+  g_free (self->process_json);
+  self->process_json = json;
 
   wn_process_ref (process);
   g_clear_pointer (&self->process, wn_process_unref);
@@ -597,6 +648,7 @@ winnow_session_reload (WinnowSession  *self,
   g_autofree char *path = NULL;
   g_autoptr(WnProcess) process = NULL;
   g_autoptr(WnScenario) scenario = NULL;
+  g_autofree char *json = NULL;
 
   g_return_val_if_fail (WINNOW_IS_SESSION (self), FALSE);
 
@@ -605,7 +657,7 @@ winnow_session_reload (WinnowSession  *self,
       winnow_session_restart (self);
       return TRUE;
     }
-  process = wn_load_process_file (path, diagnostics, error);
+  process = wn_load_process_or_bpmn_file (path, self->process_id, &json, diagnostics, error);
   if (process == NULL)
     return FALSE;
   if (self->scenario != NULL && self->scenario->filename != NULL)
@@ -616,6 +668,8 @@ winnow_session_reload (WinnowSession  *self,
     }
   g_clear_pointer (&self->process, wn_process_unref);
   self->process = g_steal_pointer (&process);
+  g_free (self->process_json);
+  self->process_json = g_steal_pointer (&json);
   if (scenario != NULL)
     {
       g_clear_pointer (&self->scenario, wn_scenario_unref);
@@ -1089,7 +1143,8 @@ winnow_session_load_scenario (WinnowSession  *self,
   /* a saved session carries its own overrides: the run takes none of ours */
   process = wn_process_ref (self->process);
   process_file = self->file ? g_object_ref (self->file) : NULL;
-  winnow_session_set_process (self, process, scenario, NULL, process_file);
+  /* the same process: a BPMN one keeps its import */
+  set_process (self, process, scenario, NULL, process_file, self->process_id, g_strdup (self->process_json));
   /* where it was saved: its breakpoints, and the run to its position */
   _winnow_session_restore_state (self);
   return TRUE;

@@ -57,6 +57,20 @@ gboolean          winnow_session_load_file         (WinnowSession          *self
                                                     const WnEngineOptions  *options,
                                                     GPtrArray             **diagnostics,
                                                     GError                **error);
+/* The same for a BPMN file with several executable processes: the one
+ * `process_id` names (NULL: its only one), kept for Reload. */
+gboolean          winnow_session_load_bpmn_process (WinnowSession          *self,
+                                                    GFile                  *file,
+                                                    const char             *process_id,
+                                                    const WnEngineOptions  *options,
+                                                    GPtrArray             **diagnostics,
+                                                    GError                **error);
+/* A BPMN file's import as a winnow.process/1 document (what winnow-run
+ * --export-json writes, and Save as Winnow Process…); NULL when the process
+ * was not imported from BPMN. */
+const char       *winnow_session_get_imported_json (WinnowSession          *self);
+/* The BPMN process chosen of several, or NULL. */
+const char       *winnow_session_get_bpmn_process_id (WinnowSession        *self);
 /* Start a run of `process` (scenario NULL: the embedded one). */
 void              winnow_session_set_process       (WinnowSession          *self,
                                                     WnProcess              *process,

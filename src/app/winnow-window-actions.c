@@ -124,6 +124,35 @@ winnow_window_export_journal (WinnowWindow  *self,
 }
 
 gboolean
+winnow_window_save_process (WinnowWindow  *self,
+                            GFile         *file,
+                            GError       **error)
+{
+  const char *json;
+  GFile *model;
+  g_autofree char *text = NULL;
+
+  g_return_val_if_fail (WINNOW_IS_WINDOW (self), FALSE);
+  g_return_val_if_fail (G_IS_FILE (file), FALSE);
+
+  json = winnow_session_get_imported_json (self->session);
+  model = winnow_session_get_file (self->session);
+  if (json == NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("Only a process imported from BPMN is saved as a Winnow process"));
+      return FALSE;
+    }
+  if (model != NULL && g_file_equal (file, model))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_EXISTS,
+                   _("Could not save the process: that is the BPMN model it came from; choose another file"));
+      return FALSE;
+    }
+  text = g_strconcat (json, "\n", NULL);
+  return write_file (file, text, strlen (text), _("Could not save the process: "), error);
+}
+
+gboolean
 winnow_window_open_scenario (WinnowWindow *self,
                              GFile        *file)
 {
@@ -153,6 +182,7 @@ typedef enum {
   CHOOSE_SCENARIO,
   CHOOSE_SESSION,
   CHOOSE_JOURNAL,
+  CHOOSE_PROCESS_EXPORT,
 } ChooserPurpose;
 
 static gboolean
@@ -198,6 +228,11 @@ chooser_response_cb (GtkNativeDialog *dialog,
             if (winnow_window_save_session (self, file, &error))
               /* Translators: %s is a file name */
               done = g_strdup_printf (_("Session saved to “%s”: replay it with winnow-run --scenario"), name);
+            break;
+          case CHOOSE_PROCESS_EXPORT:
+            if (winnow_window_save_process (self, file, &error))
+              /* Translators: %s is a file name */
+              done = g_strdup_printf (_("Process saved to “%s”: add Winnow detail there and open it"), name);
             break;
           case CHOOSE_JOURNAL:
           default:
@@ -285,6 +320,17 @@ run_chooser (WinnowWindow   *self,
         gtk_file_filter_add_pattern (filter, "*.json");
       }
       break;
+    case CHOOSE_PROCESS_EXPORT:
+      {
+        g_autofree char *name = g_strdup_printf ("%s.process.json", process->id);
+
+        chooser = gtk_file_chooser_native_new (_("Save as Winnow Process"), GTK_WINDOW (self),
+                                               GTK_FILE_CHOOSER_ACTION_SAVE, _("_Save"), _("_Cancel"));
+        gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), name);
+        gtk_file_filter_set_name (filter, _("Winnow processes (JSON)"));
+        gtk_file_filter_add_pattern (filter, "*.json");
+      }
+      break;
     case CHOOSE_JOURNAL:
     default:
       {
@@ -305,7 +351,7 @@ run_chooser (WinnowWindow   *self,
   gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), all);
   gtk_file_chooser_set_filter (GTK_FILE_CHOOSER (chooser), filter);
   {
-    g_autofree char *folder = _winnow_window_chooser_folder (self, purpose == CHOOSE_SESSION || purpose == CHOOSE_JOURNAL);
+    g_autofree char *folder = _winnow_window_chooser_folder (self, purpose != CHOOSE_PROCESS && purpose != CHOOSE_SCENARIO);
 
     if (folder != NULL)
       {
@@ -364,6 +410,14 @@ open_scenario_action (GSimpleAction *action,
                       gpointer       data)
 {
   run_chooser (data, CHOOSE_SCENARIO);
+}
+
+static void
+save_process_action (GSimpleAction *action,
+                     GVariant      *param,
+                     gpointer       data)
+{
+  run_chooser (data, CHOOSE_PROCESS_EXPORT);
 }
 
 static void
@@ -707,6 +761,7 @@ static const GActionEntry win_entries[] = {
   { "open-scenario", open_scenario_action, NULL, NULL, NULL },
   { "save-session", save_session_action, NULL, NULL, NULL },
   { "export-journal", export_journal_action, NULL, NULL, NULL },
+  { "save-process", save_process_action, NULL, NULL, NULL },
   { "clear-job-selection", clear_job_selection_action, NULL, NULL, NULL },
   { "timeline-zoom", timeline_zoom_action, "i", NULL, NULL },
   { "add-breakpoint", add_breakpoint_action, NULL, NULL, NULL },

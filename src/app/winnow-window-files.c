@@ -94,9 +94,73 @@ remember_file (WinnowWindow *self,
   _winnow_window_rebuild_recent_menu (self);
 }
 
+/* ---- a BPMN collaboration: which process ---- */
+
+static void
+process_chosen_cb (AdwMessageDialog *dialog,
+                   const char       *response,
+                   WinnowWindow     *self)
+{
+  GFile *file = g_object_get_data (G_OBJECT (dialog), "winnow-file");
+  GStrv ids = g_object_get_data (G_OBJECT (dialog), "winnow-ids");
+  GtkDropDown *list = GTK_DROP_DOWN (adw_message_dialog_get_extra_child (dialog));
+  guint chosen = gtk_drop_down_get_selected (list);
+
+  if (g_strcmp0 (response, "open") == 0 && chosen < g_strv_length (ids))
+    winnow_window_open_bpmn_process (self, file, ids[chosen]);
+}
+
+/* A BPMN file with several executable processes asks which one (as
+ * winnow-run --process does); FALSE when the file is not such a one. */
+static gboolean
+ask_process (WinnowWindow *self,
+             GFile        *file)
+{
+  g_autofree char *path = g_file_get_path (file);
+  g_autofree char *name = g_file_get_basename (file);
+  g_auto(GStrv) names = NULL;
+  g_auto(GStrv) ids = path != NULL ? wn_bpmn_file_processes (path, &names, NULL) : NULL;
+  g_autoptr(GtkStringList) labels = gtk_string_list_new (NULL);
+  AdwMessageDialog *dialog;
+  GtkWidget *list;
+
+  if (ids == NULL || g_strv_length (ids) < 2)
+    return FALSE;
+  for (guint i = 0; ids[i] != NULL; i++)
+    {
+      g_autofree char *label = *names[i] != '\0' ? g_strdup_printf ("%s (%s)", names[i], ids[i]) : g_strdup (ids[i]);
+
+      gtk_string_list_append (labels, label);
+    }
+  dialog = ADW_MESSAGE_DIALOG (adw_message_dialog_new (GTK_WINDOW (self), _("Which Process?"), NULL));
+  /* Translators: %s is a file name, %u the number of processes in it (2 or more) */
+  adw_message_dialog_format_body (dialog, _("“%s” holds %u executable processes. Choose the one to simulate."),
+                                  name, g_strv_length (ids));
+  list = gtk_drop_down_new (G_LIST_MODEL (g_steal_pointer (&labels)), NULL);
+  gtk_widget_set_name (list, "process-chooser");
+  adw_message_dialog_set_extra_child (dialog, list);
+  adw_message_dialog_add_responses (dialog, "cancel", _("_Cancel"), "open", _("_Open"), NULL);
+  adw_message_dialog_set_response_appearance (dialog, "open", ADW_RESPONSE_SUGGESTED);
+  adw_message_dialog_set_default_response (dialog, "open");
+  adw_message_dialog_set_close_response (dialog, "cancel");
+  g_object_set_data_full (G_OBJECT (dialog), "winnow-file", g_object_ref (file), g_object_unref);
+  g_object_set_data_full (G_OBJECT (dialog), "winnow-ids", g_steal_pointer (&ids), (GDestroyNotify) g_strfreev);
+  g_signal_connect_object (dialog, "response", G_CALLBACK (process_chosen_cb), self, 0);
+  gtk_window_present (GTK_WINDOW (dialog));
+  return TRUE;
+}
+
 gboolean
 winnow_window_open_file (WinnowWindow *self,
                          GFile        *file)
+{
+  return winnow_window_open_bpmn_process (self, file, NULL);
+}
+
+gboolean
+winnow_window_open_bpmn_process (WinnowWindow *self,
+                                 GFile        *file,
+                                 const char   *process_id)
 {
   g_autoptr(GPtrArray) diagnostics = NULL;
   g_autoptr(GError) error = NULL;
@@ -109,8 +173,10 @@ winnow_window_open_file (WinnowWindow *self,
   /* a default: the session keeps the trust a process (or its embedded scenario) sets */
   if (self->settings != NULL)
     options.trust = (WnTrust) g_settings_get_enum (self->settings, "default-trust");
-  if (!winnow_session_load_file (self->session, file, &options, &diagnostics, &error))
+  if (!winnow_session_load_bpmn_process (self->session, file, process_id, &options, &diagnostics, &error))
     {
+      if (process_id == NULL && ask_process (self, file))
+        return FALSE;
       winnow_load_errors_show (self->load_errors, file, diagnostics, error);
       return FALSE;
     }

@@ -520,6 +520,9 @@ set_actions_enabled (WinnowWindow *self)
 
       g_simple_action_set_enabled (G_SIMPLE_ACTION (action), loaded);
     }
+  /* only an import has a Winnow file to write */
+  g_simple_action_set_enabled (G_SIMPLE_ACTION (g_action_map_lookup_action (G_ACTION_MAP (self), "save-process")),
+                               loaded && winnow_session_get_imported_json (self->session) != NULL);
 }
 
 static void

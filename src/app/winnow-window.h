@@ -19,6 +19,16 @@ void           winnow_window_set_instances (WinnowWindow   *self,
  * problem in the window and leaves the current run as it was. */
 gboolean       winnow_window_open_file     (WinnowWindow   *self,
                                             GFile          *file);
+/* The same for the BPMN process `process_id` of a file with several (NULL:
+ * its only one; a file with several then asks which, and returns FALSE). */
+gboolean       winnow_window_open_bpmn_process (WinnowWindow *self,
+                                                GFile        *file,
+                                                const char   *process_id);
+/* File ▸ Save as Winnow Process…: the BPMN import as winnow.process/1, as
+ * winnow-run --export-json writes it; never over the model it came from. */
+gboolean       winnow_window_save_process  (WinnowWindow   *self,
+                                            GFile          *file,
+                                            GError        **error);
 /* Open the bundled example; FALSE when it cannot be found. */
 gboolean       winnow_window_open_default  (WinnowWindow   *self);
 /* Run the current process with a scenario (a saved session replays); on

@@ -1824,3 +1824,78 @@ wn_load_bpmn_file (const char  *filename,
     return NULL;
   return wn_load_bpmn_data (contents, (gssize) length, filename, process_id, json_out, diagnostics, error);
 }
+
+/* ---- for front ends: the file as the runner reads it, and its processes ------ */
+
+WnProcess *
+wn_load_process_or_bpmn_file (const char  *filename,
+                              const char  *process_id,
+                              char       **json_out,
+                              GPtrArray  **diagnostics,
+                              GError     **error)
+{
+  g_autofree char *contents = NULL;
+  gsize length = 0;
+
+  g_return_val_if_fail (filename != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  if (json_out != NULL)
+    *json_out = NULL;
+  contents = _wn_check_read_file (filename, WN_LOAD_DEFAULT_MAX_SIZE, diagnostics, error, &length);
+  if (contents == NULL)
+    return NULL;
+  if (wn_load_data_is_xml (contents, length))
+    return wn_load_bpmn_data (contents, (gssize) length, filename, process_id, json_out, diagnostics, error);
+  return wn_load_process_data (contents, (gssize) length, filename, diagnostics, error);
+}
+
+GStrv
+wn_bpmn_file_processes (const char  *filename,
+                        GStrv       *names,
+                        GError     **error)
+{
+  g_autofree char *contents = NULL;
+  g_autoptr(GStrvBuilder) ids = g_strv_builder_new ();
+  g_autoptr(GStrvBuilder) titles = g_strv_builder_new ();
+  Import im = { 0 };
+  xmlDoc *doc = NULL;
+  gboolean doctype = FALSE;
+  TagPos at = { 1, 1 };
+  gsize length = 0;
+  GStrv result = NULL;
+
+  g_return_val_if_fail (filename != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  if (names != NULL)
+    *names = NULL;
+  contents = _wn_check_read_file (filename, WN_LOAD_DEFAULT_MAX_SIZE, NULL, error, &length);
+  if (contents == NULL)
+    return NULL;
+  im.file = filename;
+  im.errors = g_ptr_array_new_with_free_func ((GDestroyNotify) wn_diagnostic_free);
+  im.tags = length <= G_MAXINT && wn_load_data_is_xml (contents, length)
+            ? scan_tags (contents, length, &doctype, &at) : NULL;
+  if (im.tags != NULL && !doctype)
+    doc = parse_xml (&im, contents, length);
+  if (doc != NULL && is_el (xmlDocGetRootElement (doc), NS_BPMN, "definitions"))
+    {
+      for (xmlNode *el = xmlDocGetRootElement (doc)->children; el != NULL; el = el->next)
+        if (is_el (el, NS_BPMN, "process") && prop (el, "id") != NULL &&
+            g_strcmp0 (prop (el, "isExecutable"), "true") == 0)
+          {
+            g_strv_builder_add (ids, prop (el, "id"));
+            g_strv_builder_add (titles, prop (el, "name") != NULL ? prop (el, "name") : "");
+          }
+      result = g_strv_builder_end (ids);
+      if (names != NULL)
+        *names = g_strv_builder_end (titles);
+    }
+  else
+    g_set_error (error, WN_LOAD_ERROR, WN_LOAD_ERROR_SYNTAX, "%s: not a BPMN 2.0 document", filename);
+  g_clear_pointer (&doc, xmlFreeDoc);
+  g_clear_pointer (&im.tags, g_array_unref);
+  g_clear_pointer (&im.errors, g_ptr_array_unref);
+  return result;
+}

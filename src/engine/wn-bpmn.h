@@ -38,4 +38,21 @@ WnProcess  *wn_load_bpmn_file     (const char  *filename,
                                    GPtrArray  **diagnostics,
                                    GError     **error);
 
+/* A process file as wn_load_process_file() reads it (BPMN when it is XML, else
+ * winnow.process/1), with `process_id` chosen for BPMN and, with `json_out`,
+ * *json_out the imported winnow.process/1 document (NULL for a JSON file):
+ * what the app's Open and Save as Winnow Process… use. */
+WnProcess  *wn_load_process_or_bpmn_file (const char  *filename,
+                                          const char  *process_id,
+                                          char       **json_out,
+                                          GPtrArray  **diagnostics,
+                                          GError     **error);
+
+/* The ids of the executable processes of a BPMN file, in document order, and
+ * with `names` their names ("" for none); NULL and an error when the file
+ * cannot be read or is not BPMN. For a chooser when a file has several. */
+GStrv       wn_bpmn_file_processes   (const char  *filename,
+                                      GStrv       *names,
+                                      GError     **error);
+
 G_END_DECLS

@@ -323,6 +323,168 @@ test_window_bpmn (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* File ▸ Save as Winnow Process…: the import as winnow.process/1, the same
+ * model when it is opened again; never over the BPMN file; a failed write
+ * is an error; a JSON process has nothing to save this way. */
+static void
+test_window_save_process (void)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "..", "data", "bpmn", "winnow", "mapped-c7.bpmn", NULL);
+  g_autofree char *dir = g_dir_make_tmp ("winnow-save-process-XXXXXX", NULL);
+  g_autofree char *out_path = g_build_filename (dir, "mapped.process.json", NULL);
+  g_autofree char *example = winnow_test_example_path ("order-fulfilment.process.json");
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GFile) out = g_file_new_for_path (out_path);
+  g_autoptr(GFile) nowhere = g_file_new_for_path ("/nonexistent-winnow-dir/x.process.json");
+  g_autoptr(GFile) json_file = g_file_new_for_path (example);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WnProcess) saved = NULL;
+  WinnowWindow *window = winnow_window_new (NULL);
+  WinnowSession *session = winnow_window_get_session (window);
+  GAction *action = g_action_map_lookup_action (G_ACTION_MAP (window), "save-process");
+  const WnNode *charge;
+
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_true (winnow_window_open_file (window, file));
+  g_assert_true (g_action_get_enabled (action));
+  g_assert_true (winnow_window_save_process (window, out, &error));
+  g_assert_no_error (error);
+  saved = wn_load_process_file (out_path, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (saved->id, ==, "mapped");
+  g_assert_cmpuint (saved->n_nodes, ==, winnow_session_get_process (session)->n_nodes);
+  charge = wn_process_find_node (saved, "charge");
+  g_assert_cmpuint (wn_error_mapper_get_n_rules (charge->worker->policy.mapper), ==, 2);
+  g_assert_null (saved->diagram);   /* a Winnow file has no BPMNDI */
+  /* not over the model */
+  g_assert_false (winnow_window_save_process (window, file, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_EXISTS);
+  g_clear_error (&error);
+  /* a write that fails says so */
+  g_assert_false (winnow_window_save_process (window, nowhere, &error));
+  g_assert_nonnull (error);
+  g_assert_true (g_str_has_prefix (error->message, "Could not save the process: "));
+  g_clear_error (&error);
+  /* a JSON process: nothing to save this way */
+  g_assert_true (winnow_window_open_file (window, json_file));
+  g_assert_false (g_action_get_enabled (action));
+  g_assert_false (winnow_window_save_process (window, out, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_FAILED);
+  g_unlink (out_path);
+  g_rmdir (dir);
+  gtk_window_destroy (GTK_WINDOW (window));
+  winnow_test_drain ();
+}
+
+static AdwMessageDialog *
+find_dialog (void)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();   /* not ours */
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GObject) w = g_list_model_get_item (toplevels, i);
+
+      if (ADW_IS_MESSAGE_DIALOG (w))
+        return ADW_MESSAGE_DIALOG (w);
+    }
+  return NULL;
+}
+
+/* A collaboration with two executable processes asks which one; the choice
+ * opens that one, and Reload keeps it. */
+static void
+test_window_process_chooser (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("winnow-chooser-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "two.bpmn", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GError) error = NULL;
+  WinnowWindow *window = winnow_window_new (NULL);
+  WinnowSession *session = winnow_window_get_session (window);
+  AdwMessageDialog *dialog;
+  GtkDropDown *list;
+  GListModel *labels;
+
+  g_assert_true (g_file_set_contents (path,
+    "<definitions xmlns=\"http://www.omg.org/spec/BPMN/20100524/MODEL\">"
+    "<process id=\"a\" name=\"Orders\" isExecutable=\"true\"><startEvent id=\"s1\"/><endEvent id=\"e1\"/>"
+    "<sequenceFlow id=\"f1\" sourceRef=\"s1\" targetRef=\"e1\"/></process>"
+    "<process id=\"b\" isExecutable=\"true\"><startEvent id=\"s2\"/><endEvent id=\"e2\"/>"
+    "<sequenceFlow id=\"f2\" sourceRef=\"s2\" targetRef=\"e2\"/></process>"
+    "<process id=\"c\"><startEvent id=\"s3\"/></process></definitions>", -1, NULL));
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_null (find_dialog ());
+  g_assert_false (winnow_window_open_file (window, file));
+  g_assert_false (winnow_session_is_loaded (session));
+  dialog = find_dialog ();
+  g_assert_nonnull (dialog);
+  list = GTK_DROP_DOWN (adw_message_dialog_get_extra_child (dialog));
+  labels = gtk_drop_down_get_model (list);
+  g_assert_cmpuint (g_list_model_get_n_items (labels), ==, 2);
+  g_assert_cmpstr (gtk_string_list_get_string (GTK_STRING_LIST (labels), 0), ==, "Orders (a)");
+  g_assert_cmpstr (gtk_string_list_get_string (GTK_STRING_LIST (labels), 1), ==, "b");
+  winnow_test_settle (GTK_WIDGET (dialog));
+  winnow_test_save_screenshot (GTK_WIDGET (dialog), "bpmn-process-chooser.png");
+  gtk_drop_down_set_selected (list, 1);
+  adw_message_dialog_response (dialog, "open");
+  winnow_test_drain ();
+  g_assert_true (winnow_session_is_loaded (session));
+  g_assert_cmpstr (winnow_session_get_process (session)->id, ==, "b");
+  g_assert_cmpstr (winnow_session_get_bpmn_process_id (session), ==, "b");
+  g_assert_true (winnow_session_reload (session, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (winnow_session_get_process (session)->id, ==, "b");
+  g_assert_nonnull (strstr (winnow_session_get_imported_json (session), "\"id\" : \"s2\""));
+  g_unlink (path);
+  g_rmdir (dir);
+  gtk_window_destroy (GTK_WINDOW (window));
+  winnow_test_drain ();
+}
+
+static gboolean
+look_and_quit (gpointer data)
+{
+  GApplication *app = data;
+  GList *windows = gtk_application_get_windows (GTK_APPLICATION (app));
+  WinnowSession *session = windows != NULL ? winnow_window_get_session (windows->data) : NULL;
+
+  if (session != NULL && winnow_session_is_loaded (session))
+    {
+      g_object_set_data_full (G_OBJECT (app), "winnow-opened", g_strdup (winnow_session_get_process (session)->id),
+                              g_free);
+      g_object_set_data (G_OBJECT (app), "winnow-diagram",
+                         GINT_TO_POINTER (winnow_session_get_process (session)->diagram != NULL));
+    }
+  for (GList *l = windows; l != NULL; l = l->next)
+    gtk_window_destroy (l->data);
+  return G_SOURCE_REMOVE;
+}
+
+/* `winnow model.bpmn`: the command line opens the BPMN file given, with its
+ * diagram, as Open does. */
+static void
+test_window_command_line_bpmn (void)
+{
+  g_autoptr(WinnowApplication) app = winnow_application_new ();
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "..", "data", "bpmn", "winnow", "payment-c7.bpmn", NULL);
+  char *argv[] = { (char *) "winnow", path, NULL };
+  int status;
+
+  /* a process of its own: an application sets the program's name once */
+  if (!g_test_subprocess ())
+    {
+      g_test_trap_subprocess (NULL, 60 * G_USEC_PER_SEC, G_TEST_SUBPROCESS_INHERIT_STDERR);
+      g_test_trap_assert_passed ();
+      return;
+    }
+  g_timeout_add (500, look_and_quit, app);
+  status = g_application_run (G_APPLICATION (app), 2, argv);
+  g_assert_cmpint (status, ==, 0);
+  g_assert_cmpstr (g_object_get_data (G_OBJECT (app), "winnow-opened"), ==, "payment");
+  g_assert_true (GPOINTER_TO_INT (g_object_get_data (G_OBJECT (app), "winnow-diagram")));
+}
+
 /* Fast-forward with 10 000 instances: the window keeps drawing, and Pause lands
  * at once and stops the clock. */
 static void
@@ -855,6 +1017,9 @@ main (int argc, char **argv)
   g_test_add_func ("/app/Window/save-folder", test_window_save_folder);
   g_test_add_func ("/app/Window/run", test_window_run);
   g_test_add_func ("/app/Window/bpmn", test_window_bpmn);
+  g_test_add_func ("/app/Window/bpmn-save-process", test_window_save_process);
+  g_test_add_func ("/app/Window/bpmn-process-chooser", test_window_process_chooser);
+  g_test_add_func ("/app/Window/bpmn-command-line", test_window_command_line_bpmn);
   g_test_add_func ("/app/Window/fast-forward-10000", test_window_responsive);
   g_test_add_func ("/app/Window/failed-save", test_window_failed_save);
   g_test_add_func ("/app/Window/step-in-slices", test_window_step_in_slices);
