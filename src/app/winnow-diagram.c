@@ -1141,6 +1141,47 @@ decorations_bounds (const WnNode    *node,
   return TRUE;
 }
 
+/* A BPMN pool or lane: its frame, the line along a pool's name band, and the name
+ * turned to read bottom to top (or level, in the band at the top of a
+ * vertical one). */
+static void
+draw_frame (cairo_t                 *cr,
+            const Palette           *pal,
+            const WinnowLayoutFrame *fr)
+{
+  cairo_rectangle (cr, fr->box.x, fr->box.y, fr->box.width, fr->box.height);
+  winnow_paint_set_color (cr, &pal->fg, fr->lane ? 0.35 : 0.55);
+  cairo_set_line_width (cr, fr->lane ? 1.0 : 1.4);
+  cairo_stroke (cr);
+  /* a pool's band is set off by a line; a lane's name sits at its edge */
+  if (fr->lane)
+    ;
+  else if (fr->vertical)
+    {
+      cairo_move_to (cr, fr->band.x, fr->band.y + fr->band.height);
+      cairo_line_to (cr, fr->band.x + fr->band.width, fr->band.y + fr->band.height);
+    }
+  else
+    {
+      cairo_move_to (cr, fr->band.x + fr->band.width, fr->band.y);
+      cairo_line_to (cr, fr->band.x + fr->band.width, fr->band.y + fr->band.height);
+    }
+  cairo_stroke (cr);
+  if (fr->label != NULL)
+    {
+      double w, h;
+
+      text_size (fr->label, &w, &h);
+      cairo_save (cr);
+      cairo_translate (cr, fr->band.x + fr->band.width / 2, fr->band.y + fr->band.height / 2);
+      if (!fr->vertical)
+        cairo_rotate (cr, -G_PI / 2);
+      winnow_paint_set_color (cr, &pal->fg, 0.8);
+      text_draw (cr, fr->label, -w / 2, -h / 2);
+      cairo_restore (cr);
+    }
+}
+
 /* The diagram without its badges, in widget coordinates. */
 static GskRenderNode *
 make_scene (WinnowDiagram *self,
@@ -1157,6 +1198,9 @@ make_scene (WinnowDiagram *self,
   cairo_translate (cr, self->off_x, self->off_y);
   cairo_scale (cr, self->zoom, self->zoom);
 
+  /* Pools and lanes under everything */
+  for (guint k = 0; k < self->layout->n_frames; k++)
+    draw_frame (cr, pal, &self->layout->frames[k]);
   /* Flows under the nodes; the selected node's on top of the others. */
   for (guint f = 0; f < p->n_flows; f++)
     if (!flow_touches (p, f, selected))

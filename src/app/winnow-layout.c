@@ -1323,6 +1323,96 @@ route_flows (WinnowLayout *self,
     }
 }
 
+/* A BPMN model's texts where its author put them: a label with BPMNLabel
+ * bounds centred on them, an event's or gateway's without them centred below
+ * it (as modellers place them), a task's name and topic fitted to the drawn
+ * box; and its pool and lanes as frames, the name along the band. */
+#define FRAME_BAND 30.0
+
+static void
+apply_diagram_texts (WinnowLayout    *self,
+                     const WnProcess *process)
+{
+  const WnDiagram *d = process->diagram;
+  double w, h;
+
+  for (guint i = 0; i < self->n_nodes; i++)
+    {
+      WinnowLayoutNode *n = &self->nodes[i];
+      const WnNode *node = &process->nodes[i];
+      const WnDiagramShape *lb = d->node_labels != NULL ? &d->node_labels[i] : NULL;
+
+      if (winnow_layout_is_task (node->type))
+        {
+          if (n->topic != NULL)
+            {
+              text_fit (self, n->topic, MAX (n->box.width - 30, 24), 1, WINNOW_LAYOUT_ALIGN_LEFT,
+                        WINNOW_LAYOUT_ELLIPSIZE_END);
+              text_size (self, n->topic, &w, &h);
+              n->topic_rect = rect_init (n->box.x + 26, n->box.y + 15 - h / 2, w, h);
+            }
+          if (n->label != NULL && node->type != WN_NODE_SUBPROCESS)
+            {
+              double top = n->box.y + (node->type != WN_NODE_TASK ? TASK_HEADER : 8);
+              double bottom = n->box.y + n->box.height - 8;
+
+              text_fit (self, n->label, MAX (n->box.width - 12, 24), node->type != WN_NODE_TASK ? 2 : 3,
+                        WINNOW_LAYOUT_ALIGN_CENTER, WINNOW_LAYOUT_ELLIPSIZE_END);
+              text_size (self, n->label, &w, &h);
+              n->label_rect = rect_init (n->cx - w / 2, (top + bottom) / 2 - h / 2, w, h);
+            }
+          continue;
+        }
+      if (n->label == NULL || winnow_layout_is_attached (process, node))
+        continue;
+      if (lb != NULL && lb->width > 0)
+        {
+          text_fit (self, n->label, MAX (lb->width + 24, 90), 3, WINNOW_LAYOUT_ALIGN_CENTER,
+                    WINNOW_LAYOUT_ELLIPSIZE_END);
+          text_size (self, n->label, &w, &h);
+          n->label_rect = rect_init (lb->x + lb->width / 2 - w / 2, lb->y + lb->height / 2 - h / 2, w, h);
+        }
+      else
+        {
+          text_fit (self, n->label, 90, 2, WINNOW_LAYOUT_ALIGN_CENTER, WINNOW_LAYOUT_ELLIPSIZE_END);
+          text_size (self, n->label, &w, &h);
+          n->label_rect = rect_init (n->cx - w / 2, n->box.y + n->box.height + 4, w, h);
+        }
+    }
+  for (guint f = 0; f < self->n_flows && d->flow_labels != NULL; f++)
+    {
+      WinnowLayoutFlow *fg = &self->flows[f];
+      const WnDiagramShape *lb = &d->flow_labels[f];
+
+      if (fg->label == NULL || lb->width <= 0)
+        continue;
+      /* the bounds were drawn for the flow's name; the condition shown may be longer */
+      text_fit (self, fg->label, MAX (lb->width + 16, 40), 1, WINNOW_LAYOUT_ALIGN_LEFT, WINNOW_LAYOUT_ELLIPSIZE_END);
+      text_size (self, fg->label, &w, &h);
+      fg->label_rect = rect_init (lb->x, lb->y + lb->height / 2 - h / 2, w, h);
+    }
+
+  self->n_frames = d->n_frames;
+  self->frames = g_new0 (WinnowLayoutFrame, d->n_frames);
+  for (guint k = 0; k < d->n_frames; k++)
+    {
+      const WnDiagramFrame *frame = &d->frames[k];
+      WinnowLayoutFrame *fr = &self->frames[k];
+      double along;
+
+      fr->box = rect_init (frame->bounds.x, frame->bounds.y, frame->bounds.width, frame->bounds.height);
+      fr->lane = frame->lane;
+      fr->vertical = frame->vertical;
+      fr->band = frame->vertical ? rect_init (fr->box.x, fr->box.y, fr->box.width, MIN (FRAME_BAND, fr->box.height))
+                                 : rect_init (fr->box.x, fr->box.y, MIN (FRAME_BAND, fr->box.width), fr->box.height);
+      if (frame->name == NULL)
+        continue;
+      along = frame->vertical ? fr->band.width : fr->band.height;
+      fr->label = text_new (self, frame->name, FALSE);
+      text_fit (self, fr->label, MAX (along - 12, 24), 1, WINNOW_LAYOUT_ALIGN_CENTER, WINNOW_LAYOUT_ELLIPSIZE_END);
+    }
+}
+
 /* A BPMN model's own diagram replaces the layered layout: each node centred
  * where its author drew it (tasks and sub-processes at their drawn size,
  * events and gateways at the drawing's), each flow along its waypoints (a
@@ -1383,6 +1473,7 @@ apply_diagram (WinnowLayout    *self,
       if (fg->label != NULL)
         place_flow_label (self, fg);
     }
+  apply_diagram_texts (self, process);
 }
 
 /* Bounds, then move everything to the margin. */
@@ -1418,8 +1509,16 @@ fit_margin (WinnowLayout *self)
         rect_union (&bounds, &any, &fg->label_rect);
     }
 
+  for (guint k = 0; k < self->n_frames; k++)
+    rect_union (&bounds, &any, &self->frames[k].box);
+
   dx = MARGIN - bounds.x;
   dy = MARGIN - bounds.y;
+  for (guint k = 0; k < self->n_frames; k++)
+    {
+      rect_offset (&self->frames[k].box, dx, dy);
+      rect_offset (&self->frames[k].band, dx, dy);
+    }
   for (guint i = 0; i < self->n_nodes; i++)
     {
       WinnowLayoutNode *n = &self->nodes[i];
@@ -1530,6 +1629,9 @@ winnow_layout_free (WinnowLayout *self)
       g_clear_pointer (&self->flows[f].points, g_array_unref);
       text_clear (self, &self->flows[f].label);
     }
+  for (guint k = 0; k < self->n_frames; k++)
+    text_clear (self, &self->frames[k].label);
+  g_free (self->frames);
   g_free (self->nodes);
   g_free (self->flows);
   g_free (self);

@@ -87,11 +87,22 @@ typedef struct {
   gboolean         back;       /* against the layering (a loop): drawn dashed */
 } WinnowLayoutFlow;
 
+/* A BPMN pool or lane (drawn under everything else). */
+typedef struct {
+  WinnowLayoutRect box;
+  WinnowLayoutRect band;       /* where the name goes: the left edge, or the top when vertical */
+  gpointer         label;      /* the name, to be drawn along the band (turned for a horizontal frame); or NULL */
+  gboolean         lane;
+  gboolean         vertical;
+} WinnowLayoutFrame;
+
 typedef struct {
   WinnowLayoutNode *nodes;     /* per process node, by index */
   WinnowLayoutFlow *flows;     /* per process flow, by index */
   guint             n_nodes;
   guint             n_flows;
+  WinnowLayoutFrame *frames;   /* a BPMN diagram's pool, then its lanes */
+  guint             n_frames;
   double            width;     /* margins included */
   double            height;
 

@@ -1438,10 +1438,80 @@ number_prop (xmlNode *el, const char *name, double *out)
   return end != v && *end == '\0' && isfinite (*out);
 }
 
+/* A BPMNShape's or BPMNEdge's dc:Bounds (of its BPMNLabel with `label`). */
+static gboolean
+di_bounds (xmlNode *el, gboolean label, WnDiagramShape *out)
+{
+  xmlNode *bounds;
+
+  if (el == NULL)
+    return FALSE;
+  if (label && (el = child (el, NS_BPMNDI, "BPMNLabel")) == NULL)
+    return FALSE;
+  bounds = child (el, "http://www.omg.org/spec/DD/20100524/DC", "Bounds");
+  return bounds != NULL && number_prop (bounds, "x", &out->x) && number_prop (bounds, "y", &out->y) &&
+         number_prop (bounds, "width", &out->width) && number_prop (bounds, "height", &out->height) &&
+         out->width > 0 && out->height > 0;
+}
+
+static void
+add_frame (GArray *frames, GHashTable *shapes, xmlNode *el, gboolean lane)
+{
+  xmlNode *shape = prop (el, "id") != NULL ? g_hash_table_lookup (shapes, prop (el, "id")) : NULL;
+  WnDiagramFrame frame = { { 0 } };
+
+  if (!di_bounds (shape, FALSE, &frame.bounds))
+    return;
+  frame.name = prop (el, "name") != NULL && *prop (el, "name") != '\0' ? g_strdup (prop (el, "name")) : NULL;
+  frame.lane = lane;
+  frame.vertical = g_strcmp0 (prop (shape, "isHorizontal"), "false") == 0;
+  g_array_append_val (frames, frame);
+}
+
+/* The lanes of a laneSet, each before the lanes of its childLaneSet. */
+static void
+add_lanes (GArray *frames, GHashTable *shapes, xmlNode *lane_set)
+{
+  for (xmlNode *lane = lane_set != NULL ? lane_set->children : NULL; lane != NULL; lane = lane->next)
+    if (is_el (lane, NS_BPMN, "lane"))
+      {
+        add_frame (frames, shapes, lane, TRUE);
+        add_lanes (frames, shapes, child (lane, NS_BPMN, "childLaneSet"));
+      }
+}
+
+/* What the diagram draws besides shapes and waypoints: the pool that holds
+ * the process and its lanes as frames, and the label bounds of nodes and flows. */
+static void
+read_frames_and_labels (xmlNode *root, xmlNode *process_el, GHashTable *shapes, GHashTable *edges,
+                        const WnProcess *process, WnDiagram *diagram)
+{
+  GArray *frames = g_array_new (FALSE, TRUE, sizeof (WnDiagramFrame));
+  const char *id = prop (process_el, "id");
+
+  diagram->node_labels = g_new0 (WnDiagramShape, process->n_nodes);
+  diagram->flow_labels = g_new0 (WnDiagramShape, process->n_flows);
+  for (guint i = 0; i < process->n_nodes; i++)
+    if (!di_bounds (g_hash_table_lookup (shapes, process->nodes[i].id), TRUE, &diagram->node_labels[i]))
+      memset (&diagram->node_labels[i], 0, sizeof diagram->node_labels[i]);
+  for (guint f = 0; f < process->n_flows; f++)
+    if (!di_bounds (g_hash_table_lookup (edges, process->flows[f].id), TRUE, &diagram->flow_labels[f]))
+      memset (&diagram->flow_labels[f], 0, sizeof diagram->flow_labels[f]);
+  for (xmlNode *c = root->children; c != NULL && id != NULL; c = c->next)
+    for (xmlNode *p = is_el (c, NS_BPMN, "collaboration") ? c->children : NULL; p != NULL; p = p->next)
+      if (is_el (p, NS_BPMN, "participant") && g_strcmp0 (prop (p, "processRef"), id) == 0)
+        add_frame (frames, shapes, p, FALSE);
+  for (xmlNode *c = process_el->children; c != NULL; c = c->next)
+    if (is_el (c, NS_BPMN, "laneSet"))
+      add_lanes (frames, shapes, c);
+  diagram->n_frames = frames->len;
+  diagram->frames = (WnDiagramFrame *) (void *) g_array_free (frames, FALSE);
+}
+
 /* The BPMNDI shapes and edges of the process's elements; NULL (and a warning)
  * when the file has none or leaves a node without a shape. */
 static WnDiagram *
-read_diagram (Import *im, xmlNode *root, WnProcess *process)
+read_diagram (Import *im, xmlNode *root, xmlNode *process_el, WnProcess *process)
 {
   g_autoptr(GHashTable) shapes = g_hash_table_new (g_str_hash, g_str_equal);   /* element id → BPMNShape */
   g_autoptr(GHashTable) edges = g_hash_table_new (g_str_hash, g_str_equal);
@@ -1513,6 +1583,7 @@ read_diagram (Import *im, xmlNode *root, WnProcess *process)
       diagram->edges[f].n_points = points->len;
       diagram->edges[f].points = (WnDiagramPoint *) (void *) g_array_free (points, FALSE);
     }
+  read_frames_and_labels (root, process_el, shapes, edges, process, diagram);
   return diagram;
 }
 
@@ -1781,7 +1852,7 @@ wn_load_bpmn_data (const char  *data,
       fail (&im, WN_LOAD_ERROR_INVALID, diagnostics, error);
       goto out;
     }
-  process->diagram = read_diagram (&im, root, process);
+  process->diagram = read_diagram (&im, root, process_el, process);
   g_ptr_array_sort (im.warnings, compare_diag);
   if (im.warnings->len > 0)
     {

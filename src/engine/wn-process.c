@@ -293,6 +293,11 @@ wn_diagram_free (WnDiagram *diagram)
     return;
   for (guint i = 0; i < diagram->n_edges; i++)
     g_free (diagram->edges[i].points);
+  for (guint i = 0; i < diagram->n_frames; i++)
+    g_free (diagram->frames[i].name);
+  g_free (diagram->frames);
+  g_free (diagram->node_labels);
+  g_free (diagram->flow_labels);
   g_free (diagram->edges);
   g_free (diagram->shapes);
   g_free (diagram);

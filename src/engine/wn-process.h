@@ -135,11 +135,24 @@ typedef struct {
   guint           n_points;        /* 0: the file has no edge for the flow */
 } WnDiagramEdge;
 
+/* A pool (the participant that holds the process) or one of its lanes. */
+typedef struct {
+  WnDiagramShape  bounds;
+  char           *name;            /* NULL: none */
+  gboolean        lane;            /* a lane, else the pool */
+  gboolean        vertical;        /* isHorizontal="false": the name band is at the top */
+} WnDiagramFrame;
+
 typedef struct {
   WnDiagramShape *shapes;          /* per node, by index (every node has one) */
   WnDiagramEdge  *edges;           /* per flow, by index */
   guint           n_shapes;
   guint           n_edges;
+  /* BPMNLabel bounds, per node and per flow (width 0: the file has none) */
+  WnDiagramShape *node_labels;
+  WnDiagramShape *flow_labels;
+  WnDiagramFrame *frames;          /* the pool first, then its lanes (outer before inner) */
+  guint           n_frames;
 } WnDiagram;
 
 void wn_diagram_free (WnDiagram *diagram);

@@ -429,11 +429,104 @@ test_bpmn_diagram (void)
   g_assert_cmpfloat_with_epsilon (pts[2].x - dx, 500, EPSILON);
 }
 
+static gboolean
+rects_meet (const WinnowLayoutRect *a,
+            const WinnowLayoutRect *b)
+{
+  return a->x < b->x + b->width && b->x < a->x + a->width && a->y < b->y + b->height && b->y < a->y + a->height;
+}
+
+/* The texts of a BPMN diagram stay clear of each other: a task's topic within
+ * its drawn box, a gateway's name below it (the bundled model's topic ran
+ * into the gateway's name before). */
+static void
+test_bpmn_labels_clear (void)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "bpmn", "winnow", "payment-c7.bpmn", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WnProcess) process = wn_load_process_file (path, NULL, &error);
+  FakeTexts texts = { 0 };
+  g_autoptr(WinnowLayout) layout = NULL;
+  g_autoptr(GArray) rects = g_array_new (FALSE, FALSE, sizeof (WinnowLayoutRect));
+  const WinnowLayoutNode *charge, *big;
+
+  g_assert_no_error (error);
+  layout = lay_out (process, &texts);
+  charge = node_of (layout, process, "charge");
+  big = node_of (layout, process, "big");
+  g_assert_cmpfloat (charge->topic_rect.x + charge->topic_rect.width, <=, charge->box.x + charge->box.width);
+  g_assert_cmpfloat (big->label_rect.y, >=, big->box.y + big->box.height);
+  g_assert_cmpfloat_with_epsilon (big->label_rect.x + big->label_rect.width / 2, big->cx, EPSILON);
+  for (guint i = 0; i < layout->n_nodes; i++)
+    {
+      if (layout->nodes[i].label != NULL)
+        g_array_append_val (rects, layout->nodes[i].label_rect);
+      if (layout->nodes[i].topic != NULL)
+        g_array_append_val (rects, layout->nodes[i].topic_rect);
+    }
+  for (guint a = 0; a < rects->len; a++)
+    for (guint b = a + 1; b < rects->len; b++)
+      g_assert_false (rects_meet (&g_array_index (rects, WinnowLayoutRect, a), &g_array_index (rects, WinnowLayoutRect, b)));
+  g_assert_cmpuint (layout->n_frames, ==, 0);
+}
+
+/* A pool with lanes: frames where the modeller drew them, named; BPMNLabel
+ * bounds place the names of events, gateways and flows. */
+static void
+test_bpmn_pools_and_labels (void)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "bpmn", "winnow", "lanes-c7.bpmn", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WnProcess) process = wn_load_process_file (path, NULL, &error);
+  FakeTexts texts = { 0 };
+  g_autoptr(WinnowLayout) layout = NULL;
+  const WinnowLayoutNode *charge, *big;
+  const WinnowLayoutFlow *flow;
+  const WinnowLayoutFrame *pool, *finance;
+  double dx, dy;
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (process->diagram->n_frames, ==, 3);
+  g_assert_cmpstr (process->diagram->frames[0].name, ==, "Payments");
+  g_assert_false (process->diagram->frames[0].lane);
+  g_assert_true (process->diagram->frames[2].lane);
+  layout = lay_out (process, &texts);
+  charge = node_of (layout, process, "charge");
+  dx = charge->box.x - 290;
+  dy = charge->box.y - 110;
+  g_assert_cmpuint (layout->n_frames, ==, 3);
+  pool = &layout->frames[0];
+  g_assert_false (pool->lane);
+  g_assert_cmpfloat_with_epsilon (pool->box.x - dx, 130, EPSILON);
+  g_assert_cmpfloat_with_epsilon (pool->box.y - dy, 60, EPSILON);
+  g_assert_cmpfloat_with_epsilon (pool->box.width, 700, EPSILON);
+  g_assert_cmpfloat_with_epsilon (pool->band.width, 30, EPSILON);
+  g_assert_cmpfloat_with_epsilon (pool->band.height, 360, EPSILON);
+  g_assert_cmpstr (((FakeText *) pool->label)->text, ==, "Payments");
+  finance = &layout->frames[2];
+  g_assert_true (finance->lane);
+  g_assert_cmpfloat_with_epsilon (finance->box.y - dy, 240, EPSILON);
+  g_assert_cmpstr (((FakeText *) finance->label)->text, ==, "Finance");
+  /* the pool is the diagram's extent: at the margin */
+  g_assert_cmpfloat_with_epsilon (pool->box.x, 32, EPSILON);
+  /* "Large amount?" centred on its label bounds (434, 95) 72×14, above the gateway */
+  big = node_of (layout, process, "big");
+  g_assert_cmpfloat_with_epsilon (big->label_rect.x + big->label_rect.width / 2 - dx, 470, EPSILON);
+  g_assert_cmpfloat_with_epsilon (big->label_rect.y + big->label_rect.height / 2 - dy, 102, EPSILON);
+  g_assert_cmpfloat (big->label_rect.y + big->label_rect.height, <=, big->box.y);
+  /* the condition at its label bounds (478, 300) */
+  flow = &layout->flows[wn_process_find_flow (process, "Flow_big")->index];
+  g_assert_cmpfloat_with_epsilon (flow->label_rect.x - dx, 478, EPSILON);
+  g_assert_cmpfloat_with_epsilon (flow->label_rect.y + flow->label_rect.height / 2 - dy, 307, EPSILON);
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/app/Layout/bpmn-diagram", test_bpmn_diagram);
+  g_test_add_func ("/app/Layout/bpmn-labels-clear", test_bpmn_labels_clear);
+  g_test_add_func ("/app/Layout/bpmn-pools-and-labels", test_bpmn_pools_and_labels);
   g_test_add_func ("/app/Layout/examples", test_examples);
   g_test_add_func ("/app/Layout/order-fulfilment", test_order);
   g_test_add_func ("/app/Layout/loop", test_loop);
