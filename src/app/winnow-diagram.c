@@ -1372,7 +1372,16 @@ node_tooltip (WinnowDiagram *self, guint index)
       g_string_append (text, topic);
       append_policy (text, self, node);
     }
-  if (node->type == WN_NODE_BOUNDARY && (node->timer > 0 || node->catch_all))
+  if (node->has_date)
+    {
+      g_autoptr(GDateTime) at = g_date_time_new_from_unix_utc (node->date_us / G_USEC_PER_SEC);
+      g_autofree char *date = at != NULL ? g_date_time_format_iso8601 (at) : g_strdup ("?");
+      /* Translators: %s is an RFC 3339 instant */
+      g_autofree char *line = g_markup_printf_escaped (_("\nFires at %s, counted from the scenario’s epoch"), date);
+
+      g_string_append (text, line);
+    }
+  else if (node->type == WN_NODE_BOUNDARY && (node->timer > 0 || node->catch_all))
     {
       g_autofree char *duration = wn_duration_format (node->timer);
       g_autofree char *line = node->catch_all
@@ -1403,7 +1412,7 @@ node_tooltip (WinnowDiagram *self, guint index)
 
       g_string_append (text, line);
     }
-  if (node->duration > 0 &&
+  if (node->duration > 0 && !node->has_date &&
       (node->type == WN_NODE_TIMER || (winnow_layout_is_task (node->type) && node->worker == NULL)))
     {
       g_autofree char *duration = wn_duration_format (node->duration);

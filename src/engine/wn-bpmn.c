@@ -329,15 +329,36 @@ duration_of (Import *im, xmlNode *el, const char *text)
   return g_strdup (text);
 }
 
-/* timerEventDefinition → `timer`/`duration` D and `repeat` N (0 when a one-shot). */
+/* timeDate → a date timer's `date`: an RFC 3339 instant with its zone, which
+ * the engine counts from the scenario's epoch; NULL (reported) otherwise. */
+static char *
+time_date (Import *im, xmlNode *el)
+{
+  g_autofree char *text = timer_text (im, el);
+  gint64 us;
+
+  if (text == NULL)
+    return NULL;
+  if (!_wn_lite_parse_time (text, &us))
+    {
+      refuse (im, el, "the timeDate `%s` is not an instant Winnow reads: write an RFC 3339 date and time with "
+              "its zone (2026-01-05T10:00:00Z or …+01:00); Winnow counts it from the scenario's epoch", text);
+      return NULL;
+    }
+  return g_steal_pointer (&text);
+}
+
+/* timerEventDefinition → `timer`/`duration` D and `repeat` N (0 when a one-shot),
+ * or for a timeDate *date (and *duration NULL). */
 static gboolean
-parse_timer (Import *im, xmlNode *def, char **duration, guint *repeat)
+parse_timer (Import *im, xmlNode *def, char **duration, guint *repeat, char **date)
 {
   xmlNode *el;
   g_autofree char *text = NULL;
 
   *duration = NULL;
   *repeat = 0;
+  *date = NULL;
   if ((el = child (def, NS_BPMN, "timeDuration")) != NULL)
     {
       if ((text = timer_text (im, el)) == NULL)
@@ -367,11 +388,7 @@ parse_timer (Import *im, xmlNode *def, char **duration, guint *repeat)
       return *duration != NULL;
     }
   if ((el = child (def, NS_BPMN, "timeDate")) != NULL)
-    {
-      refuse (im, el, "a timeDate is a point in calendar time; Winnow's timers wait a duration "
-              "(a timeDate relative to the scenario's epoch is not supported yet)");
-      return FALSE;
-    }
+    return (*date = time_date (im, el)) != NULL;
   refuse (im, def, "a timer needs a timeDuration or a timeCycle");
   return FALSE;
 }
@@ -1067,9 +1084,10 @@ convert_event (Import *im, xmlNode *el, const char *kind)
       if (def != NULL && strcmp (d, "timerEventDefinition") == 0)
         {
           g_autofree char *duration = NULL;
+          g_autofree char *date = NULL;
           guint repeat;
 
-          if (!parse_timer (im, def, &duration, &repeat))
+          if (!parse_timer (im, def, &duration, &repeat, &date))
             return NULL;
           if (repeat > 0)
             {
@@ -1077,7 +1095,7 @@ convert_event (Import *im, xmlNode *el, const char *kind)
               return NULL;
             }
           node = new_node (el, "timerEvent");
-          json_object_set_string_member (node, "duration", duration);
+          json_object_set_string_member (node, date != NULL ? "date" : "duration", date != NULL ? date : duration);
           return node;
         }
       if (def != NULL && strcmp (d, "messageEventDefinition") == 0)
@@ -1122,14 +1140,15 @@ convert_event (Import *im, xmlNode *el, const char *kind)
     else if (strcmp (d, "timerEventDefinition") == 0)
       {
         g_autofree char *duration = NULL;
+        g_autofree char *date = NULL;
         guint repeat;
 
-        if (!parse_timer (im, def, &duration, &repeat))
+        if (!parse_timer (im, def, &duration, &repeat, &date))
           {
             json_object_unref (node);
             return NULL;
           }
-        json_object_set_string_member (node, "timer", duration);
+        json_object_set_string_member (node, date != NULL ? "date" : "timer", date != NULL ? date : duration);
         if (!interrupting)
           json_object_set_boolean_member (node, "interrupting", FALSE);
         if (repeat > 1 && !interrupting)

@@ -427,6 +427,15 @@ wn_engine_new (WnProcess             *process,
         }
     }
   g_ptr_array_add (self->implicit_topics, NULL);
+  for (guint i = 0; i < process->n_nodes && !self->scenario->has_epoch; i++)
+    if (process->nodes[i].has_date)
+      {
+        g_ptr_array_add (self->notices,
+                         g_strdup_printf ("the timer %s waits for a date, but the scenario sets no epoch "
+                                          "(the instant t = 0 stands for): it fires as soon as it is reached",
+                                          process->nodes[i].id));
+        break;
+      }
   for (guint i = 0; i < self->workers->len; i++)
     _wn_sim_worker_start (g_ptr_array_index (self->workers, i));
 

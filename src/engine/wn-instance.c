@@ -648,6 +648,26 @@ build_input (WnInstance         *instance,
 
 /* ---- nodes ---- */
 
+/* How long a timer of `node` armed now waits: `duration`, or for a date
+ * timer the time from now to its date counted from the scenario's epoch; a
+ * date already past (or a scenario without an epoch, which the engine's
+ * notices say) waits 1 µs, so that time moves. */
+static WnTime
+timer_wait (WnEngine     *engine,
+            const WnNode *node,
+            WnTime        duration)
+{
+  WnTime now = wn_scheduler_now (engine->scheduler);
+  gint64 at;
+
+  if (!node->has_date)
+    return duration;
+  if (!engine->scenario->has_epoch || node->date_us < engine->scenario->epoch_us)
+    return 1;
+  at = node->date_us - engine->scenario->epoch_us;
+  return at > now ? at - now : 1;
+}
+
 static void
 timer_cb (gpointer data)
 {
@@ -993,7 +1013,7 @@ track_run (WnTrack *track,
         case WN_NODE_TIMER:
           if (node->duration > 0)
             {
-              wait_then_continue (track, node->duration);
+              wait_then_continue (track, timer_wait (track->instance->engine, node, node->duration));
               return;
             }
           break;
@@ -1525,7 +1545,8 @@ arm_boundaries (WnTrack      *track,
           timer->key = correlation_key (track, boundary);
         }
       else
-        timer->id = wn_scheduler_after (track->instance->engine->scheduler, boundary->timer,
+        timer->id = wn_scheduler_after (track->instance->engine->scheduler,
+                                        timer_wait (track->instance->engine, boundary, boundary->timer),
                                         boundary_timer_cb, timer);
       g_ptr_array_add (track->boundary_timers, timer);
     }
@@ -1832,7 +1853,8 @@ enter_event_gateway (WnTrack      *track,
           wait->key = correlation_key (track, target);
         }
       else
-        wait->id = wn_scheduler_after (track->instance->engine->scheduler, target->duration,
+        wait->id = wn_scheduler_after (track->instance->engine->scheduler,
+                                       timer_wait (track->instance->engine, target, target->duration),
                                        boundary_timer_cb, wait);
       g_ptr_array_add (track->boundary_timers, wait);
     }

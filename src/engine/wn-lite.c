@@ -857,8 +857,9 @@ emit_unary (Parser *p,
   return emit (p, &node, 1, out);
 }
 
-static gboolean
-parse_time_string (const char *text,
+/* An RFC 3339 instant (with its zone) in µs since the Unix epoch (wn-loader-private.h). */
+gboolean
+_wn_lite_parse_time (const char *text,
                    gint64     *time_us)
 {
   g_autoptr(GDateTime) dt = NULL;
@@ -989,7 +990,7 @@ parse_call (Parser *p,
         {
           gint64 time_us;
 
-          if (parse_time_string (arg_node->v.s.str, &time_us))
+          if (_wn_lite_parse_time (arg_node->v.s.str, &time_us))
             {
               /* Reuse the literal's slot: nothing else refers to it. */
               arg_node->op = OP_TIME_CONST;
@@ -1686,7 +1687,7 @@ eval_builtin (const WnLite      *lite,
                           "expected a string for time() but found %s", kind_name (&arg));
           ok = FALSE;
         }
-      else if (strlen (arg.str) != arg.len || !parse_time_string (arg.str, &out->time_us))
+      else if (strlen (arg.str) != arg.len || !_wn_lite_parse_time (arg.str, &out->time_us))
         {
           g_autofree char *text = excerpt (arg.str, strlen (arg.str));
 

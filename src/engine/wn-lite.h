@@ -135,4 +135,10 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (WnLite, wn_lite_unref)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (WnPath, wn_path_free)
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (WnLiteValue, wn_lite_value_clear)
 
+#ifdef WINNOW_COMPILATION
+/* Internal: an RFC 3339 instant with its zone (`time()`'s argument) in µs
+ * since the Unix epoch; the loaders read dates with it too. */
+gboolean _wn_lite_parse_time (const char *text, gint64 *time_us);
+#endif
+
 G_END_DECLS

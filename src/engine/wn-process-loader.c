@@ -30,6 +30,8 @@ typedef struct {
   WnTime         timer;
   guint          repeat;
   gboolean       non_interrupting;
+  gboolean       has_date;       /* `date`: a date timer */
+  gint64         date_us;
   char          *message;
   WnLite        *correlation;
   WnMultiInstance *multi;
@@ -51,7 +53,8 @@ static const char * const process_keys[] = {
 };
 static const char * const node_keys_all[] = {
   "id", "type", "name", "error", "duration", "set", "worker", "attachedTo", "default",
-  "nodes", "flows", "terminate", "timer", "repeat", "interrupting", "message", "correlation", "multiInstance", NULL
+  "nodes", "flows", "terminate", "timer", "repeat", "interrupting", "message", "correlation", "multiInstance",
+  "date", NULL
 };
 static const char * const multi_keys[] = { "sequential", "cardinality", "collection", "element", "completion", NULL };
 static const char * const worker_keys[] = {
@@ -399,6 +402,24 @@ parse_message (WnCheck  *ctx,
     }
 }
 
+/* `date`: an RFC 3339 instant with its zone (a date timer). */
+static void
+parse_date (WnCheck  *ctx,
+            JsonNode *date,
+            NodeSrc  *src)
+{
+  g_autofree char *p = _wn_check_path_key (src->path, "date");
+  const char *text = _wn_check_holds_type (date, G_TYPE_STRING) ? json_node_get_string (date) : NULL;
+
+  if (text == NULL || !_wn_lite_parse_time (text, &src->date_us))
+    {
+      _wn_check_report (ctx, date, p, "`date` must be an RFC 3339 instant with its zone, "
+                        "such as \"2026-01-05T09:00:00Z\"");
+      return;
+    }
+  src->has_date = TRUE;
+}
+
 /* A boundary event's trigger: `error` (a code, or true for every code),
  * `timer` (with `repeat` and `interrupting`) or `message` (with
  * `correlation` and `interrupting`). */
@@ -412,9 +433,28 @@ parse_boundary (WnCheck  *ctx,
   JsonNode *error = _wn_check_member (ctx, node, path, "error", FALSE);
   JsonNode *timer = _wn_check_member (ctx, node, path, "timer", FALSE);
   JsonNode *message = json_object_get_member (object, "message");
+  JsonNode *date = json_object_get_member (object, "date");
   JsonNode *m;
 
   src->repeat = 1;
+  if (date != NULL && timer == NULL && error == NULL && message == NULL)
+    {
+      parse_date (ctx, date, src);
+      timer = date;   /* a timer boundary: interrupting, and no repeat */
+      if ((m = json_object_get_member (object, "repeat")) != NULL)
+        {
+          g_autofree char *kp = _wn_check_path_key (path, "repeat");
+
+          _wn_check_report (ctx, m, kp, "a date timer fires once: `repeat` needs a `timer` duration");
+        }
+    }
+  else if (date != NULL)
+    {
+      g_autofree char *p = _wn_check_path_key (path, "date");
+
+      _wn_check_report (ctx, date, p, "a boundaryEvent has one of `error`, `timer`, `date` and `message`");
+      return;
+    }
   if ((error != NULL) + (timer != NULL) + (message != NULL) > 1)
     {
       JsonNode *second = message != NULL ? message : timer;
@@ -475,7 +515,8 @@ parse_boundary (WnCheck  *ctx,
     g_autofree char *p = _wn_check_path_key (path, "timer");
     gboolean interrupting = TRUE;
 
-    _wn_check_duration (ctx, timer, p, TRUE, &src->timer);
+    if (!src->has_date)
+      _wn_check_duration (ctx, timer, p, TRUE, &src->timer);
     _wn_check_member_bool (ctx, node, path, "interrupting", FALSE, &interrupting);
     src->non_interrupting = !interrupting;
     if (_wn_check_member_uint (ctx, node, path, "repeat", FALSE, 1, &src->repeat) &&
@@ -502,11 +543,11 @@ parse_node (WnCheck    *ctx,
   static const char * const service_keys[] = { "id", "type", "name", "worker", "duration", "multiInstance", NULL };
   static const char * const user_keys[] = { "id", "type", "name", "multiInstance", NULL };
   static const char * const boundary_keys[] = { "id", "type", "name", "attachedTo", "error", "timer",
-                                                 "repeat", "interrupting", "message", "correlation", NULL };
+                                                 "repeat", "interrupting", "message", "correlation", "date", NULL };
   static const char * const message_keys[] = { "id", "type", "name", "message", "correlation", NULL };
   static const char * const subprocess_keys[] = { "id", "type", "name", "nodes", "flows", "multiInstance", NULL };
   static const char * const exclusive_keys[] = { "id", "type", "name", "default", NULL };
-  static const char * const timer_keys[] = { "id", "type", "name", "duration", NULL };
+  static const char * const timer_keys[] = { "id", "type", "name", "duration", "date", NULL };
   const char * const *allowed = start_keys_node;
   const char *path = src->path;
   g_autofree char *what = NULL;
@@ -572,8 +613,19 @@ parse_node (WnCheck    *ctx,
                           wn_node_type_to_string (src->type));
   _wn_check_keys (ctx, node, path, allowed, node_keys_all, what);
 
+  if (src->type == WN_NODE_TIMER && (m = json_object_get_member (json_node_get_object (node), "date")) != NULL)
+    {
+      if (json_object_has_member (json_node_get_object (node), "duration"))
+        {
+          g_autofree char *p = _wn_check_path_key (path, "date");
+
+          _wn_check_report (ctx, m, p, "a timerEvent waits a `duration` or until a `date`, not both");
+        }
+      else
+        parse_date (ctx, m, src);
+    }
   if (_wn_check_in_list (allowed, "duration") &&
-      (m = _wn_check_member (ctx, node, path, "duration", src->type == WN_NODE_TIMER)) != NULL)
+      (m = _wn_check_member (ctx, node, path, "duration", src->type == WN_NODE_TIMER && !src->has_date)) != NULL)
     {
       g_autofree char *p = _wn_check_path_key (path, "duration");
 
@@ -887,6 +939,12 @@ build_process (WnCheck    *ctx,
       node->timer = src->timer;
       node->repeat = src->repeat > 0 ? src->repeat : 1;
       node->non_interrupting = src->non_interrupting;
+      node->has_date = src->has_date;
+      node->date_us = src->date_us;
+      if (node->has_date && node->type == WN_NODE_TIMER)
+        node->duration = 1;
+      else if (node->has_date)
+        node->timer = 1;
       node->message = g_steal_pointer (&src->message);
       node->correlation = g_steal_pointer (&src->correlation);
       node->multi = g_steal_pointer (&src->multi);

@@ -96,6 +96,12 @@ typedef struct {
   guint          repeat;           /* timer boundary: how often it fires in all (≥ 1; > 1 only
                                     * when not interrupting), every `timer` */
   gboolean       non_interrupting; /* timer or message boundary: the host goes on when it fires */
+  /* A date timer (`"date"`, BPMN's timeDate): the timerEvent or timer boundary
+   * fires at this instant (µs since the Unix epoch), as long after t = 0 as
+   * it is after the scenario's `epoch`; `timer` (a boundary) or `duration`
+   * (a timerEvent) is then 1 µs, a marker: the wait is reckoned when armed. */
+  gboolean       has_date;
+  gint64         date_us;
   char          *message;          /* messageEvent, receiveTask, message boundary: the name it waits for */
   WnLite        *correlation;      /* optional: its correlation key, over the variables when it starts to wait */
   WnMultiInstance *multi;          /* an activity's multiInstance, or NULL */

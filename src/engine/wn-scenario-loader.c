@@ -16,7 +16,7 @@ typedef enum {
 } ResponseMode;
 
 static const char * const scenario_keys[] = {
-  "format", "seed", "engine", "start", "workers", "faults", "userTasks", "messages", NULL
+  "format", "seed", "engine", "start", "workers", "faults", "userTasks", "messages", "epoch", NULL
 };
 static const char * const start_keys[] = { "at", "count", "variables", NULL };
 static const char * const worker_config_keys[] = {
@@ -776,6 +776,17 @@ _wn_load_scenario_object (WnCheck *ctx, JsonNode *root, const char *prefix, gboo
           /* the range winnow-run's --seed takes, and a saved session writes back */
           _wn_check_report (ctx, m, p, "must be a whole number from 0 to %" G_GINT64_FORMAT, G_MAXINT64);
         }
+    }
+  if ((m = _wn_check_member (ctx, root, prefix, "epoch", FALSE)) != NULL)
+    {
+      g_autofree char *p = _wn_check_path_key (prefix, "epoch");
+      const char *text = _wn_check_holds_type (m, G_TYPE_STRING) ? json_node_get_string (m) : NULL;
+
+      if (text != NULL && _wn_lite_parse_time (text, &scenario->epoch_us))
+        scenario->has_epoch = TRUE;
+      else
+        _wn_check_report (ctx, m, p, "must be an RFC 3339 instant with its zone, such as \"2026-01-05T09:00:00Z\" "
+                          "(the instant t = 0 stands for)");
     }
   if ((m = _wn_check_member (ctx, root, prefix, "engine", FALSE)) != NULL)
     {

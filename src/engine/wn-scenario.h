@@ -195,6 +195,8 @@ struct _WnScenario {
   char           *filename;
   gboolean        has_seed;
   guint64         seed;
+  gboolean        has_epoch;      /* `epoch`: the instant t = 0 stands for (date timers) */
+  gint64          epoch_us;       /* µs since the Unix epoch */
   WnEngineConfig  engine;         /* overrides of the process's engine block */
   gboolean        has_start;
   GArray         *start;          /* WnStartSpec */

@@ -1036,6 +1036,21 @@ def bpmn_error_rules_run():
 
 
 @case
+def bpmn_time_date_from_epoch():
+    """timeDate timers fire at their date counted from the scenario's epoch; without one, the runner says so."""
+    model = os.path.join(BPMN, "dates-c7.bpmn")
+    code, out, err = run("--jsonl", "--scenario", os.path.join(BPMN, "dates-c7.scenario.json"), model)
+    events = [json.loads(line) for line in out.splitlines()]
+    opened = [e["t_us"] for e in events if e.get("node") == "opens" and e["phase"] == "completed"]
+    fired = [(e["instance"], e["t_us"]) for e in events if e["kind"] == "timer" and e["phase"] == "fired"]
+    # epoch 09:00Z: opens at 10:00Z (1 h), or at once for the instance started after it; closes at 11:30+01:00 (1 h 30 min)
+    check(code == 0 and opened == [3_600_000_000, 5_340_000_001], (code, opened, err))
+    check(fired == [("i2", 5_400_000_000)], fired)
+    code, out, err = run("-q", model)
+    check(code == 0 and "notice: the timer opens waits for a date, but the scenario sets no epoch" in err, (code, err))
+
+
+@case
 def bpmn_unsupported_listed():
     code, _, err = run("--validate", os.path.join(BPMN, "unsupported.bpmn"))
     lines = err.strip().splitlines()

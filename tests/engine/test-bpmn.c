@@ -457,6 +457,56 @@ test_zeebe_io_mapping (void)
   g_assert_nonnull (strstr (g_ptr_array_index (process->warnings, 1), "z.bpmn:4:177: z (serviceTask): ignored: the input \"orderId\" is not applied"));
 }
 
+/* timeDate: a date timer (`date`), counted from the scenario's epoch; a date
+ * without its zone is refused at the element; a JSON timer has a duration or
+ * a date, not both; an epoch is an instant with its zone. */
+static void
+test_time_date (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WnProcess) process = load_file ("dates-c7.bpmn", &error);
+  const WnNode *opens, *closes;
+  g_autofree char *text = NULL;
+  g_autoptr(WnProcess) refused = NULL;
+  g_autoptr(WnProcess) both = NULL;
+  g_autoptr(WnScenario) scenario = NULL;
+
+  g_assert_no_error (error);
+  opens = wn_process_find_node (process, "opens");
+  g_assert_cmpint (opens->type, ==, WN_NODE_TIMER);
+  g_assert_true (opens->has_date);
+  g_assert_cmpint (opens->date_us, ==, G_GINT64_CONSTANT (1767607200) * G_USEC_PER_SEC);   /* 2026-01-05T10:00:00Z */
+  closes = wn_process_find_node (process, "closes");
+  g_assert_true (closes->has_date);
+  g_assert_cmpint (closes->date_us, ==, G_GINT64_CONSTANT (1767609000) * G_USEC_PER_SEC);  /* 10:30Z */
+  g_assert_cmpint (closes->timer, >, 0);   /* a timer boundary */
+  g_assert_false (closes->non_interrupting);
+
+  text = doc ("<bpmn:startEvent id=\"s\"/>\n"
+              "<bpmn:intermediateCatchEvent id=\"t\"><bpmn:timerEventDefinition>\n"
+              "  <bpmn:timeDate>2026-01-05T10:00:00</bpmn:timeDate></bpmn:timerEventDefinition>\n"
+              "</bpmn:intermediateCatchEvent><bpmn:endEvent id=\"e\"/>\n"
+              "<bpmn:sequenceFlow id=\"f1\" sourceRef=\"s\" targetRef=\"t\"/><bpmn:sequenceFlow id=\"f2\" sourceRef=\"t\" targetRef=\"e\"/>\n");
+  refused = wn_load_bpmn_data (text, -1, "d.bpmn", NULL, NULL, NULL, &error);
+  g_assert_null (refused);
+  g_assert_nonnull (strstr (error->message, "d.bpmn:6:3: t (intermediateCatchEvent): the timeDate `2026-01-05T10:00:00` "
+                            "is not an instant Winnow reads"));
+  g_clear_error (&error);
+
+  both = wn_load_process_data ("{\"format\":\"winnow.process/1\",\"id\":\"p\",\"nodes\":["
+                               "{\"id\":\"s\",\"type\":\"startEvent\"},"
+                               "{\"id\":\"t\",\"type\":\"timerEvent\",\"date\":\"2026-01-05T10:00:00Z\",\"duration\":\"1s\"},"
+                               "{\"id\":\"e\",\"type\":\"endEvent\"}],\"flows\":["
+                               "{\"id\":\"f1\",\"from\":\"s\",\"to\":\"t\"},{\"id\":\"f2\",\"from\":\"t\",\"to\":\"e\"}]}",
+                               -1, "p.json", NULL, &error);
+  g_assert_null (both);
+  g_assert_nonnull (strstr (error->message, "nodes[1].date: a timerEvent waits a `duration` or until a `date`, not both"));
+  g_clear_error (&error);
+  scenario = wn_load_scenario_data ("{\"format\":\"winnow.scenario/1\",\"epoch\":\"2026-01-05\"}", -1, "s.json", NULL, &error);
+  g_assert_null (scenario);
+  g_assert_nonnull (strstr (error->message, "s.json:1:39: epoch: must be an RFC 3339 instant with its zone"));
+}
+
 /* wn_load_process_file() hands XML to the importer. */
 static void
 test_process_file_detects_xml (void)
@@ -490,5 +540,6 @@ main (int argc, char **argv)
   g_test_add_func ("/engine/Bpmn/error-rules-and-outputs", test_error_rules_and_outputs);
   g_test_add_func ("/engine/Bpmn/error-rules-refused", test_error_rules_refused);
   g_test_add_func ("/engine/Bpmn/zeebe-io-mapping", test_zeebe_io_mapping);
+  g_test_add_func ("/engine/Bpmn/time-date", test_time_date);
   return g_test_run ();
 }
