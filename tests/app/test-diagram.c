@@ -601,6 +601,62 @@ test_render (void)
   render_to_png (rich, "diagram-rich-dark.png", TRUE, NULL);
 }
 
+static guint
+ink_of (WnProcess *process)
+{
+  GtkWidget *diagram = winnow_diagram_new ();
+  GtkWidget *window;
+  g_autoptr(GdkTexture) texture = NULL;
+  guint ink;
+
+  winnow_diagram_set_process (WINNOW_DIAGRAM (diagram), process);
+  window = show_in_window (diagram);
+  texture = render (window, diagram);
+  ink = count_ink (texture);
+  gtk_window_destroy (GTK_WINDOW (window));
+  return ink;
+}
+
+/* A BPMN model's pool and lanes are drawn (as frames: more ink than without
+ * them); a date timer's tooltip says when it fires. */
+static void
+test_render_bpmn (void)
+{
+  g_autofree char *lanes_path = g_test_build_filename (G_TEST_DIST, "data", "bpmn", "winnow", "lanes-c7.bpmn", NULL);
+  g_autofree char *dates_path = g_test_build_filename (G_TEST_DIST, "data", "bpmn", "winnow", "dates-c7.bpmn", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WnProcess) lanes = wn_load_process_file (lanes_path, NULL, &error);
+  g_autoptr(WnProcess) dates = NULL;
+  GtkWidget *diagram;
+  guint with_frames, without;
+  guint n_frames;
+
+  g_assert_no_error (error);
+  render_to_png (lanes, "diagram-bpmn-lanes.png", FALSE, "charge");
+  with_frames = ink_of (lanes);
+  n_frames = lanes->diagram->n_frames;
+  lanes->diagram->n_frames = 0;
+  without = ink_of (lanes);
+  lanes->diagram->n_frames = n_frames;
+  g_assert_cmpuint (with_frames, >, without + 500);
+
+  dates = wn_load_process_file (dates_path, NULL, &error);
+  g_assert_no_error (error);
+  diagram = g_object_ref_sink (winnow_diagram_new ());
+  winnow_diagram_set_process (WINNOW_DIAGRAM (diagram), dates);
+  for (guint i = 0; i < 2; i++)
+    {
+      graphene_rect_t r = bounds_of (WINNOW_DIAGRAM (diagram), i == 0 ? "opens" : "closes");
+      GtkTooltip *tooltip = g_object_new (GTK_TYPE_TOOLTIP, NULL);
+      gboolean shown = FALSE;
+
+      g_signal_emit_by_name (diagram, "query-tooltip", (int) center_x (&r), (int) center_y (&r), FALSE, tooltip, &shown);
+      g_assert_true (shown);
+      g_object_unref (tooltip);
+    }
+  g_object_unref (diagram);
+}
+
 static gboolean
 query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard)
 {
@@ -714,6 +770,7 @@ main (int argc, char *argv[])
   adw_init ();
 
   g_test_add_func ("/app/Diagram/layout", test_layout);
+  g_test_add_func ("/app/Diagram/render-bpmn", test_render_bpmn);
   g_test_add_func ("/app/Diagram/layout-rich", test_layout_rich);
   g_test_add_func ("/app/Diagram/selection", test_selection);
   g_test_add_func ("/app/Diagram/badges-and-breakpoints", test_badges_and_breakpoints);
