@@ -1894,6 +1894,34 @@ out:
   return process;
 }
 
+/* Read `filename` and import it: as BPMN (`any` FALSE), or as BPMN when it is
+ * XML and else as winnow.process/1. */
+static WnProcess *
+load_file (const char  *filename,
+           gsize        max_size,
+           gboolean     any,
+           const char  *process_id,
+           char       **json_out,
+           GPtrArray  **diagnostics,
+           GError     **error)
+{
+  g_autofree char *contents = NULL;
+  gsize length = 0;
+
+  g_return_val_if_fail (filename != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  if (json_out != NULL)
+    *json_out = NULL;
+  contents = _wn_check_read_file (filename, max_size > 0 ? max_size : WN_LOAD_DEFAULT_MAX_SIZE, diagnostics,
+                                  error, &length);
+  if (contents == NULL)
+    return NULL;
+  if (any && !wn_load_data_is_xml (contents, length))
+    return wn_load_process_data (contents, (gssize) length, filename, diagnostics, error);
+  return wn_load_bpmn_data (contents, (gssize) length, filename, process_id, json_out, diagnostics, error);
+}
+
 WnProcess *
 wn_load_bpmn_file (const char  *filename,
                    gsize        max_size,
@@ -1902,17 +1930,7 @@ wn_load_bpmn_file (const char  *filename,
                    GPtrArray  **diagnostics,
                    GError     **error)
 {
-  g_autofree char *contents = NULL;
-  gsize length = 0;
-
-  g_return_val_if_fail (filename != NULL, NULL);
-  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
-
-  contents = _wn_check_read_file (filename, max_size > 0 ? max_size : WN_LOAD_DEFAULT_MAX_SIZE, diagnostics,
-                                  error, &length);
-  if (contents == NULL)
-    return NULL;
-  return wn_load_bpmn_data (contents, (gssize) length, filename, process_id, json_out, diagnostics, error);
+  return load_file (filename, max_size, FALSE, process_id, json_out, diagnostics, error);
 }
 
 /* ---- for front ends: the file as the runner reads it, and its processes ------ */
@@ -1924,20 +1942,7 @@ wn_load_process_or_bpmn_file (const char  *filename,
                               GPtrArray  **diagnostics,
                               GError     **error)
 {
-  g_autofree char *contents = NULL;
-  gsize length = 0;
-
-  g_return_val_if_fail (filename != NULL, NULL);
-  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
-
-  if (json_out != NULL)
-    *json_out = NULL;
-  contents = _wn_check_read_file (filename, WN_LOAD_DEFAULT_MAX_SIZE, diagnostics, error, &length);
-  if (contents == NULL)
-    return NULL;
-  if (wn_load_data_is_xml (contents, length))
-    return wn_load_bpmn_data (contents, (gssize) length, filename, process_id, json_out, diagnostics, error);
-  return wn_load_process_data (contents, (gssize) length, filename, diagnostics, error);
+  return load_file (filename, 0, TRUE, process_id, json_out, diagnostics, error);
 }
 
 GStrv

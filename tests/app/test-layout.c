@@ -391,14 +391,24 @@ test_loop (void)
   g_assert_cmpfloat (work->label_rect.y + work->label_rect.height, <=, work->box.y + work->box.height);
 }
 
+/* A model of tests/data/bpmn/winnow, loaded. */
+static WnProcess *
+load_bpmn (const char *name)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "bpmn", "winnow", name, NULL);
+  g_autoptr(GError) error = NULL;
+  WnProcess *process = wn_load_process_file (path, NULL, &error);
+
+  g_assert_no_error (error);
+  return process;
+}
+
 /* A BPMN model with a diagram is drawn as its author drew it: the shapes'
  * places (shifted together to the margin) and the edges' waypoints. */
 static void
 test_bpmn_diagram (void)
 {
-  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "bpmn", "winnow", "payment-c7.bpmn", NULL);
-  g_autoptr(GError) error = NULL;
-  g_autoptr(WnProcess) process = wn_load_process_file (path, NULL, &error);
+  g_autoptr(WnProcess) process = load_bpmn ("payment-c7.bpmn");
   FakeTexts texts = { 0 };
   g_autoptr(WinnowLayout) layout = NULL;
   const WinnowLayoutNode *start, *charge, *notify;
@@ -406,7 +416,6 @@ test_bpmn_diagram (void)
   const WinnowLayoutPoint *pts;
   double dx, dy;
 
-  g_assert_no_error (error);
   layout = lay_out (process, &texts);
   start = node_of (layout, process, "StartEvent_1");
   charge = node_of (layout, process, "charge");
@@ -442,15 +451,12 @@ rects_meet (const WinnowLayoutRect *a,
 static void
 test_bpmn_labels_clear (void)
 {
-  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "bpmn", "winnow", "payment-c7.bpmn", NULL);
-  g_autoptr(GError) error = NULL;
-  g_autoptr(WnProcess) process = wn_load_process_file (path, NULL, &error);
+  g_autoptr(WnProcess) process = load_bpmn ("payment-c7.bpmn");
   FakeTexts texts = { 0 };
   g_autoptr(WinnowLayout) layout = NULL;
   g_autoptr(GArray) rects = g_array_new (FALSE, FALSE, sizeof (WinnowLayoutRect));
   const WinnowLayoutNode *charge, *big;
 
-  g_assert_no_error (error);
   layout = lay_out (process, &texts);
   charge = node_of (layout, process, "charge");
   big = node_of (layout, process, "big");
@@ -475,9 +481,7 @@ test_bpmn_labels_clear (void)
 static void
 test_bpmn_pools_and_labels (void)
 {
-  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "bpmn", "winnow", "lanes-c7.bpmn", NULL);
-  g_autoptr(GError) error = NULL;
-  g_autoptr(WnProcess) process = wn_load_process_file (path, NULL, &error);
+  g_autoptr(WnProcess) process = load_bpmn ("lanes-c7.bpmn");
   FakeTexts texts = { 0 };
   g_autoptr(WinnowLayout) layout = NULL;
   const WinnowLayoutNode *charge, *big;
@@ -485,7 +489,6 @@ test_bpmn_pools_and_labels (void)
   const WinnowLayoutFrame *pool, *finance;
   double dx, dy;
 
-  g_assert_no_error (error);
   g_assert_cmpuint (process->diagram->n_frames, ==, 3);
   g_assert_cmpstr (process->diagram->frames[0].name, ==, "Payments");
   g_assert_false (process->diagram->frames[0].lane);

@@ -190,14 +190,31 @@ test_zeebe_mapping (void)
   g_assert_cmpint (wn_process_find_node (process, "reminded")->type, ==, WN_NODE_THROW);
 }
 
+/* The file is refused, each diagnostic holding its expected text, in order. */
+static void
+assert_refused (const char *name, const char * const *expected, gsize n)
+{
+  g_autoptr(GPtrArray) diags = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = data_path (name);
+  g_autoptr(WnProcess) process = wn_load_bpmn_file (path, 0, NULL, NULL, &diags, &error);
+
+  g_assert_null (process);
+  g_assert_error (error, WN_LOAD_ERROR, WN_LOAD_ERROR_INVALID);
+  g_assert_cmpuint (diags->len, ==, n);
+  for (gsize i = 0; i < n; i++)
+    {
+      g_autofree char *line = wn_diagnostic_format (g_ptr_array_index (diags, i));
+
+      if (strstr (line, expected[i]) == NULL)
+        g_error ("expected “%s” in: %s", expected[i], line);
+    }
+}
+
 /* Every unsupported element is listed, with its line, column, id and kind. */
 static void
 test_unsupported_listed (void)
 {
-  g_autoptr(GPtrArray) diags = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *path = data_path ("unsupported.bpmn");
-  g_autoptr(WnProcess) process = wn_load_bpmn_file (path, 0, NULL, NULL, &diags, &error);
   static const char * const expected[] = {
     ":5:5: fork (inclusiveGateway): inclusive gateways are not supported yet",
     ":6:5: call (callActivity): call activities are not supported",
@@ -205,15 +222,7 @@ test_unsupported_listed (void)
     ":13:7: f2 (sequenceFlow): the condition `${execution.getVariable(\"x\") == 1}`: at 2: `execution` is outside",
   };
 
-  g_assert_null (process);
-  g_assert_error (error, WN_LOAD_ERROR, WN_LOAD_ERROR_INVALID);
-  g_assert_cmpuint (diags->len, ==, G_N_ELEMENTS (expected));
-  for (gsize i = 0; i < G_N_ELEMENTS (expected); i++)
-    {
-      g_autofree char *line = wn_diagnostic_format (g_ptr_array_index (diags, i));
-
-      g_assert_nonnull (strstr (line, expected[i]));
-    }
+  assert_refused ("unsupported.bpmn", expected, G_N_ELEMENTS (expected));
 }
 
 /* The process loader's own checks come back at the BPMN element. */
@@ -404,10 +413,6 @@ test_error_rules_and_outputs (void)
 static void
 test_error_rules_refused (void)
 {
-  g_autoptr(GPtrArray) diags = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *path = data_path ("refused-c7.bpmn");
-  g_autoptr(WnProcess) process = wn_load_bpmn_file (path, 0, NULL, NULL, &diags, &error);
   static const char * const expected[] = {
     ":7:9: d1 (errorEventDefinition): the expression `${externalTask.getErrorDetails().contains('declined')}`: "
     "at 33: `contains` is outside the subset of JUEL",
@@ -418,16 +423,7 @@ test_error_rules_refused (void)
     ":12:11: charge (serviceTask): the output `${items.size()}` of \"n\": at 8: `size` is outside the subset of JUEL",
   };
 
-  g_assert_null (process);
-  g_assert_error (error, WN_LOAD_ERROR, WN_LOAD_ERROR_INVALID);
-  g_assert_cmpuint (diags->len, ==, G_N_ELEMENTS (expected));
-  for (gsize i = 0; i < G_N_ELEMENTS (expected); i++)
-    {
-      g_autofree char *line = wn_diagnostic_format (g_ptr_array_index (diags, i));
-
-      if (strstr (line, expected[i]) == NULL)
-        g_error ("expected “%s” in: %s", expected[i], line);
-    }
+  assert_refused ("refused-c7.bpmn", expected, G_N_ELEMENTS (expected));
 }
 
 /* Zeebe: outputs become optional output rules; an input that renames is noted. */
