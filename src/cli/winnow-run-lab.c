@@ -2,6 +2,7 @@
 /* winnow-run-lab.c — sweeps, shards and merges from the command line. */
 #include "config.h"
 
+#include <signal.h>
 #include <string.h>
 #include <glib/gi18n.h>
 
@@ -124,6 +125,18 @@ write_rows (GPtrArray  *summaries,
   return TRUE;
 }
 
+/* Between cells and every quarter second: a signal stops the runs. */
+static void
+watch_signals_cb (guint    done,
+                  guint    total,
+                  gpointer cancellable)
+{
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+  if (stopped_by () != 0)
+    g_cancellable_cancel (cancellable);
+}
+
 /* A run sharded (or given --seeds) without a sweep file: a sweep of one
  * variant, written from the options, so that both go through one path. */
 static char *
@@ -242,7 +255,8 @@ winnow_run_lab_main (WinnowRunLab        *lab,
   g_autoptr(GPtrArray) diagnostics = NULL;
   g_autoptr(WnLabSweep) sweep = NULL;
   g_autoptr(GPtrArray) summaries = NULL;
-  guint shard_k = 1, shard_n = 1;
+  g_autoptr(GCancellable) cancellable = NULL;
+  guint shard_k = 1, shard_n = 1, finished = 0, cells = 0;
   gboolean csv = FALSE;
 
   if (lab->format != NULL)
@@ -313,14 +327,21 @@ winnow_run_lab_main (WinnowRunLab        *lab,
   if (base->validate)
     return EXIT_COMPLETED;
 
-  summaries = wn_lab_sweep_run (sweep, shard_k, shard_n, MAX (lab->jobs, 1), NULL, NULL, NULL, &error);
+  /* this thread looks at the signals while the runs go on threads of their own */
+  cancellable = g_cancellable_new ();
+  stop_on_signals ();
+  summaries = wn_lab_sweep_run_partial (sweep, shard_k, shard_n, MAX (lab->jobs, 1), cancellable, watch_signals_cb,
+                                        cancellable, &finished, &cells, &error);
   if (summaries == NULL)
     {
       g_printerr ("winnow-run: %s\n", error->message);
       return EXIT_INPUT;
     }
+  if (finished < cells)
+    g_printerr (_("winnow-run: interrupted by %s after %u of %u runs: the rows hold the runs that finished\n"),
+                stopped_by () == SIGINT ? "SIGINT" : "SIGTERM", finished, cells);
   /* a shard's rows are partial: they are compared once merged */
   if (!write_rows (summaries, wn_lab_sweep_get_params (sweep), csv, shard_n == 1, out))
     return EXIT_OUTPUT;
-  return status_of (summaries);
+  return finished < cells ? EXIT_STOPPED : status_of (summaries);
 }

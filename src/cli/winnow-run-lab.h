@@ -44,5 +44,9 @@ void     winnow_run_lab_clear       (WinnowRunLab *lab);
 gboolean parse_decimal     (const char *option, const char *value, guint64 min, guint64 max,
                             guint64 *out, GError **error);
 void     print_diagnostics (GPtrArray *diagnostics, GError *error);
+/* The first SIGINT or SIGTERM is caught (its number kept for stopped_by,
+ * seen when the main context is iterated); a second acts at once. */
+void     stop_on_signals   (void);
+int      stopped_by        (void);
 
 G_END_DECLS

@@ -151,6 +151,19 @@ stop_cb (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
+void
+stop_on_signals (void)
+{
+  stop.int_source = g_unix_signal_add (SIGINT, stop_cb, GINT_TO_POINTER (SIGINT));
+  stop.term_source = g_unix_signal_add (SIGTERM, stop_cb, GINT_TO_POINTER (SIGTERM));
+}
+
+int
+stopped_by (void)
+{
+  return stop.caught;
+}
+
 /* A closed standard descriptor would be handed to the next file opened (the
  * journal), and the trace would land in it: hold the slot with a descriptor
  * that refuses the direction, so writes fail as on a closed one. */
@@ -653,6 +666,8 @@ parse_options (int       *argc,
       "A journal file is replaced only once complete; an input file is never written over.\n"
       "SIGINT or SIGTERM ends the run between two events: the journal keeps whole lines,\n"
       "the summary so far is printed, exit status 3; a second signal ends it at once.\n"
+      "With --sweep or --seeds the runs in progress stop and the rows of the runs that\n"
+      "finished are printed, exit status 3.\n"
       "--serve runs the clock at 1× wall time (--speed) and serves Camunda’s external-task REST API\n"
       "under /engine-rest until every instance has ended (docs/rest-api.md)."));
   return g_option_context_parse (context, argc, argv, error);
@@ -828,8 +843,7 @@ main (int argc, char **argv)
   for (const char * const *t = wn_engine_get_implicit_topics (engine); *t != NULL; t++)
     g_printerr (_("winnow-run: notice: no worker serves topic %s; an implicit worker completes its jobs at once\n"), *t);
 
-  stop.int_source = g_unix_signal_add (SIGINT, stop_cb, GINT_TO_POINTER (SIGINT));
-  stop.term_source = g_unix_signal_add (SIGTERM, stop_cb, GINT_TO_POINTER (SIGTERM));
+  stop_on_signals ();
   if (o.journal != NULL)
     {
       file_sink.out = wn_output_open (o.journal, &error);

@@ -15,6 +15,7 @@ typedef struct {
   GCancellable *cancellable;
   gint          next;       /* the next cell to take (atomic) */
   gint          done;       /* cells finished (atomic) */
+  guint         merged;     /* cells in the summaries (under lock) */
   GMutex        lock;
   GCond         finished;
 } Work;
@@ -69,9 +70,11 @@ run_cells (Work *work)
           g_mutex_lock (&work->lock);
           /* cannot fail: one variant's summary, a seed of its own */
           wn_lab_summary_merge (g_ptr_array_index (work->summaries, variant), result, NULL);
+          work->merged++;
           g_mutex_unlock (&work->lock);
         }
-      else
+      /* a cell stopped by the cancellable is only left out */
+      else if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         {
           g_mutex_lock (&work->lock);
           if (work->error == NULL)
@@ -101,6 +104,32 @@ wn_lab_sweep_run (WnLabSweep        *sweep,
                   WnLabProgressFunc  progress,
                   gpointer           data,
                   GError           **error)
+{
+  guint finished, cells;
+  GPtrArray *summaries = wn_lab_sweep_run_partial (sweep, shard_k, shard_n, jobs, cancellable, progress, data,
+                                                   &finished, &cells, error);
+
+  if (summaries != NULL && finished < cells)
+    {
+      g_ptr_array_unref (summaries);
+      /* only a cancelled run returns summaries with cells missing */
+      g_cancellable_set_error_if_cancelled (cancellable, error);
+      return NULL;
+    }
+  return summaries;
+}
+
+GPtrArray *
+wn_lab_sweep_run_partial (WnLabSweep        *sweep,
+                          guint              shard_k,
+                          guint              shard_n,
+                          guint              jobs,
+                          GCancellable      *cancellable,
+                          WnLabProgressFunc  progress,
+                          gpointer           data,
+                          guint             *finished,
+                          guint             *cells,
+                          GError           **error)
 {
   g_autoptr(GPtrArray) summaries = g_ptr_array_new_with_free_func ((GDestroyNotify) wn_lab_summary_free);
   g_autoptr(GPtrArray) threads = g_ptr_array_new ();
@@ -152,8 +181,10 @@ wn_lab_sweep_run (WnLabSweep        *sweep,
       g_propagate_error (error, work.error);
       ok = FALSE;
     }
-  else if (g_cancellable_set_error_if_cancelled (cancellable, error))
-    ok = FALSE;
+  if (finished != NULL)
+    *finished = work.merged;
+  if (cells != NULL)
+    *cells = work.cells->len;
   g_array_unref (work.cells);
   g_mutex_clear (&work.lock);
   g_cond_clear (&work.finished);

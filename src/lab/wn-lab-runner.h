@@ -35,4 +35,19 @@ GPtrArray *wn_lab_sweep_run   (WnLabSweep        *sweep,
                                gpointer           data,
                                GError           **error);
 
+/* The same, but cancelled it still returns the summaries, holding the cells
+ * that finished (those in progress stop between two slices and are left
+ * out): *finished of the shard's *cells (either may be NULL). NULL only for a
+ * cell's own failure. */
+GPtrArray *wn_lab_sweep_run_partial (WnLabSweep        *sweep,
+                                     guint              shard_k,
+                                     guint              shard_n,
+                                     guint              jobs,
+                                     GCancellable      *cancellable,
+                                     WnLabProgressFunc  progress,
+                                     gpointer           data,
+                                     guint             *finished,
+                                     guint             *cells,
+                                     GError           **error);
+
 G_END_DECLS

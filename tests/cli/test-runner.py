@@ -774,6 +774,34 @@ def sweep_until_exits_3():
 
 
 @case
+def sweep_interrupted_prints_finished_rows():
+    # a signal stops the runs in progress; the rows hold the runs that finished
+    with tempfile.TemporaryDirectory() as tmp:
+        sweep = lab_sweep(tmp, instances=100, seeds=50000,
+                          grid=[{"param": "engine.retry.maxAttempts", "values": [2, 4]}])
+        for sig, jobs in ((signal.SIGINT, "1"), (signal.SIGTERM, "2")):
+            p = subprocess.Popen([*WRAPPER, RUNNER, "--sweep", sweep, "-j", jobs],
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            time.sleep(1.5 * (20 if WRAPPER else 1))
+            p.send_signal(sig)
+            sent = time.monotonic()
+            out, err = p.communicate(timeout=600)
+            check(time.monotonic() - sent < 10 * (20 if WRAPPER else 1), "the runs went on after the signal")
+            check(p.returncode == 3, (sig, p.returncode, err))
+            said = [l for l in err.splitlines() if "interrupted by " + sig.name in l]
+            check(len(said) == 1, err)
+            finished, cells = (int(w) for w in said[0].split(" after ")[1].split(" runs")[0].split(" of "))
+            check(0 < finished < cells == 100000, said[0])
+            r = rows(out)
+            check([x["variant"] for x in r] == [0, 1], out[:400])
+            check(sum(len(x["seeds"]) for x in r) == finished, (finished, [len(x["seeds"]) for x in r]))
+            for x in r:
+                # whole runs only: a run stopped half-way adds nothing
+                check(x["seeds_planned"] == 50000 and x["instances"] == 100 * len(x["seeds"]), x["instances"])
+                check(x["completed"] + x["terminated"] + x["incidents"] + x["active"] == x["instances"], x)
+
+
+@case
 def sweep_csv():
     import csv
     import io
