@@ -13,6 +13,7 @@
 #include "winnow-compare-page.h"
 #include "winnow-lab-attempts.h"
 #include "winnow-lab-bars.h"
+#include "winnow-lab-chart.h"
 #include "winnow-lab-plot.h"
 #include "wn-lab.h"
 
@@ -198,7 +199,7 @@ show_rows (WinnowComparePage *self)
       GtkWidget *dot;
 
       wn_lab_summary_get_totals (s, &t);
-      winnow_lab_plot_get_color (i, dark, &color);
+      winnow_lab_chart_get_color (i, dark, &color);
       hex = g_strdup_printf ("#%02x%02x%02x", (int) (color.red * 255), (int) (color.green * 255), (int) (color.blue * 255));
       swatch = g_strdup_printf ("<span foreground=\"%s\">●</span> %u", hex, i);
       dot = cell (NULL, FALSE);
@@ -582,13 +583,11 @@ render_plot (WinnowComparePage  *self,
   /* the plot on show */
   GtkWidget *plot = gtk_stack_get_visible_child (self->plots);
 
-  if (!WINNOW_IS_LAB_PLOT (plot))
-    {
-      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
-                           _("This plot does not export as a picture yet: save the comparison to keep its figures"));
-      return NULL;
-    }
-  return winnow_lab_plot_render (WINNOW_LAB_PLOT (plot), g_str_has_suffix (name, ".svg"), 960, 480, error);
+  gboolean svg = g_str_has_suffix (name, ".svg");
+
+  if (WINNOW_IS_LAB_ATTEMPTS (plot))
+    return winnow_lab_attempts_render (WINNOW_LAB_ATTEMPTS (plot), svg, 960, 480, error);
+  return winnow_lab_plot_render (WINNOW_LAB_PLOT (plot), svg, 960, 480, error);
 }
 
 /* The rows as the runner writes them: CSV, or the JSON lines a comparison

@@ -8,13 +8,12 @@
 
 #include "winnow-lab-attempts.h"
 #include "winnow-lab-chart.h"
-#include "winnow-lab-plot.h"
 #include "wn-lab.h"
 
-#define MARGIN_L 48.0
-#define MARGIN_R 16.0
-#define MARGIN_T 12.0
-#define MARGIN_B 28.0
+#define MARGIN_L WINNOW_LAB_CHART_MARGIN_L
+#define MARGIN_R WINNOW_LAB_CHART_MARGIN_R
+#define MARGIN_T WINNOW_LAB_CHART_MARGIN_T
+#define MARGIN_B WINNOW_LAB_CHART_MARGIN_B
 
 struct _WinnowLabAttempts
 {
@@ -84,30 +83,18 @@ rebuild (WinnowLabAttempts *self)
 }
 
 static void
-winnow_lab_attempts_snapshot (GtkWidget   *widget,
-                              GtkSnapshot *snapshot)
+draw (GtkWidget     *widget,
+      cairo_t       *cr,
+      double         width,
+      double         height,
+      const GdkRGBA *fg,
+      gboolean       dark)
 {
   WinnowLabAttempts *self = WINNOW_LAB_ATTEMPTS (widget);
-  double width = gtk_widget_get_width (widget), height = gtk_widget_get_height (widget);
   double plot_w = width - MARGIN_L - MARGIN_R, plot_h = height - MARGIN_T - MARGIN_B;
-  gboolean dark = adw_style_manager_get_dark (adw_style_manager_get_default ());
   guint n = self->summaries != NULL ? self->summaries->len : 0;
-  GdkRGBA fg;
-  cairo_t *cr;
 
-  if (plot_w <= 0 || plot_h <= 0)
-    return;
-  gtk_style_context_get_color (gtk_widget_get_style_context (widget), &fg);
-  cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
-  cairo_set_line_width (cr, 1.0);
-  cairo_select_font_face (cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
-  cairo_set_font_size (cr, 10.0);
-  for (guint q = 0; q <= 4; q++)
-    {
-      g_autofree char *label = g_strdup_printf ("%.0f %%", self->top * 100.0 * q / 4.0);
-
-      winnow_lab_chart_hline (cr, &fg, MARGIN_L, width - MARGIN_R, floor (MARGIN_T + plot_h * (1.0 - q / 4.0)) + 0.5, label);
-    }
+  winnow_lab_chart_quarters (cr, fg, width, MARGIN_T, plot_h, self->top * 100.0, " %");
   for (guint k = 1; k <= self->n_groups; k++)
     {
       double group_w = plot_w / self->n_groups;
@@ -118,17 +105,14 @@ winnow_lab_attempts_snapshot (GtkWidget   *widget,
       for (guint v = 0; v < n; v++)
         {
           GdkRGBA color;
-          double h = plot_h * share (self, v, k) / self->top;
 
-          winnow_lab_plot_get_color (v, dark, &color);
-          gdk_cairo_set_source_rgba (cr, &color);
-          cairo_rectangle (cr, x0 + group_w * 0.1 + v * bar_w, MARGIN_T + plot_h - h, MAX (bar_w - 1.0, 1.0), h);
-          cairo_fill (cr);
+          winnow_lab_chart_get_color (v, dark, &color);
+          winnow_lab_chart_bar (cr, &color, x0 + group_w * 0.1 + v * bar_w, MARGIN_T + plot_h, bar_w - 1.0,
+                                plot_h * share (self, v, k) / self->top);
         }
       /* no line: the groups' labels alone */
-      winnow_lab_chart_vline (cr, &fg, x0 + group_w / 2, 0, 0, height - 8, label);
+      winnow_lab_chart_vline (cr, fg, x0 + group_w / 2, 0, 0, height - 8, label);
     }
-  cairo_destroy (cr);
 }
 
 char *
@@ -161,7 +145,8 @@ winnow_lab_attempts_describe_at (WinnowLabAttempts *self,
 
 static char *
 describe (GtkWidget *chart,
-          double     x)
+          double     x,
+          double     y)
 {
   return winnow_lab_attempts_describe_at (WINNOW_LAB_ATTEMPTS (chart), x);
 }
@@ -184,7 +169,7 @@ winnow_lab_attempts_class_init (WinnowLabAttemptsClass *klass)
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = winnow_lab_attempts_dispose;
-  widget_class->snapshot = winnow_lab_attempts_snapshot;
+  widget_class->snapshot = winnow_lab_chart_snapshot;
   widget_class->measure = winnow_lab_chart_measure;
   gtk_widget_class_set_css_name (widget_class, "lab-attempts");
 }
@@ -194,7 +179,7 @@ winnow_lab_attempts_init (WinnowLabAttempts *self)
 {
   self->counts = g_array_new (FALSE, TRUE, sizeof (guint64));
   self->totals = g_array_new (FALSE, TRUE, sizeof (guint64));
-  winnow_lab_chart_init (GTK_WIDGET (self), describe);
+  winnow_lab_chart_init (GTK_WIDGET (self), describe, draw);
   rebuild (self);
 }
 
@@ -210,6 +195,17 @@ winnow_lab_attempts_set_summaries (WinnowLabAttempts *self,
   self->summaries = summaries;
   rebuild (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+GBytes *
+winnow_lab_attempts_render (WinnowLabAttempts  *self,
+                            gboolean            svg,
+                            int                 width,
+                            int                 height,
+                            GError            **error)
+{
+  g_return_val_if_fail (WINNOW_IS_LAB_ATTEMPTS (self), NULL);
+  return winnow_lab_chart_render (GTK_WIDGET (self), svg, width, height, error);
 }
 
 guint

@@ -7,6 +7,7 @@
 #include <adwaita.h>
 
 #include "winnow-lab-bars.h"
+#include "winnow-lab-chart.h"
 #include "winnow-paint.h"
 #include "wn-lab.h"
 
@@ -124,25 +125,24 @@ winnow_lab_bars_measure (GtkWidget      *widget,
 }
 
 /* The tooltip: the counts of the bar under the pointer. */
-static gboolean
-query_tooltip_cb (GtkWidget     *widget,
-                  int            x,
-                  int            y,
-                  gboolean       keyboard,
-                  GtkTooltip    *tooltip,
-                  WinnowLabBars *self)
+static char *
+describe (GtkWidget *widget,
+          double     x,
+          double     y)
 {
-  g_autoptr(GString) text = g_string_new (NULL);
+  WinnowLabBars *self = WINNOW_LAB_BARS (widget);
+  GString *text;
   g_autoptr(GArray) segments = NULL;
   WnLabSummary *summary;
   WnLabSeedStats t;
   int v;
 
   if (self->summaries == NULL || y < MARGIN)
-    return FALSE;
+    return NULL;
   v = (int) ((y - MARGIN) / (ROW_H + ROW_GAP));
   if (v < 0 || (guint) v >= self->summaries->len)
-    return FALSE;
+    return NULL;
+  text = g_string_new (NULL);
   summary = g_ptr_array_index (self->summaries, v);
   segments = segments_of (self, summary);
   wn_lab_summary_get_totals (summary, &t);
@@ -155,8 +155,7 @@ query_tooltip_cb (GtkWidget     *widget,
         g_string_append_printf (text, "\n%s: %" G_GUINT64_FORMAT " (%.2f %%)", s->label, s->count,
                                 100.0 * (double) s->count / (double) MAX (t.instances, 1));
     }
-  gtk_tooltip_set_text (tooltip, text->str);
-  return TRUE;
+  return g_string_free (text, FALSE);
 }
 
 static void
@@ -183,8 +182,8 @@ winnow_lab_bars_class_init (WinnowLabBarsClass *klass)
 static void
 winnow_lab_bars_init (WinnowLabBars *self)
 {
-  gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
-  g_signal_connect (self, "query-tooltip", G_CALLBACK (query_tooltip_cb), self);
+  /* drawn with the widget's own layouts: no export */
+  winnow_lab_chart_init (GTK_WIDGET (self), describe, NULL);
 }
 
 void

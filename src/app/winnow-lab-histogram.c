@@ -10,13 +10,13 @@
 #include "winnow.h"
 #include "winnow-lab-histogram.h"
 #include "winnow-lab-chart.h"
-#include "winnow-lab-plot.h"
 #include "wn-lab-summary.h"
 
-#define MARGIN_L 48.0
-#define MARGIN_R 16.0
-#define MARGIN_T 22.0
-#define MARGIN_B 28.0
+#define MARGIN_L WINNOW_LAB_CHART_MARGIN_L
+#define MARGIN_R WINNOW_LAB_CHART_MARGIN_R
+/* room above for the marks' labels */
+#define MARGIN_T (WINNOW_LAB_CHART_MARGIN_T + 10.0)
+#define MARGIN_B WINNOW_LAB_CHART_MARGIN_B
 
 /* The marks, in the order they are drawn and listed. */
 static const struct {
@@ -101,39 +101,28 @@ rebuild (WinnowLabHistogram *self)
 }
 
 static void
-winnow_lab_histogram_snapshot (GtkWidget   *widget,
-                               GtkSnapshot *snapshot)
+draw (GtkWidget     *widget,
+      cairo_t       *cr,
+      double         width,
+      double         height,
+      const GdkRGBA *fg,
+      gboolean       dark)
 {
   WinnowLabHistogram *self = WINNOW_LAB_HISTOGRAM (widget);
-  double width = gtk_widget_get_width (widget), height = gtk_widget_get_height (widget);
   double plot_h = height - MARGIN_T - MARGIN_B;
-  gboolean dark = adw_style_manager_get_dark (adw_style_manager_get_default ());
-  GdkRGBA fg, color;
-  cairo_t *cr;
-
-  if (width <= MARGIN_L + MARGIN_R || plot_h <= 0)
-    return;
-  gtk_style_context_get_color (gtk_widget_get_style_context (widget), &fg);
-  cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
-  cairo_set_line_width (cr, 1.0);
-  cairo_select_font_face (cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
-  cairo_set_font_size (cr, 10.0);
+  GdkRGBA color;
 
   /* decades across, quarters of the highest bar up */
   for (double t = self->lo; t <= self->hi * 1.0001; t *= 10.0)
     {
       g_autofree char *label = wn_duration_format ((WnTime) t);
 
-      winnow_lab_chart_vline (cr, &fg, floor (x_of (self, t, width)) + 0.5, MARGIN_T, MARGIN_T + plot_h, height - 8, label);
+      winnow_lab_chart_vline (cr, fg, floor (x_of (self, t, width)) + 0.5, MARGIN_T, MARGIN_T + plot_h, height - 8, label);
     }
-  for (guint q = 0; q <= 4; q++)
-    {
-      g_autofree char *label = g_strdup_printf ("%" G_GUINT64_FORMAT, self->top * q / 4);
+  winnow_lab_chart_quarters (cr, fg, width, MARGIN_T, plot_h, (double) self->top, "");
 
-      winnow_lab_chart_hline (cr, &fg, MARGIN_L, width - MARGIN_R, floor (MARGIN_T + plot_h * (1.0 - q / 4.0)) + 0.5, label);
-    }
-
-  winnow_lab_plot_get_color (0, dark, &color);
+  winnow_lab_chart_get_color (0, dark, &color);
+  color.alpha = 0.75;
   for (guint i = 0; i < self->bars->len; i++)
     {
       guint64 count = g_array_index (self->bars, guint64, i);
@@ -142,9 +131,7 @@ winnow_lab_histogram_snapshot (GtkWidget   *widget,
 
       if (count == 0)
         continue;
-      cairo_set_source_rgba (cr, color.red, color.green, color.blue, 0.75);
-      cairo_rectangle (cr, x0 + 0.5, MARGIN_T + plot_h - h, MAX (x1 - x0 - 1.0, 1.0), h);
-      cairo_fill (cr);
+      winnow_lab_chart_bar (cr, &color, x0 + 0.5, MARGIN_T + plot_h, x1 - x0 - 1.0, h);
     }
 
   /* the marks: dashed lines, labelled above the plot (staggered when close) */
@@ -153,7 +140,7 @@ winnow_lab_histogram_snapshot (GtkWidget   *widget,
       double dash[] = { 4.0, 3.0 };
       double last_end = -G_MAXDOUBLE;
 
-      winnow_lab_plot_get_color (1, dark, &color);
+      winnow_lab_chart_get_color (1, dark, &color);
       for (guint m = 0, next; m < G_N_ELEMENTS (marks); m = next)
         {
           double x = floor (x_of (self, (double) self->at[m], width)) + 0.5;
@@ -182,7 +169,6 @@ winnow_lab_histogram_snapshot (GtkWidget   *widget,
           cairo_show_text (cr, label->str);
         }
     }
-  cairo_destroy (cr);
 }
 
 char *
@@ -223,7 +209,8 @@ winnow_lab_histogram_describe_at (WinnowLabHistogram *self,
 
 static char *
 describe (GtkWidget *chart,
-          double     x)
+          double     x,
+          double     y)
 {
   return winnow_lab_histogram_describe_at (WINNOW_LAB_HISTOGRAM (chart), x);
 }
@@ -245,7 +232,7 @@ winnow_lab_histogram_class_init (WinnowLabHistogramClass *klass)
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = winnow_lab_histogram_dispose;
-  widget_class->snapshot = winnow_lab_histogram_snapshot;
+  widget_class->snapshot = winnow_lab_chart_snapshot;
   widget_class->measure = winnow_lab_chart_measure;
   gtk_widget_class_set_css_name (widget_class, "lab-histogram");
 }
@@ -254,7 +241,7 @@ static void
 winnow_lab_histogram_init (WinnowLabHistogram *self)
 {
   self->bars = g_array_new (FALSE, TRUE, sizeof (guint64));
-  winnow_lab_chart_init (GTK_WIDGET (self), describe);
+  winnow_lab_chart_init (GTK_WIDGET (self), describe, draw);
   rebuild (self);
 }
 

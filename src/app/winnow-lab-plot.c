@@ -3,19 +3,18 @@
 #include "config.h"
 
 #include <math.h>
-#include <cairo-svg.h>
 #include <glib/gi18n.h>
-#include <adwaita.h>
 
+#include "winnow-lab-chart.h"
 #include "winnow-lab-plot.h"
 #include "wn-lab.h"
 
 /* Quantiles sampled per curve: enough for a smooth line at any width. */
 #define N_POINTS 400
-#define MARGIN_L 48.0
-#define MARGIN_R 16.0
-#define MARGIN_T 12.0
-#define MARGIN_B 28.0
+#define MARGIN_L WINNOW_LAB_CHART_MARGIN_L
+#define MARGIN_R WINNOW_LAB_CHART_MARGIN_R
+#define MARGIN_T WINNOW_LAB_CHART_MARGIN_T
+#define MARGIN_B WINNOW_LAB_CHART_MARGIN_B
 
 struct _WinnowLabPlot
 {
@@ -31,18 +30,6 @@ struct _WinnowLabPlot
 };
 
 G_DEFINE_FINAL_TYPE (WinnowLabPlot, winnow_lab_plot, GTK_TYPE_WIDGET)
-
-void
-winnow_lab_plot_get_color (guint     i,
-                           gboolean  dark,
-                           GdkRGBA  *color)
-{
-  /* the GNOME palette's 3 and 4 shades (light, dark) */
-  static const char *light[] = { "#1c71d8", "#c01c28", "#26a269", "#e66100", "#813d9c", "#865e3c", "#986a44", "#5e5c64" };
-  static const char *darker[] = { "#62a0ea", "#f66151", "#57e389", "#ffa348", "#c061cb", "#cdab8f", "#f9f06b", "#c0bfbc" };
-
-  gdk_rgba_parse (color, (dark ? darker : light)[i % G_N_ELEMENTS (light)]);
-}
 
 static double
 x_of (WinnowLabPlot *self,
@@ -113,20 +100,17 @@ rebuild (WinnowLabPlot *self)
 
 /* Everything, on any cairo context: the widget's, or an export's. */
 static void
-draw (WinnowLabPlot *self,
+draw (GtkWidget     *widget,
       cairo_t       *cr,
       double         width,
       double         height,
-      const GdkRGBA *fg_color,
+      const GdkRGBA *fg,
       gboolean       dark)
 {
+  WinnowLabPlot *self = WINNOW_LAB_PLOT (widget);
   double plot_h = height - MARGIN_T - MARGIN_B;
-  GdkRGBA fg = *fg_color;
 
   /* grid and axes: decades (or whole virtual seconds) across, quarters up */
-  cairo_set_line_width (cr, 1.0);
-  cairo_select_font_face (cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
-  cairo_set_font_size (cr, 10.0);
   {
     /* load: a tick every 1, 2, 5, 10, 20 … s, at most 10 of them */
     static const double mantissa[] = { 1, 2, 5 };
@@ -141,35 +125,15 @@ draw (WinnowLabPlot *self,
          self->mode == WINNOW_LAB_PLOT_LOAD ? t <= self->load_seconds * (double) G_USEC_PER_SEC : t <= self->t_max * 1.0001;
          t = self->mode == WINNOW_LAB_PLOT_LOAD ? t + step * G_USEC_PER_SEC : t * 10.0)
       {
-        double x = floor (x_of (self, t, width)) + 0.5;
         g_autofree char *label = wn_duration_format ((WnTime) t);
-        cairo_text_extents_t ext;
 
-        cairo_set_source_rgba (cr, fg.red, fg.green, fg.blue, 0.15);
-        cairo_move_to (cr, x, MARGIN_T);
-        cairo_line_to (cr, x, MARGIN_T + plot_h);
-        cairo_stroke (cr);
-        cairo_set_source_rgba (cr, fg.red, fg.green, fg.blue, 0.7);
-        cairo_text_extents (cr, label, &ext);
-        cairo_move_to (cr, x - ext.width / 2, height - 8);
-        cairo_show_text (cr, label);
+        winnow_lab_chart_vline (cr, fg, floor (x_of (self, t, width)) + 0.5, MARGIN_T, MARGIN_T + plot_h, height - 8, label);
       }
   }
-  for (guint q = 0; q <= 4; q++)
-    {
-      double y = floor (MARGIN_T + plot_h * (1.0 - q / 4.0)) + 0.5;
-      g_autofree char *label = self->mode == WINNOW_LAB_PLOT_LOAD
-                               ? g_strdup_printf ("%.0f/s", self->load_max * q / 4.0)
-                               : g_strdup_printf ("%u %%", q * 25);
-
-      cairo_set_source_rgba (cr, fg.red, fg.green, fg.blue, 0.15);
-      cairo_move_to (cr, MARGIN_L, y);
-      cairo_line_to (cr, width - MARGIN_R, y);
-      cairo_stroke (cr);
-      cairo_set_source_rgba (cr, fg.red, fg.green, fg.blue, 0.7);
-      cairo_move_to (cr, 6, y + 3);
-      cairo_show_text (cr, label);
-    }
+  if (self->mode == WINNOW_LAB_PLOT_LOAD)
+    winnow_lab_chart_quarters (cr, fg, width, MARGIN_T, plot_h, self->load_max, "/s");
+  else
+    winnow_lab_chart_quarters (cr, fg, width, MARGIN_T, plot_h, 100.0, " %");
 
   /* one step line per variant */
   cairo_set_line_width (cr, 2.0);
@@ -179,7 +143,7 @@ draw (WinnowLabPlot *self,
       const gint64 *t = &g_array_index (self->curves, gint64, s * N_POINTS);
       GdkRGBA color;
 
-      winnow_lab_plot_get_color (s, dark, &color);
+      winnow_lab_chart_get_color (s, dark, &color);
       gdk_cairo_set_source_rgba (cr, &color);
       if (self->mode == WINNOW_LAB_PLOT_LOAD)
         {
@@ -208,61 +172,21 @@ draw (WinnowLabPlot *self,
     }
 }
 
-static void
-winnow_lab_plot_snapshot (GtkWidget   *widget,
-                          GtkSnapshot *snapshot)
+/* The tooltip: each curve's share of orders done by the pointer's time. */
+static char *
+describe (GtkWidget *widget,
+          double     x,
+          double     y)
 {
   WinnowLabPlot *self = WINNOW_LAB_PLOT (widget);
-  double width = gtk_widget_get_width (widget), height = gtk_widget_get_height (widget);
-  GdkRGBA fg;
-  cairo_t *cr;
-
-  if (width <= MARGIN_L + MARGIN_R || height <= MARGIN_T + MARGIN_B)
-    return;
-  gtk_style_context_get_color (gtk_widget_get_style_context (widget), &fg);
-  cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
-  draw (self, cr, width, height, &fg, adw_style_manager_get_dark (adw_style_manager_get_default ()));
-  cairo_destroy (cr);
-}
-
-static cairo_status_t
-append_cb (void                *data,
-           const unsigned char *bytes,
-           unsigned int         length)
-{
-  g_byte_array_append (data, bytes, length);
-  return CAIRO_STATUS_SUCCESS;
-}
-
-static void
-winnow_lab_plot_measure (GtkWidget      *widget,
-                         GtkOrientation  orientation,
-                         int             for_size,
-                         int            *minimum,
-                         int            *natural,
-                         int            *minimum_baseline,
-                         int            *natural_baseline)
-{
-  *minimum = orientation == GTK_ORIENTATION_HORIZONTAL ? 240 : 160;
-  *natural = orientation == GTK_ORIENTATION_HORIZONTAL ? 640 : 280;
-}
-
-/* The tooltip: each curve's share of orders done by the pointer's time. */
-static gboolean
-query_tooltip_cb (GtkWidget     *widget,
-                  int            x,
-                  int            y,
-                  gboolean       keyboard,
-                  GtkTooltip    *tooltip,
-                  WinnowLabPlot *self)
-{
   double width = gtk_widget_get_width (widget);
   double t;
-  g_autoptr(GString) text = g_string_new (NULL);
+  GString *text;
   g_autofree char *at = NULL;
 
   if (self->summaries == NULL || self->summaries->len == 0 || x < MARGIN_L || x > width - MARGIN_R)
-    return FALSE;
+    return NULL;
+  text = g_string_new (NULL);
   t = t_of (self, x, width);
   if (self->mode == WINNOW_LAB_PLOT_LOAD)
     {
@@ -280,8 +204,7 @@ query_tooltip_cb (GtkWidget     *widget,
 
           g_string_append_printf (text, "\n%u  %.1f  %s", s, mean, wn_lab_summary_get_name (summary));
         }
-      gtk_tooltip_set_text (tooltip, text->str);
-      return TRUE;
+      return g_string_free (text, FALSE);
     }
   at = wn_duration_format ((WnTime) t);
   /* Translators: the tooltip's first line: "done by 1.5s:" */
@@ -296,16 +219,7 @@ query_tooltip_cb (GtkWidget     *widget,
       g_string_append_printf (text, "\n%u  %.1f %%  %s", s, 100.0 * done / N_POINTS,
                               wn_lab_summary_get_name (g_ptr_array_index (self->summaries, s)));
     }
-  gtk_tooltip_set_text (tooltip, text->str);
-  return TRUE;
-}
-
-static void
-dark_cb (GObject    *manager,
-         GParamSpec *pspec,
-         GtkWidget  *self)
-{
-  gtk_widget_queue_draw (self);
+  return g_string_free (text, FALSE);
 }
 
 static void
@@ -325,17 +239,15 @@ winnow_lab_plot_class_init (WinnowLabPlotClass *klass)
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = winnow_lab_plot_dispose;
-  widget_class->snapshot = winnow_lab_plot_snapshot;
-  widget_class->measure = winnow_lab_plot_measure;
+  widget_class->snapshot = winnow_lab_chart_snapshot;
+  widget_class->measure = winnow_lab_chart_measure;
   gtk_widget_class_set_css_name (widget_class, "lab-plot");
 }
 
 static void
 winnow_lab_plot_init (WinnowLabPlot *self)
 {
-  gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
-  g_signal_connect (self, "query-tooltip", G_CALLBACK (query_tooltip_cb), self);
-  g_signal_connect_object (adw_style_manager_get_default (), "notify::dark", G_CALLBACK (dark_cb), self, 0);
+  winnow_lab_chart_init (GTK_WIDGET (self), describe, draw);
   rebuild (self);
 }
 
@@ -373,36 +285,8 @@ winnow_lab_plot_render (WinnowLabPlot  *self,
                         int             height,
                         GError        **error)
 {
-  g_autoptr(GByteArray) out = g_byte_array_new ();
-  /* an export is a document: dark text on white, whatever the window's style */
-  GdkRGBA fg = { 0.1, 0.1, 0.1, 1.0 };
-  cairo_surface_t *surface;
-  cairo_status_t status;
-  cairo_t *cr;
-
   g_return_val_if_fail (WINNOW_IS_LAB_PLOT (self), NULL);
-  g_return_val_if_fail (width > MARGIN_L + MARGIN_R && height > MARGIN_T + MARGIN_B, NULL);
-
-  surface = svg ? cairo_svg_surface_create_for_stream (append_cb, out, width, height)
-                : cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width, height);
-  cr = cairo_create (surface);
-  cairo_set_source_rgb (cr, 1, 1, 1);
-  cairo_paint (cr);
-  draw (self, cr, width, height, &fg, FALSE);
-  cairo_destroy (cr);
-  /* the PNG encoder's result is its own, not the surface's */
-  status = svg ? CAIRO_STATUS_SUCCESS : cairo_surface_write_to_png_stream (surface, append_cb, out);
-  cairo_surface_finish (surface);
-  if (status == CAIRO_STATUS_SUCCESS)
-    status = cairo_surface_status (surface);
-  cairo_surface_destroy (surface);
-  if (status != CAIRO_STATUS_SUCCESS)
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("The plot could not be drawn: %s"),
-                   cairo_status_to_string (status));
-      return NULL;
-    }
-  return g_byte_array_free_to_bytes (g_steal_pointer (&out));
+  return winnow_lab_chart_render (GTK_WIDGET (self), svg, width, height, error);
 }
 
 void

@@ -28,6 +28,5 @@ guint      winnow_lab_plot_get_n_curves   (WinnowLabPlot *self);
 GBytes    *winnow_lab_plot_render         (WinnowLabPlot *self, gboolean svg, int width, int height,
                                            GError **error);
 /* The colour of variant i, in the plot and the table alike. */
-void       winnow_lab_plot_get_color      (guint i, gboolean dark, GdkRGBA *color);
 
 G_END_DECLS

@@ -162,6 +162,33 @@ test_compare_runs (void)
     g_assert_cmpuint (n, >, 8);
     g_assert_cmpint (memcmp (data, "\x89PNG", 4), ==, 0);
     g_clear_pointer (&data, g_free);
+    /* the attempts per job export too, as what they show */
+    {
+      GtkStack *plots = GTK_STACK (gtk_widget_get_parent (winnow_test_find_type (GTK_WIDGET (page), WINNOW_TYPE_LAB_ATTEMPTS)));
+      g_autofree char *times_svg = NULL;
+      g_autofree char *bad_path = g_build_filename (tmp, "no-such-folder", "plot.svg", NULL);
+      g_autoptr(GFile) bad = g_file_new_for_path (bad_path);
+
+      g_assert_true (g_file_get_contents (svg_path, &times_svg, NULL, NULL));
+      gtk_stack_set_visible_child_name (plots, "attempts");
+      g_assert_true (winnow_compare_page_export_plot (page, svg, &error));
+      g_assert_no_error (error);
+      g_assert_true (g_file_get_contents (svg_path, &data, &n, NULL));
+      g_assert_nonnull (strstr (data, "<svg"));
+      g_assert_cmpstr (data, !=, times_svg);
+      g_clear_pointer (&data, g_free);
+      g_assert_true (winnow_compare_page_export_plot (page, png, &error));
+      g_assert_no_error (error);
+      g_assert_true (g_file_get_contents (png_path, &data, &n, NULL));
+      g_assert_cmpint (memcmp (data, "\x89PNG", 4), ==, 0);
+      g_clear_pointer (&data, g_free);
+      /* a write that fails says why */
+      g_assert_false (winnow_compare_page_export_plot (page, bad, &error));
+      g_assert_nonnull (error);
+      g_assert_nonnull (strstr (error->message, "no-such-folder"));
+      g_clear_error (&error);
+      gtk_stack_set_visible_child_name (plots, "times");
+    }
     g_assert_true (winnow_compare_page_export_table (page, csv, &error));
     g_assert_true (g_file_get_contents (csv_path, &data, &n, NULL));
     lines = g_strsplit (data, "\n", -1);
