@@ -35,6 +35,9 @@ struct _WinnowComparePage
   GtkDropDown    *trust;
   GtkDropDown    *task;           /* whose retry policy: engine-wide, or a task's */
   GtkDropDown    *exhausted;
+  GtkDropDown    *kind;           /* as the files say, fixed, exponential, both */
+  GtkEntry       *delay;
+  GtkEntry       *cap;
   GtkDropDown    *worker;
   GtkEntry       *failure;
   GtkEntry       *latency;
@@ -389,6 +392,138 @@ chosen (GtkDropDown *dropdown)
          : NULL;
 }
 
+/* The retry policy the files give the engine, or task `task`'s own (else
+ * the engine's), before any variant changes it. */
+static WnRetryPolicy
+policy_in_effect (WinnowComparePage *self,
+                  const char        *task)
+{
+  WinnowSession *session = winnow_panel_get_session (WINNOW_PANEL (self));
+  WnProcess *p = winnow_session_get_process (session);
+  WnScenario *scenario = wn_engine_get_scenario (winnow_session_get_engine (session));
+  const WnNode *node = task != NULL ? wn_process_find_node (p, task) : NULL;
+
+  if (node != NULL && node->worker != NULL && node->worker->policy.has_retry)
+    return node->worker->policy.retry;
+  if (scenario != NULL && scenario->engine.policy.has_retry)
+    return scenario->engine.policy.retry;
+  if (p->engine.policy.has_retry)
+    return p->engine.policy.retry;
+  return wn_retry_policy_default ();
+}
+
+static void
+set_duration (JsonObject *object,
+              const char *member,
+              JsonArray  *given,
+              guint       i,
+              WnTime      otherwise)
+{
+  if (json_array_get_length (given) > 0)
+    json_object_set_string_member (object, member, json_array_get_string_element (given, i));
+  else
+    {
+      g_autofree char *text = wn_duration_format (otherwise);
+
+      json_object_set_string_member (object, member, text);
+    }
+}
+
+/* The variants list a policy of another kind, delay or cap needs: one entry
+ * per kind × delay (× cap × jitter, for an exponential policy), each setting
+ * the whole policy, made from the one in effect. `jitter` is the jitter
+ * field's choice (it goes into the entries: a fixed policy has none). NULL
+ * with the reason, naming the field, for a combination that is none. */
+static JsonArray *
+policy_entries (const WnRetryPolicy  *in_effect,
+                const char           *param,
+                guint                 kind,
+                guint                 jitter,
+                JsonArray            *delays,
+                JsonArray            *caps,
+                GError              **error)
+{
+  static const int jitters[4][3] = { { -1 }, { 0 }, { 1 }, { 0, 1 } };
+  WnRetryKind kinds[2];
+  guint n_kinds = 0;
+  gboolean exponential = FALSE;
+  JsonArray *entries;
+
+  if (kind == 0 && in_effect->kind == WN_RETRY_NONE)
+    {
+      g_set_error_literal (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                           _("Delay and cap: the retry policy here makes no retries; choose a fixed delay or an exponential backoff"));
+      return NULL;
+    }
+  if (kind == 0)
+    kinds[n_kinds++] = in_effect->kind;
+  if (kind == 1 || kind == 3)
+    kinds[n_kinds++] = WN_RETRY_FIXED;
+  if (kind == 2 || kind == 3)
+    kinds[n_kinds++] = WN_RETRY_EXPONENTIAL;
+  for (guint k = 0; k < n_kinds; k++)
+    exponential |= kinds[k] == WN_RETRY_EXPONENTIAL;
+  if (!exponential && json_array_get_length (caps) > 0)
+    {
+      g_set_error_literal (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                           _("Cap: a fixed delay has no cap; choose an exponential backoff"));
+      return NULL;
+    }
+  if (!exponential && jitter != 0)
+    {
+      g_set_error_literal (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                           _("Jitter: a fixed delay has none; choose an exponential backoff, or jitter as the files say"));
+      return NULL;
+    }
+
+  entries = json_array_new ();
+  for (guint k = 0; k < n_kinds; k++)
+    {
+      gboolean exp = kinds[k] == WN_RETRY_EXPONENTIAL;
+      guint n_delays = MAX (json_array_get_length (delays), 1);
+      guint n_caps = exp ? MAX (json_array_get_length (caps), 1) : 1;
+      guint n_jitters = exp && jitter == 3 ? 2 : 1;
+      /* what the kind keeps of the policy in effect */
+      WnTime first = in_effect->kind == WN_RETRY_FIXED ? in_effect->delay : in_effect->base;
+      WnTime cap = in_effect->kind == WN_RETRY_EXPONENTIAL ? in_effect->max : MAX (30 * WN_USEC_PER_SEC, first);
+
+      for (guint d = 0; d < n_delays; d++)
+        for (guint c = 0; c < n_caps; c++)
+          for (guint j = 0; j < n_jitters; j++)
+            {
+              JsonObject *policy = json_object_new ();
+              JsonObject *set = json_object_new ();
+              JsonObject *entry = json_object_new ();
+              g_autoptr(GString) name = g_string_new (NULL);
+              int jit = exp ? jitters[jitter][j] : -1;
+
+              json_object_set_string_member (policy, "policy", exp ? "exponential" : "fixed");
+              json_object_set_int_member (policy, "maxAttempts", MAX (in_effect->max_attempts, 1));
+              set_duration (policy, exp ? "base" : "delay", delays, d, first);
+              if (exp)
+                {
+                  set_duration (policy, "max", caps, c, cap);
+                  json_object_set_boolean_member (policy, "jitter", jit >= 0 ? jit == 1
+                                                  : in_effect->kind == WN_RETRY_EXPONENTIAL && in_effect->jitter);
+                }
+              if (kind != 0)
+                g_string_append (name, exp ? "exponential" : "fixed");
+              if (json_array_get_length (delays) > 0)
+                g_string_append_printf (name, "%s%s=%s", name->len ? " " : "", exp ? "base" : "delay",
+                                        json_array_get_string_element (delays, d));
+              if (exp && json_array_get_length (caps) > 0)
+                g_string_append_printf (name, "%smax=%s", name->len ? " " : "", json_array_get_string_element (caps, c));
+              if (jit >= 0)
+                g_string_append_printf (name, "%sjitter=%s", name->len ? " " : "", jit ? "true" : "false");
+              json_object_set_object_member (set, param, policy);
+              json_object_set_string_member (entry, "name", name->str);
+              json_object_set_object_member (entry, "set", set);
+              json_array_add_object_element (entries, entry);
+            }
+    }
+  return entries;
+}
+
 /* The page's fields as a sweep of the open process. */
 static char *
 write_sweep (WinnowComparePage  *self,
@@ -407,6 +542,10 @@ write_sweep (WinnowComparePage  *self,
   g_autoptr(JsonArray) attempts = NULL;
   g_autoptr(JsonArray) failures = NULL;
   g_autoptr(JsonArray) latencies = NULL;
+  g_autoptr(JsonArray) delays = NULL;
+  g_autoptr(JsonArray) caps = NULL;
+  g_autoptr(JsonArray) entries = NULL;
+  guint kind = gtk_drop_down_get_selected (self->kind);
   g_autoptr(JsonArray) grid = json_array_new ();
   g_autoptr(JsonObject) set = json_object_new ();
   g_autoptr(JsonObject) sweep = json_object_new ();
@@ -415,8 +554,23 @@ write_sweep (WinnowComparePage  *self,
 
   if ((attempts = parse_values (GTK_EDITABLE (self->attempts), _("Attempts"), VALUES_ATTEMPTS, error)) == NULL ||
       (failures = parse_values (GTK_EDITABLE (self->failure), _("Failure"), VALUES_PROBABILITY, error)) == NULL ||
-      (latencies = parse_values (GTK_EDITABLE (self->latency), _("Latency"), VALUES_DURATION, error)) == NULL)
+      (latencies = parse_values (GTK_EDITABLE (self->latency), _("Latency"), VALUES_DURATION, error)) == NULL ||
+      (delays = parse_values (GTK_EDITABLE (self->delay), _("Delay"), VALUES_DURATION, error)) == NULL ||
+      (caps = parse_values (GTK_EDITABLE (self->cap), _("Cap"), VALUES_DURATION, error)) == NULL)
     return NULL;
+  /* another kind, delay or cap: whole policies, one per entry of the variants list */
+  if (kind == GTK_INVALID_LIST_POSITION)
+    kind = 0;
+  if (kind != 0 || json_array_get_length (delays) + json_array_get_length (caps) > 0)
+    {
+      WnRetryPolicy in_effect = policy_in_effect (self, task);
+
+      if ((entries = policy_entries (&in_effect, retry, kind, jitter, delays, caps, error)) == NULL)
+        return NULL;
+      n_variants = json_array_get_length (entries);
+      /* the jitter is the entries' */
+      jitter = 0;
+    }
   if (worker == NULL && json_array_get_length (failures) + json_array_get_length (latencies) > 0)
     {
       g_set_error_literal (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
@@ -481,6 +635,8 @@ write_sweep (WinnowComparePage  *self,
   json_object_set_int_member (sweep, "instances", gtk_spin_button_get_value_as_int (self->orders));
   json_object_set_int_member (sweep, "seeds", gtk_spin_button_get_value_as_int (self->seeds));
   json_object_set_object_member (sweep, "set", json_object_ref (set));
+  if (entries != NULL)
+    json_object_set_array_member (sweep, "variants", json_array_ref (entries));
   /* a sweep's grid may not be empty: without axes, one variant */
   if (json_array_get_length (grid) > 0)
     json_object_set_array_member (sweep, "grid", json_array_ref (grid));
@@ -918,6 +1074,9 @@ winnow_compare_page_class_init (WinnowComparePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, WinnowComparePage, trust);
   gtk_widget_class_bind_template_child (widget_class, WinnowComparePage, task);
   gtk_widget_class_bind_template_child (widget_class, WinnowComparePage, exhausted);
+  gtk_widget_class_bind_template_child (widget_class, WinnowComparePage, kind);
+  gtk_widget_class_bind_template_child (widget_class, WinnowComparePage, delay);
+  gtk_widget_class_bind_template_child (widget_class, WinnowComparePage, cap);
   gtk_widget_class_bind_template_child (widget_class, WinnowComparePage, worker);
   gtk_widget_class_bind_template_child (widget_class, WinnowComparePage, failure);
   gtk_widget_class_bind_template_child (widget_class, WinnowComparePage, latency);

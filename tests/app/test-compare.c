@@ -291,6 +291,64 @@ test_compare_runs (void)
     rows = varied;
   }
 
+  /* the retry policy's kind, delay and cap as variants: fixed and
+   * exponential, two delays, one cap: 4 variants, each a whole policy */
+  {
+    GtkDropDown *kind = GTK_DROP_DOWN (winnow_test_find_named (GTK_WIDGET (page), "kind"));
+    GtkEditable *delay = GTK_EDITABLE (winnow_test_find_named (GTK_WIDGET (page), "delay"));
+    GtkEditable *cap = GTK_EDITABLE (winnow_test_find_named (GTK_WIDGET (page), "cap"));
+    GtkDropDown *trust = GTK_DROP_DOWN (gtk_widget_get_next_sibling (gtk_widget_get_next_sibling (
+      winnow_test_find_type (GTK_WIDGET (page), GTK_TYPE_ENTRY))));
+    GtkDropDown *jitter = GTK_DROP_DOWN (gtk_widget_get_next_sibling (
+      winnow_test_find_type (GTK_WIDGET (page), GTK_TYPE_ENTRY)));
+    GtkLabel *said = GTK_LABEL (winnow_test_find_named (GTK_WIDGET (page), "error"));
+    GPtrArray *varied;
+    WnLabSeedStats fast, slow, exp_fast, exp_slow;
+
+    gtk_drop_down_set_selected (trust, 0);
+    gtk_editable_set_text (GTK_EDITABLE (winnow_test_find_type (GTK_WIDGET (page), GTK_TYPE_ENTRY)), "3");
+    gtk_spin_button_set_value (GTK_SPIN_BUTTON (widget), 300);
+    gtk_drop_down_set_selected (kind, 3);
+    gtk_editable_set_text (delay, "100ms, 2s");
+    gtk_editable_set_text (cap, "5s");
+    g_assert_true (winnow_compare_page_run (page));
+    wait_for (page);
+    varied = winnow_compare_page_get_summaries (page);
+    g_assert_cmpuint (varied->len, ==, 4);
+    g_assert_cmpstr (wn_lab_summary_get_name (g_ptr_array_index (varied, 0)), ==,
+                     "fixed delay=100ms engine.retry.maxAttempts=3");
+    g_assert_cmpstr (wn_lab_summary_get_name (g_ptr_array_index (varied, 3)), ==,
+                     "exponential base=2s max=5s engine.retry.maxAttempts=3");
+    wn_lab_summary_get_totals (g_ptr_array_index (varied, 0), &fast);
+    wn_lab_summary_get_totals (g_ptr_array_index (varied, 1), &slow);
+    wn_lab_summary_get_totals (g_ptr_array_index (varied, 2), &exp_fast);
+    wn_lab_summary_get_totals (g_ptr_array_index (varied, 3), &exp_slow);
+    /* the retried orders wait 2 s instead of 0.1 s */
+    g_assert_cmpint (slow.p99, >, fast.p99 + 1500000);
+    /* exponential from 2 s doubles its second wait (up to the 5 s cap; the
+     * example's jitter kept, which draws from the upper half) */
+    g_assert_cmpint (exp_slow.p99, >, slow.p99 + 500000);
+    g_assert_cmpint (exp_fast.p99, <, slow.p99);
+
+    /* what a fixed delay has not: said, nothing runs */
+    gtk_drop_down_set_selected (kind, 1);
+    g_assert_false (winnow_compare_page_run (page));
+    g_assert_nonnull (strstr (gtk_label_get_text (said), "Cap"));
+    gtk_editable_set_text (cap, "");
+    gtk_drop_down_set_selected (jitter, 2);
+    g_assert_false (winnow_compare_page_run (page));
+    g_assert_nonnull (strstr (gtk_label_get_text (said), "Jitter"));
+    gtk_drop_down_set_selected (jitter, 0);
+    gtk_editable_set_text (delay, "later");
+    g_assert_false (winnow_compare_page_run (page));
+    g_assert_nonnull (strstr (gtk_label_get_text (said), "Delay"));
+    gtk_editable_set_text (delay, "");
+    gtk_drop_down_set_selected (kind, 0);
+    gtk_drop_down_set_selected (trust, 1);
+    g_assert_true (winnow_compare_page_get_summaries (page) == varied);
+    rows = varied;
+  }
+
   /* too many variants: said on the page, nothing runs */
   gtk_editable_set_text (GTK_EDITABLE (winnow_test_find_type (GTK_WIDGET (page), GTK_TYPE_ENTRY)), "1, 2, 3, 4, 5");
   g_assert_false (winnow_compare_page_run (page));
