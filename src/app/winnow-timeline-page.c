@@ -19,6 +19,7 @@ struct _WinnowTimelinePage
   GtkBox         *legend;
   GtkStack       *stack;
   WinnowTimeline *timeline;
+  GtkToggleButton *aggregate;     /* shows which view is on; pressed, it chooses */
 
   GBinding       *selected_job;   /* the session's, both ways */
 };
@@ -72,10 +73,35 @@ zoom_action (GtkWidget  *widget,
   winnow_timeline_page_zoom (WINNOW_TIMELINE_PAGE (widget), g_variant_get_int32 (param));
 }
 
+/* The button says which view is on: the timeline's own choice, or the user's. */
+static void
+sync_aggregate (WinnowTimelinePage *self)
+{
+  gboolean on = winnow_timeline_get_aggregated (self->timeline);
+
+  if (gtk_toggle_button_get_active (self->aggregate) == on)
+    return;
+  g_object_set_data (G_OBJECT (self->aggregate), "winnow-syncing", GINT_TO_POINTER (1));
+  gtk_toggle_button_set_active (self->aggregate, on);
+  g_object_set_data (G_OBJECT (self->aggregate), "winnow-syncing", NULL);
+}
+
+static void
+aggregate_toggled_cb (GtkToggleButton    *button,
+                      WinnowTimelinePage *self)
+{
+  if (g_object_get_data (G_OBJECT (button), "winnow-syncing") != NULL)
+    return;
+  winnow_timeline_set_view (self->timeline, gtk_toggle_button_get_active (button) ? WINNOW_TIMELINE_VIEW_AGGREGATE
+                                                                                : WINNOW_TIMELINE_VIEW_LANES);
+}
+
 static void
 run_changed_cb (WinnowSession      *session,
                 WinnowTimelinePage *self)
 {
+  /* a new run: the view is chosen by its size again */
+  winnow_timeline_set_view (self->timeline, WINNOW_TIMELINE_VIEW_AUTO);
   winnow_timeline_zoom_to_fit (self->timeline);
   winnow_timeline_page_update (self);
 }
@@ -123,6 +149,7 @@ winnow_timeline_page_class_init (WinnowTimelinePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, WinnowTimelinePage, legend);
   gtk_widget_class_bind_template_child (widget_class, WinnowTimelinePage, stack);
   gtk_widget_class_bind_template_child (widget_class, WinnowTimelinePage, timeline);
+  gtk_widget_class_bind_template_child (widget_class, WinnowTimelinePage, aggregate);
 
   gtk_widget_class_install_action (widget_class, "timeline.zoom", "i", zoom_action);
 }
@@ -133,6 +160,7 @@ winnow_timeline_page_init (WinnowTimelinePage *self)
   gtk_widget_init_template (GTK_WIDGET (self));
   setup_legend (self);
   g_signal_connect (self->timeline, "seek", G_CALLBACK (seek_cb), self);
+  g_signal_connect (self->aggregate, "toggled", G_CALLBACK (aggregate_toggled_cb), self);
 }
 
 void
@@ -149,6 +177,7 @@ winnow_timeline_page_update (WinnowTimelinePage *self)
   trace = winnow_session_get_trace (session);
   gtk_stack_set_visible_child_name (self->stack, winnow_trace_get_n_jobs (trace) > 0 ? "list" : "empty");
   winnow_timeline_update (self->timeline, winnow_session_get_now (session));
+  sync_aggregate (self);
 }
 
 void

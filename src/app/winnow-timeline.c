@@ -13,6 +13,7 @@
 #include <adwaita.h>
 
 #include "winnow-timeline.h"
+#include "winnow-timeline-aggregate.h"
 #include "winnow-paint.h"
 
 #define LANE_H  WINNOW_TIMELINE_LANE_HEIGHT
@@ -23,6 +24,8 @@
 #define MAX_SCALE (3600.0 * 1000.0 * 1000.0)
 /* Markers within this many pixels of the pointer answer a tooltip. */
 #define MARK_RADIUS 6.0
+/* The aggregate view's rows: taller than lanes, their counts are bars. */
+#define AGG_ROW_H 40
 
 typedef struct {
   GdkRGBA fg;
@@ -69,6 +72,14 @@ struct _WinnowTimeline
 
   guint          drawn_lanes;
   guint          drawn_items;
+
+  /* the aggregate view: counts per task and state, for many instances */
+  WinnowTimelineView view;
+  WinnowAggregate *aggregate;
+  gboolean       aggregate_dirty; /* the trace or the clock moved since it was counted */
+  WnTime         aggregate_t0;
+  double         aggregate_scale;
+  guint          aggregate_rows;  /* as last counted (the vertical adjustment's) */
 
   /* the colours, looked up again after a style or dark-mode change */
   Palette        pal;
@@ -322,6 +333,53 @@ get_lanes (WinnowTimeline *self,
   return winnow_trace_get_lanes (self->trace, n);
 }
 
+gboolean
+winnow_timeline_get_aggregated (WinnowTimeline *self)
+{
+  guint n_lanes;
+
+  g_return_val_if_fail (WINNOW_IS_TIMELINE (self), FALSE);
+
+  if (self->view != WINNOW_TIMELINE_VIEW_AUTO || self->trace == NULL)
+    return self->view == WINNOW_TIMELINE_VIEW_AGGREGATE && self->trace != NULL;
+  /* the lanes are the instances' headers and the jobs */
+  winnow_trace_get_lanes (self->trace, &n_lanes);
+  return n_lanes - winnow_trace_get_n_jobs (self->trace) > WINNOW_TIMELINE_AGGREGATE_ABOVE;
+}
+
+/* The rows drawn (lanes, or the aggregate's rows) and their height. */
+static guint
+n_rows (WinnowTimeline *self,
+        double         *row_h)
+{
+  guint n;
+
+  if (winnow_timeline_get_aggregated (self))
+    {
+      *row_h = AGG_ROW_H;
+      return self->aggregate_rows;
+    }
+  *row_h = LANE_H;
+  get_lanes (self, &n);
+  return n;
+}
+
+/* Count the trace for the axis shown, unless that is done already. */
+static void
+count_aggregate (WinnowTimeline *self)
+{
+  guint columns = (guint) ceil (plot_width (self));
+
+  if (!self->aggregate_dirty && self->aggregate_t0 == self->t0 && self->aggregate_scale == self->scale &&
+      winnow_aggregate_get_n_columns (self->aggregate) == columns)
+    return;
+  winnow_aggregate_compute (self->aggregate, self->trace, self->t0, self->scale, columns, self->now);
+  self->aggregate_dirty = FALSE;
+  self->aggregate_t0 = self->t0;
+  self->aggregate_scale = self->scale;
+  self->aggregate_rows = winnow_aggregate_get_n_rows (self->aggregate);
+}
+
 static int
 lane_at (WinnowTimeline *self,
          double          y)
@@ -330,7 +388,7 @@ lane_at (WinnowTimeline *self,
   double row;
 
   get_lanes (self, &n);
-  if (y < RULER_H)
+  if (y < RULER_H || winnow_timeline_get_aggregated (self))
     return -1;
   row = floor ((y - RULER_H + scroll_y (self)) / LANE_H);
   if (row < 0 || row >= n)
@@ -357,17 +415,20 @@ configure_adjustments (WinnowTimeline *self)
 {
   int height = gtk_widget_get_height (GTK_WIDGET (self));
   double page_w = plot_width (self);
-  guint n_lanes;
+  double row_h;
+  guint rows;
 
-  get_lanes (self, &n_lanes);
+  if (winnow_timeline_get_aggregated (self))
+    count_aggregate (self);
+  rows = n_rows (self, &row_h);
   self->configuring = TRUE;
   if (self->vadjustment != NULL)
     {
       double page = MAX (1, height - RULER_H);
-      double upper = MAX ((double) n_lanes * LANE_H, page);
+      double upper = MAX ((double) rows * row_h, page);
       double value = CLAMP (gtk_adjustment_get_value (self->vadjustment), 0, upper - page);
 
-      gtk_adjustment_configure (self->vadjustment, value, 0, upper, LANE_H, page * 0.9, page);
+      gtk_adjustment_configure (self->vadjustment, value, 0, upper, row_h, page * 0.9, page);
     }
   if (self->hadjustment != NULL)
     {
@@ -679,6 +740,97 @@ draw_lane_label (WinnowTimeline   *self,
                lane->job ? 22 : 10, y + (LANE_H - text_h) / 2.0);
 }
 
+static const GdkRGBA *
+aggregate_color (const Palette        *pal,
+                 WinnowAggregateState  state)
+{
+  switch (state)
+    {
+    case WINNOW_AGGREGATE_ACTIVE:
+      return &pal->active;
+    case WINNOW_AGGREGATE_RUNNING:
+      return &pal->busy;
+    case WINNOW_AGGREGATE_GATED:
+      return &pal->gated;
+    case WINNOW_AGGREGATE_FAILED:
+    default:
+      return &pal->failed;
+    }
+}
+
+/* The aggregate's rows in view, each row's counts an area over its foot
+ * (one cairo path per row: a frame's nodes do not grow with the columns);
+ * their labels instead when `labels`. */
+static void
+draw_aggregate (WinnowTimeline *self,
+                GtkSnapshot    *snapshot,
+                PangoLayout    *layout,
+                const Palette  *pal,
+                gboolean        labels)
+{
+  double scroll = scroll_y (self);
+  int height = gtk_widget_get_height (GTK_WIDGET (self));
+  guint rows = winnow_aggregate_get_n_rows (self->aggregate);
+  guint columns = winnow_aggregate_get_n_columns (self->aggregate);
+  guint first = (guint) MAX (0, floor (scroll / AGG_ROW_H));
+  guint last = MIN (rows, (guint) ceil ((scroll + height - RULER_H) / AGG_ROW_H) + 1);
+  GdkRGBA grid = with_alpha (&pal->fg, 0.06);
+  GdkRGBA header_bg = with_alpha (&pal->fg, 0.035);
+  cairo_t *cr = NULL;
+
+  self->drawn_lanes = last > first ? last - first : 0;
+  if (!labels && last > first)
+    cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (LABEL_W, RULER_H, columns, height - RULER_H));
+  for (guint r = first; r < last; r++)
+    {
+      WinnowAggregateState state = winnow_aggregate_row_state (self->aggregate, r);
+      const char *task = winnow_aggregate_row_task (self->aggregate, r);
+      double y = RULER_H + r * (double) AGG_ROW_H - scroll;
+      double foot = y + AGG_ROW_H - 4, room = AGG_ROW_H - 12;
+      double peak;
+      const double *counts = winnow_aggregate_row_counts (self->aggregate, r, &peak);
+
+      if (labels)
+        {
+          g_autofree char *name = g_markup_escape_text (task != NULL ? task : _("Instances"), -1);
+          g_autofree char *markup = NULL;
+          int text_h;
+
+          if (state == WINNOW_AGGREGATE_ACTIVE || state == WINNOW_AGGREGATE_RUNNING)
+            append_rect (snapshot, &header_bg, 0, y, LABEL_W, AGG_ROW_H);
+          /* Translators: an aggregate row's label: "quote", its state and its highest count */
+          markup = g_strdup_printf (_("<b>%s</b>\n<span size='small' alpha='70%%'>%s · peak %.0f</span>"), name,
+                                    winnow_aggregate_state_name (state), peak);
+          pango_layout_set_markup (layout, markup, -1);
+          pango_layout_get_pixel_size (layout, NULL, &text_h);
+          append_text (snapshot, layout, &pal->fg, 10, y + (AGG_ROW_H - text_h) / 2.0);
+          continue;
+        }
+      if (state == WINNOW_AGGREGATE_ACTIVE || state == WINNOW_AGGREGATE_RUNNING)
+        append_rect (snapshot, &header_bg, LABEL_W, y, columns, AGG_ROW_H);
+      append_rect (snapshot, &grid, LABEL_W, y + AGG_ROW_H - 1, columns, 1);
+      if (peak == 0)
+        continue;
+      /* the area: a step per column, a count of one still visible */
+      cairo_move_to (cr, LABEL_W, foot);
+      for (guint c = 0; c < columns; c++)
+        {
+          /* a little still shows, however high the peak */
+          double h = counts[c] > 0 ? MAX (room * counts[c] / peak, 1.5) : 0;
+
+          cairo_line_to (cr, LABEL_W + c, foot - h);
+          cairo_line_to (cr, LABEL_W + c + 1, foot - h);
+        }
+      cairo_line_to (cr, LABEL_W + columns, foot);
+      cairo_close_path (cr);
+      gdk_cairo_set_source_rgba (cr, aggregate_color (pal, state));
+      cairo_fill (cr);
+      self->drawn_items++;
+    }
+  if (cr != NULL)
+    cairo_destroy (cr);
+}
+
 static void
 winnow_timeline_snapshot (GtkWidget   *widget,
                           GtkSnapshot *snapshot)
@@ -699,6 +851,7 @@ winnow_timeline_snapshot (GtkWidget   *widget,
   GdkRGBA line = { 0 }, grid, header_bg, label_bg, ruler_bg, selected, white = { 1, 1, 1, 1 };
   WnTime step;
   double now_x;
+  gboolean aggregated;
 
   if (width <= LABEL_W || height <= RULER_H)
     return;
@@ -715,9 +868,16 @@ winnow_timeline_snapshot (GtkWidget   *widget,
   ruler_bg = with_alpha (&pal.fg, 0.05);
   selected = with_alpha (&pal.accent, 0.16);
 
+  aggregated = winnow_timeline_get_aggregated (self);
   lanes = get_lanes (self, &n_lanes);
   first = (guint) MAX (0, floor (scroll / LANE_H));
   last = MIN (n_lanes, (guint) ceil ((scroll + height - RULER_H) / LANE_H) + 1);
+  /* aggregated, no lane is drawn */
+  if (aggregated)
+    {
+      count_aggregate (self);
+      first = last = 0;
+    }
   self->drawn_lanes = last > first ? last - first : 0;
   self->drawn_items = 0;
   step = nice_step (self->scale, 96);
@@ -847,6 +1007,9 @@ winnow_timeline_snapshot (GtkWidget   *widget,
         }
     }
 
+  if (aggregated)
+    draw_aggregate (self, snapshot, layout, &pal, FALSE);
+
   if (glyphs->len > 0)
     {
       cairo_t *cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (LABEL_W, RULER_H, plot_w, height - RULER_H));
@@ -881,6 +1044,11 @@ winnow_timeline_snapshot (GtkWidget   *widget,
       else if (g_strcmp0 (lanes[i].job->id, self->selected_job) == 0)
         append_rect (snapshot, &selected, 0, y, LABEL_W, LANE_H);
       draw_lane_label (self, snapshot, layout, &pal, &lanes[i], y);
+    }
+  if (aggregated)
+    {
+      pango_layout_set_width (layout, (LABEL_W - 18) * PANGO_SCALE);
+      draw_aggregate (self, snapshot, layout, &pal, TRUE);
     }
   gtk_snapshot_pop (snapshot);
   append_rect (snapshot, &line, LABEL_W - 1, RULER_H, 1, height - RULER_H);
@@ -991,6 +1159,39 @@ winnow_timeline_size_allocate (GtkWidget *widget,
 /* ---- tooltips ---- */
 
 static char *
+describe_aggregate_at (WinnowTimeline *self,
+                       double          x,
+                       double          y)
+{
+  double row = floor ((y - RULER_H + scroll_y (self)) / AGG_ROW_H);
+  gint64 column = (gint64) floor (x - LABEL_W);
+  const char *task;
+  g_autofree char *name = NULL;
+  g_autofree char *from = NULL;
+  g_autofree char *to = NULL;
+  const double *counts;
+  double peak;
+  WinnowAggregateState state;
+
+  if (y < RULER_H || row < 0 || row >= winnow_aggregate_get_n_rows (self->aggregate) ||
+      column < 0 || column >= winnow_aggregate_get_n_columns (self->aggregate))
+    return NULL;
+  task = winnow_aggregate_row_task (self->aggregate, (guint) row);
+  counts = winnow_aggregate_row_counts (self->aggregate, (guint) row, &peak);
+  name = g_markup_escape_text (task != NULL ? task : _("Instances"), -1);
+  from = wn_time_format_clock (x_to_time (self, LABEL_W + column));
+  to = wn_time_format_clock (x_to_time (self, LABEL_W + column + 1));
+  state = winnow_aggregate_row_state (self->aggregate, (guint) row);
+  if (state == WINNOW_AGGREGATE_FAILED)
+    /* Translators: an aggregate row's tooltip: "<b>quote</b>: failed attempts\n3 from T+00:03.200 to T+00:03.225 (peak 15)" */
+    return g_strdup_printf (_("<b>%s</b>: %s\n%.0f from %s to %s (peak %.0f)"), name,
+                            winnow_aggregate_state_name (state), counts[column], from, to, peak);
+  /* Translators: an aggregate row's tooltip: "<b>quote</b>: executing\n37.4 on average from T+00:03.200 to T+00:03.225 (peak 50)" */
+  return g_strdup_printf (_("<b>%s</b>: %s\n%.1f on average from %s to %s (peak %.1f)"), name,
+                          winnow_aggregate_state_name (state), counts[column], from, to, peak);
+}
+
+static char *
 describe_at (WinnowTimeline *self,
              double          x,
              double          y)
@@ -1001,6 +1202,8 @@ describe_at (WinnowTimeline *self,
   int index = lane_at (self, y);
   WnTime t;
 
+  if (winnow_timeline_get_aggregated (self))
+    return describe_aggregate_at (self, x, y);
   lanes = get_lanes (self, &n);
   if (index < 0)
     return NULL;
@@ -1250,6 +1453,7 @@ winnow_timeline_dispose (GObject *object)
   g_clear_object (&self->hadjustment);
   g_clear_object (&self->vadjustment);
   g_clear_pointer (&self->trace, winnow_trace_unref);
+  g_clear_pointer (&self->aggregate, winnow_aggregate_free);
 
   G_OBJECT_CLASS (winnow_timeline_parent_class)->dispose (object);
 }
@@ -1371,6 +1575,8 @@ winnow_timeline_init (WinnowTimeline *self)
   self->fit = TRUE;
   self->scale = 1000;
   self->pointer_x = -1;
+  self->aggregate = winnow_aggregate_new ();
+  self->aggregate_dirty = TRUE;
 
   gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (click), GDK_BUTTON_PRIMARY);
   g_signal_connect (click, "released", G_CALLBACK (click_released_cb), self);
@@ -1416,6 +1622,7 @@ winnow_timeline_set_trace (WinnowTimeline *self,
     winnow_trace_ref (trace);
   g_clear_pointer (&self->trace, winnow_trace_unref);
   self->trace = trace;
+  self->aggregate_dirty = TRUE;
   winnow_timeline_zoom_to_fit (self);
 }
 
@@ -1426,6 +1633,7 @@ winnow_timeline_update (WinnowTimeline *self,
   g_return_if_fail (WINNOW_IS_TIMELINE (self));
 
   self->now = MAX (now, 0);
+  self->aggregate_dirty = TRUE;
   if (!gtk_widget_get_mapped (GTK_WIDGET (self)))
     return;   /* size_allocate catches up when it shows */
   if (self->fit)
@@ -1449,8 +1657,8 @@ winnow_timeline_set_selected_job (WinnowTimeline *self,
   g_free (self->selected_job);
   self->selected_job = g_strdup (job);
 
-  /* bring its lane into view */
-  if (job != NULL && self->trace != NULL && self->vadjustment != NULL)
+  /* bring its lane into view (there is none in the aggregate) */
+  if (job != NULL && self->trace != NULL && self->vadjustment != NULL && !winnow_timeline_get_aggregated (self))
     {
       WinnowJobTrace *trace = winnow_trace_lookup_job (self->trace, job);
       guint n;
@@ -1548,12 +1756,36 @@ winnow_timeline_job_y (WinnowTimeline *self,
 
   g_return_val_if_fail (WINNOW_IS_TIMELINE (self), -1);
 
-  if (self->trace == NULL || (trace = winnow_trace_lookup_job (self->trace, job)) == NULL)
+  if (self->trace == NULL || winnow_timeline_get_aggregated (self) ||
+      (trace = winnow_trace_lookup_job (self->trace, job)) == NULL)
     return -1;
   y = RULER_H + (double) trace->lane * LANE_H - scroll_y (self) + LANE_H / 2.0;
   if (y < RULER_H || y > gtk_widget_get_height (GTK_WIDGET (self)))
     return -1;
   return y;
+}
+
+void
+winnow_timeline_set_view (WinnowTimeline     *self,
+                          WinnowTimelineView  view)
+{
+  g_return_if_fail (WINNOW_IS_TIMELINE (self));
+
+  if (view == self->view)
+    return;
+  self->view = view;
+  self->aggregate_dirty = TRUE;
+  if (self->vadjustment != NULL)
+    gtk_adjustment_set_value (self->vadjustment, 0);
+  configure_adjustments (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+WinnowTimelineView
+winnow_timeline_get_view (WinnowTimeline *self)
+{
+  g_return_val_if_fail (WINNOW_IS_TIMELINE (self), WINNOW_TIMELINE_VIEW_AUTO);
+  return self->view;
 }
 
 void

@@ -57,7 +57,27 @@ const char *winnow_timeline_job_at           (WinnowTimeline *self,
 /* The y of a job's lane centre, or -1 when it has none (or is scrolled out). */
 double      winnow_timeline_job_y            (WinnowTimeline *self,
                                               const char     *job);
-/* What the last frame drew: lanes, and spans + marks. */
+/* The view: a lane per job, or the aggregate — per service task and state
+ * (executions running, waiting out a backoff, failed attempts) and for the
+ * active instances, a row counting them in every pixel column of the axis.
+ * AUTO aggregates when the run has more than WINNOW_TIMELINE_AGGREGATE_ABOVE
+ * instances. */
+typedef enum {
+  WINNOW_TIMELINE_VIEW_AUTO,
+  WINNOW_TIMELINE_VIEW_LANES,
+  WINNOW_TIMELINE_VIEW_AGGREGATE,
+} WinnowTimelineView;
+
+#define WINNOW_TIMELINE_AGGREGATE_ABOVE 500
+
+void        winnow_timeline_set_view         (WinnowTimeline *self,
+                                              WinnowTimelineView view);
+WinnowTimelineView winnow_timeline_get_view  (WinnowTimeline *self);
+/* Whether the aggregate is shown (the view, or AUTO's choice). */
+gboolean    winnow_timeline_get_aggregated   (WinnowTimeline *self);
+
+/* What the last frame drew: lanes (or aggregate rows), and spans + marks
+ * (or aggregate bars). */
 void        winnow_timeline_get_drawn        (WinnowTimeline *self,
                                               guint          *lanes,
                                               guint          *items);

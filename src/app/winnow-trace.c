@@ -16,6 +16,7 @@ struct _WinnowTrace
   GArray     *lanes;          /* WinnowLane */
   gboolean    lanes_dirty;
   WnTime      end;
+  guint64     stamp;          /* bumped by every event and clear */
 };
 
 static void
@@ -469,6 +470,7 @@ winnow_trace_clear (WinnowTrace *self)
   g_array_set_size (self->lanes, 0);
   self->lanes_dirty = FALSE;
   self->end = 0;
+  self->stamp++;
 }
 
 void
@@ -480,6 +482,7 @@ winnow_trace_add_event (WinnowTrace   *self,
   g_return_if_fail (self != NULL);
   g_return_if_fail (ev != NULL);
 
+  self->stamp++;
   self->end = MAX (self->end, ev->t_us);
   switch (ev->kind)
     {
@@ -572,6 +575,13 @@ winnow_trace_get_lanes (WinnowTrace *self,
     }
   *n_lanes = self->lanes->len;
   return (const WinnowLane *) (gpointer) self->lanes->data;
+}
+
+guint64
+winnow_trace_get_stamp (WinnowTrace *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+  return self->stamp;
 }
 
 WnTime

@@ -153,6 +153,8 @@ guint            winnow_trace_get_n_jobs     (WinnowTrace    *trace);
  * enqueue); rebuilt only when a job or an instance was added. */
 const WinnowLane *winnow_trace_get_lanes     (WinnowTrace    *trace,
                                               guint          *n_lanes);
+/* Changes whenever the trace does (an event added, a clear). */
+guint64          winnow_trace_get_stamp      (WinnowTrace    *trace);
 /* The latest time any event carried (0 when none). */
 WnTime           winnow_trace_get_end        (WinnowTrace    *trace);
 

@@ -13,6 +13,7 @@
 #include "winnow-event-row.h"
 #include "winnow-session.h"
 #include "winnow-timeline.h"
+#include "winnow-timeline-aggregate.h"
 #include "winnow-trace.h"
 #include "winnow-window.h"
 #include "winnow-app-test.h"
@@ -1396,6 +1397,18 @@ test_timeline_many (void)
 
   winnow_trace_get_lanes (winnow_session_get_trace (session), &n_lanes);
   g_assert_cmpuint (n_lanes, >=, 6000);
+  /* 3000 instances are aggregated by themselves; the button says so, and
+   * turns the lanes on */
+  {
+    GtkToggleButton *aggregate = GTK_TOGGLE_BUTTON (winnow_test_find_named (GTK_WIDGET (window), "aggregate"));
+
+    g_assert_true (winnow_timeline_get_aggregated (timeline));
+    g_assert_true (gtk_toggle_button_get_active (aggregate));
+    gtk_toggle_button_set_active (aggregate, FALSE);
+    g_assert_false (winnow_timeline_get_aggregated (timeline));
+    g_assert_cmpint (winnow_timeline_get_view (timeline), ==, WINNOW_TIMELINE_VIEW_LANES);
+    winnow_test_settle (GTK_WIDGET (window));
+  }
   scroller = GTK_SCROLLED_WINDOW (gtk_widget_get_ancestor (GTK_WIDGET (timeline), GTK_TYPE_SCROLLED_WINDOW));
   adj = gtk_scrolled_window_get_vadjustment (scroller);
   g_assert_cmpfloat (gtk_adjustment_get_upper (adj), >=, (double) n_lanes * WINNOW_TIMELINE_LANE_HEIGHT);
@@ -1410,6 +1423,158 @@ test_timeline_many (void)
   g_test_message ("%u lanes, %u drawn, %" G_GINT64_FORMAT " ms", n_lanes, lanes, took / 1000);
   g_assert_cmpuint (lanes, >, 0);
   g_assert_cmpuint (lanes, <=, gtk_widget_get_height (GTK_WIDGET (timeline)) / WINNOW_TIMELINE_LANE_HEIGHT + 2);
+  close_window (window);
+}
+
+/* The timeline's work for one frame, in µs: its snapshot (the aggregate
+ * counted again, as while a run plays) in snap[i], and the render of the
+ * node in render[i]. */
+static void
+timeline_frame_us (WinnowTimeline *timeline,
+                   WnTime          now,
+                   gint64         *snap,
+                   gint64         *render)
+{
+  GtkWidget *widget = GTK_WIDGET (timeline);
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  g_autoptr(GskRenderNode) node = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+  gint64 started = g_get_monotonic_time ();
+
+  winnow_timeline_update (timeline, now);
+  GTK_WIDGET_GET_CLASS (widget)->snapshot (widget, snapshot);
+  node = gtk_snapshot_free_to_node (snapshot);
+  *snap = g_get_monotonic_time () - started;
+  g_assert_nonnull (node);
+  started = g_get_monotonic_time ();
+  texture = gsk_renderer_render_texture (gtk_native_get_renderer (gtk_widget_get_native (widget)), node,
+                                         &GRAPHENE_RECT_INIT (0, 0, gtk_widget_get_width (widget),
+                                                              gtk_widget_get_height (widget)));
+  *render = g_get_monotonic_time () - started;
+}
+
+static int
+compare_gint64 (gconstpointer a,
+                gconstpointer b)
+{
+  gint64 x = *(const gint64 *) a, y = *(const gint64 *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+/* The medians of 21 frames, and their ranges (a figure, not a limit). */
+static void
+timeline_frames (WinnowTimeline *timeline,
+                 WnTime          now,
+                 const char     *what)
+{
+  gint64 snap[21], render[21];
+  guint n = G_N_ELEMENTS (snap);
+
+  for (guint i = 0; i < n; i++)
+    timeline_frame_us (timeline, now, &snap[i], &render[i]);
+  qsort (snap, n, sizeof snap[0], compare_gint64);
+  qsort (render, n, sizeof render[0], compare_gint64);
+  g_test_message ("timeline frame, %s: snapshot median %.2f ms (%.2f to %.2f), render of the node "
+                  "median %.2f ms (%.2f to %.2f)", what, snap[n / 2] / 1000.0, snap[0] / 1000.0,
+                  snap[n - 1] / 1000.0, render[n / 2] / 1000.0, render[0] / 1000.0, render[n - 1] / 1000.0);
+}
+
+/* 10⁴ orders (issue 21): not 20,000 lanes but rows of counts over time,
+ * which add up to what the run did; the user can go back to the lanes. */
+static void
+test_timeline_aggregate (void)
+{
+  g_autofree char *path = winnow_test_example_path ("flaky-service.process.json");
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  WinnowWindow *window = winnow_window_new (GTK_APPLICATION (app));
+  WinnowSession *session = winnow_window_get_session (window);
+  WinnowTimeline *timeline = WINNOW_TIMELINE (winnow_test_find_named (GTK_WIDGET (window), "WinnowTimeline"));
+  GtkToggleButton *aggregate = GTK_TOGGLE_BUTTON (winnow_test_find_named (GTK_WIDGET (window), "aggregate"));
+  g_autoptr(WinnowAggregate) counts = winnow_aggregate_new ();
+  WnTime now;
+  guint lanes, items, n_lanes;
+  double peak;
+  const double *active;
+
+  winnow_window_set_instances (window, 10000);
+  gtk_window_set_default_size (GTK_WINDOW (window), 1400, 900);
+  gtk_window_present (GTK_WINDOW (window));
+  winnow_test_settle (GTK_WIDGET (window));
+  g_assert_true (winnow_window_open_file (window, file));
+  winnow_test_activate (window, "show-tab", g_variant_new_string ("timeline"));
+  fast_forward (window);
+  winnow_test_settle (GTK_WIDGET (window));
+  now = winnow_session_get_now (session);
+
+  winnow_trace_get_lanes (winnow_session_get_trace (session), &n_lanes);
+  g_assert_cmpuint (n_lanes, >=, 20000);
+  g_assert_true (winnow_timeline_get_aggregated (timeline));
+  g_assert_true (gtk_toggle_button_get_active (aggregate));
+  winnow_test_save_screenshot (GTK_WIDGET (timeline), "timeline-aggregate.png");
+  winnow_test_save_screenshot (GTK_WIDGET (window), "timeline-aggregate-window.png");
+  winnow_timeline_get_drawn (timeline, &lanes, &items);
+  /* the instances' row and the quote task's three */
+  g_assert_cmpuint (lanes, ==, 4);
+  g_assert_cmpuint (items, >, 0);
+  g_assert_cmpuint (items, <=, 4 * gtk_widget_get_width (GTK_WIDGET (timeline)));
+
+  /* the counts: every order active from t = 0, none at the end */
+  /* figures: copying the trace (a frame while the run plays) and counting
+   * it (a frame while zooming or panning) */
+  {
+    gint64 copy[11], count[11];
+
+    for (guint i = 0; i < G_N_ELEMENTS (copy); i++)
+      {
+        g_autoptr(WinnowAggregate) fresh = winnow_aggregate_new ();
+        gint64 started = g_get_monotonic_time ();
+
+        winnow_aggregate_compute (fresh, winnow_session_get_trace (session), 0, 1000, 1200, now);
+        copy[i] = g_get_monotonic_time () - started;
+        started = g_get_monotonic_time ();
+        winnow_aggregate_compute (fresh, winnow_session_get_trace (session), 0, 2000, 1200, now);
+        count[i] = g_get_monotonic_time () - started;
+      }
+    qsort (copy, G_N_ELEMENTS (copy), sizeof copy[0], compare_gint64);
+    qsort (count, G_N_ELEMENTS (count), sizeof count[0], compare_gint64);
+    g_test_message ("aggregate of 10^4 instances: copied and counted median %.2f ms (%.2f to %.2f), "
+                    "counted again median %.2f ms (%.2f to %.2f)", copy[5] / 1000.0, copy[0] / 1000.0,
+                    copy[10] / 1000.0, count[5] / 1000.0, count[0] / 1000.0, count[10] / 1000.0);
+  }
+  winnow_aggregate_compute (counts, winnow_session_get_trace (session), 0, 1000, (guint) (now / 1000) + 1, now);
+  g_assert_cmpuint (winnow_aggregate_get_n_rows (counts), ==, 4);
+  g_assert_cmpstr (winnow_aggregate_row_task (counts, 1), ==, "quote");
+  active = winnow_aggregate_row_counts (counts, 0, &peak);
+  g_assert_cmpfloat (active[0], ==, 10000);
+  g_assert_cmpfloat (peak, ==, 10000);
+  g_assert_cmpfloat (active[now / 1000], <=, 1);
+  /* executions in progress: never more than the worker's 50 slots */
+  winnow_aggregate_row_counts (counts, 1, &peak);
+  g_assert_cmpfloat (peak, >, 40);
+  g_assert_cmpfloat (peak, <=, 50.0001);
+  /* failed attempts are points: they add up to the technical faults */
+  {
+    const double *failed = winnow_aggregate_row_counts (counts, 3, NULL);
+    WnRunStats stats;
+    double sum = 0;
+
+    for (guint c = 0; c < winnow_aggregate_get_n_columns (counts); c++)
+      sum += failed[c];
+    wn_engine_get_stats (winnow_session_get_engine (session), &stats);
+    g_assert_cmpfloat (sum, ==, (double) (stats.retries + stats.exhausted));
+  }
+  timeline_frames (timeline, now, "10^4 instances, aggregated");
+
+  /* the lanes on demand, the aggregate again */
+  gtk_toggle_button_set_active (aggregate, FALSE);
+  winnow_test_settle (GTK_WIDGET (window));
+  g_assert_false (winnow_timeline_get_aggregated (timeline));
+  winnow_timeline_get_drawn (timeline, &lanes, NULL);
+  g_assert_cmpuint (lanes, >, 4);
+  timeline_frames (timeline, now, "10^4 instances, lanes");
+  gtk_toggle_button_set_active (aggregate, TRUE);
+  g_assert_true (winnow_timeline_get_aggregated (timeline));
   close_window (window);
 }
 
@@ -1562,6 +1727,7 @@ main (int argc, char **argv)
   g_test_add_func ("/app/Debugger/close-asks-to-save", test_close_asks_to_save);
   g_test_add_func ("/app/Debugger/timeline", test_timeline);
   g_test_add_func ("/app/Debugger/timeline-many", test_timeline_many);
+  g_test_add_func ("/app/Debugger/timeline-aggregate", test_timeline_aggregate);
   g_test_add_func ("/app/Debugger/time-travel", test_time_travel);
   status = g_test_run ();
   g_clear_object (&app);
