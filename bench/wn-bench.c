@@ -11,6 +11,7 @@
  *   load         loading and validating a generated 1 000-node process
  *   gui          the app's start to first frame and its frame times (when the app reports them)
  *   peer         winnow-run -n 10000 against bpmn-engine on the same topology
+ *   sweep        winnow-run --sweep of 20 variants × 10⁵ instances with -j 1 and -j 2: the speed-up
  */
 #include "config.h"
 
@@ -21,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -1365,6 +1367,89 @@ bench_peer (Bench *bench)
   print_row ("ratio winnow / bpmn-engine", &ratio, 0, "×", TARGET_AT_LEAST, 1000, BASIS_RATIO);
 }
 
+/* ---- sweeps on two cores ---- */
+
+/* The CPU time (user + system) the bench's children have used, s. */
+static double
+children_cpu_seconds (void)
+{
+  struct rusage usage;
+
+  getrusage (RUSAGE_CHILDREN, &usage);
+  return usage.ru_utime.tv_sec + usage.ru_stime.tv_sec + (usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
+}
+
+/* One winnow-run --sweep with -j `jobs`: its wall and CPU time, s; its rows. */
+static char *
+sweep_once (Bench      *bench,
+            const char *sweep,
+            guint       jobs,
+            double     *wall,
+            double     *cpu)
+{
+  g_autofree char *j = g_strdup_printf ("%u", jobs);
+  const char *argv[] = { bench->winnow_run, "--sweep", sweep, "-j", j, NULL };
+  g_autoptr(GError) error = NULL;
+  char *out = NULL;
+  int status;
+  double t0 = wall_seconds (), c0 = children_cpu_seconds ();
+
+  if (!g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_LEAVE_DESCRIPTORS_OPEN | G_SPAWN_STDERR_TO_DEV_NULL,
+                     NULL, NULL, &out, NULL, &status, &error))
+    {
+      g_printerr ("wn-bench: %s: %s\n", bench->winnow_run, error->message);
+      exit (1);
+    }
+  *wall = wall_seconds () - t0;
+  *cpu = children_cpu_seconds () - c0;
+  /* a sweep of retry policies exits 1: some orders fail */
+  if (!WIFEXITED (status) || WEXITSTATUS (status) > 1)
+    {
+      g_printerr ("wn-bench: winnow-run --sweep %s -j %u failed (status %d)\n", sweep, jobs, status);
+      exit (1);
+    }
+  return out;
+}
+
+/* -j 1 and -j 2 in turns, so that both see the same machine; the speed-up
+ * per pair, and what the CPU times say it would be with two idle cores. */
+static void
+bench_sweep (Bench *bench)
+{
+  g_autofree char *sweep = g_build_filename (bench->data_dir, "sweep-20.sweep.json", NULL);
+  Series one = { { 0 }, 0 }, two = { { 0 }, 0 }, ratio = { { 0 }, 0 }, estimate = { { 0 }, 0 };
+  g_autofree char *first_rows = NULL;
+  double load[3];
+
+  if (getloadavg (load, 1) < 1)
+    load[0] = -1;
+  print_section ("sweep: 20 variants × 10⁵ instances (2·10⁶ orders), -j 1 and -j 2 in turns, wall time");
+  for (guint i = 0; i < bench->runs; i++)
+    {
+      double w1, c1, w2, c2;
+      g_autofree char *rows1 = sweep_once (bench, sweep, 1, &w1, &c1);
+      g_autofree char *rows2 = sweep_once (bench, sweep, 2, &w2, &c2);
+
+      if (g_strcmp0 (rows1, rows2) != 0 || (first_rows != NULL && g_strcmp0 (rows1, first_rows) != 0))
+        {
+          g_printerr ("wn-bench: the sweep's rows differ between runs or between -j 1 and -j 2\n");
+          exit (1);
+        }
+      if (first_rows == NULL)
+        first_rows = g_steal_pointer (&rows1);
+      series_add (&one, w1);
+      series_add (&two, w2);
+      series_add (&ratio, w1 / w2);
+      series_add (&estimate, 2 * c1 / c2);
+    }
+  print_row ("-j 1", &one, 2, "s", TARGET_NONE, 0, BASIS_NONE);
+  print_row ("-j 2", &two, 2, "s", TARGET_NONE, 0, BASIS_NONE);
+  print_row ("speed-up -j 2 over -j 1 (wall)", &ratio, 2, "×", TARGET_AT_LEAST, 1.8, BASIS_RATIO);
+  print_row ("speed-up with two idle cores (2 CPU₁ / CPU₂)", &estimate, 2, "×", TARGET_NONE, 0, BASIS_NONE);
+  if (load[0] >= 0)
+    g_print ("  (load average %.1f before the sweep rows: the wall speed-up needs both cores free)\n", load[0]);
+}
+
 /* ---- main ---- */
 
 static gboolean
@@ -1395,7 +1480,7 @@ main (int    argc,
   GOptionEntry entries[] = {
     { "runs", 'r', 0, G_OPTION_ARG_INT, &runs, "Runs per measure (the table shows the median)", "N" },
     { "quick", 0, 0, G_OPTION_ARG_NONE, &quick, "Smaller sizes, for a smoke test", NULL },
-    { "only", 0, 0, G_OPTION_ARG_STRING, &only, "Comma-separated: throughput,fetch,memory,travel,load,gui,peer", "LIST" },
+    { "only", 0, 0, G_OPTION_ARG_STRING, &only, "Comma-separated: throughput,fetch,memory,travel,load,gui,peer,sweep", "LIST" },
     { "data", 0, 0, G_OPTION_ARG_FILENAME, &data_dir, "The bench's process files", "DIR" },
     { "winnow-run", 0, 0, G_OPTION_ARG_FILENAME, &winnow_run, "The runner to compare with the peer", "PATH" },
     { "peer", 0, 0, G_OPTION_ARG_FILENAME, &peer_dir, "The peer's directory (run.mjs, node_modules)", "DIR" },
@@ -1466,6 +1551,8 @@ main (int    argc,
     bench_gui (&bench);
   if (wanted (&bench, "peer") && bench.winnow_run != NULL)
     bench_peer (&bench);
+  if (wanted (&bench, "sweep") && bench.winnow_run != NULL)
+    bench_sweep (&bench);
 
   g_print ("\n%u rows; %u target%s missed\n", n_rows, n_failed_targets, n_failed_targets == 1 ? "" : "s");
   if (bench.csv_out != NULL)
