@@ -739,11 +739,9 @@ render_plot (WinnowComparePage  *self,
   /* the plot on show */
   GtkWidget *plot = gtk_stack_get_visible_child (self->plots);
 
-  gboolean svg = g_str_has_suffix (name, ".svg");
 
-  if (WINNOW_IS_LAB_ATTEMPTS (plot))
-    return winnow_lab_attempts_render (WINNOW_LAB_ATTEMPTS (plot), svg, 960, 480, error);
-  return winnow_lab_plot_render (WINNOW_LAB_PLOT (plot), svg, 960, 480, error);
+  /* every page of the stack is a chart that draws with winnow-lab-chart.c */
+  return winnow_lab_chart_render (plot, g_str_has_suffix (name, ".svg"), 960, 480, error);
 }
 
 /* The rows as the runner writes them: CSV, or the JSON lines a comparison

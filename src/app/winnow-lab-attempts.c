@@ -197,17 +197,6 @@ winnow_lab_attempts_set_summaries (WinnowLabAttempts *self,
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
-GBytes *
-winnow_lab_attempts_render (WinnowLabAttempts  *self,
-                            gboolean            svg,
-                            int                 width,
-                            int                 height,
-                            GError            **error)
-{
-  g_return_val_if_fail (WINNOW_IS_LAB_ATTEMPTS (self), NULL);
-  return winnow_lab_chart_render (GTK_WIDGET (self), svg, width, height, error);
-}
-
 guint
 winnow_lab_attempts_get_n_groups (WinnowLabAttempts *self)
 {

@@ -23,8 +23,6 @@ guint    winnow_lab_attempts_get_n_groups  (WinnowLabAttempts *self);
 guint64  winnow_lab_attempts_get_count     (WinnowLabAttempts *self, guint v, guint attempts);
 /* The tooltip's text at x (widget coordinates), or NULL off the groups. */
 char    *winnow_lab_attempts_describe_at   (WinnowLabAttempts *self, double x);
-/* The plot as SVG or PNG, dark on white (winnow_lab_chart_render). */
-GBytes  *winnow_lab_attempts_render        (WinnowLabAttempts *self, gboolean svg, int width, int height,
-                                            GError **error);
+/* As SVG or PNG: winnow_lab_chart_render(). */
 
 G_END_DECLS

@@ -278,17 +278,6 @@ winnow_lab_plot_get_n_curves (WinnowLabPlot *self)
   return self->summaries != NULL ? self->summaries->len : 0;
 }
 
-GBytes *
-winnow_lab_plot_render (WinnowLabPlot  *self,
-                        gboolean        svg,
-                        int             width,
-                        int             height,
-                        GError        **error)
-{
-  g_return_val_if_fail (WINNOW_IS_LAB_PLOT (self), NULL);
-  return winnow_lab_chart_render (GTK_WIDGET (self), svg, width, height, error);
-}
-
 void
 winnow_lab_plot_set_mode (WinnowLabPlot     *self,
                           WinnowLabPlotMode  mode)

@@ -25,8 +25,7 @@ void       winnow_lab_plot_set_summaries  (WinnowLabPlot *self, GPtrArray *summa
 guint      winnow_lab_plot_get_n_curves   (WinnowLabPlot *self);
 /* The plot as an SVG document or a PNG image of width × height pixels,
  * dark on white. */
-GBytes    *winnow_lab_plot_render         (WinnowLabPlot *self, gboolean svg, int width, int height,
-                                           GError **error);
+/* As SVG or PNG: winnow_lab_chart_render(). */
 /* The colour of variant i, in the plot and the table alike. */
 
 G_END_DECLS

@@ -23,12 +23,14 @@
 /* The application: it loads the stylesheet, as when the app runs. */
 static WinnowApplication *app;
 
-/* Play until the clock stops by itself (a breakpoint, or nothing left to run). */
+/* Play until the clock stops by itself (a breakpoint, or nothing left to
+ * run), within wait_us. */
 static void
-play_until_paused (WinnowWindow *window)
+play_until_paused_within (WinnowWindow *window,
+                          gint64        wait_us)
 {
   WinnowSession *session = winnow_window_get_session (window);
-  gint64 deadline = g_get_monotonic_time () + WAIT_US;
+  gint64 deadline = g_get_monotonic_time () + wait_us;
 
   winnow_test_activate (window, "play-pause", NULL);
   while (winnow_session_is_playing (session))
@@ -37,6 +39,12 @@ play_until_paused (WinnowWindow *window)
       g_main_context_iteration (NULL, FALSE);
     }
   winnow_test_wait_for_flush (session);
+}
+
+static void
+play_until_paused (WinnowWindow *window)
+{
+  play_until_paused_within (window, WAIT_US);
 }
 
 static void
@@ -1372,28 +1380,38 @@ test_timeline (void)
   close_window (window);
 }
 
-/* Thousands of lanes: only what shows is drawn. */
-static void
-test_timeline_many (void)
+/* The flaky-service example with `instances` orders, run to its end with
+ * the Timeline tab shown (10⁴ of them take long on a busy machine). */
+static WinnowWindow *
+open_many_on_timeline (guint instances)
 {
   g_autofree char *path = winnow_test_example_path ("flaky-service.process.json");
   g_autoptr(GFile) file = g_file_new_for_path (path);
   WinnowWindow *window = winnow_window_new (GTK_APPLICATION (app));
+
+  winnow_window_set_instances (window, instances);
+  gtk_window_set_default_size (GTK_WINDOW (window), 1400, 900);
+  gtk_window_present (GTK_WINDOW (window));
+  winnow_test_settle (GTK_WIDGET (window));
+  g_assert_true (winnow_window_open_file (window, file));
+  winnow_test_activate (window, "show-tab", g_variant_new_string ("timeline"));
+  winnow_test_activate (window, "set-speed", g_variant_new_string ("ff"));
+  play_until_paused_within (window, MAX (WAIT_US, (gint64) instances * 20000));
+  winnow_test_settle (GTK_WIDGET (window));
+  return window;
+}
+
+/* Thousands of lanes: only what shows is drawn. */
+static void
+test_timeline_many (void)
+{
+  WinnowWindow *window = open_many_on_timeline (3000);
   WinnowSession *session = winnow_window_get_session (window);
   WinnowTimeline *timeline = WINNOW_TIMELINE (winnow_test_find_named (GTK_WIDGET (window), "WinnowTimeline"));
   GtkScrolledWindow *scroller;
   GtkAdjustment *adj;
   guint lanes, n_lanes;
   gint64 started, took;
-
-  winnow_window_set_instances (window, 3000);
-  gtk_window_set_default_size (GTK_WINDOW (window), 1400, 900);
-  gtk_window_present (GTK_WINDOW (window));
-  winnow_test_settle (GTK_WIDGET (window));
-  g_assert_true (winnow_window_open_file (window, file));
-  winnow_test_activate (window, "show-tab", g_variant_new_string ("timeline"));
-  fast_forward (window);
-  winnow_test_settle (GTK_WIDGET (window));
 
   winnow_trace_get_lanes (winnow_session_get_trace (session), &n_lanes);
   g_assert_cmpuint (n_lanes, >=, 6000);
@@ -1485,9 +1503,7 @@ timeline_frames (WinnowTimeline *timeline,
 static void
 test_timeline_aggregate (void)
 {
-  g_autofree char *path = winnow_test_example_path ("flaky-service.process.json");
-  g_autoptr(GFile) file = g_file_new_for_path (path);
-  WinnowWindow *window = winnow_window_new (GTK_APPLICATION (app));
+  WinnowWindow *window = open_many_on_timeline (10000);
   WinnowSession *session = winnow_window_get_session (window);
   WinnowTimeline *timeline = WINNOW_TIMELINE (winnow_test_find_named (GTK_WIDGET (window), "WinnowTimeline"));
   GtkToggleButton *aggregate = GTK_TOGGLE_BUTTON (winnow_test_find_named (GTK_WIDGET (window), "aggregate"));
@@ -1497,14 +1513,6 @@ test_timeline_aggregate (void)
   double peak;
   const double *active;
 
-  winnow_window_set_instances (window, 10000);
-  gtk_window_set_default_size (GTK_WINDOW (window), 1400, 900);
-  gtk_window_present (GTK_WINDOW (window));
-  winnow_test_settle (GTK_WIDGET (window));
-  g_assert_true (winnow_window_open_file (window, file));
-  winnow_test_activate (window, "show-tab", g_variant_new_string ("timeline"));
-  fast_forward (window);
-  winnow_test_settle (GTK_WIDGET (window));
   now = winnow_session_get_now (session);
 
   winnow_trace_get_lanes (winnow_session_get_trace (session), &n_lanes);
