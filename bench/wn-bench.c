@@ -50,6 +50,7 @@ typedef struct {
   const char *rows;
   FILE       *csv_out;
   const char *self;
+  const char *tab;          /* the gui rows: a tab the probe shows first, or NULL */
 } Bench;
 
 /* ---- clocks and memory ---- */
@@ -1164,6 +1165,10 @@ gui_once (Bench      *bench,
   env = g_environ_setenv (env, "LD_PRELOAD", bench->probe, TRUE);
   env = g_environ_setenv (env, "GSETTINGS_BACKEND", "memory", TRUE);
   env = g_environ_setenv (env, "WN_PROBE_SECONDS", "5", TRUE);
+  if (bench->tab != NULL)
+    env = g_environ_setenv (env, "WN_PROBE_TAB", bench->tab, TRUE);
+  else
+    env = g_environ_unsetenv (env, "WN_PROBE_TAB");
   if (bench->schemas != NULL)
     env = g_environ_setenv (env, "GSETTINGS_SCHEMA_DIR", bench->schemas, TRUE);
   if (renderer != NULL)
@@ -1246,6 +1251,16 @@ gui_rows (Bench      *bench,
   print_row (l4, &interval, 1, "ms", TARGET_NONE, 0, BASIS_NONE);
 }
 
+/* The same 10⁴ orders played with the Timeline tab shown: its aggregate
+ * view (above 500 instances) copies and counts the trace every frame. */
+static void
+gui_timeline_rows (Bench *bench)
+{
+  bench->tab = "timeline";
+  gui_rows (bench, "cairo", FALSE, "cairo, Timeline tab aggregated", TRUE);
+  bench->tab = NULL;
+}
+
 static void
 bench_gui (Bench *bench)
 {
@@ -1270,6 +1285,7 @@ bench_gui (Bench *bench)
    * visual even when cairo draws; this shows what that costs at start */
   gui_rows (bench, "cairo", TRUE, "cairo, GDK_DEBUG=gl-disable", FALSE);
   gui_rows (bench, NULL, FALSE, "GTK's default renderer", FALSE);
+  gui_timeline_rows (bench);
 }
 
 /* ---- peer comparison ---- */

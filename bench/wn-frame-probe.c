@@ -12,7 +12,8 @@
  * first_frame_us counts from WN_PROBE_SPAWN_US (the monotonic time at which the
  * bench spawned the app), or from the probe's load when it is not set.
  * WN_PROBE_SECONDS sets how long frames are recorded (default 5; 0 quits at the
- * first frame). A frame's
+ * first frame). WN_PROBE_TAB names a tab to show before playing (the
+ * window's win.show-tab, e.g. "timeline"). A frame's
  * work is its frame clock cycle, from before-paint to after-paint (the app's
  * tick callbacks, layout and paint); the interval is the time between two
  * frames' after-paint, which the engine's own batches lengthen when they hog
@@ -103,6 +104,8 @@ start_run_cb (gpointer data)
       finish ();
       return G_SOURCE_REMOVE;
     }
+  if (g_getenv ("WN_PROBE_TAB") != NULL && g_action_group_has_action (actions, "show-tab"))
+    g_action_group_activate_action (actions, "show-tab", g_variant_new_string (g_getenv ("WN_PROBE_TAB")));
   g_action_group_activate_action (actions, "set-speed", g_variant_new_string ("ff"));
   g_action_group_activate_action (actions, "play-pause", NULL);
   probe.measure_from = g_get_monotonic_time () + 200 * 1000;
