@@ -561,6 +561,8 @@ write_sweep (WinnowComparePage  *self,
   /* another kind, delay or cap: whole policies, one per entry of the variants list */
   if (kind == GTK_INVALID_LIST_POSITION)
     kind = 0;
+  if (jitter > 3)
+    jitter = 0;
   if (kind != 0 || json_array_get_length (delays) + json_array_get_length (caps) > 0)
     {
       WnRetryPolicy in_effect = policy_in_effect (self, task);

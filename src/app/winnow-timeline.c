@@ -1425,6 +1425,9 @@ key_pressed_cb (GtkEventControllerKey *keys,
       return FALSE;
     }
 
+  /* the aggregate has no job to go to: the keys scroll */
+  if (winnow_timeline_get_aggregated (self))
+    return FALSE;
   lanes = get_lanes (self, &n);
   if (n == 0)
     return TRUE;
