@@ -81,10 +81,9 @@ rerun_to (WinnowSession    *self,
   gboolean ok = TRUE;
   g_autoptr(GError) error = NULL;
 
-  /* outside workers' calls are not in the record: a rerun could not
-   * replay them (winnow-session-serve.c) */
-  if (self->server != NULL)
-    return FALSE;
+  /* serving, outside workers' calls are in the record: the rerun applies
+   * them again where they came, and the server remade on it refuses the
+   * workers' live calls until the record is used up (wn-external.h) */
   winnow_session_pause (self);
   _winnow_session_leave_hit (self);
   end = MAX (self->travel_end, n_events (self));
@@ -162,7 +161,7 @@ gboolean
 winnow_session_can_step_back (WinnowSession *self)
 {
   g_return_val_if_fail (WINNOW_IS_SESSION (self), FALSE);
-  return self->engine != NULL && self->server == NULL && self->travel_steps.previous.events > 0;
+  return self->engine != NULL && self->travel_steps.previous.events > 0;
 }
 
 gboolean

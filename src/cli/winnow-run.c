@@ -40,6 +40,7 @@ typedef struct {
   char     *on_exhausted;
   gboolean  jsonl;
   char     *journal;
+  char     *save_session;
   char     *summary;
   gboolean  quiet;
   gboolean  validate;
@@ -64,6 +65,7 @@ options_clear (Options *o)
   g_clear_pointer (&o->trust, g_free);
   g_clear_pointer (&o->on_exhausted, g_free);
   g_clear_pointer (&o->journal, g_free);
+  g_clear_pointer (&o->save_session, g_free);
   g_clear_pointer (&o->summary, g_free);
   g_clear_pointer (&o->process_id, g_free);
   g_clear_pointer (&o->export_json, g_free);
@@ -635,6 +637,7 @@ parse_options (int       *argc,
     { "on-exhausted", 0, 0, G_OPTION_ARG_STRING, &o->on_exhausted, N_("fail | incident"), N_("MODE") },
     { "jsonl", 0, 0, G_OPTION_ARG_NONE, &o->jsonl, N_("Write the journal as JSON lines to stdout"), NULL },
     { "journal", 0, 0, G_OPTION_ARG_FILENAME, &o->journal, N_("Write the JSON-lines journal to FILE"), N_("FILE") },
+    { "save-session", 0, 0, G_OPTION_ARG_FILENAME, &o->save_session, N_("At the end, write the run as a session (a winnow.scenario/1 file with its commands and outside workers’ calls) to FILE, which --scenario replays"), N_("FILE") },
     { "summary", 0, 0, G_OPTION_ARG_STRING, &o->summary, N_("Summary format: text (default) | json"), N_("FORMAT") },
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &o->quiet, N_("No journal, summary only"), NULL },
     { "validate", 0, 0, G_OPTION_ARG_NONE, &o->validate, N_("Load and validate only; print nothing on success"), NULL },
@@ -789,7 +792,8 @@ main (int argc, char **argv)
     }
   if (o.validate)
     return EXIT_COMPLETED;
-  if (outputs_overwrite_inputs (o.journal, o.files[0], o.scenario))
+  if (outputs_overwrite_inputs (o.journal, o.files[0], o.scenario) ||
+      outputs_overwrite_inputs (o.save_session, o.files[0], o.scenario))
     return EXIT_INPUT;
 
   for (guint i = 0; o.breaks != NULL && o.breaks[i] != NULL; i++)
@@ -910,6 +914,21 @@ main (int argc, char **argv)
     for (guint i = 0; i < notices->len; i++)
       g_printerr ("winnow-run: notice: %s\n", (const char *) g_ptr_array_index (notices, i));
   }
+  if (o.save_session != NULL)
+    {
+      g_autofree char *session = wn_engine_export_session (engine);
+      g_autoptr(GError) save_error = NULL;
+
+      if (!wn_output_write_file (o.save_session, session, strlen (session), &save_error))
+        {
+          g_printerr ("winnow-run: --save-session: %s\n", save_error->message);
+          sink_clear (&file_sink);
+          sink_clear (&trace);
+          wn_engine_free (engine);
+          g_clear_pointer (&stdout_out, wn_output_free);
+          return EXIT_OUTPUT;
+        }
+    }
   if (o.at > 0)
     return finish_run (engine, print_state_at (engine, o.at), &file_sink, &trace);
   if (wn_engine_get_failure (engine) != NULL)

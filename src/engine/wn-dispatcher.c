@@ -77,6 +77,7 @@ struct _Waiter {
   WnWakeFunc    wake;
   gpointer      data;
   WnTimerId     posted;       /* the pending wake, 0 while still waiting */
+  gboolean      direct;       /* a watcher (wn_dispatcher_watch): woken at once, no timer */
   guint         n_links;
   WaitLink      links[];
 };
@@ -368,7 +369,7 @@ link_unlink (WnDispatcher *self,
     topic->wait_tail = link->prev;
   link->prev = link->next = NULL;
 
-  if (--topic->n_waiters == 0)
+  if (!link->waiter->direct && --topic->n_waiters == 0)
     topic_cancel_timer (self, topic);
 }
 
@@ -393,13 +394,17 @@ waiter_fire_cb (gpointer data)
   wake (wake_data);
 }
 
-/* Leave every topic and post the wake; the waiter is gone once it ran. */
+/* Leave every topic and post the wake; the waiter is gone once it ran. A
+ * watcher's wake runs at once, and is not a scheduler action. */
 static void
 waiter_wake (WnDispatcher *self,
              Waiter       *waiter)
 {
   waiter_unlink (self, waiter);
-  waiter->posted = wn_scheduler_post (self->scheduler, waiter_fire_cb, waiter);
+  if (waiter->direct)
+    waiter_fire_cb (waiter);
+  else
+    waiter->posted = wn_scheduler_post (self->scheduler, waiter_fire_cb, waiter);
 }
 
 static void
@@ -1261,12 +1266,13 @@ wn_dispatcher_fetch (WnDispatcher      *self,
   return FALSE;
 }
 
-guint
-wn_dispatcher_wait (WnDispatcher      *self,
-                    const char *const *topics,
-                    guint              n_topics,
-                    WnWakeFunc         wake,
-                    gpointer           data)
+static guint
+waiter_add (WnDispatcher      *self,
+            const char *const *topics,
+            guint              n_topics,
+            WnWakeFunc         wake,
+            gpointer           data,
+            gboolean           direct)
 {
   Waiter *waiter;
   gboolean ready = FALSE;
@@ -1279,6 +1285,7 @@ wn_dispatcher_wait (WnDispatcher      *self,
   waiter->dispatcher = self;
   waiter->wake = wake;
   waiter->data = data;
+  waiter->direct = direct;
   do
     waiter->id = self->next_wait_id++;
   while (waiter->id == 0 || g_hash_table_contains (self->waiters, GUINT_TO_POINTER (waiter->id)));
@@ -1307,18 +1314,69 @@ wn_dispatcher_wait (WnDispatcher      *self,
       else
         topic->wait_head = link;
       topic->wait_tail = link;
-      topic->n_waiters++;
+      if (!direct)
+        topic->n_waiters++;
       if (topic_has_available (topic))
         ready = TRUE;
     }
 
   if (ready)
-    waiter_wake (self, waiter);
-  else
+    {
+      guint id = waiter->id;
+
+      waiter_wake (self, waiter);
+      return direct ? 0 : id;
+    }
+  if (!direct)
     for (guint i = 0; i < waiter->n_links; i++)
       topic_update_timer (self, waiter->links[i].topic);
 
   return waiter->id;
+}
+
+guint
+wn_dispatcher_wait (WnDispatcher      *self,
+                    const char *const *topics,
+                    guint              n_topics,
+                    WnWakeFunc         wake,
+                    gpointer           data)
+{
+  return waiter_add (self, topics, n_topics, wake, data, FALSE);
+}
+
+guint
+wn_dispatcher_watch (WnDispatcher      *self,
+                     const char *const *topics,
+                     guint              n_topics,
+                     WnWakeFunc         wake,
+                     gpointer           data)
+{
+  return waiter_add (self, topics, n_topics, wake, data, TRUE);
+}
+
+WnTime
+wn_dispatcher_next_available (WnDispatcher *self,
+                              const char   *name)
+{
+  Topic *topic;
+  const Job *gated;
+  const Job *locked;
+  WnTime want = WN_TIME_NEVER;
+
+  g_return_val_if_fail (self != NULL, WN_TIME_NEVER);
+
+  topic = name != NULL ? topic_get (self, name, FALSE) : NULL;
+  if (topic == NULL)
+    return WN_TIME_NEVER;
+  if (topic_has_available (topic))
+    return 0;
+  gated = wn_heap_peek (&topic->gated);
+  locked = wn_heap_peek (&topic->locked);
+  if (gated != NULL)
+    want = gated->not_before;
+  if (locked != NULL && locked->deadline < WN_TIME_NEVER && locked->deadline + 1 < want)
+    want = locked->deadline + 1;
+  return want;
 }
 
 void

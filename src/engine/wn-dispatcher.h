@@ -145,6 +145,20 @@ typedef void (*WnWakeFunc) (gpointer data);
 guint         wn_dispatcher_wait       (WnDispatcher *dispatcher, const char *const *topics,
                                         guint n_topics, WnWakeFunc wake, gpointer data);
 void          wn_dispatcher_cancel_wait (WnDispatcher *dispatcher, guint wait_id);
+/* The same for a watcher outside the run (an outside worker's long poll):
+ * `wake` runs at once, inside whatever changed the topic, so it must not act
+ * on the run (remember to fetch later, from the main loop); and no scheduler
+ * timer is kept for it, so the run's actions are those of a run without it
+ * (its record replays headless). It is not woken by a gate or a lock
+ * deadline passing: look at wn_dispatcher_next_available(). Returns 0 when
+ * it was woken at once (a job is available now). Cancel with
+ * wn_dispatcher_cancel_wait(). */
+guint         wn_dispatcher_watch      (WnDispatcher *dispatcher, const char *const *topics,
+                                        guint n_topics, WnWakeFunc wake, gpointer data);
+/* When a job of `topic` is fetchable: 0 when one is now, else the earliest
+ * gate's end or just past the earliest lock deadline; WN_TIME_NEVER when no
+ * job of the topic waits. */
+WnTime        wn_dispatcher_next_available (WnDispatcher *dispatcher, const char *topic);
 
 /* The worker calls the job's function: counts the execution and journals
  * job.executing; returns the 1-based execution number. Requires the lock.

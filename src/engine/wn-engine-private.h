@@ -7,6 +7,7 @@
 #endif
 
 #include "wn-engine.h"
+#include "wn-external.h"
 #include "wn-rng.h"
 #include "wn-pool.h"
 #include "wn-decimal-private.h"
@@ -145,6 +146,7 @@ struct _WnEngine
   guint64         dropped_fork;  /* the events journalled then */
   GPtrArray      *notices;       /* char*: saved commands that could not apply */
   gboolean        internal;      /* a command issued by the scenario itself: not recorded */
+  WnExternal     *external;      /* the outside side, made on first use (wn-external.c) */
   guint           n_completed;
   guint           n_terminated;
   guint           n_with_incidents;  /* active instances holding an open incident */
@@ -162,6 +164,19 @@ WnPolicy   *_wn_engine_policy_for      (WnEngine *engine, guint node);
 WnResponse *_wn_engine_take_injection  (WnEngine *engine, WnSimWorker *worker);
 /* Arm the scheduler's trigger for the next command to replay (if any). */
 void        _wn_engine_arm_replay      (WnEngine *engine);
+/* Record an operator's command at this point (NULL inside an internal one);
+ * a command given in a rerun's past drops the record's future. */
+WnCommand  *_wn_engine_record          (WnEngine *engine, WnCommandKind kind);
+void        _wn_engine_forget          (WnEngine *engine, WnCommand *command);
+/* A rerun with record still to come, outside a replayed command: an outside
+ * worker's live call is not applied there (wn-external.c). */
+gboolean    _wn_engine_replaying_future (WnEngine *engine);
+
+/* wn-external.c */
+/* Apply a recorded call again (WN_COMMAND_EXTERNAL); FALSE when it cannot
+ * be read, or when it does not go as it went live (refused then and not now,
+ * or other jobs locked). */
+gboolean    _wn_external_replay        (WnExternal *external, JsonObject *call, GError **error);
 
 /* wn-travel.c */
 /* An operator's command in a rerun's past: the record's commands still to

@@ -66,6 +66,13 @@ static WnCommand *
 record (WnEngine      *self,
         WnCommandKind  kind)
 {
+  return _wn_engine_record (self, kind);
+}
+
+WnCommand *
+_wn_engine_record (WnEngine      *self,
+                   WnCommandKind  kind)
+{
   WnCommand *command;
 
   if (self->internal)
@@ -83,8 +90,21 @@ static void
 forget (WnEngine  *self,
         WnCommand *command)
 {
+  _wn_engine_forget (self, command);
+}
+
+void
+_wn_engine_forget (WnEngine  *self,
+                   WnCommand *command)
+{
   if (command != NULL)
     g_ptr_array_remove (self->commands, command);
+}
+
+gboolean
+_wn_engine_replaying_future (WnEngine *self)
+{
+  return self->rerun && !self->replaying && self->replay_next < self->replay->len;
 }
 
 /* A saved command that cannot apply changes nothing, as the operator's own
@@ -147,6 +167,12 @@ replay_cb (gpointer data)
       break;
     case WN_COMMAND_CORRELATE:
       ok = wn_engine_correlate_message (self, c->message, c->key, c->variables, &error);
+      break;
+    case WN_COMMAND_EXTERNAL:
+      ok = _wn_external_replay (wn_engine_get_external (self), c->call, &error);
+      break;
+    case WN_COMMAND_TOPIC_SIMULATED:
+      ok = wn_engine_set_topic_simulated (self, c->topic, c->on, &error);
       break;
     default:
       g_assert_not_reached ();
@@ -420,7 +446,8 @@ wn_engine_new (WnProcess             *process,
     {
       const WnWorkerSpec *spec = process->nodes[i].worker;
 
-      if (spec != NULL && !options->no_implicit_workers && !topic_served (self, spec->topic))
+      if (spec != NULL && !options->no_implicit_workers && !self->scenario->outside_workers &&
+          !topic_served (self, spec->topic))
         {
           g_ptr_array_add (self->workers, _wn_sim_worker_new (self, NULL, spec->topic));
           g_ptr_array_add (self->implicit_topics, g_strdup (spec->topic));
@@ -494,6 +521,7 @@ wn_engine_free (WnEngine *self)
   g_array_unref (self->breakpoints);
   g_clear_object (&self->breakpoint_items);
   g_clear_pointer (&self->last_hit_event, wn_event_free);
+  g_clear_pointer (&self->external, wn_external_free);
   g_ptr_array_unref (self->commands);
   g_clear_pointer (&self->replay, g_ptr_array_unref);
   g_clear_pointer (&self->dropped, g_ptr_array_unref);
@@ -737,24 +765,34 @@ wn_engine_set_topic_simulated (WnEngine   *self,
                                GError    **error)
 {
   gboolean found = FALSE;
+  WnCommand *command;
 
   g_return_val_if_fail (self != NULL, FALSE);
   g_return_val_if_fail (topic != NULL, FALSE);
 
+  for (guint i = 0; i < self->workers->len && !found; i++)
+    found = g_strcmp0 (_wn_sim_worker_get_topic (g_ptr_array_index (self->workers, i)), topic) == 0;
+  if (!found)
+    {
+      g_set_error (error, WN_ENGINE_ERROR, WN_ENGINE_ERROR_NO_SUCH_TOPIC,
+                   "no simulated worker serves topic %s", topic);
+      return FALSE;
+    }
+  /* recorded, so that a replay and a rerun switch it where the run did */
+  command = record (self, WN_COMMAND_TOPIC_SIMULATED);
+  if (command != NULL)
+    {
+      command->topic = g_strdup (topic);
+      command->on = on;
+    }
   for (guint i = 0; i < self->workers->len; i++)
     {
       WnSimWorker *worker = g_ptr_array_index (self->workers, i);
 
       if (g_strcmp0 (_wn_sim_worker_get_topic (worker), topic) == 0)
-        {
-          _wn_sim_worker_set_off (worker, !on);
-          found = TRUE;
-        }
+        _wn_sim_worker_set_off (worker, !on);
     }
-  if (!found)
-    g_set_error (error, WN_ENGINE_ERROR, WN_ENGINE_ERROR_NO_SUCH_TOPIC,
-                 "no simulated worker serves topic %s", topic);
-  return found;
+  return TRUE;
 }
 
 gboolean
@@ -1153,6 +1191,9 @@ wn_engine_export_session (WnEngine *self)
     json_array_add_element (commands, wn_command_to_json (g_ptr_array_index (self->commands, i)));
   xw = json_object_new ();
   json_object_set_array_member (xw, "commands", commands);
+  /* served: topics no simulated worker serves wait for outside workers on replay too */
+  if (self->options.no_implicit_workers || self->scenario->outside_workers)
+    json_object_set_boolean_member (xw, "outsideWorkers", TRUE);
   json_object_set_object_member (out, "x-winnow", xw);
 
   json_node_take_object (root, out);

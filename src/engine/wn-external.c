@@ -11,6 +11,9 @@
 #include "wn-dispatcher-private.h"
 #include "wn-duration.h"
 #include "wn-output-mapping.h"
+#include "wn-loader-private.h"
+#include "wn-json.h"
+#include "wn-travel.h"
 
 G_DEFINE_QUARK (wn-external-error-quark, wn_external_error)
 
@@ -265,6 +268,100 @@ raw_fault (WnExternal  *self,
   return TRUE;
 }
 
+/* ---- the record (docs/rest-api.md, "Recorded calls") ---- */
+
+/* A call being recorded: the command (NULL when none is: inside a command
+ * the scenario issues itself) and the events journalled before it. */
+typedef struct {
+  WnCommand *command;
+  guint64    events;
+} Recording;
+
+static JsonObject *
+call_begin (WnExternal *self,
+            const char *endpoint,
+            const char *task,
+            const char *worker,
+            Recording  *recording)
+{
+  JsonObject *call;
+
+  recording->events = wn_journal_get_n_events (wn_engine_get_journal (self->engine));
+  recording->command = _wn_engine_record (self->engine, WN_COMMAND_EXTERNAL);
+  if (recording->command == NULL)
+    return NULL;
+  call = json_object_new ();
+  json_object_set_string_member (call, "endpoint", endpoint);
+  if (task != NULL)
+    json_object_set_string_member (call, "taskId", task);
+  if (worker != NULL)
+    json_object_set_string_member (call, "workerId", worker);
+  recording->command->call = call;
+  return call;
+}
+
+/* The call is over: one that changed nothing and journalled nothing (an
+ * empty fetch, a call refused before any check journals) leaves the record;
+ * a refused one that journalled its refusal stays, marked. */
+static gboolean
+call_end (WnExternal  *self,
+          Recording   *recording,
+          gboolean     ok,
+          gboolean     changed,
+          GError     **error)
+{
+  guint64 events = wn_journal_get_n_events (wn_engine_get_journal (self->engine));
+
+  if (recording->command == NULL)
+    return ok;
+  if (!changed && events == recording->events)
+    _wn_engine_forget (self->engine, recording->command);
+  else if (!ok)
+    json_object_set_string_member (recording->command->call, "refused",
+                                   error != NULL && *error != NULL ? (*error)->message : "refused");
+  return ok;
+}
+
+static void
+set_duration (JsonObject *call,
+              const char *name,
+              WnTime      us)
+{
+  g_autofree char *text = g_strdup_printf ("%" G_GINT64_FORMAT "us", us);
+
+  json_object_set_string_member (call, name, text);
+}
+
+static void
+set_optional_string (JsonObject *call,
+                     const char *name,
+                     const char *value)
+{
+  if (value != NULL)
+    json_object_set_string_member (call, name, value);
+}
+
+/* A run that went back in time replays its recorded calls: an outside
+ * worker's live call is not applied there, never twice (docs/rest-api.md). */
+static gboolean
+refuse_replaying (WnExternal  *self,
+                  const char  *id,
+                  const char  *worker,
+                  const char  *verb,
+                  GError     **error)
+{
+  g_autofree char *by = NULL;
+
+  if (!_wn_engine_replaying_future (self->engine))
+    return FALSE;
+  by = worker != NULL ? g_strdup_printf (" by worker '%s'", worker) : g_strdup ("");
+  g_set_error (error, WN_EXTERNAL_ERROR, WN_EXTERNAL_ERROR_REPLAYING,
+               "External Task %s cannot be %s%s. The run went back in time and replays "
+               "its recorded calls (%u still to come): a call is not applied twice.",
+               id ? id : "", verb, by, wn_engine_get_n_future (self->engine));
+  return TRUE;
+}
+
 /* ---- API ---- */
 
 WnExternal *
@@ -289,6 +386,16 @@ wn_external_free (WnExternal *self)
   g_free (self);
 }
 
+WnExternal *
+wn_engine_get_external (WnEngine *engine)
+{
+  g_return_val_if_fail (engine != NULL, NULL);
+
+  if (engine->external == NULL)
+    engine->external = wn_external_new (engine);
+  return engine->external;
+}
+
 WnEngine *
 wn_external_get_engine (WnExternal *self)
 {
@@ -308,6 +415,9 @@ wn_external_fetch_and_lock (WnExternal            *self,
                             GError               **error)
 {
   WnDispatcher *dispatcher;
+  Recording recording = { NULL, 0 };
+  JsonObject *call = NULL;
+  guint before;
 
   g_return_val_if_fail (self != NULL, FALSE);
   g_return_val_if_fail (topics != NULL || n_topics == 0, FALSE);
@@ -322,9 +432,30 @@ wn_external_fetch_and_lock (WnExternal            *self,
         g_set_error (error, WN_EXTERNAL_ERROR, WN_EXTERNAL_ERROR_INVALID, "topic %u has no name", i);
         return FALSE;
       }
+  /* going back in time: the record's fetches lock what they locked, a live one nothing */
+  if (_wn_engine_replaying_future (self->engine))
+    return TRUE;
+
+  call = call_begin (self, "fetchAndLock", NULL, worker, &recording);
+  if (call != NULL)
+    {
+      JsonArray *list = json_array_new ();
+
+      json_object_set_int_member (call, "maxTasks", max_tasks);
+      json_object_set_boolean_member (call, "usePriority", use_priority);
+      for (guint i = 0; i < n_topics; i++)
+        {
+          JsonObject *topic = json_object_new ();
+
+          json_object_set_string_member (topic, "topicName", topics[i].name);
+          set_duration (topic, "lockDuration", topics[i].lock_duration);
+          json_array_add_object_element (list, topic);
+        }
+      json_object_set_array_member (call, "topics", list);
+    }
+  before = locked->len;
 
   /* every job has priority 0: with or without use_priority, topics in order, FIFO */
-  (void) use_priority;
   dispatcher = dispatcher_of (self);
   for (guint i = 0; i < n_topics; i++)
     {
@@ -346,7 +477,15 @@ wn_external_fetch_and_lock (WnExternal            *self,
             g_free (id);
         }
     }
-  return TRUE;
+  if (call != NULL)
+    {
+      JsonArray *ids = json_array_new ();
+
+      for (guint i = before; i < locked->len; i++)
+        json_array_add_string_element (ids, g_ptr_array_index (locked, i));
+      json_object_set_array_member (call, "locked", ids);
+    }
+  return call_end (self, &recording, TRUE, locked->len > before, NULL);
 }
 
 gboolean
@@ -357,14 +496,21 @@ wn_external_complete (WnExternal  *self,
                       GError     **error)
 {
   GError *local_error = NULL;
+  Recording recording = { NULL, 0 };
+  JsonObject *call;
   WnJobInfo info;
   gboolean ok;
 
   g_return_val_if_fail (self != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
-  if (!check_held (self, id, worker, "completed", &info, error))
+  if (refuse_replaying (self, id, worker, "completed", error))
     return FALSE;
+  call = call_begin (self, "complete", id, worker, &recording);
+  if (call != NULL && variables != NULL)
+    json_object_set_object_member (call, "variables", wn_json_object_deep_copy (variables));
+  if (!check_held (self, id, worker, "completed", &info, error))
+    return call_end (self, &recording, FALSE, FALSE, error);
 
   if (engine_authoritative (&info))
     {
@@ -394,8 +540,12 @@ wn_external_complete (WnExternal  *self,
         }
       ok = wn_dispatcher_complete_mapped (dispatcher_of (self), id, worker, bindings, &local_error);
     }
-  return ok ? ended (self, id) : translate (local_error, error);
+  ok = ok ? ended (self, id) : translate (local_error, error);
+  return call_end (self, &recording, ok, ok, error);
 }
+
+static gboolean failure (WnExternal *self, const char *id, const char *worker, const char *error_message,
+                         const char *error_details, gint retries, WnTime retry_timeout, GError **error);
 
 gboolean
 wn_external_failure (WnExternal  *self,
@@ -407,9 +557,9 @@ wn_external_failure (WnExternal  *self,
                      WnTime       retry_timeout,
                      GError     **error)
 {
-  GError *local_error = NULL;
-  WnJobInfo info;
-  Report *report;
+  Recording recording = { NULL, 0 };
+  JsonObject *call;
+  gboolean ok;
 
   g_return_val_if_fail (self != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
@@ -420,6 +570,34 @@ wn_external_failure (WnExternal  *self,
                            retries < 0 ? "retries must not be negative" : "retryTimeout must not be negative");
       return FALSE;
     }
+  if (refuse_replaying (self, id, worker, "failed", error))
+    return FALSE;
+  call = call_begin (self, "failure", id, worker, &recording);
+  if (call != NULL)
+    {
+      set_optional_string (call, "errorMessage", error_message);
+      set_optional_string (call, "errorDetails", error_details);
+      json_object_set_int_member (call, "retries", retries);
+      set_duration (call, "retryTimeout", retry_timeout);
+    }
+  ok = failure (self, id, worker, error_message, error_details, retries, retry_timeout, error);
+  return call_end (self, &recording, ok, ok, error);
+}
+
+static gboolean
+failure (WnExternal  *self,
+         const char  *id,
+         const char  *worker,
+         const char  *error_message,
+         const char  *error_details,
+         gint         retries,
+         WnTime       retry_timeout,
+         GError     **error)
+{
+  GError *local_error = NULL;
+  WnJobInfo info;
+  Report *report;
+
   if (!check_held (self, id, worker, "failed", &info, error))
     return FALSE;
 
@@ -485,6 +663,8 @@ wn_external_bpmn_error (WnExternal  *self,
                         GError     **error)
 {
   GError *local_error = NULL;
+  Recording recording = { NULL, 0 };
+  JsonObject *call;
   WnJobInfo info;
   gboolean ok;
 
@@ -496,16 +676,28 @@ wn_external_bpmn_error (WnExternal  *self,
       g_set_error_literal (error, WN_EXTERNAL_ERROR, WN_EXTERNAL_ERROR_INVALID, "errorCode is empty");
       return FALSE;
     }
-  if (!check_held (self, id, worker, "reported a BPMN error", &info, error))
+  if (refuse_replaying (self, id, worker, "reported a BPMN error", error))
     return FALSE;
+  call = call_begin (self, "bpmnError", id, worker, &recording);
+  if (call != NULL)
+    {
+      json_object_set_string_member (call, "errorCode", error_code);
+      set_optional_string (call, "errorMessage", error_message);
+    }
+  if (!check_held (self, id, worker, "reported a BPMN error", &info, error))
+    return call_end (self, &recording, FALSE, FALSE, error);
 
   /* not trusted: a raw fault whose code is the error code, for the mapper */
   if (engine_authoritative (&info))
-    return raw_fault (self, id, worker, error_code, "errorCode", error_code, "errorMessage", error_message,
-                      error_message, error);
-  ok = wn_dispatcher_report_bpmn_error (dispatcher_of (self), id, worker, error_code, error_message,
-                                        &local_error);
-  return ok ? ended (self, id) : translate (local_error, error);
+    ok = raw_fault (self, id, worker, error_code, "errorCode", error_code, "errorMessage", error_message,
+                    error_message, error);
+  else
+    {
+      ok = wn_dispatcher_report_bpmn_error (dispatcher_of (self), id, worker, error_code, error_message,
+                                            &local_error);
+      ok = ok ? ended (self, id) : translate (local_error, error);
+    }
+  return call_end (self, &recording, ok, ok, error);
 }
 
 gboolean
@@ -516,7 +708,10 @@ wn_external_extend_lock (WnExternal  *self,
                          GError     **error)
 {
   GError *local_error = NULL;
+  Recording recording = { NULL, 0 };
+  JsonObject *call;
   WnJobInfo info;
+  gboolean ok;
 
   g_return_val_if_fail (self != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
@@ -527,11 +722,16 @@ wn_external_extend_lock (WnExternal  *self,
                            "newDuration must be greater than 0");
       return FALSE;
     }
-  if (!check_held (self, id, worker, "extended", &info, error))
+  if (refuse_replaying (self, id, worker, "extended", error))
     return FALSE;
-  if (!wn_dispatcher_extend_lock (dispatcher_of (self), id, worker, new_duration, &local_error))
-    return translate (local_error, error);
-  return TRUE;
+  call = call_begin (self, "extendLock", id, worker, &recording);
+  if (call != NULL)
+    set_duration (call, "newDuration", new_duration);
+  if (!check_held (self, id, worker, "extended", &info, error))
+    return call_end (self, &recording, FALSE, FALSE, error);
+  ok = wn_dispatcher_extend_lock (dispatcher_of (self), id, worker, new_duration, &local_error) ||
+       translate (local_error, error);
+  return call_end (self, &recording, ok, ok, error);
 }
 
 gboolean
@@ -540,18 +740,22 @@ wn_external_unlock (WnExternal  *self,
                     GError     **error)
 {
   GError *local_error = NULL;
+  Recording recording = { NULL, 0 };
 
   g_return_val_if_fail (self != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
+  if (refuse_replaying (self, id, NULL, "unlocked", error))
+    return FALSE;
+  call_begin (self, "unlock", id, NULL, &recording);
   if (id == NULL || !_wn_dispatcher_unlock (dispatcher_of (self), id, &local_error))
     {
       g_clear_error (&local_error);
       g_set_error (error, WN_EXTERNAL_ERROR, WN_EXTERNAL_ERROR_NOT_FOUND,
                    "External task with id %s does not exist", id ? id : "");
-      return FALSE;
+      return call_end (self, &recording, FALSE, FALSE, error);
     }
-  return TRUE;
+  return call_end (self, &recording, TRUE, TRUE, error);
 }
 
 gboolean
@@ -560,23 +764,30 @@ wn_external_set_retries (WnExternal  *self,
                          guint        retries,
                          GError     **error)
 {
+  Recording recording = { NULL, 0 };
+  JsonObject *call;
   WnJobInfo info;
   Report *report;
 
   g_return_val_if_fail (self != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
+  if (refuse_replaying (self, id, NULL, "given retries", error))
+    return FALSE;
+  call = call_begin (self, "retries", id, NULL, &recording);
+  if (call != NULL)
+    json_object_set_int_member (call, "retries", retries);
   if (id == NULL || !wn_dispatcher_lookup (dispatcher_of (self), id, &info))
     {
       g_set_error (error, WN_EXTERNAL_ERROR, WN_EXTERNAL_ERROR_NOT_FOUND,
                    "External task with id %s does not exist", id ? id : "");
-      return FALSE;
+      return call_end (self, &recording, FALSE, FALSE, error);
     }
   if (engine_authoritative (&info))
     {
       g_set_error (error, WN_EXTERNAL_ERROR, WN_EXTERNAL_ERROR_NOT_TRUSTED,
                    "External task %s is engineAuthoritative: its retry policy sets its retries", id);
-      return FALSE;
+      return call_end (self, &recording, FALSE, FALSE, error);
     }
 
   {
@@ -594,12 +805,13 @@ wn_external_set_retries (WnExternal  *self,
 
       self->engine->worker_exhausted++;
       _wn_dispatcher_exhaust (dispatcher_of (self), id, diagnostic, NULL);
-      return ended (self, id);
+      ended (self, id);
+      return call_end (self, &recording, TRUE, TRUE, error);
     }
 
   report = report_for (self, id);
   report->report.retries = (gint) MIN (retries, (guint) G_MAXINT);
-  return TRUE;
+  return call_end (self, &recording, TRUE, TRUE, error);
 }
 
 const WnExternalReport *
@@ -622,4 +834,242 @@ wn_external_get_report (WnExternal *self,
       return NULL;
     }
   return &report->report;
+}
+
+/* ---- replaying the record ---- */
+
+static gboolean
+bad_call (GError    **error,
+          const char *member,
+          const char *why)
+{
+  g_set_error (error, WN_EXTERNAL_ERROR, WN_EXTERNAL_ERROR_INVALID, "%s: %s", member, why);
+  return FALSE;
+}
+
+/* A string member (NULL when absent and not required). */
+static gboolean
+call_string (JsonObject  *call,
+             const char  *name,
+             gboolean     required,
+             const char **out,
+             GError     **error)
+{
+  JsonNode *node = json_object_get_member (call, name);
+
+  *out = NULL;
+  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
+    return !required || bad_call (error, name, "missing");
+  if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING)
+    return bad_call (error, name, "must be a string");
+  *out = json_node_get_string (node);
+  return TRUE;
+}
+
+static gboolean
+call_int (JsonObject  *call,
+          const char  *name,
+          gint64       max,
+          gint64      *out,
+          GError     **error)
+{
+  JsonNode *node = json_object_get_member (call, name);
+
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_INT64 ||
+      json_node_get_int (node) < 0 || json_node_get_int (node) > max)
+    return bad_call (error, name, "must be a whole number from 0");
+  *out = json_node_get_int (node);
+  return TRUE;
+}
+
+static gboolean
+call_duration (JsonObject  *call,
+               const char  *name,
+               WnTime      *out,
+               GError     **error)
+{
+  JsonNode *node = json_object_get_member (call, name);
+
+  if (node == NULL || !wn_duration_from_json (node, out, NULL) || *out < 0)
+    return bad_call (error, name, "must be a duration (\"1500us\")");
+  return TRUE;
+}
+
+/* The topics of a recorded fetch, as an array of WnExternalTopic (names borrowed). */
+static GArray *
+call_topics (JsonObject  *call,
+             GError     **error)
+{
+  JsonNode *node = json_object_get_member (call, "topics");
+  g_autoptr(GArray) topics = g_array_new (FALSE, FALSE, sizeof (WnExternalTopic));
+  JsonArray *array;
+
+  if (node == NULL || !JSON_NODE_HOLDS_ARRAY (node))
+    {
+      bad_call (error, "topics", "must be an array");
+      return NULL;
+    }
+  array = json_node_get_array (node);
+  for (guint i = 0; i < json_array_get_length (array); i++)
+    {
+      JsonNode *element = json_array_get_element (array, i);
+      g_autofree char *path = g_strdup_printf ("topics[%u]", i);
+      g_autoptr(GError) local_error = NULL;
+      WnExternalTopic topic;
+
+      if (!JSON_NODE_HOLDS_OBJECT (element) ||
+          !call_string (json_node_get_object (element), "topicName", TRUE, &topic.name, &local_error) ||
+          !call_duration (json_node_get_object (element), "lockDuration", &topic.lock_duration, &local_error))
+        {
+          bad_call (error, path, local_error != NULL ? local_error->message : "must be an object");
+          return NULL;
+        }
+      g_array_append_val (topics, topic);
+    }
+  return g_steal_pointer (&topics);
+}
+
+/* Whether the ids locked now are those the record says were. */
+static gboolean
+same_locked (JsonObject *call,
+             GPtrArray  *locked)
+{
+  JsonNode *node = json_object_get_member (call, "locked");
+  JsonArray *array;
+
+  if (node == NULL || !JSON_NODE_HOLDS_ARRAY (node))
+    return locked->len == 0;
+  array = json_node_get_array (node);
+  if (json_array_get_length (array) != locked->len)
+    return FALSE;
+  for (guint i = 0; i < locked->len; i++)
+    if (g_strcmp0 (json_array_get_string_element (array, i), g_ptr_array_index (locked, i)) != 0)
+      return FALSE;
+  return TRUE;
+}
+
+/* Read a recorded call and, when `self` is given, apply it: FALSE with
+ * WN_EXTERNAL_ERROR_INVALID naming the member when it cannot be read; the
+ * applied call's own result in *ok, and whether it went as it went live in
+ * *same. */
+static gboolean
+run_call (WnExternal  *self,
+          JsonObject  *call,
+          gboolean    *same,
+          GError     **error)
+{
+  const char *endpoint, *task, *worker, *message = NULL, *details = NULL, *code = NULL;
+  g_autoptr(GError) result = NULL;
+  gboolean refused = json_object_has_member (call, "refused");
+  gboolean ok = TRUE;
+  gint64 number = 0;
+  WnTime duration = 0;
+
+  if (!call_string (call, "endpoint", TRUE, &endpoint, error) ||
+      !call_string (call, "taskId", FALSE, &task, error) ||
+      !call_string (call, "workerId", FALSE, &worker, error))
+    return FALSE;
+
+  if (g_str_equal (endpoint, "fetchAndLock"))
+    {
+      g_autoptr(GArray) topics = NULL;
+      g_autoptr(GPtrArray) locked = g_ptr_array_new_with_free_func (g_free);
+      JsonNode *priority = json_object_get_member (call, "usePriority");
+
+      if (worker == NULL)
+        return bad_call (error, "workerId", "missing");
+      if (!call_int (call, "maxTasks", G_MAXUINT, &number, error) || (topics = call_topics (call, error)) == NULL)
+        return FALSE;
+      if (self == NULL)
+        return TRUE;
+      ok = wn_external_fetch_and_lock (self, worker, (guint) number,
+                                       priority != NULL && JSON_NODE_HOLDS_VALUE (priority) &&
+                                       json_node_get_boolean (priority),
+                                       (const WnExternalTopic *) (void *) topics->data, topics->len, locked,
+                                       &result);
+      *same = ok != refused && same_locked (call, locked);
+      return TRUE;
+    }
+  if (task == NULL)
+    return bad_call (error, "taskId", "missing");
+  if (g_str_equal (endpoint, "complete"))
+    {
+      JsonNode *variables = json_object_get_member (call, "variables");
+
+      if (variables != NULL && !JSON_NODE_HOLDS_OBJECT (variables))
+        return bad_call (error, "variables", "must be an object");
+      if (self != NULL)
+        ok = wn_external_complete (self, task, worker,
+                                   variables != NULL ? json_node_get_object (variables) : NULL, &result);
+    }
+  else if (g_str_equal (endpoint, "failure"))
+    {
+      if (!call_string (call, "errorMessage", FALSE, &message, error) ||
+          !call_string (call, "errorDetails", FALSE, &details, error) ||
+          !call_int (call, "retries", G_MAXINT, &number, error) ||
+          !call_duration (call, "retryTimeout", &duration, error))
+        return FALSE;
+      if (self != NULL)
+        ok = wn_external_failure (self, task, worker, message, details, (gint) number, duration, &result);
+    }
+  else if (g_str_equal (endpoint, "bpmnError"))
+    {
+      if (!call_string (call, "errorCode", TRUE, &code, error) ||
+          !call_string (call, "errorMessage", FALSE, &message, error))
+        return FALSE;
+      if (self != NULL)
+        ok = wn_external_bpmn_error (self, task, worker, code, message, &result);
+    }
+  else if (g_str_equal (endpoint, "extendLock"))
+    {
+      if (!call_duration (call, "newDuration", &duration, error))
+        return FALSE;
+      if (self != NULL)
+        ok = wn_external_extend_lock (self, task, worker, duration, &result);
+    }
+  else if (g_str_equal (endpoint, "unlock"))
+    {
+      if (self != NULL)
+        ok = wn_external_unlock (self, task, &result);
+    }
+  else if (g_str_equal (endpoint, "retries"))
+    {
+      if (!call_int (call, "retries", G_MAXUINT, &number, error))
+        return FALSE;
+      if (self != NULL)
+        ok = wn_external_set_retries (self, task, (guint) number, &result);
+    }
+  else
+    return bad_call (error, "endpoint", "must be fetchAndLock, complete, failure, bpmnError, extendLock, "
+                                        "unlock or retries");
+  if (self != NULL)
+    *same = ok != refused;
+  return TRUE;
+}
+
+gboolean
+_wn_external_check_call (JsonObject  *call,
+                         GError     **error)
+{
+  return run_call (NULL, call, NULL, error);
+}
+
+gboolean
+_wn_external_replay (WnExternal  *self,
+                     JsonObject  *call,
+                     GError     **error)
+{
+  gboolean same = TRUE;
+
+  if (!run_call (self, call, &same, error))
+    return FALSE;
+  if (!same)
+    {
+      g_set_error_literal (error, WN_EXTERNAL_ERROR, WN_EXTERNAL_ERROR_INVALID,
+                           json_object_has_member (call, "refused")
+                           ? "the outside worker's call was refused live and is not now"
+                           : "the outside worker's call does not go as it went live");
+      return FALSE;
+    }
+  return TRUE;
 }

@@ -18,6 +18,13 @@
  *   the error code, classified by the mapper; a complete's variables (one object)
  *   go through the task's output mapping.
  *
+ * Every call that changes the run or journals something is also recorded as
+ * a command (WN_COMMAND_EXTERNAL) at the exact scheduler point it came, so a
+ * saved session replays it and a rerun (wn-travel.h) applies it again where
+ * it was: the record's calls are applied, a live one is not while a rerun
+ * still has record to come (WN_EXTERNAL_ERROR_REPLAYING; a fetch locks
+ * nothing). docs/rest-api.md, "Recorded calls", has the format.
+ *
  * Every call that acts on a job is journalled with the worker's id (the
  * dispatcher's own events, and job.unlocked, job.retriesSet,
  * job.workerRearmed, job.workerPolicyIgnored); a refused one as
@@ -51,6 +58,7 @@ typedef enum {
   WN_EXTERNAL_ERROR_INVALID,          /* a bad argument: empty worker id, negative retries, … */
   WN_EXTERNAL_ERROR_SIMULATED_WORKER, /* the worker id is one of the scenario's simulated workers */
   WN_EXTERNAL_ERROR_NOT_TRUSTED,      /* set retries on an EngineAuthoritative job */
+  WN_EXTERNAL_ERROR_REPLAYING,        /* the run went back in time and replays its recorded calls */
 } WnExternalError;
 
 /* One topic of a fetch: its name and the lock to take (virtual µs; ≤ 0 or
@@ -70,7 +78,11 @@ typedef struct {
 
 typedef struct _WnExternal WnExternal;
 
-/* The outside side of `engine` (borrowed; it must outlive the result). */
+/* The engine's own outside side (made on first use, freed with the engine):
+ * the one its replays apply recorded calls through, and so the one a front
+ * end serves, so that what failures reported is the same either way. */
+WnExternal   *wn_engine_get_external      (WnEngine *engine);
+/* Another outside side of `engine` (borrowed; it must outlive the result). */
 WnExternal   *wn_external_new             (WnEngine *engine);
 void          wn_external_free            (WnExternal *external);
 WnEngine     *wn_external_get_engine      (WnExternal *external);

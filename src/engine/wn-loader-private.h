@@ -153,4 +153,8 @@ void         _wn_load_engine_block (WnCheck *ctx, JsonNode *node, const char *pa
 WnScenario  *_wn_load_scenario_object (WnCheck *ctx, JsonNode *root, const char *prefix,
                                        gboolean embedded);
 
+/* wn-external.c: whether an outside worker's recorded call (a session's
+ * "external" command) can be read; the error names the member. */
+gboolean     _wn_external_check_call (JsonObject *call, GError **error);
+
 G_END_DECLS

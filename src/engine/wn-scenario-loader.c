@@ -438,7 +438,7 @@ parse_variables (WnCheck     *ctx,
 
 static const char * const command_keys[] = {
   "after", "at", "op", "variables", "topic", "worker", "next", "trust", "node", "instance", "phase", "action",
-  "code", "message", "key", NULL
+  "code", "message", "key", "call", "simulated", NULL
 };
 
 /* "x-winnow": { "commands": [...] } — an operator's commands saved with a session,
@@ -448,12 +448,17 @@ parse_commands (WnCheck *ctx, JsonNode *xw, const char *prefix, WnScenario *scen
 {
   g_autofree char *xp = _wn_check_path_key (prefix, "x-winnow");
   g_autofree char *cp = _wn_check_path_key (xp, "commands");
-  JsonNode *list;
+  JsonNode *list, *v0;
   JsonArray *array;
   guint64 last_after = 0;
 
   if (!_wn_check_object (ctx, xw, xp))
     return;
+  if ((v0 = json_object_get_member (json_node_get_object (xw), "outsideWorkers")) != NULL)
+    {
+      g_autofree char *op = _wn_check_path_key (xp, "outsideWorkers");
+      _wn_check_bool (ctx, v0, op, &scenario->outside_workers);
+    }
   list = json_object_get_member (json_node_get_object (xw), "commands");
   if (list == NULL)
     return;
@@ -579,6 +584,35 @@ parse_commands (WnCheck *ctx, JsonNode *xw, const char *prefix, WnScenario *scen
           if ((v = _wn_check_member (ctx, entry, ep, "key", FALSE)) != NULL)
             command->key = json_node_copy (v);
           ok = parse_variables (ctx, entry, ep, "variables", &command->variables) && ok;
+          break;
+        case WN_COMMAND_EXTERNAL:
+          if ((v = _wn_check_member (ctx, entry, ep, "call", TRUE)) != NULL)
+            {
+              g_autofree char *fp = _wn_check_path_key (ep, "call");
+              g_autoptr(GError) error = NULL;
+
+              if (!_wn_check_object (ctx, v, fp))
+                ok = FALSE;
+              else if (!_wn_external_check_call (json_node_get_object (v), &error))
+                {
+                  _wn_check_report (ctx, v, fp, "%s", error->message);
+                  ok = FALSE;
+                }
+              else
+                command->call = json_object_ref (json_node_get_object (v));
+            }
+          else
+            ok = FALSE;
+          break;
+        case WN_COMMAND_TOPIC_SIMULATED:
+          STRING_FIELD ("topic", topic, TRUE)
+          if ((v = _wn_check_member (ctx, entry, ep, "simulated", TRUE)) != NULL)
+            {
+              g_autofree char *fp = _wn_check_path_key (ep, "simulated");
+              ok = _wn_check_bool (ctx, v, fp, &command->on) && ok;
+            }
+          else
+            ok = FALSE;
           break;
         case WN_COMMAND_CLOCK:
           if ((v = _wn_check_member (ctx, entry, ep, "phase", TRUE)) != NULL)

@@ -618,18 +618,19 @@ wn_command_free (WnCommand *command)
   g_free (command->code);
   g_free (command->message);
   g_clear_pointer (&command->key, json_node_unref);
+  g_clear_pointer (&command->call, json_object_unref);
   g_free (command);
 }
 
 static const char *command_ops[] = {
   "start", "inject", "trustDefault", "taskTrust", "incidentRetry", "incidentResolve", "cancel", "clock",
-  "userTaskComplete", "userTaskError", "correlate",
+  "userTaskComplete", "userTaskError", "correlate", "external", "topicSimulated",
 };
 
 const char *
 wn_command_kind_to_string (WnCommandKind kind)
 {
-  g_return_val_if_fail (kind <= WN_COMMAND_CORRELATE, "?");
+  g_return_val_if_fail (kind <= WN_COMMAND_TOPIC_SIMULATED, "?");
   return command_ops[kind];
 }
 
@@ -706,6 +707,13 @@ wn_command_to_json (const WnCommand *c)
         json_object_set_member (o, "key", json_node_copy (c->key));
       if (c->variables != NULL)
         json_object_set_object_member (o, "variables", json_object_ref (c->variables));
+      break;
+    case WN_COMMAND_EXTERNAL:
+      json_object_set_object_member (o, "call", json_object_ref (c->call));
+      break;
+    case WN_COMMAND_TOPIC_SIMULATED:
+      json_object_set_string_member (o, "topic", c->topic);
+      json_object_set_boolean_member (o, "simulated", c->on);
       break;
     default:
       g_assert_not_reached ();

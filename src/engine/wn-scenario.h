@@ -159,6 +159,8 @@ typedef enum {
   WN_COMMAND_USER_COMPLETE,     /*< nick=userTaskComplete >*/ /* instance, node (NULL = any), variables */
   WN_COMMAND_USER_ERROR,        /*< nick=userTaskError >*/    /* instance, node (NULL = any), code, message */
   WN_COMMAND_CORRELATE,                                      /* message (the name), key, variables */
+  WN_COMMAND_EXTERNAL,                                       /* call: an outside worker's (wn-external.h) */
+  WN_COMMAND_TOPIC_SIMULATED,   /*< nick=topicSimulated >*/  /* topic, on */
 } WnCommandKind;
 
 typedef struct {
@@ -177,11 +179,13 @@ typedef struct {
   char          *code;           /* WN_COMMAND_USER_ERROR */
   char          *message;        /* WN_COMMAND_USER_ERROR's message; WN_COMMAND_CORRELATE's name */
   JsonNode      *key;            /* WN_COMMAND_CORRELATE */
+  JsonObject    *call;           /* WN_COMMAND_EXTERNAL: the call, as docs/rest-api.md records it */
+  gboolean       on;             /* WN_COMMAND_TOPIC_SIMULATED: the topic's simulated workers on */
 } WnCommand;
 
 WnCommand  *wn_command_new   (WnCommandKind kind, guint64 after, WnTime at);
 /* "start", "inject", "trustDefault", "taskTrust", "incidentRetry", "incidentResolve", "cancel", "clock",
- * "userTaskComplete", "userTaskError", "correlate" */
+ * "userTaskComplete", "userTaskError", "correlate", "external", "topicSimulated" */
 const char *wn_command_kind_to_string   (WnCommandKind kind);
 gboolean    wn_command_kind_from_string (const char *text, WnCommandKind *out);
 void        wn_command_free  (WnCommand *command);
@@ -206,6 +210,8 @@ struct _WnScenario {
   GArray         *user_tasks;     /* WnUserTaskSpec, in order: the first for a node applies */
   GArray         *messages;       /* WnMessageSpec */
   JsonNode       *source;         /* the scenario object as loaded, or NULL */
+  gboolean        outside_workers;/* a served run's session ("x-winnow".outsideWorkers): no
+                                   * implicit workers, as WnEngineOptions.no_implicit_workers */
 };
 
 WnScenario *wn_scenario_new   (void);

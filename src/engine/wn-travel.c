@@ -56,6 +56,8 @@ command_copy (const WnCommand *c)
   copy->instance = g_strdup (c->instance);
   copy->phase = c->phase;
   copy->action = g_strdup (c->action);
+  copy->call = c->call ? json_object_ref (c->call) : NULL;
+  copy->on = c->on;
   return copy;
 }
 

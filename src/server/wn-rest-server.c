@@ -2,8 +2,8 @@
 /* wn-rest-server.c — the HTTP side of outside workers (wn-rest-server.h):
  * listening, auth, the body cap, routing, Camunda's DTOs and error bodies,
  * and the long polls. Every request is answered within the main-loop
- * iteration that read it, except a long poll, which waits on the dispatcher
- * and a virtual-time timer. Past 1,500 lines because it is one concept, the
+ * iteration that read it, except a long poll, which watches the dispatcher
+ * and the virtual clock from the main loop (no scheduler action of its own). Past 1,500 lines because it is one concept, the
  * API's surface: each endpoint's route, DTO and error answers sit together
  * (the bodies' parsing is wn-rest-body.c). */
 #include "config.h"
@@ -48,6 +48,10 @@ struct _WnRestServer
   gsize           max_body;
   char           *url;
   GHashTable     *polls;     /* Poll* set */
+  GMainContext   *context;   /* the creator's, where the sweep runs */
+  GSource        *sweep;     /* while polls wait: fetch for woken ones, time out the others */
+  GSource        *sweep_now; /* an idle for woken polls */
+  WnTime          swept_at;  /* the clock at the last sweep */
   gboolean        hold;      /* hold calls while the clock is paused */
   GQueue          held;      /* Held*, in arrival order */
   GFunc           held_notify;
@@ -70,8 +74,9 @@ struct _Poll
   WnRestServer      *server;
   SoupServerMessage *msg;
   Fetch             *fetch;
-  guint              wait_id;
-  WnTimerId          timer;
+  guint              wait_id;        /* the dispatcher watch, 0 once woken */
+  gboolean           woken;          /* a job of its topics may be there: fetch again */
+  WnTime             deadline;       /* virtual: answer [] once the clock is past it */
   gulong             finished_id;
   gulong             disconnected_id;
 };
@@ -479,6 +484,7 @@ try_fetch (WnRestServer *self,
 }
 
 static void poll_wait (Poll *poll);
+static void sweep_update (WnRestServer *self);
 
 /* Answer the poll and forget it. */
 static void
@@ -491,8 +497,6 @@ poll_finish (Poll     *poll,
   g_signal_handler_disconnect (poll->msg, poll->disconnected_id);
   if (poll->wait_id != 0)
     wn_dispatcher_cancel_wait (wn_engine_get_dispatcher (self->engine), poll->wait_id);
-  if (poll->timer != 0)
-    wn_scheduler_cancel (wn_engine_get_scheduler (self->engine), poll->timer);
   if (answer != NULL)
     {
       respond_json (poll->msg, 200, answer);
@@ -502,6 +506,7 @@ poll_finish (Poll     *poll,
   g_object_unref (poll->msg);
   fetch_free (poll->fetch);
   g_free (poll);
+  sweep_update (self);
 }
 
 static JsonNode *
@@ -513,15 +518,21 @@ empty_array (void)
   return node;
 }
 
+/* Fetch for a poll that may find a job now: answered when it does, waiting
+ * again when it does not. */
 static void
-poll_wake_cb (gpointer data)
+poll_try (Poll *poll)
 {
-  Poll *poll = data;
   g_autoptr(GError) error = NULL;
   g_autoptr(JsonNode) answer = NULL;
   guint n = 0;
 
-  poll->wait_id = 0;
+  poll->woken = FALSE;
+  if (poll->wait_id != 0)
+    {
+      wn_dispatcher_cancel_wait (wn_engine_get_dispatcher (poll->server->engine), poll->wait_id);
+      poll->wait_id = 0;
+    }
   answer = try_fetch (poll->server, poll->fetch, &n, &error);
   if (answer == NULL)
     {
@@ -536,14 +547,121 @@ poll_wake_cb (gpointer data)
     poll_wait (poll);
 }
 
+/* Whether a gate of the poll's topics has ended or a lock lapsed by `now`
+ * (the dispatcher does not wake a watcher for those). */
+static gboolean
+poll_due (Poll  *poll,
+          WnTime now)
+{
+  WnDispatcher *dispatcher = wn_engine_get_dispatcher (poll->server->engine);
+
+  for (guint i = 0; i < poll->fetch->topics->len; i++)
+    {
+      const FetchTopic *topic = &g_array_index (poll->fetch->topics, FetchTopic, i);
+
+      if (!topic->excluded && wn_dispatcher_next_available (dispatcher, topic->name) <= now)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* The polls, looked at from the main loop between two scheduler
+ * dispatches: never from inside the run, so that a poll's fetch is an
+ * outside call at a point of its own, recorded as any other, and a poll adds
+ * no action to the run (docs/rest-api.md, "Recorded calls"). */
 static void
-poll_timeout_cb (gpointer data)
+sweep (WnRestServer *self,
+       gboolean      woken_only)
+{
+  WnTime now = wn_engine_now (self->engine);
+  gboolean moved = now != self->swept_at;
+  g_autoptr(GPtrArray) polls = g_ptr_array_new ();
+  GHashTableIter iter;
+  gpointer key;
+
+  self->swept_at = now;
+  g_hash_table_iter_init (&iter, self->polls);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    g_ptr_array_add (polls, key);
+  for (guint i = 0; i < polls->len; i++)
+    {
+      Poll *poll = g_ptr_array_index (polls, i);
+
+      /* an earlier poll's answer may have finished it (a client that went away) */
+      if (!g_hash_table_contains (self->polls, poll))
+        continue;
+      if (poll->woken || (!woken_only && moved && poll_due (poll, now)))
+        poll_try (poll);
+      else if (!woken_only && now >= poll->deadline)
+        {
+          g_autoptr(JsonNode) answer = empty_array ();
+
+          poll_finish (poll, answer);
+        }
+    }
+}
+
+static gboolean
+sweep_cb (gpointer data)
+{
+  sweep (data, FALSE);
+  return G_SOURCE_CONTINUE;
+}
+
+static gboolean
+sweep_now_cb (gpointer data)
+{
+  WnRestServer *self = data;
+
+  g_clear_pointer (&self->sweep_now, g_source_unref);
+  sweep (self, TRUE);
+  return G_SOURCE_REMOVE;
+}
+
+/* How often (wall time) waiting polls look at the clock. */
+#define SWEEP_INTERVAL_MS 10
+
+/* A sweep every SWEEP_INTERVAL_MS while polls wait, none otherwise. */
+static void
+sweep_update (WnRestServer *self)
+{
+  gboolean want = g_hash_table_size (self->polls) > 0;
+
+  if (want && self->sweep == NULL)
+    {
+      self->sweep = g_timeout_source_new (SWEEP_INTERVAL_MS);
+      /* the scheduler's own priority: a higher one would starve its clock */
+      g_source_set_priority (self->sweep, G_PRIORITY_DEFAULT_IDLE);
+      g_source_set_callback (self->sweep, sweep_cb, self, NULL);
+      g_source_set_static_name (self->sweep, "WnRestServer polls");
+      g_source_attach (self->sweep, self->context);
+    }
+  else if (!want && self->sweep != NULL)
+    {
+      g_source_destroy (self->sweep);
+      g_clear_pointer (&self->sweep, g_source_unref);
+    }
+}
+
+/* The dispatcher says a job may be there: inside the run, so only mark the
+ * poll and fetch from the main loop. */
+static void
+poll_woken_cb (gpointer data)
 {
   Poll *poll = data;
-  g_autoptr(JsonNode) answer = empty_array ();
+  WnRestServer *self = poll->server;
 
-  poll->timer = 0;
-  poll_finish (poll, answer);
+  poll->wait_id = 0;
+  poll->woken = TRUE;
+  if (self->sweep_now == NULL)
+    {
+      self->sweep_now = g_idle_source_new ();
+      /* before the scheduler's next dispatch (G_PRIORITY_DEFAULT_IDLE) */
+      g_source_set_priority (self->sweep_now, G_PRIORITY_DEFAULT);
+      g_source_set_callback (self->sweep_now, sweep_now_cb, self, NULL);
+      g_source_set_static_name (self->sweep_now, "WnRestServer woken polls");
+      g_source_attach (self->sweep_now, self->context);
+    }
 }
 
 /* The client went away while its poll waited. */
@@ -565,8 +683,8 @@ poll_wait (Poll *poll)
       if (!topic->excluded)
         g_ptr_array_add (names, topic->name);
     }
-  poll->wait_id = wn_dispatcher_wait (wn_engine_get_dispatcher (poll->server->engine),
-                                      (const char *const *) names->pdata, names->len, poll_wake_cb, poll);
+  poll->wait_id = wn_dispatcher_watch (wn_engine_get_dispatcher (poll->server->engine),
+                                       (const char *const *) names->pdata, names->len, poll_woken_cb, poll);
 }
 
 static void
@@ -603,13 +721,13 @@ handle_fetch (WnRestServer      *self,
   poll->server = self;
   poll->msg = g_object_ref (msg);
   poll->fetch = fetch;
+  poll->deadline = wn_engine_now (self->engine) + timeout_ms * WN_USEC_PER_MSEC;
   poll->finished_id = g_signal_connect_swapped (msg, "finished", G_CALLBACK (poll_gone_cb), poll);
   poll->disconnected_id = g_signal_connect_swapped (msg, "disconnected", G_CALLBACK (poll_gone_cb), poll);
-  poll->timer = wn_scheduler_after (wn_engine_get_scheduler (self->engine), timeout_ms * WN_USEC_PER_MSEC,
-                                    poll_timeout_cb, poll);
   g_hash_table_add (self->polls, poll);
   soup_server_message_pause (msg);
   poll_wait (poll);
+  sweep_update (self);
 }
 
 /* ---- the reports ---- */
@@ -954,6 +1072,14 @@ handle_start (WnRestServer      *self,
       (values = wn_rest_vars_from_typed (typed, "variables", &error)) == NULL)
     {
       respond_gerror (msg, error);
+      return;
+    }
+  /* a rerun's past: its record's starts come back by themselves */
+  if (wn_engine_get_n_future (self->engine) > 0)
+    {
+      respond_error (msg, 400, "InvalidRequestException",
+                     "The run went back in time and replays its recorded calls: a start is not applied "
+                     "before they have all come again");
       return;
     }
   instance = wn_engine_start_instance (self->engine, values, &error);
@@ -1309,7 +1435,10 @@ wn_rest_server_new (WnEngine *engine)
 
   self = g_new0 (WnRestServer, 1);
   self->engine = engine;
-  self->external = wn_external_new (engine);
+  /* the engine's own: the one its replays go through, so failure reports agree */
+  self->external = wn_engine_get_external (engine);
+  self->context = g_main_context_ref_thread_default ();
+  self->swept_at = -1;
   self->max_body = WN_REST_DEFAULT_MAX_BODY;
   self->polls = g_hash_table_new (g_direct_hash, g_direct_equal);
   self->soup = soup_server_new ("server-header", "winnow/" PACKAGE_VERSION " ", NULL);
@@ -1405,6 +1534,10 @@ wn_rest_server_free (WnRestServer *self)
     return;
   wn_rest_server_shutdown (self);
   g_hash_table_unref (self->polls);
+  if (self->sweep_now != NULL)
+    g_source_destroy (self->sweep_now);
+  g_clear_pointer (&self->sweep_now, g_source_unref);
+  g_main_context_unref (self->context);
   /* the answers just given still have to go out: the libsoup server lives on
    * a moment without anything of ours (requests that come meanwhile get
    * libsoup's 404), so a client never waits on a connection nobody serves */
@@ -1413,7 +1546,6 @@ wn_rest_server_free (WnRestServer *self)
     soup_server_remove_auth_domain (self->soup, self->auth);
   g_clear_object (&self->auth);
   g_timeout_add_seconds (1, release_soup_cb, self->soup);
-  wn_external_free (self->external);
   g_free (self->user);
   g_free (self->password);
   g_free (self->url);

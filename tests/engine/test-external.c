@@ -479,6 +479,173 @@ test_simulated_switch (void)
   fixture_clear (&f);
 }
 
+/* The events of two runs, field by field (what the journal writes of them). */
+static void
+assert_same_events (GPtrArray *a,
+                    GPtrArray *b)
+{
+  g_assert_cmpuint (a->len, ==, b->len);
+  for (guint i = 0; i < a->len; i++)
+    {
+      const WnEvent *x = g_ptr_array_index (a, i), *y = g_ptr_array_index (b, i);
+
+      g_assert_cmpuint (x->seq, ==, y->seq);
+      g_assert_cmpint (x->t_us, ==, y->t_us);
+      g_assert_cmpint (x->kind, ==, y->kind);
+      g_assert_cmpint (x->phase, ==, y->phase);
+      g_assert_cmpstr (x->job, ==, y->job);
+      g_assert_cmpstr (x->worker, ==, y->worker);
+      g_assert_cmpstr (x->error, ==, y->error);
+    }
+}
+
+static void
+record_event_cb (const WnEvent *event,
+                 gpointer       data)
+{
+  g_ptr_array_add (data, wn_event_copy (event));
+}
+
+/* Outside calls made at odd points of a run: a lock, a failure that gates
+ * the job, an empty fetch, a refused report, a complete. */
+static void
+make_calls (Fixture *f)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *job = NULL;
+  g_autofree char *none = NULL;
+
+  job = fetch (f, "w1", 10 * SEC);
+  advance (f, SEC);
+  g_assert_true (wn_external_failure (f->external, job, "w1", "boom", "d", 1, 2 * SEC, &error));
+  none = fetch (f, "w1", 10 * SEC);
+  g_assert_null (none);
+  advance (f, 3 * SEC);
+  g_free (job);
+  job = fetch (f, "w1", 10 * SEC);
+  g_assert_nonnull (job);
+  advance (f, 500 * WN_USEC_PER_MSEC);
+  g_assert_false (wn_external_complete (f->external, job, "w2", NULL, &error));
+  g_assert_error (error, WN_EXTERNAL_ERROR, WN_EXTERNAL_ERROR_WRONG_WORKER);
+  g_clear_error (&error);
+  g_assert_true (wn_external_complete (f->external, job, "w1", NULL, &error));
+  wn_test_run_until (f->run, WN_TIME_NEVER);
+}
+
+static void
+test_recorded_calls (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) diagnostics = NULL;
+  g_autoptr(WnScenario) saved = NULL;
+  g_autoptr(GPtrArray) replayed = g_ptr_array_new_with_free_func ((GDestroyNotify) wn_event_free);
+  g_autofree char *session = NULL;
+  WnEngineOptions options = { 0 };
+  GPtrArray *commands;
+  WnEngine *replay;
+  guint n_external = 0;
+  Fixture f;
+
+  fixture_init (&f, "workerTrusted", NULL, NULL);
+  wn_external_free (f.external);
+  f.external = wn_engine_get_external (f.run->engine);
+  make_calls (&f);
+  g_assert_cmpstr (instance_end (&f), ==, "done");
+
+  /* what changed the run or journalled is recorded; the empty fetch is not */
+  commands = wn_engine_get_commands (f.run->engine);
+  for (guint i = 0; i < commands->len; i++)
+    {
+      const WnCommand *c = g_ptr_array_index (commands, i);
+
+      if (c->kind != WN_COMMAND_EXTERNAL)
+        continue;
+      n_external++;
+      g_assert_cmpstr (json_object_get_string_member (c->call, "workerId"), !=, NULL);
+    }
+  g_assert_cmpuint (n_external, ==, 5);
+
+  /* the session replays headless: the same events, without calls from outside */
+  session = wn_engine_export_session (f.run->engine);
+  g_assert_nonnull (strstr (session, "\"outsideWorkers\" : true"));
+  g_assert_nonnull (strstr (session, "\"refused\" : \"External Task i1/j1 cannot be completed by worker 'w2'"));
+  saved = wn_load_scenario_data (session, -1, "session", &diagnostics, &error);
+  g_assert_no_error (error);
+  replay = wn_engine_new (f.run->process, saved, &options);
+  wn_journal_subscribe (wn_engine_get_journal (replay), record_event_cb, replayed, NULL);
+  wn_engine_run (replay, WN_TIME_NEVER);
+  g_assert_cmpuint (wn_engine_get_notices (replay)->len, ==, 0);
+  assert_same_events (f.run->events, replayed);
+  wn_engine_free (replay);
+
+  f.external = NULL;
+  fixture_clear (&f);
+}
+
+/* Back in time while serving: the record's calls come again by themselves; a
+ * live call is refused (a fetch locks nothing) until the record is used up. */
+static void
+test_rerun_replays_calls (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) locked = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) rerun_events = g_ptr_array_new_with_free_func ((GDestroyNotify) wn_event_free);
+  WnExternalTopic topic = { "t", 10 * SEC };
+  const WnEvent *rearmed;
+  WnEngine *rerun;
+  Fixture f;
+
+  fixture_init (&f, "workerTrusted", NULL, NULL);
+  wn_external_free (f.external);
+  f.external = wn_engine_get_external (f.run->engine);
+  make_calls (&f);
+  rearmed = wn_test_find (f.run, WN_EV_JOB, WN_PH_WORKER_REARMED, "task", 0);
+  g_assert_nonnull (rearmed);
+
+  rerun = wn_engine_new_rerun (f.run->engine);
+  wn_journal_subscribe (wn_engine_get_journal (rerun), record_event_cb, rerun_events, NULL);
+  g_assert_cmpint (wn_engine_run_to_event (rerun, rearmed->seq, WN_TIME_NEVER, G_MAXUINT), ==, WN_STOP_REQUESTED);
+  g_assert_cmpuint (wn_engine_get_n_future (rerun), >, 0);
+
+  /* the worker, still connected, sends its calls again: not applied */
+  g_assert_true (wn_external_fetch_and_lock (wn_engine_get_external (rerun), "w1", 10, FALSE, &topic, 1,
+                                             locked, &error));
+  g_assert_cmpuint (locked->len, ==, 0);
+  g_assert_false (wn_external_complete (wn_engine_get_external (rerun), "i1/j1", "w1", NULL, &error));
+  g_assert_error (error, WN_EXTERNAL_ERROR, WN_EXTERNAL_ERROR_REPLAYING);
+  g_clear_error (&error);
+  g_assert_cmpuint (wn_engine_get_n_future (rerun), >, 0);
+
+  /* on to the end: the journal the run had, the record used up, live again */
+  wn_engine_run (rerun, WN_TIME_NEVER);
+  assert_same_events (f.run->events, rerun_events);
+  g_assert_cmpuint (wn_engine_get_n_future (rerun), ==, 0);
+  g_assert_false (wn_external_complete (wn_engine_get_external (rerun), "i1/j1", "w1", NULL, &error));
+  g_assert_error (error, WN_EXTERNAL_ERROR, WN_EXTERNAL_ERROR_NOT_FOUND);
+  wn_engine_free (rerun);
+
+  f.external = NULL;
+  fixture_clear (&f);
+}
+
+/* A session's recorded call that cannot be read is a load error naming the member. */
+static void
+test_recorded_call_errors (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) diagnostics = NULL;
+  g_autoptr(WnScenario) scenario = NULL;
+
+  scenario = wn_load_scenario_data ("{ \"format\": \"winnow.scenario/1\", \"x-winnow\": { \"commands\": ["
+                                    "  { \"after\": 3, \"at\": \"0us\", \"op\": \"external\","
+                                    "    \"call\": { \"endpoint\": \"failure\", \"taskId\": \"i1/j1\","
+                                    "                \"workerId\": \"w\", \"retries\": -1 } } ] } }",
+                                    -1, "bad.json", &diagnostics, &error);
+  g_assert_null (scenario);
+  g_assert_nonnull (error);
+  g_assert_nonnull (strstr (error->message, "retries: must be a whole number from 0"));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -494,5 +661,8 @@ main (int argc, char **argv)
   g_test_add_func ("/engine/External/extend-and-unlock", test_extend_and_unlock);
   g_test_add_func ("/engine/External/set-retries", test_set_retries);
   g_test_add_func ("/engine/External/simulated-switch", test_simulated_switch);
+  g_test_add_func ("/engine/External/recorded-calls", test_recorded_calls);
+  g_test_add_func ("/engine/External/rerun-replays-calls", test_rerun_replays_calls);
+  g_test_add_func ("/engine/External/recorded-call-errors", test_recorded_call_errors);
   return g_test_run ();
 }

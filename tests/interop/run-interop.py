@@ -58,8 +58,9 @@ class Server:
         self.status = self.proc.returncode
         self.summary = json.loads(out.strip().splitlines()[-1])
         self.stderr = err
-        with open(self.journal) as f:
-            self.events = [json.loads(l) for l in f]
+        with open(self.journal, "rb") as f:
+            self.journal_bytes = f.read()
+        self.events = [json.loads(l) for l in self.journal_bytes.decode().splitlines()]
         os.unlink(self.journal)
         return self
 
@@ -229,8 +230,56 @@ def reports_after_expiry():
     check(len(done) == 1 and done[0]["worker"] == "js-rescuer", "then another worker completed it")
 
 
+def replay_headless(process, session, served):
+    """Replay a served run's saved session without a server or a worker: the
+    journal must be the served run's, byte for byte."""
+    journal = os.path.join(WORK, "replay-%d.jsonl" % time.monotonic_ns())
+    done = subprocess.run([WINNOW_RUN, process, "--scenario", session, "--journal", journal, "-q"],
+                          capture_output=True, text=True, timeout=60)
+    with open(journal, "rb") as f:
+        replayed = f.read()
+    os.unlink(journal)
+    check("notice" not in done.stderr, "the replay applied every recorded call: %s" % done.stderr)
+    if replayed != served.journal_bytes:
+        a, b = served.journal_bytes.decode().splitlines(), replayed.decode().splitlines()
+        first = next((i for i in range(min(len(a), len(b))) if a[i] != b[i]), min(len(a), len(b)))
+        raise AssertionError("replayed journal differs at line %d (%d vs %d lines):\n  served:   %s\n  replayed: %s"
+                             % (first + 1, len(a), len(b), a[first] if first < len(a) else "-",
+                                b[first] if first < len(b) else "-"))
+    return json.load(open(session))
+
+
+def recorded_and_replayed():
+    """The worked example served to the JS worker (trusted; and one that crashes mid-lock on the
+    slow process), saved with --save-session, replays headless to the same journal."""
+    for process, args, modes in ((EXAMPLE, ["--external-topic", "reserve"], [("inventory", "js-inventory")]),
+                                 (SLOW, [], [("crasher", "js-crasher"), ("completer", "js-rescuer")])):
+        session = os.path.join(WORK, "session-%d.json" % time.monotonic_ns())
+        server = Server(process, "--save-session", session, *args)
+        workers = []
+        try:
+            for i, (mode, worker_id) in enumerate(modes):
+                workers.append(Worker(mode, server.url, worker_id))
+                if mode == "crasher":
+                    workers[-1].expect("locked")
+                    workers[-1].proc.wait(timeout=10)
+            server.wait()
+        finally:
+            for w in workers:
+                w.stop()
+            server.kill()
+        check(server.status == 0, "exit status %s: %s" % (server.status, server.stderr))
+        saved = replay_headless(process, session, server)
+        os.unlink(session)
+        calls = [c["call"] for c in saved["x-winnow"]["commands"] if c["op"] == "external"]
+        check(saved["x-winnow"].get("outsideWorkers") is True, "the session says outside workers served it")
+        check(calls and all(c["workerId"] in {w for _, w in modes} for c in calls if "workerId" in c),
+              "the outside calls are recorded with their worker ids: %s" % calls[:3])
+        check({c["endpoint"] for c in calls} >= {"fetchAndLock", "complete"}, "fetches and reports recorded")
+
+
 TESTS = [worked_example_trusted, worked_example_authoritative, extends_its_lock, crashes_mid_lock,
-         reports_after_expiry]
+         reports_after_expiry, recorded_and_replayed]
 
 
 def main():
