@@ -197,5 +197,9 @@ void      _winnow_session_serve_attach       (WinnowSession *self);
 void      _winnow_session_serve_mode_changed (WinnowSession *self);
 /* Apply the next held outside call; FALSE when none waits. */
 gboolean  _winnow_session_serve_step         (WinnowSession *self);
+/* The topics whose simulated workers are off in this run (NULL-terminated),
+ * and the same switches on the run just made (Restart keeps them). */
+char          **_winnow_session_topics_off     (WinnowSession *self);
+void            _winnow_session_topics_restore (WinnowSession *self, char **off);
 
 G_END_DECLS

@@ -181,3 +181,66 @@ winnow_session_get_server (WinnowSession *self)
 
   return self->server;
 }
+
+char **
+winnow_session_dup_simulated_topics (WinnowSession *self)
+{
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+  g_autoptr(GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+  WnScenario *scenario;
+
+  g_return_val_if_fail (WINNOW_IS_SESSION (self), NULL);
+
+  scenario = self->engine != NULL ? wn_engine_get_scenario (self->engine) : NULL;
+  for (guint i = 0; scenario != NULL && i < scenario->workers->len; i++)
+    {
+      const char *topic = ((WnWorkerConfig *) g_ptr_array_index (scenario->workers, i))->topic;
+
+      if (topic != NULL && g_hash_table_add (seen, (gpointer) topic))
+        g_strv_builder_add (builder, topic);
+    }
+  return g_strv_builder_end (builder);
+}
+
+gboolean
+winnow_session_set_topic_simulated (WinnowSession *self,
+                                    const char    *topic,
+                                    gboolean       on,
+                                    GError       **error)
+{
+  g_return_val_if_fail (WINNOW_IS_SESSION (self), FALSE);
+  g_return_val_if_fail (topic != NULL, FALSE);
+
+  if (self->engine == NULL)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_INITIALIZED, "no run");
+      return FALSE;
+    }
+  if (wn_engine_get_topic_simulated (self->engine, topic) == on)
+    return TRUE;
+  if (!wn_engine_set_topic_simulated (self->engine, topic, on, error))
+    return FALSE;
+  _winnow_session_request_flush (self);
+  return TRUE;
+}
+
+char **
+_winnow_session_topics_off (WinnowSession *self)
+{
+  g_auto(GStrv) topics = winnow_session_dup_simulated_topics (self);
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+
+  for (guint i = 0; topics[i] != NULL; i++)
+    if (!wn_engine_get_topic_simulated (self->engine, topics[i]))
+      g_strv_builder_add (builder, topics[i]);
+  return g_strv_builder_end (builder);
+}
+
+void
+_winnow_session_topics_restore (WinnowSession *self,
+                                char         **off)
+{
+  /* a topic the new run's scenario does not have is left out */
+  for (guint i = 0; off != NULL && off[i] != NULL; i++)
+    wn_engine_set_topic_simulated (self->engine, off[i], FALSE, NULL);
+}

@@ -234,16 +234,17 @@ winnow_session_step_next (WinnowSession *self)
     }
   winnow_session_pause (self);
   _winnow_session_leave_hit (self);
-  /* in the past the record goes on: its next event, as it was */
-  if (winnow_session_is_in_past (self))
-    return _winnow_session_travel_step_forward (self);
-  /* an outside worker's call waiting while paused is the next thing to happen */
+  /* an outside worker's call waiting while paused is the next thing to
+   * happen (in the past it is answered as the rerun answers live calls) */
   if (_winnow_session_serve_step (self))
     {
       self->snapshots_dirty = TRUE;
       _winnow_session_request_flush (self);
       return TRUE;
     }
+  /* in the past the record goes on: its next event, as it was */
+  if (winnow_session_is_in_past (self))
+    return _winnow_session_travel_step_forward (self);
   next = wn_scheduler_get_next_time (scheduler);
   if (next == WN_TIME_NEVER)
     return FALSE;

@@ -326,12 +326,14 @@ start_engine (WinnowSession *self,
               gboolean       keep_trust)
 {
   g_autofree WnTrust *trust = keep_trust && self->engine != NULL ? save_trust (self) : NULL;
+  g_auto(GStrv) topics_off = keep_trust && self->engine != NULL ? _winnow_session_topics_off (self) : NULL;
   gboolean dropped = FALSE;
 
   dropped = _winnow_session_swap_engine (self, wn_engine_new (self->process, self->scenario, &self->options));
   _winnow_session_branches_reset (self);
   if (trust != NULL)
     restore_trust (self, trust);
+  _winnow_session_topics_restore (self, topics_off);
   self->snapshots_dirty = TRUE;
   self->instances_dirty = TRUE;
   self->last_mode = WN_CLOCK_PAUSED;

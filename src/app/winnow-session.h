@@ -93,6 +93,15 @@ gboolean          winnow_session_serve             (WinnowSession          *self
                                                     const char             *address,
                                                     GError                **error);
 WnRestServer     *winnow_session_get_server        (WinnowSession          *self);
+/* The topics the scenario's simulated workers serve (NULL-terminated,
+ * transfer full), and the switch that turns them off for `topic` so that
+ * outside workers get every job of it (as winnow-run --external-topic):
+ * recorded with the run's commands, kept by Restart. */
+char            **winnow_session_dup_simulated_topics (WinnowSession       *self);
+gboolean          winnow_session_set_topic_simulated (WinnowSession        *self,
+                                                    const char             *topic,
+                                                    gboolean                on,
+                                                    GError                **error);
 WnProcess        *winnow_session_get_process       (WinnowSession          *self);
 GFile            *winnow_session_get_file          (WinnowSession          *self);
 const WnEngineOptions *winnow_session_get_options  (WinnowSession          *self);

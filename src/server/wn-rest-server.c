@@ -56,7 +56,26 @@ struct _WnRestServer
   GQueue          held;      /* Held*, in arrival order */
   GFunc           held_notify;
   gpointer        held_notify_data;
+  GPtrArray      *workers;   /* Seen*, in the order of their first call */
 };
+
+/* An outside worker that has called: for the front end's list. */
+typedef struct {
+  char    *id;
+  char    *last_call;
+  WnTime   at;
+  guint64  n_calls;
+} Seen;
+
+static void
+seen_free (gpointer data)
+{
+  Seen *seen = data;
+
+  g_free (seen->id);
+  g_free (seen->last_call);
+  g_free (seen);
+}
 
 /* A call that came while the clock was paused, waiting to be applied. */
 typedef struct {
@@ -1186,6 +1205,35 @@ route_task (WnRestServer      *self,
     handle_get_task (self, msg, rest);
 }
 
+static char *describe_call (const char *path, JsonObject *body);
+
+/* Remember who called, what and when (the virtual time it came). */
+static void
+note_worker (WnRestServer *self,
+             const char   *path,
+             JsonObject   *body)
+{
+  const char *worker = NULL;
+  Seen *seen = NULL;
+
+  if (body == NULL || !json_object_has_member (body, "workerId") ||
+      !wn_rest_body_get_string (body, "", "workerId", FALSE, &worker, NULL) || worker == NULL)
+    return;
+  for (guint i = 0; i < self->workers->len && seen == NULL; i++)
+    if (strcmp (((Seen *) g_ptr_array_index (self->workers, i))->id, worker) == 0)
+      seen = g_ptr_array_index (self->workers, i);
+  if (seen == NULL)
+    {
+      seen = g_new0 (Seen, 1);
+      seen->id = g_strdup (worker);
+      g_ptr_array_add (self->workers, seen);
+    }
+  g_free (seen->last_call);
+  seen->last_call = describe_call (path, NULL);
+  seen->at = wn_engine_now (self->engine);
+  seen->n_calls++;
+}
+
 static void
 route (WnRestServer      *self,
        SoupServerMessage *msg,
@@ -1195,6 +1243,7 @@ route (WnRestServer      *self,
 {
   const char *key;
 
+  note_worker (self, path, body);
   if (strcmp (path, "/version") == 0)
     {
       if (method_is (msg, "GET"))
@@ -1276,7 +1325,7 @@ describe_call (const char *path,
   const char *worker = NULL;
   const char *slash;
 
-  if (json_object_has_member (body, "workerId"))
+  if (body != NULL && json_object_has_member (body, "workerId"))
     wn_rest_body_get_string (body, "", "workerId", FALSE, &worker, NULL);
   path = g_str_has_prefix (path, "/external-task/") ? path + strlen ("/external-task/") : path;
   slash = strrchr (path, '/');
@@ -1441,6 +1490,7 @@ wn_rest_server_new (WnEngine *engine)
   self->swept_at = -1;
   self->max_body = WN_REST_DEFAULT_MAX_BODY;
   self->polls = g_hash_table_new (g_direct_hash, g_direct_equal);
+  self->workers = g_ptr_array_new_with_free_func (seen_free);
   self->soup = soup_server_new ("server-header", "winnow/" PACKAGE_VERSION " ", NULL);
   soup_server_add_early_handler (self->soup, NULL, early_cb, self, NULL);
   soup_server_add_handler (self->soup, NULL, handler_cb, self, NULL);
@@ -1499,6 +1549,37 @@ wn_rest_server_apply_held (WnRestServer *self)
   return TRUE;
 }
 
+guint
+wn_rest_server_get_n_workers (WnRestServer *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+
+  return self->workers->len;
+}
+
+const char *
+wn_rest_server_get_worker (WnRestServer *self,
+                           guint         index,
+                           const char  **last_call,
+                           WnTime       *at,
+                           guint64      *n_calls)
+{
+  const Seen *seen;
+
+  g_return_val_if_fail (self != NULL, NULL);
+
+  if (index >= self->workers->len)
+    return NULL;
+  seen = g_ptr_array_index (self->workers, index);
+  if (last_call != NULL)
+    *last_call = seen->last_call;
+  if (at != NULL)
+    *at = seen->at;
+  if (n_calls != NULL)
+    *n_calls = seen->n_calls;
+  return seen->id;
+}
+
 void
 wn_rest_server_shutdown (WnRestServer *self)
 {
@@ -1534,6 +1615,7 @@ wn_rest_server_free (WnRestServer *self)
     return;
   wn_rest_server_shutdown (self);
   g_hash_table_unref (self->polls);
+  g_ptr_array_unref (self->workers);
   if (self->sweep_now != NULL)
     g_source_destroy (self->sweep_now);
   g_clear_pointer (&self->sweep_now, g_source_unref);

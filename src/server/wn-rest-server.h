@@ -47,6 +47,13 @@ const char   *wn_rest_server_get_held       (WnRestServer *server, guint index);
 /* Apply the oldest held call now, as if it had just arrived with the clock
  * running; FALSE when none waits. */
 gboolean      wn_rest_server_apply_held     (WnRestServer *server);
+/* The outside workers that have called this server (a body with a
+ * workerId), in the order of their first call: the `index`th one's id, or
+ * NULL; its last call ("complete i1/j1", "fetchAndLock"),
+ * the virtual time that call came and how many it made. */
+guint         wn_rest_server_get_n_workers  (WnRestServer *server);
+const char   *wn_rest_server_get_worker     (WnRestServer *server, guint index, const char **last_call,
+                                             WnTime *at, guint64 *n_calls);
 /* Apply the held calls and answer every waiting long poll with what it has
  * (nothing); the server goes on answering until it is freed. Freeing it
  * shuts it down too, and lets the answers go out (the connections close a

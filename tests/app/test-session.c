@@ -615,6 +615,129 @@ test_serve (void)
   soup_session_abort (client);
 }
 
+/* A call to the session's server that waits while the clock is paused: one
+ * step applies it; returns the answer's status (and the answer in *answer). */
+static guint
+call_held (SoupSession   *client,
+           WinnowSession *session,
+           const char    *method,
+           const char    *path,
+           const char    *text,
+           GBytes       **answer)
+{
+  WnRestServer *server = winnow_session_get_server (session);
+  g_autofree char *url = g_strconcat (wn_rest_server_get_url (server), path, NULL);
+  g_autoptr(SoupMessage) msg = soup_message_new (method, url);
+  g_autoptr(GBytes) body = g_bytes_new (text, strlen (text));
+  guint before = wn_rest_server_get_n_held (server);
+
+  *answer = NULL;
+  soup_message_set_request_body_from_bytes (msg, "application/json", body);
+  soup_session_send_and_read_async (client, msg, G_PRIORITY_DEFAULT, NULL, sent_cb, answer);
+  while (wn_rest_server_get_n_held (server) == before)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_true (winnow_session_step_next (session));
+  while (*answer == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  return soup_message_get_status (msg);
+}
+
+static void
+find_reserve_cb (const WnJobInfo *info,
+                 gpointer         data)
+{
+  if (g_strcmp0 (info->topic, "reserve") == 0 && info->state == WN_JOB_AVAILABLE && *(char **) data == NULL)
+    *(char **) data = g_strdup (info->id);
+}
+
+static guint
+count_external (WnEngine *engine)
+{
+  GPtrArray *commands = wn_engine_get_commands (engine);
+  guint n = 0;
+
+  for (guint i = 0; i < commands->len; i++)
+    n += ((WnCommand *) g_ptr_array_index (commands, i))->kind == WN_COMMAND_EXTERNAL;
+  return n;
+}
+
+/* Serving with a topic switched to outside workers: a worker's lock and
+ * complete are recorded; going back reruns them, the worker's call sent again
+ * is refused (never applied twice) and the run comes back to the same end. */
+static void
+test_serve_travel (void)
+{
+  g_autofree char *path = g_build_filename (EXAMPLES_DIR, "order-fulfilment.process.json", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(WinnowSession) session = winnow_session_new ();
+  g_autoptr(SoupSession) client = soup_session_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) answer = NULL;
+  g_autoptr(JsonNode) tasks = NULL;
+  g_autofree char *job = NULL;
+  g_autofree char *report = NULL;
+  g_auto(GStrv) topics = NULL;
+  const char *last = NULL;
+  WnJobInfo info;
+  guint steps = 0;
+
+  g_assert_true (winnow_session_load_file (session, file, NULL, NULL, &error));
+  topics = winnow_session_dup_simulated_topics (session);
+  g_assert_true (g_strv_contains ((const char *const *) topics, "reserve"));
+  g_assert_true (winnow_session_set_topic_simulated (session, "reserve", FALSE, &error));
+  g_assert_no_error (error);
+  g_assert_true (winnow_session_serve (session, "127.0.0.1:0", &error));
+
+  while (job == NULL && steps++ < 500)
+    {
+      g_assert_true (winnow_session_step_next (session));
+      wn_dispatcher_foreach (wn_engine_get_dispatcher (winnow_session_get_engine (session)), find_reserve_cb, &job);
+    }
+  g_assert_nonnull (job);
+  g_assert_cmpuint (call_held (client, session, "POST", "/external-task/fetchAndLock",
+                               "{\"workerId\": \"py\", \"maxTasks\": 1,"
+                               " \"topics\": [{\"topicName\": \"reserve\", \"lockDuration\": 60000}]}",
+                               &answer), ==, 200);
+  tasks = wn_test_json (g_bytes_get_data (answer, NULL));
+  g_assert_cmpuint (json_array_get_length (json_node_get_array (tasks)), ==, 1);
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (json_node_get_array (tasks), 0),
+                                                  "id"), ==, job);
+  g_clear_pointer (&answer, g_bytes_unref);
+  report = g_strdup_printf ("/external-task/%s/complete", job);
+  g_assert_cmpuint (call_held (client, session, "POST", report, "{\"workerId\": \"py\"}", &answer), ==, 204);
+  g_clear_pointer (&answer, g_bytes_unref);
+  g_assert_false (wn_dispatcher_lookup (wn_engine_get_dispatcher (winnow_session_get_engine (session)), job, NULL));
+  g_assert_cmpuint (count_external (winnow_session_get_engine (session)), ==, 2);
+  g_assert_cmpuint (wn_rest_server_get_n_workers (winnow_session_get_server (session)), ==, 1);
+  g_assert_cmpstr (wn_rest_server_get_worker (winnow_session_get_server (session), 0, &last, NULL, NULL), ==, "py");
+  g_assert_true (g_str_has_prefix (last, "complete ") && g_str_equal (last + strlen ("complete "), job));
+
+  /* back, while serving, to before the complete: the job is py's again */
+  g_assert_true (winnow_session_can_step_back (session));
+  g_assert_true (winnow_session_step_back (session));
+  g_assert_nonnull (winnow_session_get_server (session));
+  g_assert_true (wn_dispatcher_lookup (wn_engine_get_dispatcher (winnow_session_get_engine (session)), job, &info));
+  g_assert_cmpint (info.state, ==, WN_JOB_LOCKED);
+  g_assert_cmpstr (info.worker, ==, "py");
+  g_assert_cmpuint (wn_engine_get_n_future (winnow_session_get_engine (session)), >, 0);
+
+  /* the worker sends its complete again: refused, the record's comes instead */
+  g_assert_cmpuint (call_held (client, session, "POST", report, "{\"workerId\": \"py\"}", &answer), ==, 400);
+  g_assert_nonnull (strstr (g_bytes_get_data (answer, NULL), "went back in time"));
+  g_clear_pointer (&answer, g_bytes_unref);
+  for (steps = 0; wn_engine_get_n_future (winnow_session_get_engine (session)) > 0 && steps < 500; steps++)
+    g_assert_true (winnow_session_step_next (session));
+  g_assert_cmpuint (wn_engine_get_n_future (winnow_session_get_engine (session)), ==, 0);
+  g_assert_false (wn_dispatcher_lookup (wn_engine_get_dispatcher (winnow_session_get_engine (session)), job, NULL));
+  g_assert_cmpuint (count_external (winnow_session_get_engine (session)), ==, 2);
+
+  /* Restart keeps the switch */
+  winnow_session_restart (session);
+  g_assert_false (wn_engine_get_topic_simulated (winnow_session_get_engine (session), "reserve"));
+  g_assert_true (winnow_session_serve (session, NULL, &error));
+  soup_session_abort (client);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -625,6 +748,7 @@ main (int argc, char **argv)
   g_test_add_func ("/app/Session/step-in-slices", test_step_in_slices);
   g_test_add_func ("/app/Session/mode", test_mode);
   g_test_add_func ("/app/Session/serve", test_serve);
+  g_test_add_func ("/app/Session/serve-travel", test_serve_travel);
   g_test_add_func ("/app/Session/incremental/flaky-service", test_flaky_service);
   g_test_add_func ("/app/Session/incremental/incidents", test_incidents);
   g_test_add_func ("/app/Session/incremental/parallel", test_parallel);
