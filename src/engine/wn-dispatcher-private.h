@@ -35,6 +35,11 @@ gboolean _wn_dispatcher_rearm_trusted (WnDispatcher *dispatcher, const char *job
  * job.unlocked naming the holder. FALSE (WN_DISPATCHER_ERROR_NOT_FOUND) for an
  * unknown job; an unlocked one is left as it is. */
 gboolean _wn_dispatcher_unlock (WnDispatcher *dispatcher, const char *job, GError **error);
+/* Lock the job `job` (available now: fresh, re-armed, its lock lapsed) for
+ * `worker`, as a fetch that takes it would (job.locked, or a takeover);
+ * FALSE when there is no such job or it is not available. */
+gboolean _wn_dispatcher_lock_job (WnDispatcher *dispatcher, const char *job, const char *worker,
+                                  WnTime lock_duration, WnJobInfo *locked);
 
 /* End a job, locked or not, with a terminal exhausted fault carrying
  * `message` (an operator set its retries to 0). */

@@ -1191,6 +1191,9 @@ wn_dispatcher_enqueue (WnDispatcher    *self,
   return TRUE;
 }
 
+static void lock_job (WnDispatcher *self, Job *job, const char *worker, WnTime lock_duration, WnTime now,
+                      WnJobInfo *locked);
+
 gboolean
 wn_dispatcher_fetch (WnDispatcher      *self,
                      const char        *worker,
@@ -1220,50 +1223,83 @@ wn_dispatcher_fetch (WnDispatcher      *self,
       job = topic_pop_available (topic);
       if (job == NULL)
         continue;
-
-      /* a takeover: the execution the lapsed lock was running never reported,
-       * so it is no failure the retry policy may count (semantics §2) */
-      if (job->lapsed && job->executions > job->lock_executions)
-        job->lost++;
-      if (job->lapsed)
-        self->counters.reclaims++;
-      if (job->lapsed && journal_on (self))
-        {
-          WnEvent event;
-
-          job_event_init (&event, WN_PH_LOCK_RECLAIMED, job);
-          event.worker = job->worker;
-          event.deadline_us = job->deadline;
-          emit (self, &event);
-        }
-
-      job->lapsed = FALSE;
-      job->holder_gone = FALSE;
-      job->worker = intern_worker (self, worker);
-      job->first_lock = now;
-      /* a lock past the end of virtual time lasts to its end */
-      wn_time_add (now, lock_duration, &job->deadline);
-      job->not_before = 0;
-      job->lock_executions = job->executions;
-      job_place (self, job, WHERE_LOCKED);
-      self->recent = job;
-
-      if (journal_on (self))
-        {
-          WnEvent event;
-
-          job_event_init (&event, WN_PH_LOCKED, job);
-          event.worker = job->worker;
-          event.attempt = job->executions + 1;
-          event.deadline_us = job->deadline;
-          emit (self, &event);
-        }
-
-      if (locked != NULL)
-        job_fill_info (job, now, locked);
+      lock_job (self, job, worker, lock_duration, now, locked);
       return TRUE;
     }
   return FALSE;
+}
+
+gboolean
+_wn_dispatcher_lock_job (WnDispatcher *self,
+                         const char   *id,
+                         const char   *worker,
+                         WnTime        lock_duration,
+                         WnJobInfo    *locked)
+{
+  WnTime now = now_of (self);
+  Job *job = job_find (self, id);
+
+  if (job == NULL)
+    return FALSE;
+  if (lock_duration <= 0 || lock_duration > self->max_lock)
+    lock_duration = self->max_lock;
+  topic_promote (self, job->topic, now);
+  if (job->where != WHERE_FRESH && job->where != WHERE_AGAIN)
+    return FALSE;
+  job_place (self, job, WHERE_NONE);
+  lock_job (self, job, worker, lock_duration, now, locked);
+  return TRUE;
+}
+
+/* Lock `job`, just taken out of its topic's available ones, for `worker`. */
+static void
+lock_job (WnDispatcher *self,
+          Job          *job,
+          const char   *worker,
+          WnTime        lock_duration,
+          WnTime        now,
+          WnJobInfo    *locked)
+{
+  /* a takeover: the execution the lapsed lock was running never reported,
+   * so it is no failure the retry policy may count (semantics §2) */
+  if (job->lapsed && job->executions > job->lock_executions)
+    job->lost++;
+  if (job->lapsed)
+    self->counters.reclaims++;
+  if (job->lapsed && journal_on (self))
+    {
+      WnEvent event;
+
+      job_event_init (&event, WN_PH_LOCK_RECLAIMED, job);
+      event.worker = job->worker;
+      event.deadline_us = job->deadline;
+      emit (self, &event);
+    }
+
+  job->lapsed = FALSE;
+  job->holder_gone = FALSE;
+  job->worker = intern_worker (self, worker);
+  job->first_lock = now;
+  /* a lock past the end of virtual time lasts to its end */
+  wn_time_add (now, lock_duration, &job->deadline);
+  job->not_before = 0;
+  job->lock_executions = job->executions;
+  job_place (self, job, WHERE_LOCKED);
+  self->recent = job;
+
+  if (journal_on (self))
+    {
+      WnEvent event;
+
+      job_event_init (&event, WN_PH_LOCKED, job);
+      event.worker = job->worker;
+      event.attempt = job->executions + 1;
+      event.deadline_us = job->deadline;
+      emit (self, &event);
+    }
+
+  if (locked != NULL)
+    job_fill_info (job, now, locked);
 }
 
 static guint

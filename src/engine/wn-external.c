@@ -362,6 +362,90 @@ refuse_replaying (WnExternal  *self,
   return TRUE;
 }
 
+/* An execution of the job just locked begins; its id joins `locked`. */
+static void
+begin (WnExternal *self,
+       const char *job,
+       const char *worker,
+       GPtrArray  *locked)
+{
+  char *id = g_strdup (job);
+
+  /* 0: the job executed too often at one instant and has ended */
+  if (wn_dispatcher_begin_execution (dispatcher_of (self), id, worker, NULL) > 0)
+    {
+      self->engine->executions++;
+      g_ptr_array_add (locked, id);
+    }
+  else
+    g_free (id);
+}
+
+typedef struct {
+  WnExternal            *self;
+  const WnExternalTopic *topic;
+  WnTime                 now;
+  char                  *id;     /* the first available job of the topic that passes */
+} Matching;
+
+/* Whether the instance has one of the filter's variables with that value. */
+static gboolean
+instance_matches (WnExternal *self,
+                  const char *instance,
+                  JsonObject *filter)
+{
+  WnInstanceInfo info;
+  JsonObjectIter iter;
+  const char *name;
+  JsonNode *want;
+
+  if (!wn_engine_lookup_instance (self->engine, instance, &info) || info.variables == NULL)
+    return FALSE;
+  json_object_iter_init (&iter, filter);
+  while (json_object_iter_next (&iter, &name, &want))
+    {
+      JsonNode *have = json_object_get_member (info.variables, name);
+
+      if (have != NULL && json_node_equal (have, want))
+        return TRUE;
+    }
+  return FALSE;
+}
+
+static void
+matching_cb (const WnJobInfo *info,
+             gpointer         data)
+{
+  Matching *m = data;
+  gboolean available = info->state == WN_JOB_AVAILABLE ||
+                       (info->state == WN_JOB_LOCKED && info->deadline < m->now);
+
+  if (m->id != NULL || !available || g_strcmp0 (info->topic, m->topic->name) != 0 ||
+      (info->not_before > m->now))
+    return;
+  if (instance_matches (m->self, info->instance, m->topic->process_variables))
+    m->id = g_strdup (info->id);
+}
+
+/* Lock the first available job of the topic (enqueue order) whose instance
+ * passes its processVariables filter. */
+static gboolean
+lock_matching (WnExternal            *self,
+               const char            *worker,
+               const WnExternalTopic *topic,
+               WnJobInfo             *info)
+{
+  Matching m = { self, topic, now_of (self), NULL };
+  gboolean ok;
+
+  wn_dispatcher_foreach (dispatcher_of (self), matching_cb, &m);
+  if (m.id == NULL)
+    return FALSE;
+  ok = _wn_dispatcher_lock_job (dispatcher_of (self), m.id, worker, topic->lock_duration, info);
+  g_free (m.id);
+  return ok;
+}
+
 /* ---- API ---- */
 
 WnExternal *
@@ -449,6 +533,9 @@ wn_external_fetch_and_lock (WnExternal            *self,
 
           json_object_set_string_member (topic, "topicName", topics[i].name);
           set_duration (topic, "lockDuration", topics[i].lock_duration);
+          if (topics[i].process_variables != NULL && json_object_get_size (topics[i].process_variables) > 0)
+            json_object_set_object_member (topic, "processVariables",
+                                           wn_json_object_deep_copy (topics[i].process_variables));
           json_array_add_object_element (list, topic);
         }
       json_object_set_array_member (call, "topics", list);
@@ -460,22 +547,14 @@ wn_external_fetch_and_lock (WnExternal            *self,
   for (guint i = 0; i < n_topics; i++)
     {
       const char *names[1] = { topics[i].name };
+      gboolean filtered = topics[i].process_variables != NULL &&
+                          json_object_get_size (topics[i].process_variables) > 0;
       WnJobInfo info;
 
       while (locked->len < max_tasks &&
-             wn_dispatcher_fetch (dispatcher, worker, names, 1, topics[i].lock_duration, &info))
-        {
-          char *id = g_strdup (info.id);
-
-          /* 0: the job executed too often at one instant and has ended */
-          if (wn_dispatcher_begin_execution (dispatcher, id, worker, NULL) > 0)
-            {
-              self->engine->executions++;
-              g_ptr_array_add (locked, id);
-            }
-          else
-            g_free (id);
-        }
+             (filtered ? lock_matching (self, worker, &topics[i], &info)
+                       : wn_dispatcher_fetch (dispatcher, worker, names, 1, topics[i].lock_duration, &info)))
+        begin (self, info.id, worker, locked);
     }
   if (call != NULL)
     {
@@ -735,6 +814,68 @@ wn_external_extend_lock (WnExternal  *self,
 }
 
 gboolean
+wn_external_lock (WnExternal  *self,
+                  const char  *id,
+                  const char  *worker,
+                  WnTime       lock_duration,
+                  GError     **error)
+{
+  Recording recording = { NULL, 0 };
+  g_autoptr(GPtrArray) locked = g_ptr_array_new_with_free_func (g_free);
+  JsonObject *call;
+  WnJobInfo info;
+  gboolean ok;
+
+  g_return_val_if_fail (self != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (lock_duration <= 0)
+    {
+      g_set_error_literal (error, WN_EXTERNAL_ERROR, WN_EXTERNAL_ERROR_INVALID,
+                           "lockDuration must be greater than 0");
+      return FALSE;
+    }
+  if (!check_worker (self, worker, error) || refuse_replaying (self, id, worker, "locked", error))
+    return FALSE;
+  call = call_begin (self, "lock", id, worker, &recording);
+  if (call != NULL)
+    set_duration (call, "lockDuration", lock_duration);
+  if (id == NULL || !wn_dispatcher_lookup (dispatcher_of (self), id, &info))
+    ok = refuse (self, NULL, id, worker, WN_EXTERNAL_ERROR_NOT_FOUND,
+                 g_strdup_printf ("External task with id %s does not exist", id ? id : ""), error);
+  else if (info.worker != NULL && info.deadline >= now_of (self) && strcmp (info.worker, worker) != 0)
+    ok = refuse (self, &info, id, worker, WN_EXTERNAL_ERROR_WRONG_WORKER,
+                 g_strdup_printf ("External Task %s cannot be locked by worker '%s'. It is locked by worker '%s'.",
+                                  id, worker, info.worker), error);
+  else if (info.worker != NULL && info.deadline >= now_of (self))
+    {
+      /* its own lock: the new one from now */
+      GError *local_error = NULL;
+
+      ok = wn_dispatcher_extend_lock (dispatcher_of (self), id, worker, lock_duration, &local_error) ||
+           translate (local_error, error);
+    }
+  else if (info.not_before > now_of (self))
+    {
+      g_autofree char *at = wn_time_format_clock (info.not_before);
+
+      ok = refuse (self, &info, id, worker, WN_EXTERNAL_ERROR_NOT_AVAILABLE,
+                   g_strdup_printf ("External Task %s cannot be locked by worker '%s'. It waits for its retry "
+                                    "until %s (virtual time).", id, worker, at), error);
+    }
+  else if (!_wn_dispatcher_lock_job (dispatcher_of (self), id, worker, lock_duration, &info))
+    ok = refuse (self, &info, id, worker, WN_EXTERNAL_ERROR_NOT_AVAILABLE,
+                 g_strdup_printf ("External Task %s cannot be locked by worker '%s'. It is not available.",
+                                  id, worker), error);
+  else
+    {
+      begin (self, id, worker, locked);
+      ok = TRUE;
+    }
+  return call_end (self, &recording, ok, ok, error);
+}
+
+gboolean
 wn_external_unlock (WnExternal  *self,
                     const char  *id,
                     GError     **error)
@@ -917,6 +1058,8 @@ call_topics (JsonObject  *call,
       g_autoptr(GError) local_error = NULL;
       WnExternalTopic topic;
 
+      JsonNode *filter;
+
       if (!JSON_NODE_HOLDS_OBJECT (element) ||
           !call_string (json_node_get_object (element), "topicName", TRUE, &topic.name, &local_error) ||
           !call_duration (json_node_get_object (element), "lockDuration", &topic.lock_duration, &local_error))
@@ -924,6 +1067,13 @@ call_topics (JsonObject  *call,
           bad_call (error, path, local_error != NULL ? local_error->message : "must be an object");
           return NULL;
         }
+      filter = json_object_get_member (json_node_get_object (element), "processVariables");
+      if (filter != NULL && !JSON_NODE_HOLDS_OBJECT (filter))
+        {
+          bad_call (error, path, "processVariables: must be an object");
+          return NULL;
+        }
+      topic.process_variables = filter != NULL ? json_node_get_object (filter) : NULL;
       g_array_append_val (topics, topic);
     }
   return g_steal_pointer (&topics);
@@ -1027,6 +1177,15 @@ run_call (WnExternal  *self,
       if (self != NULL)
         ok = wn_external_extend_lock (self, task, worker, duration, &result);
     }
+  else if (g_str_equal (endpoint, "lock"))
+    {
+      if (worker == NULL)
+        return bad_call (error, "workerId", "missing");
+      if (!call_duration (call, "lockDuration", &duration, error))
+        return FALSE;
+      if (self != NULL)
+        ok = wn_external_lock (self, task, worker, duration, &result);
+    }
   else if (g_str_equal (endpoint, "unlock"))
     {
       if (self != NULL)
@@ -1041,7 +1200,7 @@ run_call (WnExternal  *self,
     }
   else
     return bad_call (error, "endpoint", "must be fetchAndLock, complete, failure, bpmnError, extendLock, "
-                                        "unlock or retries");
+                                        "lock, unlock or retries");
   if (self != NULL)
     *same = ok != refused;
   return TRUE;

@@ -59,6 +59,7 @@ typedef enum {
   WN_EXTERNAL_ERROR_SIMULATED_WORKER, /* the worker id is one of the scenario's simulated workers */
   WN_EXTERNAL_ERROR_NOT_TRUSTED,      /* set retries on an EngineAuthoritative job */
   WN_EXTERNAL_ERROR_REPLAYING,        /* the run went back in time and replays its recorded calls */
+  WN_EXTERNAL_ERROR_NOT_AVAILABLE,    /* lock: the job waits for its retry (a gate) */
 } WnExternalError;
 
 /* One topic of a fetch: its name and the lock to take (virtual µs; ≤ 0 or
@@ -66,6 +67,9 @@ typedef enum {
 typedef struct {
   const char *name;
   WnTime      lock_duration;
+  JsonObject *process_variables;  /* NULL or empty: any job; else only jobs whose instance
+                                   * has one of these variables with that value (OR, as
+                                   * Camunda's processVariables) */
 } WnExternalTopic;
 
 /* What the last failure reported on a job said, for the job's next fetch
@@ -115,6 +119,11 @@ gboolean      wn_external_bpmn_error      (WnExternal *external, const char *job
 /* The lock then ends `new_duration` (virtual µs, > 0) from now. */
 gboolean      wn_external_extend_lock     (WnExternal *external, const char *job, const char *worker,
                                            WnTime new_duration, GError **error);
+/* Lock the job `job` for `worker` (Camunda's /lock): it must be available
+ * (not locked by anyone, or its lock lapsed; not waiting behind a gate); one
+ * the worker holds gets the new lock. An execution begins, as by a fetch. */
+gboolean      wn_external_lock            (WnExternal *external, const char *job, const char *worker,
+                                           WnTime lock_duration, GError **error);
 /* Anyone may unlock (as in Camunda); an unlocked job stays as it is. */
 gboolean      wn_external_unlock          (WnExternal *external, const char *job, GError **error);
 /* An operator's retries for a WorkerTrusted job: shown to its next fetch;

@@ -24,6 +24,7 @@ typedef struct {
   char      *name;
   WnTime     lock_duration;
   GPtrArray *variables;      /* char*, or NULL = all */
+  JsonObject *process_variables;  /* NULL: no filter */
   gboolean   extension_properties;
   gboolean   excluded;       /* a filter no job of this run can pass */
 } FetchTopic;
@@ -125,6 +126,7 @@ fetch_topic_clear (gpointer data)
 
   g_free (topic->name);
   g_clear_pointer (&topic->variables, g_ptr_array_unref);
+  g_clear_pointer (&topic->process_variables, json_object_unref);
 }
 
 static void
@@ -359,12 +361,6 @@ parse_topic (WnRestServer *self,
       g_set_error (error, WN_REST_ERROR, WN_REST_ERROR_BAD_REQUEST, "%s.lockDuration: is required", path);
       return FALSE;
     }
-  if (process_variables != NULL && json_object_get_size (process_variables) > 0)
-    {
-      g_set_error (error, WN_REST_ERROR, WN_REST_ERROR_BAD_REQUEST,
-                   "%s.processVariables: filtering by variable values is not supported by Winnow", path);
-      return FALSE;
-    }
   flag = FALSE;
   wn_rest_body_get_bool (object, path, "includeExtensionProperties", &flag, NULL);
 
@@ -382,6 +378,9 @@ parse_topic (WnRestServer *self,
       topic->variables = copy;
     }
   topic->extension_properties = flag;
+  /* plain JSON values, as Camunda's FetchExternalTaskTopicDto has them */
+  if (process_variables != NULL && json_object_get_size (process_variables) > 0)
+    topic->process_variables = json_object_ref (process_variables);
   /* filters the run's one process and its tenant-less, key-less instances fail */
   topic->excluded =
     (key != NULL && strcmp (key, process_id) != 0) ||
@@ -475,7 +474,7 @@ try_fetch (WnRestServer *self,
   for (guint i = 0; i < fetch->topics->len; i++)
     {
       const FetchTopic *topic = &g_array_index (fetch->topics, FetchTopic, i);
-      WnExternalTopic t = { topic->name, topic->lock_duration };
+      WnExternalTopic t = { topic->name, topic->lock_duration, topic->process_variables };
 
       if (!topic->excluded)
         g_array_append_val (topics, t);
@@ -757,6 +756,7 @@ static const char *const failure_fields[] = {
 };
 static const char *const bpmn_error_fields[] = { "workerId", "errorCode", "errorMessage", "variables", NULL };
 static const char *const extend_fields[] = { "workerId", "newDuration", NULL };
+static const char *const lock_fields[] = { "workerId", "lockDuration", NULL };
 static const char *const retries_fields[] = { "retries", NULL };
 static const char *const no_fields[] = { NULL };
 
@@ -855,6 +855,22 @@ handle_report (WnRestServer *self,
           return FALSE;
         }
       return wn_external_extend_lock (self->external, id, worker, duration * WN_USEC_PER_MSEC, error);
+    }
+  if (strcmp (action, "lock") == 0)
+    {
+      gboolean present = FALSE;
+      gint64 duration = 0;
+
+      if (!wn_rest_body_check_known (body, "", lock_fields, error) ||
+          !wn_rest_body_get_string (body, "", "workerId", TRUE, &worker, error) ||
+          !wn_rest_body_get_int (body, "", "lockDuration", 1, WN_TIME_MAX / 1000, &present, &duration, error))
+        return FALSE;
+      if (!present)
+        {
+          g_set_error_literal (error, WN_REST_ERROR, WN_REST_ERROR_BAD_REQUEST, "lockDuration: is required");
+          return FALSE;
+        }
+      return wn_external_lock (self->external, id, worker, duration * WN_USEC_PER_MSEC, error);
     }
   /* unlock */
   if (!wn_rest_body_check_known (body, "", no_fields, error))
@@ -1148,7 +1164,9 @@ handle_version (SoupServerMessage *msg)
 
 /* ---- routing ---- */
 
-static const char *const report_actions[] = { "complete", "failure", "bpmnError", "extendLock", "unlock", NULL };
+static const char *const report_actions[] = {
+  "complete", "failure", "bpmnError", "extendLock", "lock", "unlock", NULL,
+};
 
 static gboolean
 method_is (SoupServerMessage *msg,

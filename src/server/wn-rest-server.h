@@ -61,7 +61,7 @@ const char   *wn_rest_server_get_worker     (WnRestServer *server, guint index, 
 void          wn_rest_server_shutdown       (WnRestServer *server);
 
 /* One request body for `endpoint` ("fetchAndLock", "complete", "failure",
- * "bpmnError", "extendLock", "unlock", "retries") on the task `id`, read and
+ * "bpmnError", "extendLock", "lock", "unlock", "retries") on the task `id`, read and
  * applied as the HTTP side does, without HTTP (no long poll): for the fuzz
  * target. FALSE with the error the request would be answered with. */
 gboolean      wn_rest_server_apply_body     (WnRestServer *server, const char *endpoint, const char *id,

@@ -31,7 +31,7 @@ static const char process_json[] =
   "    { \"id\": \"f5\", \"from\": \"oops\", \"to\": \"done\" } ] }";
 
 static const char *const endpoints[] = {
-  "fetchAndLock", "complete", "failure", "bpmnError", "extendLock", "unlock", "retries", "complete",
+  "fetchAndLock", "complete", "failure", "bpmnError", "extendLock", "lock", "unlock", "retries",
 };
 
 static WnProcess *process;

@@ -175,6 +175,38 @@ assert_bad_request (Fixture    *f,
     error_message (&a, "InvalidRequestException");
 }
 
+/* A request whose answer must have `status`; returns nothing else. */
+static void
+assert_status (Fixture    *f,
+               const char *method,
+               const char *path,
+               const char *body,
+               guint       status)
+{
+  g_auto(Answer) a;
+
+  request (f, method, path, body, &a);
+  g_assert_cmpuint (a.status, ==, status);
+}
+
+/* The ids a fetchAndLock `body` locks, as "i1/j1 i2/j1". */
+static char *
+fetch_ids (Fixture    *f,
+           const char *body)
+{
+  g_auto(Answer) a;
+  g_autoptr(GString) ids = g_string_new (NULL);
+  JsonArray *tasks;
+
+  request (f, "POST", "/external-task/fetchAndLock", body, &a);
+  g_assert_cmpuint (a.status, ==, 200);
+  tasks = json_node_get_array (a.body);
+  for (guint i = 0; i < json_array_get_length (tasks); i++)
+    g_string_append_printf (ids, "%s%s", i > 0 ? " " : "",
+                            json_object_get_string_member (json_array_get_object_element (tasks, i), "id"));
+  return g_string_free (g_steal_pointer (&ids), FALSE);
+}
+
 static const char *fetch_t =
   "{\"workerId\": \"w1\", \"maxTasks\": 5, \"topics\": [{\"topicName\": \"t\", \"lockDuration\": 10000}]}";
 static const char *fetch_r =
@@ -511,6 +543,79 @@ test_unlock (Fixture *f, gconstpointer data)
 }
 
 static void
+test_lock (Fixture *f, gconstpointer data)
+{
+  g_auto(Answer) a;
+  g_autofree char *none = NULL;
+
+  /* an available job: locked, an execution begins, then no fetch gets it */
+  assert_status (f, "POST", "/external-task/i1/j1/lock", "{\"workerId\": \"w1\", \"lockDuration\": 5000}", 204);
+  g_assert_cmpstr (wn_test_find (f->run, WN_EV_JOB, WN_PH_LOCKED, "task", 0)->worker, ==, "w1");
+  g_assert_cmpint (wn_test_find (f->run, WN_EV_JOB, WN_PH_LOCKED, "task", 0)->deadline_us, ==, 5 * SEC);
+  g_assert_cmpuint (wn_test_count (f->run, WN_EV_JOB, WN_PH_EXECUTING, "task"), ==, 1);
+  none = fetch_ids (f, fetch_t);
+  g_assert_cmpstr (none, ==, "");
+  /* another worker: Camunda's 400; its holder: a new lock from now */
+  assert_bad_request (f, "POST", "/external-task/i1/j1/lock", "{\"workerId\": \"w2\", \"lockDuration\": 5000}",
+                      "External Task i1/j1 cannot be locked by worker 'w2'. It is locked by worker 'w1'.");
+  assert_status (f, "POST", "/external-task/i1/j1/lock", "{\"workerId\": \"w1\", \"lockDuration\": 8000}", 204);
+  g_assert_cmpint (wn_test_find (f->run, WN_EV_JOB, WN_PH_LOCK_EXTENDED, "task", 0)->deadline_us, ==, 8 * SEC);
+  /* lapsed: another worker takes it over */
+  wn_scheduler_step_by (wn_engine_get_scheduler (f->run->engine), 9 * SEC);
+  assert_status (f, "POST", "/external-task/i1/j1/lock", "{\"workerId\": \"w2\", \"lockDuration\": 5000}", 204);
+  g_assert_cmpstr (wn_test_find (f->run, WN_EV_JOB, WN_PH_LOCK_RECLAIMED, "task", 0)->worker, ==, "w1");
+  /* no such task, bad bodies, the wrong method */
+  request (f, "POST", "/external-task/i9/j9/lock", "{\"workerId\": \"w1\", \"lockDuration\": 5000}", &a);
+  g_assert_cmpuint (a.status, ==, 404);
+  g_assert_cmpstr (error_message (&a, "InvalidRequestException"), ==, "External task with id i9/j9 does not exist");
+  assert_bad_request (f, "POST", "/external-task/i1/j1/lock", "{\"workerId\": \"w1\"}", "lockDuration: is required");
+  assert_bad_request (f, "POST", "/external-task/i1/j1/lock", "{\"lockDuration\": 1000}", "workerId: is required");
+  assert_bad_request (f, "POST", "/external-task/i1/j1/lock", "{\"workerId\": \"w1\", \"lockDuration\": 0}",
+                      "lockDuration: must be between 1 and 9223372036854775");
+  assert_bad_request (f, "POST", "/external-task/i1/j1/lock",
+                      "{\"workerId\": \"w1\", \"lockDuration\": 1, \"x\": 1}", "x: unknown field");
+  assert_status (f, "GET", "/external-task/i1/j1/lock", NULL, 405);
+}
+
+static void
+test_lock_gated (Fixture *f, gconstpointer data)
+{
+  lock_first (f);
+  assert_status (f, "POST", "/external-task/i1/j1/failure",
+                 "{\"workerId\": \"w1\", \"retries\": 2, \"retryTimeout\": 3000}", 204);
+  assert_bad_request (f, "POST", "/external-task/i1/j1/lock", "{\"workerId\": \"w2\", \"lockDuration\": 1000}",
+                      "External Task i1/j1 cannot be locked by worker 'w2'. It waits for its retry until "
+                      "T+00:03.000 (virtual time).");
+}
+
+static void
+test_fetch_process_variables (Fixture *f, gconstpointer data)
+{
+  g_autofree char *none = NULL;
+  g_autofree char *second = NULL;
+  g_autofree char *either = NULL;
+
+  assert_status (f, "POST", "/process-definition/key/p/start",
+                 "{\"variables\": {\"n\": {\"value\": 4, \"type\": \"Integer\"}}}", 200);
+  wn_engine_run (f->run->engine, wn_engine_now (f->run->engine));
+  none = fetch_ids (f, "{\"workerId\": \"w1\", \"maxTasks\": 5, \"topics\": [{\"topicName\": \"t\","
+                       " \"lockDuration\": 1000, \"processVariables\": {\"n\": 99}}]}");
+  g_assert_cmpstr (none, ==, "");
+  second = fetch_ids (f, "{\"workerId\": \"w1\", \"maxTasks\": 5, \"topics\": [{\"topicName\": \"t\","
+                         " \"lockDuration\": 1000, \"processVariables\": {\"n\": 4}}]}");
+  g_assert_cmpstr (second, ==, "i2/j1");
+  /* any one of them (OR, as Camunda's), objects compared whole */
+  either = fetch_ids (f, "{\"workerId\": \"w1\", \"maxTasks\": 5, \"topics\": [{\"topicName\": \"t\","
+                         " \"lockDuration\": 1000, \"processVariables\": {\"n\": 99,"
+                         " \"order\": {\"id\": \"A-1\", \"total\": 50}}}]}");
+  g_assert_cmpstr (either, ==, "i1/j1");
+  assert_bad_request (f, "POST", "/external-task/fetchAndLock",
+                      "{\"workerId\": \"w\", \"maxTasks\": 1, \"topics\": [{\"topicName\": \"t\","
+                      " \"lockDuration\": 1, \"processVariables\": [1]}]}",
+                      "topics[0].processVariables: must be an object");
+}
+
+static void
 test_query (Fixture *f, gconstpointer data)
 {
   g_auto(Answer) a;
@@ -751,6 +856,9 @@ main (int argc, char **argv)
   ADD ("bpmn-error", test_bpmn_error);
   ADD ("extend-lock", test_extend_lock);
   ADD ("unlock", test_unlock);
+  ADD ("lock", test_lock);
+  ADD ("lock-gated", test_lock_gated);
+  ADD ("fetch-process-variables", test_fetch_process_variables);
   ADD ("query", test_query);
   ADD ("get-task", test_get_task);
   ADD ("retries", test_retries);
