@@ -19,6 +19,9 @@
 /* Camunda's limit for asyncResponseTimeout: 30 min. */
 #define MAX_ASYNC_TIMEOUT_MS (30 * 60 * 1000)
 #define BODY_KEY "wn-rest-body"
+#define DEADLINE_KEY "wn-rest-deadline"
+/* Connections waiting to be accepted (the kernel caps it at somaxconn). */
+#define LISTEN_BACKLOG 1024
 
 typedef struct {
   char      *name;
@@ -58,6 +61,7 @@ struct _WnRestServer
   GFunc           held_notify;
   gpointer        held_notify_data;
   GPtrArray      *workers;   /* Seen*, in the order of their first call */
+  guint           request_timeout_ms;  /* wall time to read a request whole */
 };
 
 /* An outside worker that has called: for the front end's list. */
@@ -1493,6 +1497,49 @@ auth_cb (SoupAuthDomain    *domain,
 
 /* ---- API ---- */
 
+/* A request not read whole in time (a slow-loris client): its connection
+ * is shut, which libsoup takes as the client going away. */
+static gboolean
+request_late_cb (gpointer data)
+{
+  SoupServerMessage *msg = data;
+  GSocket *socket = soup_server_message_get_socket (msg);
+
+  if (socket != NULL)
+    g_socket_shutdown (socket, TRUE, TRUE, NULL);
+  g_object_set_data (G_OBJECT (msg), DEADLINE_KEY, NULL);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+deadline_free (gpointer data)
+{
+  g_source_destroy (data);
+  g_source_unref (data);
+}
+
+static void
+request_started_cb (SoupServer        *soup,
+                    SoupServerMessage *msg,
+                    WnRestServer      *self)
+{
+  GSource *deadline = g_timeout_source_new (self->request_timeout_ms);
+
+  /* the message owns the timer; the callback gets it unreferenced */
+  g_source_set_callback (deadline, request_late_cb, msg, NULL);
+  g_source_set_static_name (deadline, "WnRestServer request deadline");
+  g_source_attach (deadline, self->context);
+  g_object_set_data_full (G_OBJECT (msg), DEADLINE_KEY, deadline, deadline_free);
+}
+
+static void
+request_read_cb (SoupServer        *soup,
+                 SoupServerMessage *msg,
+                 WnRestServer      *self)
+{
+  g_object_set_data (G_OBJECT (msg), DEADLINE_KEY, NULL);
+}
+
 WnRestServer *
 wn_rest_server_new (WnEngine *engine)
 {
@@ -1510,9 +1557,22 @@ wn_rest_server_new (WnEngine *engine)
   self->polls = g_hash_table_new (g_direct_hash, g_direct_equal);
   self->workers = g_ptr_array_new_with_free_func (seen_free);
   self->soup = soup_server_new ("server-header", "winnow/" PACKAGE_VERSION " ", NULL);
+  self->request_timeout_ms = WN_REST_DEFAULT_REQUEST_TIMEOUT_MS;
+  g_signal_connect (self->soup, "request-started", G_CALLBACK (request_started_cb), self);
+  g_signal_connect (self->soup, "request-read", G_CALLBACK (request_read_cb), self);
   soup_server_add_early_handler (self->soup, NULL, early_cb, self, NULL);
   soup_server_add_handler (self->soup, NULL, handler_cb, self, NULL);
   return self;
+}
+
+void
+wn_rest_server_set_request_timeout (WnRestServer *self,
+                                    guint         timeout_ms)
+{
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (timeout_ms > 0);
+
+  self->request_timeout_ms = timeout_ms;
 }
 
 void
@@ -1641,6 +1701,7 @@ wn_rest_server_free (WnRestServer *self)
   /* the answers just given still have to go out: the libsoup server lives on
    * a moment without anything of ours (requests that come meanwhile get
    * libsoup's 404), so a client never waits on a connection nobody serves */
+  g_signal_handlers_disconnect_by_data (self->soup, self);
   soup_server_remove_handler (self->soup, NULL);
   if (self->auth != NULL)
     soup_server_remove_auth_domain (self->soup, self->auth);
@@ -1689,6 +1750,7 @@ wn_rest_server_listen (WnRestServer *self,
                        GError      **error)
 {
   g_autoptr(GSocketAddress) address = NULL;
+  g_autoptr(GSocket) socket = NULL;
   GSList *listeners;
 
   g_return_val_if_fail (self != NULL, FALSE);
@@ -1707,7 +1769,15 @@ wn_rest_server_listen (WnRestServer *self,
                    "%s is not an IP address (use 127.0.0.1, ::1, 0.0.0.0 or an interface's address)", host);
       return FALSE;
     }
-  if (!soup_server_listen (self->soup, address, 0, error))
+  /* a socket of our own: libsoup's listens with GLib's backlog of 10, and
+   * dozens of clients connecting at once were reset */
+  socket = g_socket_new (g_socket_address_get_family (address), G_SOCKET_TYPE_STREAM, G_SOCKET_PROTOCOL_TCP,
+                         error);
+  if (socket == NULL)
+    return FALSE;
+  g_socket_set_listen_backlog (socket, LISTEN_BACKLOG);
+  if (!g_socket_bind (socket, address, TRUE, error) || !g_socket_listen (socket, error) ||
+      !soup_server_listen_socket (self->soup, socket, 0, error))
     return FALSE;
 
   /* the port from the listening socket (soup_server_get_uris() leaks in 3.2) */

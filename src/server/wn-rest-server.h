@@ -18,6 +18,9 @@ G_BEGIN_DECLS
 
 /* Request bodies larger than this get a 413. */
 #define WN_REST_DEFAULT_MAX_BODY (1024 * 1024)
+/* A request (line, headers and body) not read whole within this much wall
+ * time has its connection shut: slow clients cannot hold connections open. */
+#define WN_REST_DEFAULT_REQUEST_TIMEOUT_MS 10000
 
 typedef struct _WnRestServer WnRestServer;
 
@@ -26,6 +29,7 @@ void          wn_rest_server_free           (WnRestServer *server);
 /* Require HTTP basic auth with these credentials (copied). */
 void          wn_rest_server_set_basic_auth (WnRestServer *server, const char *user, const char *password);
 void          wn_rest_server_set_max_body   (WnRestServer *server, gsize max_body);
+void          wn_rest_server_set_request_timeout (WnRestServer *server, guint timeout_ms);
 /* Listen on `host` (an IP address or "localhost"; NULL = 127.0.0.1) and `port`
  * (0 = any free one). */
 gboolean      wn_rest_server_listen         (WnRestServer *server, const char *host, guint port,
