@@ -274,13 +274,27 @@ topic_timer_cb (gpointer data)
 
 /* Keep the topic's one timer at the earliest instant a job of it may become
  * fetchable: the earliest gate, or just past the earliest lock deadline. */
+/* When a job of the topic becomes fetchable by time alone: the earliest
+ * gate's end, or just past the earliest lock deadline. */
+static WnTime
+topic_next_change (Topic *topic)
+{
+  const Job *gated = wn_heap_peek (&topic->gated);
+  const Job *locked = wn_heap_peek (&topic->locked);
+  WnTime want = WN_TIME_NEVER;
+
+  if (gated != NULL)
+    want = gated->not_before;
+  if (locked != NULL && locked->deadline < WN_TIME_NEVER && locked->deadline + 1 < want)
+    want = locked->deadline + 1;
+  return want;
+}
+
 static void
 topic_update_timer (WnDispatcher *self,
                     Topic        *topic)
 {
-  const Job *gated;
-  const Job *locked;
-  WnTime want = WN_TIME_NEVER;
+  WnTime want;
 
   if (topic->n_waiters == 0)
     {
@@ -288,12 +302,7 @@ topic_update_timer (WnDispatcher *self,
       return;
     }
 
-  gated = wn_heap_peek (&topic->gated);
-  locked = wn_heap_peek (&topic->locked);
-  if (gated != NULL)
-    want = gated->not_before;
-  if (locked != NULL && locked->deadline < WN_TIME_NEVER && locked->deadline + 1 < want)
-    want = locked->deadline + 1;
+  want = topic_next_change (topic);
 
   if (topic->timer != 0 && topic->timer_at == want)
     return;
@@ -1395,24 +1404,13 @@ wn_dispatcher_next_available (WnDispatcher *self,
                               const char   *name)
 {
   Topic *topic;
-  const Job *gated;
-  const Job *locked;
-  WnTime want = WN_TIME_NEVER;
 
   g_return_val_if_fail (self != NULL, WN_TIME_NEVER);
 
   topic = name != NULL ? topic_get (self, name, FALSE) : NULL;
   if (topic == NULL)
     return WN_TIME_NEVER;
-  if (topic_has_available (topic))
-    return 0;
-  gated = wn_heap_peek (&topic->gated);
-  locked = wn_heap_peek (&topic->locked);
-  if (gated != NULL)
-    want = gated->not_before;
-  if (locked != NULL && locked->deadline < WN_TIME_NEVER && locked->deadline + 1 < want)
-    want = locked->deadline + 1;
-  return want;
+  return topic_has_available (topic) ? 0 : topic_next_change (topic);
 }
 
 void

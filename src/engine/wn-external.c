@@ -446,6 +446,17 @@ lock_matching (WnExternal            *self,
   return ok;
 }
 
+static gboolean
+positive (WnTime       duration,
+          const char  *name,
+          GError     **error)
+{
+  if (duration > 0)
+    return TRUE;
+  g_set_error (error, WN_EXTERNAL_ERROR, WN_EXTERNAL_ERROR_INVALID, "%s must be greater than 0", name);
+  return FALSE;
+}
+
 /* ---- API ---- */
 
 WnExternal *
@@ -795,12 +806,8 @@ wn_external_extend_lock (WnExternal  *self,
   g_return_val_if_fail (self != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
-  if (new_duration <= 0)
-    {
-      g_set_error_literal (error, WN_EXTERNAL_ERROR, WN_EXTERNAL_ERROR_INVALID,
-                           "newDuration must be greater than 0");
-      return FALSE;
-    }
+  if (!positive (new_duration, "newDuration", error))
+    return FALSE;
   if (refuse_replaying (self, id, worker, "extended", error))
     return FALSE;
   call = call_begin (self, "extendLock", id, worker, &recording);
@@ -829,12 +836,8 @@ wn_external_lock (WnExternal  *self,
   g_return_val_if_fail (self != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
-  if (lock_duration <= 0)
-    {
-      g_set_error_literal (error, WN_EXTERNAL_ERROR, WN_EXTERNAL_ERROR_INVALID,
-                           "lockDuration must be greater than 0");
-      return FALSE;
-    }
+  if (!positive (lock_duration, "lockDuration", error))
+    return FALSE;
   if (!check_worker (self, worker, error) || refuse_replaying (self, id, worker, "locked", error))
     return FALSE;
   call = call_begin (self, "lock", id, worker, &recording);

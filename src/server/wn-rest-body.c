@@ -93,6 +93,55 @@ member (JsonObject *object,
   return node != NULL && !JSON_NODE_HOLDS_NULL (node) ? node : NULL;
 }
 
+/* The member `name` in *node (NULL when absent or null: an error when it is
+ * required); FALSE with "must be WHAT" when `holds` refuses it. */
+static gboolean
+typed_member (JsonObject  *object,
+              const char  *path,
+              const char  *name,
+              gboolean     required,
+              gboolean   (*holds) (JsonNode *node),
+              const char  *what,
+              JsonNode   **node,
+              GError     **error)
+{
+  *node = member (object, name);
+  if (*node == NULL)
+    return required ? bad (error, path, name, "is required") : TRUE;
+  if (!holds (*node))
+    {
+      g_autofree char *message = g_strdup_printf ("must be %s", what);
+
+      *node = NULL;
+      return bad (error, path, name, message);
+    }
+  return TRUE;
+}
+
+static gboolean
+holds_string (JsonNode *node)
+{
+  return JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING;
+}
+
+static gboolean
+holds_bool (JsonNode *node)
+{
+  return JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_BOOLEAN;
+}
+
+static gboolean
+holds_array (JsonNode *node)
+{
+  return JSON_NODE_HOLDS_ARRAY (node);
+}
+
+static gboolean
+holds_object (JsonNode *node)
+{
+  return JSON_NODE_HOLDS_OBJECT (node);
+}
+
 gboolean
 wn_rest_body_get_string (JsonObject  *object,
                          const char  *path,
@@ -101,14 +150,13 @@ wn_rest_body_get_string (JsonObject  *object,
                          const char **out,
                          GError     **error)
 {
-  JsonNode *node = member (object, name);
+  JsonNode *node;
 
   *out = NULL;
-  if (node == NULL)
-    return required ? bad (error, path, name, "is required") : TRUE;
-  if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING)
-    return bad (error, path, name, "must be a string");
-  *out = json_node_get_string (node);
+  if (!typed_member (object, path, name, required, holds_string, "a string", &node, error))
+    return FALSE;
+  if (node != NULL)
+    *out = json_node_get_string (node);
   return TRUE;
 }
 
@@ -156,19 +204,34 @@ wn_rest_body_get_int (JsonObject  *object,
 }
 
 gboolean
+wn_rest_body_require_int (JsonObject  *object,
+                          const char  *path,
+                          const char  *name,
+                          gint64       min,
+                          gint64       max,
+                          gint64      *out,
+                          GError     **error)
+{
+  gboolean present = FALSE;
+
+  if (!wn_rest_body_get_int (object, path, name, min, max, &present, out, error))
+    return FALSE;
+  return present || bad (error, path, name, "is required");
+}
+
+gboolean
 wn_rest_body_get_bool (JsonObject  *object,
                        const char  *path,
                        const char  *name,
                        gboolean    *out,
                        GError     **error)
 {
-  JsonNode *node = member (object, name);
+  JsonNode *node;
 
-  if (node == NULL)
-    return TRUE;
-  if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_BOOLEAN)
-    return bad (error, path, name, "must be true or false");
-  *out = json_node_get_boolean (node);
+  if (!typed_member (object, path, name, FALSE, holds_bool, "true or false", &node, error))
+    return FALSE;
+  if (node != NULL)
+    *out = json_node_get_boolean (node);
   return TRUE;
 }
 
@@ -180,14 +243,13 @@ wn_rest_body_get_array (JsonObject  *object,
                         JsonArray  **out,
                         GError     **error)
 {
-  JsonNode *node = member (object, name);
+  JsonNode *node;
 
   *out = NULL;
-  if (node == NULL)
-    return required ? bad (error, path, name, "is required") : TRUE;
-  if (!JSON_NODE_HOLDS_ARRAY (node))
-    return bad (error, path, name, "must be an array");
-  *out = json_node_get_array (node);
+  if (!typed_member (object, path, name, required, holds_array, "an array", &node, error))
+    return FALSE;
+  if (node != NULL)
+    *out = json_node_get_array (node);
   return TRUE;
 }
 
@@ -198,14 +260,13 @@ wn_rest_body_get_object (JsonObject  *object,
                          JsonObject **out,
                          GError     **error)
 {
-  JsonNode *node = member (object, name);
+  JsonNode *node;
 
   *out = NULL;
-  if (node == NULL)
-    return TRUE;
-  if (!JSON_NODE_HOLDS_OBJECT (node))
-    return bad (error, path, name, "must be an object");
-  *out = json_node_get_object (node);
+  if (!typed_member (object, path, name, FALSE, holds_object, "an object", &node, error))
+    return FALSE;
+  if (node != NULL)
+    *out = json_node_get_object (node);
   return TRUE;
 }
 

@@ -43,6 +43,9 @@ gboolean    wn_rest_body_get_string  (JsonObject *object, const char *path, cons
 gboolean    wn_rest_body_get_int     (JsonObject *object, const char *path, const char *name,
                                       gint64 min, gint64 max, gboolean *present, gint64 *out,
                                       GError **error);
+/* The same, the member required ("is required" when absent). */
+gboolean    wn_rest_body_require_int (JsonObject *object, const char *path, const char *name,
+                                      gint64 min, gint64 max, gint64 *out, GError **error);
 gboolean    wn_rest_body_get_bool    (JsonObject *object, const char *path, const char *name,
                                       gboolean *out, GError **error);
 gboolean    wn_rest_body_get_array   (JsonObject *object, const char *path, const char *name,

@@ -846,34 +846,22 @@ handle_report (WnRestServer *self,
     }
   if (strcmp (action, "extendLock") == 0)
     {
-      gboolean present = FALSE;
       gint64 duration = 0;
 
       if (!wn_rest_body_check_known (body, "", extend_fields, error) ||
           !wn_rest_body_get_string (body, "", "workerId", TRUE, &worker, error) ||
-          !wn_rest_body_get_int (body, "", "newDuration", 1, WN_TIME_MAX / 1000, &present, &duration, error))
+          !wn_rest_body_require_int (body, "", "newDuration", 1, WN_TIME_MAX / 1000, &duration, error))
         return FALSE;
-      if (!present)
-        {
-          g_set_error_literal (error, WN_REST_ERROR, WN_REST_ERROR_BAD_REQUEST, "newDuration: is required");
-          return FALSE;
-        }
       return wn_external_extend_lock (self->external, id, worker, duration * WN_USEC_PER_MSEC, error);
     }
   if (strcmp (action, "lock") == 0)
     {
-      gboolean present = FALSE;
       gint64 duration = 0;
 
       if (!wn_rest_body_check_known (body, "", lock_fields, error) ||
           !wn_rest_body_get_string (body, "", "workerId", TRUE, &worker, error) ||
-          !wn_rest_body_get_int (body, "", "lockDuration", 1, WN_TIME_MAX / 1000, &present, &duration, error))
+          !wn_rest_body_require_int (body, "", "lockDuration", 1, WN_TIME_MAX / 1000, &duration, error))
         return FALSE;
-      if (!present)
-        {
-          g_set_error_literal (error, WN_REST_ERROR, WN_REST_ERROR_BAD_REQUEST, "lockDuration: is required");
-          return FALSE;
-        }
       return wn_external_lock (self->external, id, worker, duration * WN_USEC_PER_MSEC, error);
     }
   /* unlock */
@@ -1172,6 +1160,20 @@ static const char *const report_actions[] = {
   "complete", "failure", "bpmnError", "extendLock", "lock", "unlock", NULL,
 };
 
+/* PUT …/retries. */
+static gboolean
+set_retries (WnRestServer *self,
+             const char   *id,
+             JsonObject   *body,
+             GError      **error)
+{
+  gint64 retries = 0;
+
+  return wn_rest_body_check_known (body, "", retries_fields, error) &&
+         wn_rest_body_require_int (body, "", "retries", 0, G_MAXINT32, &retries, error) &&
+         wn_external_set_retries (self->external, id, (guint) retries, error);
+}
+
 static gboolean
 method_is (SoupServerMessage *msg,
            const char        *method)
@@ -1207,20 +1209,12 @@ route_task (WnRestServer      *self,
     }
   if (action != NULL && strcmp (action, "retries") == 0)
     {
-      gboolean present = FALSE;
-      gint64 retries = 0;
-
       if (!method_is (msg, "PUT"))
         return;
-      if (!wn_rest_body_check_known (body, "", retries_fields, &error) ||
-          !wn_rest_body_get_int (body, "", "retries", 0, G_MAXINT32, &present, &retries, &error))
-        respond_gerror (msg, error);
-      else if (!present)
-        respond_error (msg, 400, "InvalidRequestException", "retries: is required");
-      else if (!wn_external_set_retries (self->external, id, (guint) retries, &error))
-        respond_gerror (msg, error);
-      else
+      if (set_retries (self, id, body, &error))
         respond_no_content (msg);
+      else
+        respond_gerror (msg, error);
       return;
     }
   if (method_is (msg, "GET"))
@@ -1842,20 +1836,7 @@ wn_rest_server_apply_body (WnRestServer *self,
       return answer != NULL;
     }
   if (strcmp (endpoint, "retries") == 0)
-    {
-      gboolean present = FALSE;
-      gint64 retries = 0;
-
-      if (!wn_rest_body_check_known (body, "", retries_fields, error) ||
-          !wn_rest_body_get_int (body, "", "retries", 0, G_MAXINT32, &present, &retries, error))
-        return FALSE;
-      if (!present)
-        {
-          g_set_error_literal (error, WN_REST_ERROR, WN_REST_ERROR_BAD_REQUEST, "retries: is required");
-          return FALSE;
-        }
-      return wn_external_set_retries (self->external, id, (guint) retries, error);
-    }
+    return set_retries (self, id, body, error);
   if (!g_strv_contains (report_actions, endpoint))
     {
       g_set_error (error, WN_REST_ERROR, WN_REST_ERROR_NOT_FOUND, "no endpoint %s", endpoint);
