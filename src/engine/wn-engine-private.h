@@ -66,6 +66,8 @@ struct _WnScope
   guint         mi_started;
   guint         mi_done;
   JsonNode     *mi_items;       /* the collection, or NULL */
+  GPtrArray    *event_starts;   /* while it runs: its event sub-processes' armed starts
+                                 * (wn-instance.c: EventStart*), or NULL */
 };
 
 struct _WnInstance
@@ -79,6 +81,8 @@ struct _WnInstance
   GArray          *ends;        /* guint node indices of every end event reached, once a
                                  * second one is (Engine II); NULL: end_node is the only one */
   GPtrArray       *scopes;      /* WnScope*, "s<n>" is scopes[n - 1]; NULL until a subProcess */
+  GPtrArray       *event_starts;/* while active: the process's event sub-processes' armed
+                                 * starts (wn-instance.c: EventStart*), or NULL */
   char            *reason;
   /* The variables, copy-on-write (wn-instance.c: set_variable): shared with the
    * process's defaults or a job's input until the instance writes. A task's

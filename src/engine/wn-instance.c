@@ -45,6 +45,11 @@ static void enter_message_wait (WnTrack *track, const WnNode *node);
 static void enter_event_gateway (WnTrack *track, const WnNode *node);
 static void enter_multi (WnTrack *track, const WnNode *node);
 static void set_element (WnTrack *track, const WnNode *node);
+static void arm_event_starts (WnInstance *instance, WnScope *scope, GArray *event_subs);
+static void disarm_event_starts (WnInstance *instance, WnScope *scope);
+static gboolean catch_in_event_sub (WnTrack *thrower, WnScope *scope, const char *code);
+static gboolean correlate_event_starts (WnInstance *instance, WnScope *scope, const char *name,
+                                        JsonNode *key, JsonObject *variables);
 
 static const WnNode *
 node_of (WnTrack *track)
@@ -301,6 +306,7 @@ instance_maybe_complete (WnInstance *instance)
 
   if (instance->state != WN_INSTANCE_ACTIVE || instance->n_live > 0 || instance->n_incidents > 0)
     return;
+  disarm_event_starts (instance, NULL);
   instance->state = WN_INSTANCE_COMPLETED;
   instance->ended_at = now;
   took = now - instance->started_at;
@@ -400,6 +406,7 @@ instance_terminate (WnInstance *instance,
 
   if (instance->state != WN_INSTANCE_ACTIVE)
     return;
+  disarm_event_starts (instance, NULL);
   /* every incident sits on a live track: cancelling them closed them all, and
    * the last one to close took the instance off n_with_incidents */
   for (guint i = 0; i < instance->n_tracks; i++)
@@ -1102,14 +1109,14 @@ boundary_wait_free (gpointer data)
  * expression that cannot be evaluated gives none (the wait then takes no
  * keyed message), as a false `when` does not match. */
 static JsonNode *
-correlation_key (WnTrack      *track,
+correlation_key (WnInstance   *instance,
                  const WnNode *node)
 {
   WnLiteScope scope = { NULL, 0, NULL };
 
   if (node->correlation == NULL)
     return NULL;
-  scope.variables = instance_variables (track->instance);
+  scope.variables = instance_variables (instance);
   return wn_lite_eval_json (node->correlation, &scope, NULL);
 }
 
@@ -1119,6 +1126,7 @@ scope_free (gpointer data)
   WnScope *scope = data;
 
   g_clear_pointer (&scope->mi_items, json_node_unref);
+  g_clear_pointer (&scope->event_starts, g_ptr_array_unref);
   g_free (scope);
 }
 
@@ -1194,6 +1202,7 @@ scope_track_ended (WnScope      *scope,
           WnInstance *instance = scope->host->instance;
 
           scope->ended = TRUE;
+          disarm_event_starts (instance, scope);
           for (guint i = 0; i < instance->n_tracks; i++)
             {
               WnTrack *track = _wn_instance_get_track (instance, i);
@@ -1213,6 +1222,7 @@ scope_track_ended (WnScope      *scope,
   if (scope->n_live > 0)
     return;
   scope->ended = TRUE;
+  disarm_event_starts (scope->host->instance, scope);
   wn_scheduler_post (scope->host->instance->engine->scheduler, scope_resume_cb, scope);
 }
 
@@ -1241,7 +1251,11 @@ enter_scope (WnTrack      *track,
              const WnNode *node)
 {
   WnScope *scope = scope_new (track, node);
-  WnTrack *inner = track_new (track->instance, (guint) node->inner_start, scope);
+  WnTrack *inner;
+
+  if (node->event_subs != NULL)
+    arm_event_starts (track->instance, scope, node->event_subs);
+  inner = track_new (track->instance, (guint) node->inner_start, scope);
 
   inner->loop_steps = track->loop_steps;
   wn_scheduler_post (track->instance->engine->scheduler, fork_cb, inner);
@@ -1353,6 +1367,7 @@ cancel_scope (WnScope    *scope,
   WnInstance *instance = scope->host->instance;
 
   scope->ended = TRUE;
+  disarm_event_starts (instance, scope);
   for (guint i = 0; i < instance->n_tracks; i++)
     {
       WnTrack *track = _wn_instance_get_track (instance, i);
@@ -1425,8 +1440,11 @@ find_catch (const WnProcess *process,
 }
 
 /* A BPMN error `code` thrown on `track` (already journalled as `thrown`): caught
- * by its node's boundary, else by a boundary of the enclosing subProcesses from
- * the innermost out, else uncaught: the failure path. */
+ * by its node's boundary, else, scope by scope from the innermost out, by an
+ * error event sub-process of the scope (unless the error comes out of one of
+ * that scope's event sub-processes), then by a boundary of the subProcess
+ * hosting the scope; at the top, by an error event sub-process of the process;
+ * else uncaught: the failure path. */
 static void
 catch_or_fail (WnTrack    *track,
                const char *code,
@@ -1437,11 +1455,20 @@ catch_or_fail (WnTrack    *track,
   WnTrack *host = track;
   /* an iteration's node is the activity's: its boundaries are the scope's */
   const WnNode *boundary = track->loop == 0 ? find_catch (process, node_of (track), code) : NULL;
+  gboolean from_event_sub = FALSE;
 
-  for (WnScope *scope = track->scope; boundary == NULL && scope != NULL; scope = scope->parent)
+  for (WnScope *scope = track->scope; boundary == NULL; scope = scope->parent)
     {
+      if (!from_event_sub && catch_in_event_sub (track, scope, code))
+        return;
+      if (scope == NULL)
+        break;
       host = scope->host;
-      boundary = find_catch (process, &process->nodes[scope->node], code);
+      /* a sub-process run by an iteration: its boundaries are the activity's,
+       * armed on the track that entered it (the scope around) */
+      if (host->loop == 0)
+        boundary = find_catch (process, &process->nodes[scope->node], code);
+      from_event_sub = process->nodes[scope->node].triggered_by_event;
     }
   if (boundary != NULL)
     {
@@ -1542,7 +1569,7 @@ arm_boundaries (WnTrack      *track,
       if (boundary->message != NULL)
         {
           timer->keyed = boundary->correlation != NULL;
-          timer->key = correlation_key (track, boundary);
+          timer->key = correlation_key (track->instance, boundary);
         }
       else
         timer->id = wn_scheduler_after (track->instance->engine->scheduler,
@@ -1706,7 +1733,7 @@ enter_message_wait (WnTrack      *track,
   track->message_wait = TRUE;
   track->message_keyed = node->correlation != NULL;
   g_clear_pointer (&track->message_key, json_node_unref);
-  track->message_key = correlation_key (track, node);
+  track->message_key = correlation_key (track->instance, node);
 }
 
 static gboolean
@@ -1820,6 +1847,13 @@ _wn_instance_correlate (WnInstance *instance,
           return TRUE;
         }
     }
+  /* then the event sub-processes' message starts: the process's, then those of
+   * each running sub-process in the order they were entered */
+  if (correlate_event_starts (instance, NULL, name, key, variables))
+    return TRUE;
+  for (guint i = 0; instance->scopes != NULL && i < instance->scopes->len; i++)
+    if (correlate_event_starts (instance, g_ptr_array_index (instance->scopes, i), name, key, variables))
+      return TRUE;
   return FALSE;
 }
 
@@ -1850,7 +1884,7 @@ enter_event_gateway (WnTrack      *track,
       if (target->type == WN_NODE_MESSAGE)
         {
           wait->keyed = target->correlation != NULL;
-          wait->key = correlation_key (track, target);
+          wait->key = correlation_key (track->instance, target);
         }
       else
         wait->id = wn_scheduler_after (track->instance->engine->scheduler,
@@ -1880,6 +1914,239 @@ take_event_flow (WnTrack      *track,
     emit_correlated (track, target, name, key);
   emit_simple (track, WN_EV_NODE, WN_PH_COMPLETED, NULL);
   track_run (track, -1);
+}
+
+/* ---- event sub-processes ----
+ *
+ * While a scope runs (the process: while its instance is active; a
+ * sub-process: from its entry to its end), the start events of the event
+ * sub-processes directly in it are armed: a timer counting from the scope's
+ * entry, a message subscription keyed when the scope was entered, an error
+ * catch. A start that fires makes a new track in the scope at the event
+ * sub-process's node, which runs it as any sub-process; an interrupting one
+ * first cancels everything else in the scope and disarms the scope's other
+ * starts. The scope then ends when its last track, the event sub-process's
+ * among them, has ended.
+ */
+
+typedef struct {
+  WnInstance *instance;
+  WnScope    *scope;       /* where it is armed; NULL: the process */
+  guint       event_sub;   /* the event sub-process's node index */
+  guint       fired;       /* a timer: how often it has fired */
+  WnTimerId   id;          /* a timer: 0 when not pending */
+  JsonNode   *key;         /* a message: its correlation key, or NULL */
+  gboolean    keyed;       /* a message: it has a correlation (key NULL: it failed, takes none) */
+} EventStart;
+
+static void
+event_start_free (gpointer data)
+{
+  EventStart *start = data;
+
+  g_clear_pointer (&start->key, json_node_unref);
+  g_free (start);
+}
+
+static GPtrArray **
+event_starts_of (WnInstance *instance,
+                 WnScope    *scope)
+{
+  return scope != NULL ? &scope->event_starts : &instance->event_starts;
+}
+
+static const WnNode *
+start_of (const WnProcess *process,
+          guint            event_sub)
+{
+  return &process->nodes[process->nodes[event_sub].inner_start];
+}
+
+static void
+disarm_event_starts (WnInstance *instance,
+                     WnScope    *scope)
+{
+  GPtrArray **list = event_starts_of (instance, scope);
+  GPtrArray *starts = *list;
+
+  if (starts == NULL)
+    return;
+  *list = NULL;
+  for (guint i = 0; i < starts->len; i++)
+    {
+      EventStart *start = g_ptr_array_index (starts, i);
+
+      if (start->id != 0)
+        wn_scheduler_cancel (instance->engine->scheduler, start->id);
+    }
+  g_ptr_array_unref (starts);
+}
+
+/* Run `track`, just made at an event sub-process's node in its scope. An
+ * interrupting start first cancels the scope's other tracks (with their jobs
+ * and the scopes they host) and disarms its other starts. */
+static void
+run_event_sub (WnTrack    *track,
+               gboolean    interrupting,
+               const char *reason)
+{
+  WnInstance *instance = track->instance;
+
+  if (interrupting)
+    {
+      disarm_event_starts (instance, track->scope);
+      for (guint i = 0; i < instance->n_tracks; i++)
+        {
+          WnTrack *other = _wn_instance_get_track (instance, i);
+
+          if (other != track && other->scope == track->scope)
+            track_cancel (other, reason);
+        }
+    }
+  track_run (track, -2);
+}
+
+/* A timer or message start fired (`name`: the message's, NULL: the timer).
+ * `start` may be freed on the way (an interrupting start disarms them all). */
+static void
+fire_event_start (EventStart *start,
+                  const char *name,
+                  JsonNode   *key)
+{
+  WnInstance *instance = start->instance;
+  const WnProcess *process = instance->engine->process;
+  const WnNode *event_sub = &process->nodes[start->event_sub];
+  const WnNode *trigger = start_of (process, start->event_sub);
+  WnTrack *track = track_new (instance, event_sub->index, start->scope);
+  g_autofree char *reason = name != NULL
+    ? g_strdup_printf ("message %s started event sub-process %s", name, event_sub->id)
+    : g_strdup_printf ("the timer of event sub-process %s fired", event_sub->id);
+
+  if (name != NULL)
+    emit_correlated (track, trigger, name, key);
+  else
+    {
+      WnEvent ev = WN_EVENT_INIT (WN_EV_TIMER, WN_PH_FIRED);
+
+      ev.node = trigger->id;
+      emit (track, WN_EV_TIMER, WN_PH_FIRED, &ev);
+    }
+  run_event_sub (track, !trigger->non_interrupting, reason);
+}
+
+static void
+event_timer_cb (gpointer data)
+{
+  EventStart *start = data;
+  const WnNode *trigger = start_of (start->instance->engine->process, start->event_sub);
+
+  start->id = 0;
+  start->fired++;
+  if (trigger->non_interrupting && start->fired < trigger->repeat)
+    start->id = wn_scheduler_after (start->instance->engine->scheduler, trigger->timer, event_timer_cb, start);
+  fire_event_start (start, NULL, NULL);
+}
+
+/* Arm the starts of `event_subs` (node indices) in `scope` (NULL: the
+ * process), which has just been entered. A timer that would fire past the end
+ * of virtual time never does. */
+static void
+arm_event_starts (WnInstance *instance,
+                  WnScope    *scope,
+                  GArray     *event_subs)
+{
+  const WnProcess *process = instance->engine->process;
+  GPtrArray **list = event_starts_of (instance, scope);
+
+  disarm_event_starts (instance, scope);
+  *list = g_ptr_array_new_with_free_func (event_start_free);
+  for (guint i = 0; i < event_subs->len; i++)
+    {
+      guint index = g_array_index (event_subs, guint, i);
+      const WnNode *trigger = start_of (process, index);
+      EventStart *start = g_new0 (EventStart, 1);
+
+      start->instance = instance;
+      start->scope = scope;
+      start->event_sub = index;
+      if (trigger->message != NULL)
+        {
+          start->keyed = trigger->correlation != NULL;
+          start->key = correlation_key (instance, trigger);
+        }
+      else if (trigger->timer > 0)
+        start->id = wn_scheduler_after (instance->engine->scheduler, trigger->timer, event_timer_cb, start);
+      g_ptr_array_add (*list, start);
+    }
+}
+
+/* An error event sub-process of `scope` (NULL: the process) that catches
+ * `code` — the exact code first, then a catch-all — started on it: the scope's
+ * other tracks (the thrower's among them) are canceled. FALSE when none. */
+static gboolean
+catch_in_event_sub (WnTrack    *thrower,
+                    WnScope    *scope,
+                    const char *code)
+{
+  WnInstance *instance = thrower->instance;
+  const WnProcess *process = instance->engine->process;
+  GPtrArray *starts = *event_starts_of (instance, scope);
+  EventStart *found = NULL;
+
+  for (guint i = 0; starts != NULL && i < starts->len; i++)
+    {
+      EventStart *start = g_ptr_array_index (starts, i);
+      const WnNode *trigger = start_of (process, start->event_sub);
+
+      if (trigger->error_code != NULL && strcmp (trigger->error_code, code) == 0)
+        {
+          found = start;
+          break;
+        }
+      if (trigger->catch_all && found == NULL)
+        found = start;
+    }
+  if (found == NULL)
+    return FALSE;
+  {
+    const WnNode *event_sub = &process->nodes[found->event_sub];
+    WnTrack *track = track_new (instance, event_sub->index, scope);
+    g_autofree char *reason = g_strdup_printf ("BPMN error %s caught by event sub-process %s", code, event_sub->id);
+    WnEvent caught = WN_EVENT_INIT (WN_EV_FAULT, WN_PH_CAUGHT);
+
+    track->loop_steps = thrower->loop_steps;
+    caught.node = start_of (process, event_sub->index)->id;
+    caught.code = code;
+    emit (track, WN_EV_FAULT, WN_PH_CAUGHT, &caught);
+    run_event_sub (track, TRUE, reason);
+  }
+  return TRUE;
+}
+
+/* The message `name` to a message start of `scope`'s event sub-processes. */
+static gboolean
+correlate_event_starts (WnInstance *instance,
+                        WnScope    *scope,
+                        const char *name,
+                        JsonNode   *key,
+                        JsonObject *variables)
+{
+  const WnProcess *process = instance->engine->process;
+  GPtrArray *starts = *event_starts_of (instance, scope);
+
+  for (guint i = 0; starts != NULL && i < starts->len; i++)
+    {
+      EventStart *start = g_ptr_array_index (starts, i);
+      const WnNode *trigger = start_of (process, start->event_sub);
+
+      if (trigger->message == NULL || strcmp (trigger->message, name) != 0 ||
+          !key_matches (start->keyed, start->key, key))
+        continue;
+      merge_variables (instance, variables);
+      fire_event_start (start, name, key);
+      return TRUE;
+    }
+  return FALSE;
 }
 
 /* ---- outcomes ---- */
@@ -2015,6 +2282,8 @@ _wn_instance_start (WnEngine   *engine,
   g_ptr_array_add (engine->instances, instance);
 
   emit_instance (instance, WN_PH_CREATED, NULL);
+  if (engine->process->event_subs != NULL)
+    arm_event_starts (instance, NULL, engine->process->event_subs);
   track = track_new (instance, engine->process->start, NULL);
   track_run (track, -2);
   return instance;
@@ -2031,6 +2300,7 @@ _wn_instance_free (WnInstance *instance)
   g_free (instance->reason);
   g_clear_pointer (&instance->ends, g_array_unref);
   g_clear_pointer (&instance->scopes, g_ptr_array_unref);
+  g_clear_pointer (&instance->event_starts, g_ptr_array_unref);
   wn_pool_release (instance->engine->instance_pool, instance);
 }
 

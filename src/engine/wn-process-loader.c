@@ -35,6 +35,8 @@ typedef struct {
   char          *message;
   WnLite        *correlation;
   WnMultiInstance *multi;
+  gboolean       in_esp;         /* a node directly inside an event sub-process */
+  gboolean       triggered_by_event;
 } NodeSrc;
 
 typedef struct {
@@ -54,7 +56,7 @@ static const char * const process_keys[] = {
 static const char * const node_keys_all[] = {
   "id", "type", "name", "error", "duration", "set", "worker", "attachedTo", "default",
   "nodes", "flows", "terminate", "timer", "repeat", "interrupting", "message", "correlation", "multiInstance",
-  "date", NULL
+  "date", "triggeredByEvent", NULL
 };
 static const char * const multi_keys[] = { "sequential", "cardinality", "collection", "element", "completion", NULL };
 static const char * const worker_keys[] = {
@@ -420,20 +422,24 @@ parse_date (WnCheck  *ctx,
   src->has_date = TRUE;
 }
 
-/* A boundary event's trigger: `error` (a code, or true for every code),
- * `timer` (with `repeat` and `interrupting`) or `message` (with
- * `correlation` and `interrupting`). */
+/* A boundary event's trigger, or that of an event sub-process's start event
+ * (`start`): `error` (a code, or true for every code), `timer` (with `repeat`
+ * and `interrupting`) or `message` (with `correlation` and `interrupting`). */
 static void
 parse_boundary (WnCheck  *ctx,
                 JsonNode *node,
-                NodeSrc  *src)
+                NodeSrc  *src,
+                gboolean  start)
 {
+  const char *what = start ? "an event sub-process's startEvent" : "a boundaryEvent";
+  const char *kind = start ? "startEvent" : "boundaryEvent";
   JsonObject *object = json_node_get_object (node);
   const char *path = src->path;
   JsonNode *error = _wn_check_member (ctx, node, path, "error", FALSE);
   JsonNode *timer = _wn_check_member (ctx, node, path, "timer", FALSE);
   JsonNode *message = json_object_get_member (object, "message");
-  JsonNode *date = json_object_get_member (object, "date");
+  /* (a date timer is a boundary's only: an event sub-process's timer counts from its scope's entry) */
+  JsonNode *date = start ? NULL : json_object_get_member (object, "date");
   JsonNode *m;
 
   src->repeat = 1;
@@ -460,13 +466,13 @@ parse_boundary (WnCheck  *ctx,
       JsonNode *second = message != NULL ? message : timer;
       g_autofree char *p = _wn_check_path_key (path, message != NULL ? "message" : "timer");
 
-      _wn_check_report (ctx, second, p, "a boundaryEvent has one of `error`, `timer` and `message`");
+      _wn_check_report (ctx, second, p, "%s has one of `error`, `timer` and `message`", what);
       return;
     }
   if (error == NULL && timer == NULL && message == NULL)
     {
-      _wn_check_report (ctx, node, path, "a boundaryEvent needs `error` (a code, or true for any code), "
-                        "`timer` or `message`");
+      _wn_check_report (ctx, node, path, "%s needs `error` (a code, or true for any code), "
+                        "`timer` or `message`", what);
       return;
     }
   if (message != NULL)
@@ -480,8 +486,9 @@ parse_boundary (WnCheck  *ctx,
         {
           g_autofree char *kp = _wn_check_path_key (path, "repeat");
 
-          _wn_check_report (ctx, m, kp, "`repeat` applies to a timer boundaryEvent only "
-                            "(a non-interrupting message boundary takes every message while its host waits)");
+          _wn_check_report (ctx, m, kp, "`repeat` applies to a timer %s only "
+                            "(a non-interrupting message %s takes every message while %s)", kind,
+                            start ? "start" : "boundary", start ? "its scope runs" : "its host waits");
         }
       return;
     }
@@ -504,8 +511,8 @@ parse_boundary (WnCheck  *ctx,
             {
               g_autofree char *kp = _wn_check_path_key (path, key);
 
-              _wn_check_report (ctx, m, kp, "`%s` applies to a timer boundaryEvent only "
-                                "(an error boundary always interrupts)", key);
+              _wn_check_report (ctx, m, kp, "`%s` applies to a timer %s only "
+                                "(an error %s always interrupts)", key, kind, start ? "start event" : "boundary");
             }
         }
       return;
@@ -537,6 +544,8 @@ parse_node (WnCheck    *ctx,
             GHashTable *ids)
 {
   static const char * const start_keys_node[] = { "id", "type", "name", NULL };
+  static const char * const trigger_start_keys[] = { "id", "type", "name", "error", "timer", "repeat",
+                                                      "interrupting", "message", "correlation", NULL };
   static const char * const end_keys[] = { "id", "type", "name", "error", "terminate", NULL };
   static const char * const task_keys[] = { "id", "type", "name", "duration", "multiInstance", NULL };
   static const char * const script_keys[] = { "id", "type", "name", "set", "duration", "multiInstance", NULL };
@@ -545,7 +554,8 @@ parse_node (WnCheck    *ctx,
   static const char * const boundary_keys[] = { "id", "type", "name", "attachedTo", "error", "timer",
                                                  "repeat", "interrupting", "message", "correlation", "date", NULL };
   static const char * const message_keys[] = { "id", "type", "name", "message", "correlation", NULL };
-  static const char * const subprocess_keys[] = { "id", "type", "name", "nodes", "flows", "multiInstance", NULL };
+  static const char * const subprocess_keys[] = { "id", "type", "name", "nodes", "flows", "multiInstance",
+                                                   "triggeredByEvent", NULL };
   static const char * const exclusive_keys[] = { "id", "type", "name", "default", NULL };
   static const char * const timer_keys[] = { "id", "type", "name", "duration", "date", NULL };
   const char * const *allowed = start_keys_node;
@@ -591,7 +601,7 @@ parse_node (WnCheck    *ctx,
 
   switch (src->type)
     {
-    case WN_NODE_START:     allowed = start_keys_node; break;
+    case WN_NODE_START:     allowed = src->in_esp ? trigger_start_keys : start_keys_node; break;
     case WN_NODE_END:       allowed = end_keys; break;
     case WN_NODE_TASK:      allowed = task_keys; break;
     case WN_NODE_SCRIPT:    allowed = script_keys; break;
@@ -666,10 +676,10 @@ parse_node (WnCheck    *ctx,
                         "an endEvent either throws an error or terminates, not both");
     }
 
-  if (src->type == WN_NODE_BOUNDARY)
-    parse_boundary (ctx, node, src);
+  if (src->type == WN_NODE_BOUNDARY || (src->type == WN_NODE_START && src->in_esp))
+    parse_boundary (ctx, node, src, src->type == WN_NODE_START);
   if (src->type == WN_NODE_MESSAGE || src->type == WN_NODE_RECEIVE ||
-      (src->type == WN_NODE_BOUNDARY && src->message != NULL))
+      ((src->type == WN_NODE_BOUNDARY || src->type == WN_NODE_START) && src->message != NULL))
     parse_message (ctx, node, src);
 
   if (_wn_check_in_list (allowed, "multiInstance") &&
@@ -682,6 +692,14 @@ parse_node (WnCheck    *ctx,
 
   if (src->type == WN_NODE_SUBPROCESS)
     {
+      _wn_check_member_bool (ctx, node, path, "triggeredByEvent", FALSE, &src->triggered_by_event);
+      if (src->triggered_by_event && src->multi != NULL)
+        {
+          g_autofree char *p = _wn_check_path_key (path, "multiInstance");
+
+          _wn_check_report (ctx, json_object_get_member (json_node_get_object (node), "multiInstance"), p,
+                            "an event sub-process cannot be multi-instance");
+        }
       src->nodes_json = _wn_check_member (ctx, node, path, "nodes", TRUE);
       src->flows_json = _wn_check_member (ctx, node, path, "flows", FALSE);
     }
@@ -766,7 +784,10 @@ parse_flow (WnCheck    *ctx,
           continue;
         }
       target = g_ptr_array_index (nodes, index);
-      if (end == 0)
+      if (target->triggered_by_event)
+        _wn_check_report (ctx, m, p, "an event sub-process has no %s flows (\"%s\" starts by its start "
+                          "event's trigger)", end == 0 ? "outgoing" : "incoming", id);
+      else if (end == 0)
         {
           src->from = index;
           if (target->type == WN_NODE_END)
@@ -834,6 +855,7 @@ parse_nodes (WnCheck    *ctx,
       src->json = json_array_get_element (array, i);
       src->path = _wn_check_path_index (path, i);
       src->scope = scope;
+      src->in_esp = scope >= 0 && ((NodeSrc *) g_ptr_array_index (nodes, scope))->triggered_by_event;
       parse_node (ctx, src->json, src, ids);
       if (src->id == NULL || !src->type_ok)
         {
@@ -948,6 +970,7 @@ build_process (WnCheck    *ctx,
       node->message = g_steal_pointer (&src->message);
       node->correlation = g_steal_pointer (&src->correlation);
       node->multi = g_steal_pointer (&src->multi);
+      node->triggered_by_event = src->triggered_by_event;
     }
   for (guint i = 0; i < flows->len; i++)
     {
@@ -1150,6 +1173,12 @@ parse_process (WnCheck *ctx, JsonNode *root)
                           wn_node_type_to_string (h->type));
                   unresolved = TRUE;
                 }
+              else if (h->triggered_by_event)
+                {
+                  _wn_check_report (ctx, src->attached_json, p, "an event sub-process takes no boundary "
+                                    "events (\"%s\" is one)", host_id);
+                  unresolved = TRUE;
+                }
               else if (h->scope != src->scope)
                 {
                   g_autofree char *here = scope_name (nodes, src->scope);
@@ -1225,13 +1254,15 @@ parse_process (WnCheck *ctx, JsonNode *root)
           if (host >= 0)
             g_array_append_val (g_ptr_array_index (next, host), k);
         }
-      /* a subProcess leads to its start event */
+      /* a subProcess leads to its start event; a scope to its event sub-processes */
       for (guint k = 0; k < nodes->len; k++)
         {
           const NodeSrc *n = g_ptr_array_index (nodes, k);
 
           if (n->type == WN_NODE_START && n->scope >= 0)
             g_array_append_val (g_ptr_array_index (next, n->scope), k);
+          if (n->triggered_by_event)
+            g_array_append_val (g_ptr_array_index (next, n->scope >= 0 ? (guint) n->scope : (guint) start), k);
         }
 
       seen[start] = TRUE;

@@ -103,6 +103,7 @@ node_clear (WnNode *node)
   g_clear_pointer (&node->outgoing, g_array_unref);
   g_clear_pointer (&node->incoming, g_array_unref);
   g_clear_pointer (&node->boundaries, g_array_unref);
+  g_clear_pointer (&node->event_subs, g_array_unref);
 }
 
 static void
@@ -326,6 +327,7 @@ wn_process_unref (WnProcess *process)
   g_clear_pointer (&process->variables, json_object_unref);
   wn_engine_config_clear (&process->engine);
   g_clear_pointer (&process->scenario, wn_scenario_unref);
+  g_clear_pointer (&process->event_subs, g_array_unref);
   g_clear_pointer (&process->node_index, g_hash_table_unref);
   g_clear_pointer (&process->warnings, g_ptr_array_unref);
   g_clear_pointer (&process->diagram, wn_diagram_free);
@@ -692,6 +694,50 @@ wn_process_finish (WnProcess *process, GError **error)
                                                     node->id));
     }
 
+  /* Event sub-processes: started by their start event's trigger, never by a flow. */
+  for (guint i = 0; scopes_ok && i < process->n_nodes; i++)
+    {
+      const WnNode *node = &process->nodes[i];
+      gboolean triggered = node->error_code != NULL || node->catch_all || node->timer > 0 || node->message != NULL;
+
+      if (node->type == WN_NODE_START)
+        {
+          gboolean in_esp = scope[i] >= 0 && process->nodes[scope[i]].triggered_by_event;
+
+          if (in_esp && !triggered)
+            g_ptr_array_add (problems, g_strdup_printf ("start event \"%s\" of an event sub-process has no trigger "
+                                                        "(error, timer or message)", node->id));
+          else if (!in_esp && triggered)
+            g_ptr_array_add (problems, g_strdup_printf ("start event \"%s\": only an event sub-process's start "
+                                                        "event has a trigger", node->id));
+          else if (in_esp && node->non_interrupting && (node->error_code != NULL || node->catch_all))
+            g_ptr_array_add (problems, g_strdup_printf ("start event \"%s\": an error start event always "
+                                                        "interrupts", node->id));
+        }
+      if (node->triggered_by_event && node->type != WN_NODE_SUBPROCESS)
+        g_ptr_array_add (problems, g_strdup_printf ("node \"%s\" is not a subProcess: only a subProcess is "
+                                                    "triggered by an event", node->id));
+      if (!node->triggered_by_event)
+        continue;
+      if (node->multi != NULL)
+        g_ptr_array_add (problems, g_strdup_printf ("event sub-process \"%s\" cannot be multi-instance", node->id));
+      for (guint k = 0; k < process->n_flows; k++)
+        if (from[k] == i || to[k] == i)
+          {
+            g_ptr_array_add (problems, g_strdup_printf ("flow \"%s\" %s event sub-process \"%s\" (its start "
+                                                        "event's trigger starts it)", process->flows[k].id,
+                                                        from[k] == i ? "leaves" : "enters", node->id));
+            break;
+          }
+      for (guint k = 0; k < b->attachments->len; k++)
+        if (lookup_node (process, g_array_index (b->attachments, Pending, k).ref) == (int) i)
+          {
+            g_ptr_array_add (problems, g_strdup_printf ("event sub-process \"%s\" takes no boundary events",
+                                                        node->id));
+            break;
+          }
+    }
+
   if (problems->len > 0)
     {
       g_autofree char *joined = NULL;
@@ -755,6 +801,14 @@ wn_process_finish (WnProcess *process, GError **error)
         node->worker->output_var = g_strdup (node->id);
       if (is_extended (node))
         process->extended = TRUE;
+      if (node->triggered_by_event)
+        {
+          GArray **list = node->scope >= 0 ? &process->nodes[node->scope].event_subs : &process->event_subs;
+
+          if (*list == NULL)
+            *list = g_array_new (FALSE, FALSE, sizeof (guint));
+          g_array_append_val (*list, i);
+        }
     }
 
   /* Keep the arrays exactly as long as they are: later adds are not allowed. */

@@ -105,6 +105,12 @@ typedef struct {
   char          *message;          /* messageEvent, receiveTask, message boundary: the name it waits for */
   WnLite        *correlation;      /* optional: its correlation key, over the variables when it starts to wait */
   WnMultiInstance *multi;          /* an activity's multiInstance, or NULL */
+  /* Event sub-processes (a subProcess with triggeredByEvent). Its startEvent
+   * holds the trigger in the boundary fields: error_code / catch_all, timer
+   * with repeat, or message with correlation; non_interrupting. */
+  gboolean       triggered_by_event; /* subProcess: an event sub-process */
+  GArray        *event_subs;       /* subProcess: guint indices of the event sub-processes
+                                    * directly inside it, or NULL when none */
 } WnNode;
 
 typedef struct {
@@ -180,6 +186,8 @@ typedef struct {
   GHashTable    *node_index;       /* id → GUINT_TO_POINTER (index + 1) */
   WnDiagram     *diagram;          /* as its author drew it (BPMN import), or NULL */
   GPtrArray     *warnings;         /* char*: what an import (BPMN) ignored, as FILE:LINE:COL: lines; or NULL */
+  GArray        *event_subs;       /* guint indices of the event sub-processes directly in
+                                    * the process, or NULL when none */
   gboolean       extended;         /* uses an Engine II construct: its journal names scopes and
                                     * each job a cancellation removes (docs/user-guide.md §6) */
   gpointer       builder;          /* private: pending builder state until wn_process_finish() */

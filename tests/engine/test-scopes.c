@@ -874,6 +874,217 @@ test_multi_load_errors (void)
   g_assert_nonnull (strstr (errors, "nodes[3].multiInstance:"));
 }
 
+/* ---- event sub-processes ---- */
+
+/* A payment in the process, with three event sub-processes: an error one for
+ * the worker's CardDeclined, an interrupting message one for a cancellation
+ * keyed by the order, and a non-interrupting reminder every 5 s (twice). */
+#define EVENT_SUBS \
+  "{`format`: `winnow.process/1`, `id`: `p`, `variables`: {`order`: `A-1`}, `nodes`: [" \
+  " {`id`: `s`, `type`: `startEvent`}," \
+  " {`id`: `charge`, `type`: `serviceTask`, `worker`: {`topic`: `pay`," \
+  "   `retry`: {`policy`: `fixed`, `maxAttempts`: 3, `delay`: `10s`}," \
+  "   `errorMapper`: [{`code`: `402`, `bpmnError`: {`code`: `CardDeclined`}}]}}," \
+  " {`id`: `e`, `type`: `endEvent`}," \
+  " {`id`: `declined`, `type`: `subProcess`, `triggeredByEvent`: true, `nodes`: [" \
+  "   {`id`: `ds`, `type`: `startEvent`, `error`: `CardDeclined`}," \
+  "   {`id`: `notify`, `type`: `task`, `duration`: `1s`}, {`id`: `de`, `type`: `endEvent`}]," \
+  "  `flows`: [{`id`: `d1`, `from`: `ds`, `to`: `notify`}, {`id`: `d2`, `from`: `notify`, `to`: `de`}]}," \
+  " {`id`: `canceled`, `type`: `subProcess`, `triggeredByEvent`: true, `nodes`: [" \
+  "   {`id`: `cs`, `type`: `startEvent`, `message`: `cancel`, `correlation`: `order`}," \
+  "   {`id`: `ce`, `type`: `endEvent`}]," \
+  "  `flows`: [{`id`: `c1`, `from`: `cs`, `to`: `ce`}]}," \
+  " {`id`: `remind`, `type`: `subProcess`, `triggeredByEvent`: true, `nodes`: [" \
+  "   {`id`: `rs`, `type`: `startEvent`, `timer`: `5s`, `interrupting`: false, `repeat`: 2}," \
+  "   {`id`: `rt`, `type`: `task`, `duration`: `1s`}, {`id`: `re`, `type`: `endEvent`}]," \
+  "  `flows`: [{`id`: `r1`, `from`: `rs`, `to`: `rt`}, {`id`: `r2`, `from`: `rt`, `to`: `re`}]}]," \
+  " `flows`: [{`id`: `f1`, `from`: `s`, `to`: `charge`}, {`id`: `f2`, `from`: `charge`, `to`: `e`}]}"
+
+/* A worker's BPMN error caught by the process's error event sub-process: the
+ * reminders ran beside the job's retries, the payment's track is canceled,
+ * the instance completes at the event sub-process's end. */
+static void
+test_event_sub_error (gconstpointer data)
+{
+  g_autofree char *scenario = g_strdup_printf (
+    "{`format`: `winnow.scenario/1`, `engine`: {`trust`: `%s`}, `workers`: [{`id`: `w`, `topic`: `pay`,"
+    " `responses`: [{`attempts`: `1-2`, `after`: `1s`, `fail`: {`code`: `503`}},"
+    " {`after`: `1s`, `fail`: {`code`: `402`}}]}]}",
+    GPOINTER_TO_INT (data) ? "workerTrusted" : "engineAuthoritative");
+  g_autoptr(WnTestRun) run = run_new (EVENT_SUBS, scenario, NULL);
+  const WnEvent *caught;
+
+  g_assert_true (run->process->extended);
+  g_assert_cmpuint (run->process->event_subs->len, ==, 3);
+  wn_test_run_until (run, WN_TIME_NEVER);
+  g_assert_cmpint (state_of (run, "i1"), ==, WN_INSTANCE_COMPLETED);
+  caught = wn_test_find (run, WN_EV_FAULT, WN_PH_CAUGHT, "ds", 0);
+  g_assert_nonnull (caught);
+  g_assert_cmpstr (caught->code, ==, "CardDeclined");
+  g_assert_cmpstr (caught->track, !=, "i1/t1");
+  /* the payment's track ends canceled; the event sub-process runs as a scope */
+  g_assert_cmpuint (wn_test_count (run, WN_EV_NODE, WN_PH_CANCELED, "charge"), ==, 1);
+  g_assert_nonnull (wn_test_find (run, WN_EV_SCOPE, WN_PH_COMPLETED, "declined", 0));
+  g_assert_cmpuint (end_count (run, "de"), ==, 1);
+  g_assert_cmpuint (end_count (run, "e"), ==, 0);
+  /* the non-interrupting reminders both ran (at 5 s and 10 s) */
+  g_assert_cmpuint (wn_test_count (run, WN_EV_TIMER, WN_PH_FIRED, "rs"), ==, 2);
+  g_assert_cmpint (wn_test_find (run, WN_EV_TIMER, WN_PH_FIRED, "rs", 1)->t_us, ==, 10 * WN_USEC_PER_SEC);
+  g_assert_cmpuint (end_count (run, "re"), ==, 2);
+  /* a message for the cancellation after the end finds no wait */
+  g_assert_cmpuint (wn_test_count (run, WN_EV_MESSAGE, WN_PH_CORRELATED, NULL), ==, 0);
+}
+
+/* An interrupting message start cancels the payment whatever its job's state:
+ * locked (the worker's late report is refused) or gated behind a retry's
+ * backoff; its reminders stop; a key that is not the instance's is lost. */
+static void
+test_event_sub_message (gconstpointer data)
+{
+  gboolean gated = GPOINTER_TO_INT (data);
+  g_autofree char *scenario = g_strdup_printf (
+    "{`format`: `winnow.scenario/1`, `engine`: {`trust`: `engineAuthoritative`}, `workers`: [{`id`: `w`,"
+    " `topic`: `pay`, `responses`: [{`after`: `2s`, `fail`: {`code`: `503`}}]}],"
+    " `messages`: [{`at`: `1s`, `name`: `cancel`, `key`: `B-2`}, {`at`: `%s`, `name`: `cancel`, `key`: `A-1`}]}",
+    gated ? "3s" : "1500ms");
+  g_autoptr(WnTestRun) run = run_new (EVENT_SUBS, scenario, NULL);
+  const WnEvent *ev;
+
+  wn_test_run_until (run, WN_TIME_NEVER);
+  g_assert_cmpint (state_of (run, "i1"), ==, WN_INSTANCE_COMPLETED);
+  g_assert_cmpuint (wn_test_count (run, WN_EV_MESSAGE, WN_PH_LOST, NULL), ==, 1);
+  ev = wn_test_find (run, WN_EV_MESSAGE, WN_PH_CORRELATED, "cs", 0);
+  g_assert_nonnull (ev);
+  ev = wn_test_find (run, WN_EV_JOB, WN_PH_CANCELED, "charge", 0);
+  g_assert_nonnull (ev);
+  g_assert_nonnull (strstr (ev->error, gated ? "gated" : "locked"));
+  g_assert_cmpuint (wn_test_count (run, WN_EV_JOB, WN_PH_CANCELED, NULL), ==, 1);
+  g_assert_cmpuint (wn_test_count (run, WN_EV_JOB, WN_PH_REPORT_REJECTED, NULL), ==, gated ? 0 : 1);
+  /* interrupting: the reminders are disarmed with everything else */
+  g_assert_cmpuint (wn_test_count (run, WN_EV_TIMER, WN_PH_FIRED, "rs"), ==, 0);
+  g_assert_cmpuint (end_count (run, "ce"), ==, 1);
+  g_assert_cmpint (wn_engine_now (run->engine), <, 5 * WN_USEC_PER_SEC);
+}
+
+/* Inside a sub-process: an error event sub-process of the sub-process catches
+ * before the sub-process's own boundary (it is nearer); an error thrown inside
+ * that event sub-process skips the event sub-processes of its scope and goes
+ * to the boundary. The sub-process ends at the event sub-process's end and its
+ * host goes on along its flow. */
+#define NESTED_EVENT_SUB(INNER_END) \
+  "{`format`: `winnow.process/1`, `id`: `p`, `nodes`: [" \
+  " {`id`: `s`, `type`: `startEvent`}," \
+  " {`id`: `sub`, `type`: `subProcess`, `nodes`: [" \
+  "   {`id`: `in`, `type`: `startEvent`}," \
+  "   {`id`: `fork`, `type`: `parallelGateway`}," \
+  "   {`id`: `slow`, `type`: `serviceTask`, `worker`: {`topic`: `slow`}}," \
+  "   {`id`: `pause`, `type`: `timerEvent`, `duration`: `1s`}," \
+  "   {`id`: `boom`, `type`: `endEvent`, `error`: `E`}," \
+  "   {`id`: `out`, `type`: `endEvent`}," \
+  "   {`id`: `handler`, `type`: `subProcess`, `triggeredByEvent`: true, `nodes`: [" \
+  "     {`id`: `hs`, `type`: `startEvent`, `error`: `E`}, " INNER_END "]," \
+  "    `flows`: [{`id`: `h1`, `from`: `hs`, `to`: `he`}]}]," \
+  "  `flows`: [{`id`: `g1`, `from`: `in`, `to`: `fork`}, {`id`: `g2`, `from`: `fork`, `to`: `slow`}," \
+  "   {`id`: `g3`, `from`: `fork`, `to`: `pause`}, {`id`: `g4`, `from`: `slow`, `to`: `out`}," \
+  "   {`id`: `g5`, `from`: `pause`, `to`: `boom`}]}," \
+  " {`id`: `caught`, `type`: `boundaryEvent`, `attachedTo`: `sub`, `error`: true}," \
+  " {`id`: `e`, `type`: `endEvent`}, {`id`: `failed`, `type`: `endEvent`}]," \
+  " `flows`: [{`id`: `f1`, `from`: `s`, `to`: `sub`}, {`id`: `f2`, `from`: `sub`, `to`: `e`}," \
+  "  {`id`: `f3`, `from`: `caught`, `to`: `failed`}]}"
+
+static void
+test_event_sub_nearest (void)
+{
+  const char *worker = "{`format`: `winnow.scenario/1`, `workers`: [{`id`: `w`, `topic`: `slow`,"
+                       " `responses`: [{`after`: `1m`, `complete`: {}}]}]}";
+  g_autoptr(WnTestRun) handled = run_new (NESTED_EVENT_SUB ("{`id`: `he`, `type`: `endEvent`}"), worker, NULL);
+  g_autoptr(WnTestRun) rethrown = run_new (NESTED_EVENT_SUB ("{`id`: `he`, `type`: `endEvent`, `error`: `E`}"),
+                                           worker, NULL);
+  const WnEvent *ev;
+
+  wn_test_run_until (handled, WN_TIME_NEVER);
+  g_assert_cmpint (state_of (handled, "i1"), ==, WN_INSTANCE_COMPLETED);
+  g_assert_nonnull (wn_test_find (handled, WN_EV_FAULT, WN_PH_CAUGHT, "hs", 0));
+  g_assert_null (wn_test_find (handled, WN_EV_FAULT, WN_PH_CAUGHT, "caught", 0));
+  /* the sibling's locked job left once; the sub-process completed, its host went on at once */
+  ev = wn_test_find (handled, WN_EV_JOB, WN_PH_CANCELED, "slow", 0);
+  g_assert_nonnull (ev);
+  g_assert_cmpstr (ev->worker, ==, "w");
+  g_assert_cmpuint (wn_test_count (handled, WN_EV_JOB, WN_PH_REPORT_REJECTED, NULL), ==, 1);
+  g_assert_cmpuint (end_count (handled, "he"), ==, 1);
+  g_assert_cmpuint (end_count (handled, "e"), ==, 1);
+  g_assert_cmpint (wn_test_find (handled, WN_EV_NODE, WN_PH_COMPLETED, "e", 0)->t_us, ==, WN_USEC_PER_SEC);
+  /* the event sub-process's events name its own scope, inside the sub-process's */
+  ev = wn_test_find (handled, WN_EV_SCOPE, WN_PH_ENTERED, "handler", 0);
+  g_assert_cmpstr (ev->scope, ==, "i1/s2");
+  g_assert_cmpstr (wn_test_find (handled, WN_EV_NODE, WN_PH_ENTERED, "hs", 0)->scope, ==, "i1/s2");
+
+  wn_test_run_until (rethrown, WN_TIME_NEVER);
+  g_assert_cmpint (state_of (rethrown, "i1"), ==, WN_INSTANCE_COMPLETED);
+  g_assert_cmpuint (wn_test_count (rethrown, WN_EV_FAULT, WN_PH_CAUGHT, "hs"), ==, 1);
+  g_assert_nonnull (wn_test_find (rethrown, WN_EV_FAULT, WN_PH_CAUGHT, "caught", 0));
+  g_assert_cmpuint (end_count (rethrown, "failed"), ==, 1);
+  g_assert_cmpuint (end_count (rethrown, "e"), ==, 0);
+}
+
+/* A multi-instance sub-process's boundary catches an iteration's error for the
+ * whole activity (the iteration's own track is no host of it). */
+static void
+test_multi_sub_boundary (void)
+{
+  g_autoptr(WnTestRun) run = run_new (
+    "{`format`: `winnow.process/1`, `id`: `p`, `nodes`: ["
+    " {`id`: `s`, `type`: `startEvent`},"
+    " {`id`: `each`, `type`: `subProcess`, `multiInstance`: {`cardinality`: 2}, `nodes`: ["
+    "   {`id`: `in`, `type`: `startEvent`}, {`id`: `boom`, `type`: `endEvent`, `error`: `E`}],"
+    "  `flows`: [{`id`: `g1`, `from`: `in`, `to`: `boom`}]},"
+    " {`id`: `caught`, `type`: `boundaryEvent`, `attachedTo`: `each`, `error`: `E`},"
+    " {`id`: `e`, `type`: `endEvent`}, {`id`: `failed`, `type`: `endEvent`}],"
+    " `flows`: [{`id`: `f1`, `from`: `s`, `to`: `each`}, {`id`: `f2`, `from`: `each`, `to`: `e`},"
+    "  {`id`: `f3`, `from`: `caught`, `to`: `failed`}]}", NULL, NULL);
+
+  wn_test_run_until (run, WN_TIME_NEVER);
+  g_assert_cmpint (state_of (run, "i1"), ==, WN_INSTANCE_COMPLETED);
+  g_assert_cmpuint (wn_test_count (run, WN_EV_FAULT, WN_PH_CAUGHT, "caught"), ==, 1);
+  g_assert_cmpstr (wn_test_find (run, WN_EV_FAULT, WN_PH_CAUGHT, "caught", 0)->track, ==, "i1/t1");
+  g_assert_cmpuint (end_count (run, "failed"), ==, 1);
+  g_assert_cmpuint (end_count (run, "e"), ==, 0);
+}
+
+static void
+test_event_sub_load_errors (void)
+{
+  g_autofree char *errors = load_errors (
+    "{`format`: `winnow.process/1`, `id`: `p`, `nodes`: [\n"
+    " {`id`: `s`, `type`: `startEvent`, `timer`: `1s`},\n"
+    " {`id`: `a`, `type`: `subProcess`, `triggeredByEvent`: true, `nodes`: [\n"
+    "   {`id`: `as`, `type`: `startEvent`}, {`id`: `ae`, `type`: `endEvent`}],\n"
+    "  `flows`: [{`id`: `a1`, `from`: `as`, `to`: `ae`}]},\n"
+    " {`id`: `b`, `type`: `subProcess`, `triggeredByEvent`: true, `nodes`: [\n"
+    "   {`id`: `bs`, `type`: `startEvent`, `error`: `E`, `interrupting`: false}, {`id`: `be`, `type`: `endEvent`}],\n"
+    "  `flows`: [{`id`: `b1`, `from`: `bs`, `to`: `be`}]},\n"
+    " {`id`: `c`, `type`: `subProcess`, `triggeredByEvent`: true, `multiInstance`: {`cardinality`: 2}, `nodes`: [\n"
+    "   {`id`: `cs`, `type`: `startEvent`, `message`: `m`, `timer`: `1s`}, {`id`: `ce`, `type`: `endEvent`}],\n"
+    "  `flows`: [{`id`: `c1`, `from`: `cs`, `to`: `ce`}]},\n"
+    " {`id`: `x`, `type`: `boundaryEvent`, `attachedTo`: `a`, `error`: true},\n"
+    " {`id`: `e`, `type`: `endEvent`}],\n"
+    " `flows`: [{`id`: `f1`, `from`: `s`, `to`: `e`}, {`id`: `f2`, `from`: `e`, `to`: `a`}]}");
+
+  g_assert_cmpstr (errors, ==,
+    "t.json:2:36: nodes[0].timer: key \"timer\" does not apply to a startEvent\n"
+    "t.json:4:4: nodes[1].nodes[0]: an event sub-process's startEvent needs `error` (a code, or true for any "
+    "code), `timer` or `message`\n"
+    "t.json:7:69: nodes[2].nodes[0].interrupting: `interrupting` applies to a timer startEvent only (an error "
+    "start event always interrupts)\n"
+    "t.json:9:79: nodes[3].multiInstance: an event sub-process cannot be multi-instance\n"
+    "t.json:10:50: nodes[3].nodes[0].message: an event sub-process's startEvent has one of `error`, `timer` and "
+    "`message`\n"
+    "t.json:12:53: nodes[4].attachedTo: an event sub-process takes no boundary events (\"a\" is one)\n"
+    "t.json:14:71: flows[1].from: an endEvent cannot have outgoing flows (\"e\" is an endEvent)\n"
+    "t.json:14:82: flows[1].to: an event sub-process has no incoming flows (\"a\" starts by its start event's "
+    "trigger)");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -908,6 +1119,14 @@ main (int argc, char **argv)
   g_test_add_func ("/engine/MultiInstance/parallel-timeout", test_multi_parallel_timeout);
   g_test_add_func ("/engine/MultiInstance/sequential", test_multi_sequential);
   g_test_add_func ("/engine/MultiInstance/load-errors", test_multi_load_errors);
+  g_test_add_func ("/engine/MultiInstance/sub-process-boundary", test_multi_sub_boundary);
+  g_test_add_data_func ("/engine/EventSubProcesses/error/engine-authoritative", GINT_TO_POINTER (0),
+                        test_event_sub_error);
+  g_test_add_data_func ("/engine/EventSubProcesses/error/worker-trusted", GINT_TO_POINTER (1), test_event_sub_error);
+  g_test_add_data_func ("/engine/EventSubProcesses/message/during-lock", GINT_TO_POINTER (0), test_event_sub_message);
+  g_test_add_data_func ("/engine/EventSubProcesses/message/during-gate", GINT_TO_POINTER (1), test_event_sub_message);
+  g_test_add_func ("/engine/EventSubProcesses/nearest-catch", test_event_sub_nearest);
+  g_test_add_func ("/engine/EventSubProcesses/load-errors", test_event_sub_load_errors);
 
   return g_test_run ();
 }
