@@ -299,6 +299,69 @@ gen_boundaries (Gen *g, char *host, int n, char **entry, char **exit)
   *exit = merge;
 }
 
+static void gen_service (Gen *g, char **entry, char **exit);
+static void gen_script (Gen *g, char **entry, char **exit);
+
+/* An event sub-process in the scope being built: started by an error (a code
+ * or any), a timer (interrupting, or not and maybe repeating) or a message (m1
+ * or m2, maybe correlated by `n`, interrupting or not); its body a service
+ * task, so that its jobs are canceled with everything else now and then, or a
+ * script. */
+static void
+gen_event_sub (Gen *g)
+{
+  JsonArray *outer_nodes = g->nodes;
+  JsonArray *outer_flows = g->flows;
+  g_autofree char *sub = NULL;
+  JsonObject *node = add_node (g, "esub", "subProcess", &sub);
+  g_autofree char *start = NULL;
+  g_autofree char *first = NULL;
+  g_autofree char *last = NULL;
+  g_autofree char *end = NULL;
+  JsonObject *trigger;
+
+  json_object_set_boolean_member (node, "triggeredByEvent", TRUE);
+  g->nodes = json_array_new ();
+  g->flows = json_array_new ();
+  trigger = add_node (g, "estart", "startEvent", &start);
+  switch (pick (g, 0, 2))
+    {
+    case 0:
+      if (chance (g, 0.3))
+        json_object_set_boolean_member (trigger, "error", TRUE);
+      else
+        json_object_set_string_member (trigger, "error", ONE_OF (g, "E1", "E2", "EarlyError"));
+      break;
+    case 1:
+      set_ms (trigger, "timer", pick (g, 1, 40) * 100);
+      if (chance (g, 0.5))
+        {
+          json_object_set_boolean_member (trigger, "interrupting", FALSE);
+          if (chance (g, 0.5))
+            json_object_set_int_member (trigger, "repeat", pick (g, 1, 3));
+        }
+      break;
+    default:
+      json_object_set_string_member (trigger, "message", ONE_OF (g, "m1", "m2"));
+      if (chance (g, 0.5))
+        json_object_set_string_member (trigger, "correlation", "n");
+      if (chance (g, 0.5))
+        json_object_set_boolean_member (trigger, "interrupting", FALSE);
+      break;
+    }
+  if (chance (g, 0.6))
+    gen_service (g, &first, &last);
+  else
+    gen_script (g, &first, &last);
+  add_node (g, "eend", "endEvent", &end);
+  connect (g, start, first);
+  connect (g, last, end);
+  json_object_set_array_member (node, "nodes", g->nodes);
+  json_object_set_array_member (node, "flows", g->flows);
+  g->nodes = outer_nodes;
+  g->flows = outer_flows;
+}
+
 /* A subProcess whose nodes and flows are its own: a sequence, then sometimes a
  * way out through an error end event (a code its boundaries or an outer
  * scope's may catch) or a terminate end event; with boundaries of its own. */
@@ -340,6 +403,8 @@ gen_subprocess (Gen *g, int depth, gboolean in_parallel, char **entry, char **ex
     }
   else
     connect (g, last, end);
+  if (chance (g, 0.3))
+    gen_event_sub (g);
   json_object_set_array_member (node, "nodes", g->nodes);
   json_object_set_array_member (node, "flows", g->flows);
   g->nodes = outer_nodes;
@@ -760,6 +825,8 @@ gen_process (Gen *g)
   add_node (g, "done", "endEvent", &done);
   connect (g, start, first);
   connect (g, last, done);
+  if (chance (g, 0.15))
+    gen_event_sub (g);
 
   json_object_set_array_member (root, "nodes", g->nodes);
   json_object_set_array_member (root, "flows", g->flows);
@@ -1099,6 +1166,7 @@ typedef struct {
   guint completed;
   guint terminated;
   guint operator_commands;
+  guint event_subs[3];      /* event sub-processes started by an error, a timer, a message */
 } Coverage;
 
 static void
@@ -1258,6 +1326,33 @@ collect_incidents_cb (const WnTrackInfo *track,
     }
 }
 
+typedef struct {
+  const char *instance;
+  const char *node;
+  gboolean    found;
+} IncidentLookup;
+
+static void
+find_incident_cb (const WnTrackInfo *track,
+                  gpointer           data)
+{
+  IncidentLookup *lookup = data;
+
+  if (track->state == WN_TRACK_INCIDENT && g_strcmp0 (track->instance, lookup->instance) == 0 &&
+      g_strcmp0 (track->node, lookup->node) == 0)
+    lookup->found = TRUE;
+}
+
+/* Whether the instance still holds an incident at the node. */
+static gboolean
+has_incident (WnTestRun *run, const char *instance, const char *node)
+{
+  IncidentLookup lookup = { instance, node, FALSE };
+
+  wn_engine_foreach_track (run->engine, FALSE, find_incident_cb, &lookup);
+  return lookup.found;
+}
+
 /* An operator clears the incidents a little at a time: retry, resolve or cancel. */
 static guint
 operate (WnTestRun *run, GRand *rand)
@@ -1275,9 +1370,17 @@ operate (WnTestRun *run, GRand *rand)
       g_autoptr(GError) error = NULL;
       double roll = g_rand_double (rand);
 
-      /* an earlier command may have ended the instance */
+      /* an earlier command may have ended the instance, or canceled the
+       * incident's track (a retried task's error caught by an event
+       * sub-process or a boundary around both) */
       if (!wn_engine_lookup_instance (run->engine, instance, &info) || info.state != WN_INSTANCE_ACTIVE)
         continue;
+      if (!has_incident (run, instance, node))
+        {
+          if (g_getenv ("WINNOW_PROPERTY_DEBUG"))
+            g_printerr ("incident of %s at %s gone\n", instance, node);
+          continue;
+        }
       if (roll < 0.55)
         g_assert_true (wn_engine_incident_retry (run->engine, instance, node, &error));
       else if (roll < 0.85)
@@ -1648,7 +1751,13 @@ run_case (const Case *c, Coverage *coverage)
     for (guint i = 0; i < run->events->len; i++)
       {
         const WnEvent *ev = g_ptr_array_index (run->events, i);
+        const WnNode *node = ev->node != NULL ? wn_process_find_node (run->process, ev->node) : NULL;
+
         coverage->phases[ev->kind][ev->phase]++;
+        /* a start event's fault.caught, timer.fired or message.correlated starts its event sub-process */
+        if (node != NULL && node->type == WN_NODE_START && node->scope >= 0 &&
+            (ev->phase == WN_PH_CAUGHT || ev->phase == WN_PH_FIRED || ev->phase == WN_PH_CORRELATED))
+          coverage->event_subs[ev->phase == WN_PH_CAUGHT ? 0 : ev->phase == WN_PH_FIRED ? 1 : 2]++;
       }
   text = journal_text (run);
 
@@ -1832,8 +1941,10 @@ test_random_runs (gconstpointer data)
     check_seed ((seed & ~SCOPED_SEED) | family, &coverage);
 
   g_test_message ("%u cases: %u instances completed, %u terminated, %u left active at quiescence, "
-                  "%u operator commands, %u stops at the time limit", n, coverage.completed,
-                  coverage.terminated, coverage.quiescent_active, coverage.operator_commands, coverage.limited);
+                  "%u operator commands, %u stops at the time limit; event sub-processes started by "
+                  "%u errors, %u timers, %u messages", n, coverage.completed,
+                  coverage.terminated, coverage.quiescent_active, coverage.operator_commands, coverage.limited,
+                  coverage.event_subs[0], coverage.event_subs[1], coverage.event_subs[2]);
   /* the generator reaches every behaviour the properties are about */
   if (n >= N_SEEDS_VALGRIND)
     {
@@ -1847,6 +1958,9 @@ test_random_runs (gconstpointer data)
         }
       g_assert_cmpuint (coverage.completed, >, 0);
       g_assert_cmpuint (coverage.quiescent_active, >, 0);
+      for (guint i = 0; i < G_N_ELEMENTS (coverage.event_subs); i++)
+        if (coverage.event_subs[i] == 0)
+          g_error ("no generated run started an event sub-process by %s", i == 0 ? "an error" : i == 1 ? "a timer" : "a message");
       g_assert_cmpuint (coverage.operator_commands, >, 0);
     }
 }
