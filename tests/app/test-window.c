@@ -748,7 +748,7 @@ test_window_engine_ii (void)
   const char *names[] = {
     "payment-timeout.process.json", "order-terminate.process.json", "reminder-cycle.process.json",
     "manual-approval.process.json", "payment-messages.process.json",
-    "invoice-reminder.process.json", "batch-payments.process.json",
+    "invoice-reminder.process.json", "batch-payments.process.json", "order-cancellation.process.json",
   };
   WinnowWindow *window = winnow_window_new (NULL);
   WinnowSession *session = winnow_window_get_session (window);

@@ -161,8 +161,8 @@ test_every_example_keeps_invariants (void)
         }
       n++;
     }
-  /* the seven v1 examples and the seven of Engine II at least */
-  g_assert_cmpuint (n, >=, 14);
+  /* the seven v1 examples and the eight of Engine II at least */
+  g_assert_cmpuint (n, >=, 15);
 }
 
 /* Engine II examples: what each shows happens. */
@@ -274,6 +274,28 @@ test_reminder_cycle (void)
   g_assert_cmpuint (wn_test_count (run, WN_EV_JOB, WN_PH_WORKER_RETRY_SCHEDULED, NULL), ==, 2);
   g_assert_cmpuint (wn_engine_get_end_count (run->engine, reminded->index), ==, 2);
   g_assert_cmpuint (wn_engine_get_end_count (run->engine, approved->index), ==, 1);
+}
+
+/* Event sub-processes: a non-interrupting timer mails beside the fulfilment,
+ * an error one takes the declined card, an interrupting message one cancels
+ * an order whose charge waits behind a backoff gate. */
+static void
+test_order_cancellation (void)
+{
+  g_autoptr(WnTestRun) run = run_example ("order-cancellation.process.json", NULL);
+  const WnEvent *canceled = wn_test_find (run, WN_EV_JOB, WN_PH_CANCELED, "charge", 0);
+
+  g_assert_cmpstr (end_of (run, "i1"), ==, "shipped");
+  g_assert_cmpstr (end_of (run, "i2"), ==, "canceled");
+  g_assert_cmpstr (end_of (run, "i3"), ==, "payment-declined");
+  g_assert_nonnull (canceled);
+  g_assert_cmpstr (canceled->instance, ==, "i2");
+  g_assert_cmpint (canceled->t_us, ==, 50 * WN_USEC_PER_SEC);
+  g_assert_nonnull (strstr (canceled->error, "gated"));
+  g_assert_cmpuint (wn_test_count (run, WN_EV_JOB, WN_PH_CANCELED, NULL), ==, 1);
+  g_assert_cmpuint (wn_test_count (run, WN_EV_TIMER, WN_PH_FIRED, "progress-due"), ==, 2);
+  g_assert_cmpuint (wn_test_count (run, WN_EV_FAULT, WN_PH_CAUGHT, "declined-start"), ==, 1);
+  g_assert_cmpuint (wn_test_count (run, WN_EV_MESSAGE, WN_PH_LOST, NULL), ==, 1);
 }
 
 static void
@@ -444,6 +466,7 @@ main (int argc, char **argv)
   g_test_add_func ("/engine/WholeRuns/payment-timeout", test_payment_timeout);
   g_test_add_func ("/engine/WholeRuns/order-terminate", test_order_terminate);
   g_test_add_func ("/engine/WholeRuns/reminder-cycle", test_reminder_cycle);
+  g_test_add_func ("/engine/WholeRuns/order-cancellation", test_order_cancellation);
   g_test_add_func ("/engine/WholeRuns/manual-approval", test_manual_approval);
   g_test_add_func ("/engine/WholeRuns/payment-messages", test_payment_messages);
   g_test_add_func ("/engine/WholeRuns/invoice-reminder", test_invoice_reminder);
