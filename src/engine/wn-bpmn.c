@@ -1019,6 +1019,58 @@ new_node (xmlNode *el, const char *type)
 
 static gboolean convert_scope (Import *im, xmlNode *scope, JsonObject *into, const char *prefix);
 
+/* The trigger of a boundary event or of an event sub-process's start event
+ * (`what` names it): `error` (a code, or true without one), `timer` (with
+ * `repeat` from a timeCycle) or `message`, and `"interrupting": false`. */
+static gboolean
+set_trigger (Import *im, JsonObject *node, xmlNode *el, xmlNode *def, gboolean interrupting, const char *what)
+{
+  const char *d = def_kind (def);
+
+  if (strcmp (d, "errorEventDefinition") == 0)
+    {
+      const char *ref = prop (def, "errorRef");
+      const char *code = ref != NULL ? g_hash_table_lookup (im->error_codes, ref) : NULL;
+
+      if (ref != NULL && code == NULL)
+        {
+          refuse (im, def, "errorRef \"%s\" names no error of the definitions", ref);
+          return FALSE;
+        }
+      if (code != NULL && *code != '\0')
+        json_object_set_string_member (node, "error", code);
+      else
+        json_object_set_boolean_member (node, "error", TRUE);
+    }
+  else if (strcmp (d, "timerEventDefinition") == 0)
+    {
+      g_autofree char *duration = NULL;
+      g_autofree char *date = NULL;
+      guint repeat;
+
+      if (!parse_timer (im, def, &duration, &repeat, &date))
+        return FALSE;
+      json_object_set_string_member (node, date != NULL ? "date" : "timer", date != NULL ? date : duration);
+      if (!interrupting)
+        json_object_set_boolean_member (node, "interrupting", FALSE);
+      if (repeat > 1 && !interrupting)
+        json_object_set_int_member (node, "repeat", repeat);
+    }
+  else if (strcmp (d, "messageEventDefinition") == 0)
+    {
+      if (!set_message (im, node, el, def))
+        return FALSE;
+      if (!interrupting)
+        json_object_set_boolean_member (node, "interrupting", FALSE);
+    }
+  else
+    {
+      refuse (im, def, "%s with %s %s is not supported", what, _wn_check_article (d), d);
+      return FALSE;
+    }
+  return TRUE;
+}
+
 static JsonObject *
 convert_event (Import *im, xmlNode *el, const char *kind)
 {
@@ -1026,11 +1078,32 @@ convert_event (Import *im, xmlNode *el, const char *kind)
   const char *d = def_kind (def);
   JsonObject *node = NULL;
 
+  if (strcmp (kind, "startEvent") == 0 && is_el (el->parent, NS_BPMN, "subProcess") &&
+      g_strcmp0 (prop (el->parent, "triggeredByEvent"), "true") == 0)
+    {
+      /* an event sub-process's start: its trigger starts it */
+      gboolean interrupting = g_strcmp0 (prop (el, "isInterrupting"), "false") != 0;
+
+      if (def == NULL)
+        {
+          refuse (im, el, "the start event of an event sub-process needs an error, timer or message definition");
+          return NULL;
+        }
+      if (!interrupting && strcmp (d, "errorEventDefinition") == 0)
+        {
+          refuse (im, el, "an error start event always interrupts (isInterrupting=\"false\")");
+          return NULL;
+        }
+      node = new_node (el, "startEvent");
+      if (!set_trigger (im, node, el, def, interrupting, "an event sub-process's start event"))
+        g_clear_pointer (&node, json_object_unref);
+      return node;
+    }
   if (strcmp (kind, "startEvent") == 0)
     {
       if (def != NULL && strcmp (d, "timerEventDefinition") != 0 && strcmp (d, "messageEventDefinition") != 0)
         {
-          refuse (im, el, "a start event with %s %s is not supported (event sub-processes are not supported yet)", _wn_check_article (d), d);
+          refuse (im, el, "a start event with %s %s is not supported", _wn_check_article (d), d);
           return NULL;
         }
       if (def != NULL)
@@ -1121,52 +1194,8 @@ convert_event (Import *im, xmlNode *el, const char *kind)
       }
     node = new_node (el, "boundaryEvent");
     json_object_set_string_member (node, "attachedTo", host != NULL ? host : "");
-    if (strcmp (d, "errorEventDefinition") == 0)
+    if (!set_trigger (im, node, el, def, interrupting, "a boundary event"))
       {
-        const char *ref = prop (def, "errorRef");
-        const char *code = ref != NULL ? g_hash_table_lookup (im->error_codes, ref) : NULL;
-
-        if (ref != NULL && code == NULL)
-          {
-            refuse (im, def, "errorRef \"%s\" names no error of the definitions", ref);
-            json_object_unref (node);
-            return NULL;
-          }
-        if (code != NULL && *code != '\0')
-          json_object_set_string_member (node, "error", code);
-        else
-          json_object_set_boolean_member (node, "error", TRUE);
-      }
-    else if (strcmp (d, "timerEventDefinition") == 0)
-      {
-        g_autofree char *duration = NULL;
-        g_autofree char *date = NULL;
-        guint repeat;
-
-        if (!parse_timer (im, def, &duration, &repeat, &date))
-          {
-            json_object_unref (node);
-            return NULL;
-          }
-        json_object_set_string_member (node, date != NULL ? "date" : "timer", date != NULL ? date : duration);
-        if (!interrupting)
-          json_object_set_boolean_member (node, "interrupting", FALSE);
-        if (repeat > 1 && !interrupting)
-          json_object_set_int_member (node, "repeat", repeat);
-      }
-    else if (strcmp (d, "messageEventDefinition") == 0)
-      {
-        if (!set_message (im, node, el, def))
-          {
-            json_object_unref (node);
-            return NULL;
-          }
-        if (!interrupting)
-          json_object_set_boolean_member (node, "interrupting", FALSE);
-      }
-    else
-      {
-        refuse (im, def, "a boundary event with %s %s is not supported", _wn_check_article (d), d);
         json_object_unref (node);
         return NULL;
       }
@@ -1326,10 +1355,9 @@ convert_scope (Import *im, xmlNode *scope, JsonObject *into, const char *prefix)
         }
       else if (strcmp (kind, "subProcess") == 0)
         {
+          node = new_node (el, "subProcess");
           if (g_strcmp0 (prop (el, "triggeredByEvent"), "true") == 0)
-            refuse (im, el, "event sub-processes are not supported yet");
-          else
-            node = new_node (el, "subProcess");
+            json_object_set_boolean_member (node, "triggeredByEvent", TRUE);
         }
       else if (strcmp (kind, "inclusiveGateway") == 0 || strcmp (kind, "complexGateway") == 0)
         refuse (im, el, "%s gateways are not supported yet (use exclusive or parallel gateways)",

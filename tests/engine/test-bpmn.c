@@ -517,6 +517,78 @@ test_process_file_detects_xml (void)
   g_assert_false (wn_load_data_is_xml ("{\"a\":1}", 7));
 }
 
+/* subProcess triggeredByEvent: an event sub-process whose start event's
+ * error, timer (a cycle) or message definition is its trigger. */
+static void
+test_event_subprocesses (void)
+{
+  const char *text = HEAD
+    "<bpmn:definitions xmlns:bpmn=\"" BPMN_NS "\" xmlns:camunda=\"http://camunda.org/schema/1.0/bpmn\" id=\"d\">\n"
+    "<bpmn:error id=\"Err\" errorCode=\"CardDeclined\"/>\n"
+    "<bpmn:message id=\"Msg\" name=\"cancelOrder\"/>\n"
+    "<bpmn:process id=\"p\" isExecutable=\"true\">\n"
+    "<bpmn:startEvent id=\"s\"/>\n"
+    "<bpmn:serviceTask id=\"charge\" camunda:type=\"external\" camunda:topic=\"pay\"/>\n"
+    "<bpmn:endEvent id=\"e\"/>\n"
+    "<bpmn:sequenceFlow id=\"f1\" sourceRef=\"s\" targetRef=\"charge\"/>\n"
+    "<bpmn:sequenceFlow id=\"f2\" sourceRef=\"charge\" targetRef=\"e\"/>\n"
+    "<bpmn:subProcess id=\"declined\" triggeredByEvent=\"true\">\n"
+    "  <bpmn:startEvent id=\"ds\"><bpmn:errorEventDefinition errorRef=\"Err\"/></bpmn:startEvent>\n"
+    "  <bpmn:endEvent id=\"de\"/>\n"
+    "  <bpmn:sequenceFlow id=\"d1\" sourceRef=\"ds\" targetRef=\"de\"/>\n"
+    "</bpmn:subProcess>\n"
+    "<bpmn:subProcess id=\"remind\" triggeredByEvent=\"true\">\n"
+    "  <bpmn:startEvent id=\"rs\" isInterrupting=\"false\"><bpmn:timerEventDefinition>"
+    "<bpmn:timeCycle>R2/PT30S</bpmn:timeCycle></bpmn:timerEventDefinition></bpmn:startEvent>\n"
+    "  <bpmn:endEvent id=\"re\"/>\n"
+    "  <bpmn:sequenceFlow id=\"r1\" sourceRef=\"rs\" targetRef=\"re\"/>\n"
+    "</bpmn:subProcess>\n"
+    "<bpmn:subProcess id=\"cancel\" triggeredByEvent=\"true\">\n"
+    "  <bpmn:startEvent id=\"cs\"><bpmn:messageEventDefinition messageRef=\"Msg\"/></bpmn:startEvent>\n"
+    "  <bpmn:endEvent id=\"ce\"/>\n"
+    "  <bpmn:sequenceFlow id=\"c1\" sourceRef=\"cs\" targetRef=\"ce\"/>\n"
+    "</bpmn:subProcess>\n"
+    "</bpmn:process>\n</bpmn:definitions>\n";
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WnProcess) process = wn_load_bpmn_data (text, -1, "esp.bpmn", NULL, NULL, NULL, &error);
+  const WnNode *ds, *rs, *cs;
+
+  g_assert_no_error (error);
+  g_assert_nonnull (process->event_subs);
+  g_assert_cmpuint (process->event_subs->len, ==, 3);
+  g_assert_true (wn_process_find_node (process, "declined")->triggered_by_event);
+  ds = wn_process_find_node (process, "ds");
+  rs = wn_process_find_node (process, "rs");
+  cs = wn_process_find_node (process, "cs");
+  g_assert_cmpstr (ds->error_code, ==, "CardDeclined");
+  g_assert_false (ds->non_interrupting);
+  g_assert_cmpint (rs->timer, ==, 30 * WN_USEC_PER_SEC);
+  g_assert_cmpuint (rs->repeat, ==, 2);
+  g_assert_true (rs->non_interrupting);
+  g_assert_cmpstr (cs->message, ==, "cancelOrder");
+  g_assert_false (cs->non_interrupting);
+
+  /* an event sub-process's start needs a trigger, and an error start interrupts */
+  {
+    g_autofree char *bad = doc ("<bpmn:startEvent id=\"s\"/><bpmn:endEvent id=\"e\"/>\n"
+                                "<bpmn:sequenceFlow id=\"f\" sourceRef=\"s\" targetRef=\"e\"/>\n"
+                                "<bpmn:subProcess id=\"a\" triggeredByEvent=\"true\">\n"
+                                "  <bpmn:startEvent id=\"as\"/><bpmn:endEvent id=\"ae\"/>\n"
+                                "  <bpmn:sequenceFlow id=\"a1\" sourceRef=\"as\" targetRef=\"ae\"/></bpmn:subProcess>\n"
+                                "<bpmn:subProcess id=\"b\" triggeredByEvent=\"true\">\n"
+                                "  <bpmn:startEvent id=\"bs\" isInterrupting=\"false\"><bpmn:errorEventDefinition/>"
+                                "</bpmn:startEvent><bpmn:endEvent id=\"be\"/>\n"
+                                "  <bpmn:sequenceFlow id=\"b1\" sourceRef=\"bs\" targetRef=\"be\"/></bpmn:subProcess>\n");
+    g_autoptr(WnProcess) refused = wn_load_bpmn_data (bad, -1, "bad.bpmn", NULL, NULL, NULL, &error);
+
+    g_assert_null (refused);
+    g_assert_nonnull (strstr (error->message, "bad.bpmn:7:3: as (startEvent): the start event of an event "
+                                              "sub-process needs an error, timer or message definition"));
+    g_assert_nonnull (strstr (error->message, "bad.bpmn:10:3: bs (startEvent): an error start event always "
+                                              "interrupts"));
+  }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -537,5 +609,6 @@ main (int argc, char **argv)
   g_test_add_func ("/engine/Bpmn/error-rules-refused", test_error_rules_refused);
   g_test_add_func ("/engine/Bpmn/zeebe-io-mapping", test_zeebe_io_mapping);
   g_test_add_func ("/engine/Bpmn/time-date", test_time_date);
+  g_test_add_func ("/engine/Bpmn/event-subprocesses", test_event_subprocesses);
   return g_test_run ();
 }
