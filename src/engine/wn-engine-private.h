@@ -45,6 +45,8 @@ struct _WnTrack
   GPtrArray    *boundary_timers;/* while at a host with timer boundaries: BoundaryTimer* */
   gboolean      user_task;      /* waiting at a userTask for a person */
   const WnUserTaskSpec *user_rule; /* the scenario's rule that will finish it, or NULL */
+  guint         user_pool;      /* its rule's people (index + 1 into scenario->people), or 0 */
+  guint         person;         /* …the one working on it (index + 1), 0: waiting for one */
   gboolean      message_wait;   /* waiting at a messageEvent or receiveTask */
   gboolean      message_keyed;  /* …whose correlation gave message_key (or failed: NULL) */
   JsonNode     *message_key;
@@ -136,6 +138,8 @@ struct _WnEngine
   guint64         last_hit_action;
   WnEvent        *last_hit_event;
   GPtrArray      *scheduled;     /* the scenario's starts and injections */
+  GPtrArray      *people_pools;  /* per scenario->people: WnPeoplePool* (wn-instance.c), or NULL
+                                  * until a user task asks for one */
   JsonNode       *defaults_input;/* the input of a job taking every variable of an instance
                                   * that has written none: shared (wn-instance.c) */
   WnEngineOptions options;
@@ -188,6 +192,8 @@ gboolean    _wn_external_replay        (WnExternal *external, JsonObject *call, 
 void        _wn_engine_drop_future     (WnEngine *engine);
 
 /* wn-instance.c */
+typedef struct _WnPeoplePool WnPeoplePool;
+void        _wn_people_pool_free       (gpointer pool);
 WnInstance *_wn_instance_start         (WnEngine *engine, JsonObject *variables);
 void        _wn_instance_free          (WnInstance *instance);
 void        _wn_instance_deliver       (gpointer owner, WnOutcome *outcome, gpointer data);

@@ -517,6 +517,7 @@ wn_engine_free (WnEngine *self)
   g_free (self->failure);
   g_array_unref (self->completion_times);
   g_ptr_array_unref (self->scheduled);
+  g_clear_pointer (&self->people_pools, g_ptr_array_unref);
   g_clear_pointer (&self->defaults_input, json_node_unref);
   g_array_unref (self->breakpoints);
   g_clear_object (&self->breakpoint_items);

@@ -41,6 +41,7 @@ static void arm_boundaries (WnTrack *track, const WnNode *node);
 static void catch_or_fail (WnTrack *track, const char *code, const char *fail_message, WnEvent *thrown);
 static void terminate_scope (WnTrack *track, const WnNode *end);
 static void enter_user_task (WnTrack *track, const WnNode *node);
+static void leave_people (WnTrack *track);
 static void enter_message_wait (WnTrack *track, const WnNode *node);
 static void enter_event_gateway (WnTrack *track, const WnNode *node);
 static void enter_multi (WnTrack *track, const WnNode *node);
@@ -380,6 +381,8 @@ track_stop_work (WnTrack    *track,
       wn_scheduler_cancel (engine->scheduler, track->timer);
       track->timer = 0;
     }
+  if (track->user_task)
+    leave_people (track);
   track->user_task = FALSE;
   track->message_wait = FALSE;
   g_clear_pointer (&track->message_key, json_node_unref);
@@ -1597,6 +1600,7 @@ finish_user_task (WnTrack    *track,
   WnInstance *instance = track->instance;
   const WnNode *node = node_of (track);
 
+  leave_people (track);
   track->user_task = FALSE;
   track->user_rule = NULL;
   if (track->timer != 0)
@@ -1638,15 +1642,160 @@ finish_user_task (WnTrack    *track,
   track_run (track, -1);
 }
 
+/* ---- the scenario's people ----
+ *
+ * A pool of `count` people takes the user tasks whose rule names it (`by`):
+ * first come, first served, each person one task at a time, the lowest-
+ * numbered free person first. A person spends a duration drawn from the
+ * pool's distribution, then the rule finishes the task. A person freed (the
+ * task finished, canceled, or completed by the operator first) takes the
+ * next waiting task through the scheduler.
+ */
+
+struct _WnPeoplePool
+{
+  WnEngine           *engine;
+  const WnPeopleSpec *spec;
+  guint               index;
+  gboolean           *busy;     /* per person */
+  GQueue              waiting;  /* WnTrack*, in arrival order */
+  gboolean            posted;   /* a take_waiting_cb is on its way */
+};
+
+void
+_wn_people_pool_free (gpointer data)
+{
+  WnPeoplePool *pool = data;
+
+  g_queue_clear (&pool->waiting);
+  g_free (pool->busy);
+  g_free (pool);
+}
+
+static WnPeoplePool *
+people_pool (WnEngine   *engine,
+             const char *id)
+{
+  GArray *people = engine->scenario->people;
+
+  if (engine->people_pools == NULL)
+    {
+      engine->people_pools = g_ptr_array_new_with_free_func (_wn_people_pool_free);
+      for (guint i = 0; i < people->len; i++)
+        {
+          WnPeoplePool *pool = g_new0 (WnPeoplePool, 1);
+
+          pool->engine = engine;
+          pool->spec = &g_array_index (people, WnPeopleSpec, i);
+          pool->index = i;
+          pool->busy = g_new0 (gboolean, pool->spec->count);
+          g_queue_init (&pool->waiting);
+          g_ptr_array_add (engine->people_pools, pool);
+        }
+    }
+  for (guint i = 0; i < people->len; i++)
+    if (strcmp (g_array_index (people, WnPeopleSpec, i).id, id) == 0)
+      return g_ptr_array_index (engine->people_pools, i);
+  g_assert_not_reached ();   /* the loader checked `by` */
+}
+
+/* "<pool>/<n>": who works on the task. */
+static char *
+person_name (WnTrack *track)
+{
+  const WnPeopleSpec *spec = &g_array_index (track->instance->engine->scenario->people, WnPeopleSpec,
+                                             track->user_pool - 1);
+
+  return g_strdup_printf ("%s/%u", spec->id, track->person);
+}
+
 static void
 user_rule_cb (gpointer data)
 {
   WnTrack *track = data;
   const WnUserTaskSpec *rule = track->user_rule;
+  g_autofree char *who = track->person > 0 ? person_name (track) : NULL;
 
   track->timer = 0;
   track->loop_steps = 0;
-  finish_user_task (track, rule->variables, rule->code, rule->message, "scenario");
+  finish_user_task (track, rule->variables, rule->code, rule->message, who != NULL ? who : "scenario");
+}
+
+/* The rule's time for the task is up `after` now: FALSE (the track failed)
+ * when that is past the end of virtual time. */
+static gboolean
+schedule_rule (WnTrack *track,
+               WnTime   after)
+{
+  track->timer = wn_scheduler_after (track->instance->engine->scheduler, after, user_rule_cb, track);
+  if (track->timer == 0)
+    {
+      g_autofree char *message = g_strdup_printf ("%s: its scenario rule would finish it past the end of "
+                                                  "virtual time (2^63 µs)", node_of (track)->id);
+
+      leave_people (track);
+      track->user_task = FALSE;
+      track_fail (track, message);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* Free people take the waiting tasks, first come first served. */
+static void
+take_waiting (WnPeoplePool *pool)
+{
+  for (guint person = 0; person < pool->spec->count && !g_queue_is_empty (&pool->waiting); person++)
+    {
+      WnTrack *track;
+      g_autofree char *who = NULL;
+      WnEvent ev = WN_EVENT_INIT (WN_EV_USER_TASK, WN_PH_ASSIGNED);
+
+      if (pool->busy[person])
+        continue;
+      track = g_queue_pop_head (&pool->waiting);
+      pool->busy[person] = TRUE;
+      track->person = person + 1;
+      who = person_name (track);
+      ev.action = who;
+      emit (track, WN_EV_USER_TASK, WN_PH_ASSIGNED, &ev);
+      schedule_rule (track, wn_distribution_draw (&pool->spec->duration, &pool->engine->rng));
+    }
+}
+
+static void
+take_waiting_cb (gpointer data)
+{
+  WnPeoplePool *pool = data;
+
+  pool->posted = FALSE;
+  take_waiting (pool);
+}
+
+/* The track stops waiting at its user task: out of its pool's queue, or its
+ * person is free for the next. */
+static void
+leave_people (WnTrack *track)
+{
+  WnEngine *engine = track->instance->engine;
+  WnPeoplePool *pool;
+
+  if (track->user_pool == 0)
+    return;
+  pool = g_ptr_array_index (engine->people_pools, track->user_pool - 1);
+  if (track->person == 0)
+    g_queue_remove (&pool->waiting, track);
+  else
+    {
+      pool->busy[track->person - 1] = FALSE;
+      if (!g_queue_is_empty (&pool->waiting) && !pool->posted)
+        {
+          pool->posted = TRUE;
+          wn_scheduler_post (engine->scheduler, take_waiting_cb, pool);
+        }
+    }
+  track->user_pool = 0;
+  track->person = 0;
 }
 
 static void
@@ -1680,15 +1829,16 @@ enter_user_task (WnTrack      *track,
   emit_simple (track, WN_EV_USER_TASK, WN_PH_CREATED, NULL);
   if (rule == NULL)
     return;
-  track->timer = wn_scheduler_after (engine->scheduler, rule->after, user_rule_cb, track);
-  if (track->timer == 0)
+  if (rule->by != NULL)
     {
-      g_autofree char *message = g_strdup_printf ("%s: its scenario rule would finish it past the end of "
-                                                  "virtual time (2^63 µs)", node->id);
+      WnPeoplePool *pool = people_pool (engine, rule->by);
 
-      track->user_task = FALSE;
-      track_fail (track, message);
+      track->user_pool = pool->index + 1;
+      g_queue_push_tail (&pool->waiting, track);
+      take_waiting (pool);
+      return;
     }
+  schedule_rule (track, rule->after);
 }
 
 gboolean

@@ -86,7 +86,7 @@ wn_event_phase_belongs (WnEventKind  kind,
     case WN_EV_TIMER:
       return phase == WN_PH_FIRED;
     case WN_EV_USER_TASK:
-      return phase == WN_PH_CREATED || phase == WN_PH_COMPLETED;
+      return phase == WN_PH_CREATED || phase == WN_PH_ASSIGNED || phase == WN_PH_COMPLETED;
     case WN_EV_MESSAGE:
       return phase == WN_PH_CORRELATED || phase == WN_PH_LOST;
     case WN_EV_N_KINDS:

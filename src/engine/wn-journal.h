@@ -29,7 +29,8 @@ typedef enum {
   WN_EV_CLOCK,
   WN_EV_SCOPE,     /* a sub-process's scope: entered, completed, canceled */
   WN_EV_TIMER,     /* a timer boundary event: fired */
-  WN_EV_USER_TASK, /*< nick=userTask >*/ /* a user task: created (waits for a person), completed */
+  WN_EV_USER_TASK, /*< nick=userTask >*/ /* a user task: created (waits for a person), assigned (a
+                    * person of a pool took it), completed */
   WN_EV_MESSAGE,   /* a message: correlated (to a waiting node or boundary), lost (nobody waited) */
   WN_EV_N_KINDS  /*< skip >*/
 } WnEventKind;
@@ -85,6 +86,8 @@ typedef enum {
   /* message */
   WN_PH_CORRELATED,
   WN_PH_LOST,
+  /* userTask, from a pool of the scenario's people */
+  WN_PH_ASSIGNED,
   WN_PH_N_PHASES                 /*< skip >*/
 } WnEventPhase;
 

@@ -16,14 +16,17 @@ typedef enum {
 } ResponseMode;
 
 static const char * const scenario_keys[] = {
-  "format", "seed", "engine", "start", "workers", "faults", "userTasks", "messages", "epoch", NULL
+  "format", "seed", "engine", "start", "workers", "faults", "userTasks", "messages", "epoch", "people", NULL
 };
 static const char * const start_keys[] = { "at", "count", "variables", NULL };
 static const char * const worker_config_keys[] = {
   "id", "topic", "lockDuration", "concurrency", "responses", NULL
 };
 static const char * const fault_keys[] = { "at", "topic", "worker", "next", NULL };
-static const char * const user_task_keys[] = { "node", "when", "after", "complete", "bpmnError", NULL };
+static const char * const user_task_keys[] = { "node", "when", "after", "by", "complete", "bpmnError", NULL };
+static const char * const people_keys[] = { "id", "count", "duration", NULL };
+static const char * const distribution_keys[] = { "uniform", "exponential", "lognormal", NULL };
+static const char * const lognormal_keys[] = { "median", "sigma", NULL };
 static const char * const user_error_keys[] = { "code", "message", NULL };
 static const char * const message_keys[] = { "at", "name", "key", "variables", NULL };
 static const char * const response_keys_all[] = {
@@ -645,6 +648,133 @@ parse_commands (WnCheck *ctx, JsonNode *xw, const char *prefix, WnScenario *scen
     }
 }
 
+/* A duration distribution: a duration (fixed), or an object with exactly one
+ * of `uniform` ([MIN, MAX]), `exponential` (its mean) and `lognormal`
+ * ({median, sigma}). */
+static gboolean
+parse_distribution (WnCheck        *ctx,
+                    JsonNode       *node,
+                    const char     *path,
+                    WnDistribution *out)
+{
+  JsonObject *object;
+  JsonNode *m;
+  guint before = _wn_check_n_errors (ctx);
+
+  memset (out, 0, sizeof *out);
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    return _wn_check_duration (ctx, node, path, FALSE, &out->a);
+  object = json_node_get_object (node);
+  _wn_check_keys (ctx, node, path, distribution_keys, NULL, NULL);
+  if (json_object_get_size (object) != 1)
+    {
+      _wn_check_report (ctx, node, path, "a distribution is a duration or has exactly one of `uniform` "
+                        "([min, max]), `exponential` (the mean) and `lognormal` ({median, sigma})");
+      return FALSE;
+    }
+  if ((m = json_object_get_member (object, "uniform")) != NULL)
+    {
+      g_autofree char *p = _wn_check_path_key (path, "uniform");
+      JsonArray *bounds = _wn_check_array (ctx, m, p);
+
+      out->kind = WN_DISTRIBUTION_UNIFORM;
+      if (bounds != NULL && json_array_get_length (bounds) != 2)
+        _wn_check_report (ctx, m, p, "must be [min, max]");
+      else if (bounds != NULL)
+        {
+          g_autofree char *p0 = _wn_check_path_index (p, 0);
+          g_autofree char *p1 = _wn_check_path_index (p, 1);
+
+          if (_wn_check_duration (ctx, json_array_get_element (bounds, 0), p0, FALSE, &out->a) &&
+              _wn_check_duration (ctx, json_array_get_element (bounds, 1), p1, FALSE, &out->b) &&
+              out->b < out->a)
+            _wn_check_report (ctx, json_array_get_element (bounds, 1), p1, "must not be shorter than the minimum");
+        }
+    }
+  else if ((m = json_object_get_member (object, "exponential")) != NULL)
+    {
+      g_autofree char *p = _wn_check_path_key (path, "exponential");
+
+      out->kind = WN_DISTRIBUTION_EXPONENTIAL;
+      _wn_check_duration (ctx, m, p, TRUE, &out->a);
+    }
+  else if ((m = json_object_get_member (object, "lognormal")) != NULL)
+    {
+      g_autofree char *p = _wn_check_path_key (path, "lognormal");
+      JsonNode *sigma;
+
+      out->kind = WN_DISTRIBUTION_LOGNORMAL;
+      if (_wn_check_object (ctx, m, p))
+        {
+          _wn_check_keys (ctx, m, p, lognormal_keys, NULL, NULL);
+          _wn_check_member_duration (ctx, m, p, "median", TRUE, TRUE, &out->a);
+          if ((sigma = _wn_check_member (ctx, m, p, "sigma", TRUE)) != NULL)
+            {
+              g_autofree char *sp = _wn_check_path_key (p, "sigma");
+
+              if (!_wn_check_holds_number (sigma) || !((out->sigma = json_node_get_double (sigma)) >= 0) ||
+                  out->sigma > 10)
+                _wn_check_report (ctx, sigma, sp, "must be a number from 0 to 10");
+            }
+        }
+    }
+  return _wn_check_n_errors (ctx) == before;
+}
+
+/* `people`: pools of simulated people who finish the user tasks whose rules
+ * name them (`by`). */
+static void
+parse_people (WnCheck    *ctx,
+              JsonNode   *node,
+              const char *path,
+              WnScenario *scenario)
+{
+  JsonArray *array = _wn_check_array (ctx, node, path);
+
+  for (guint i = 0; array != NULL && i < json_array_get_length (array); i++)
+    {
+      JsonNode *entry = json_array_get_element (array, i);
+      g_autofree char *ep = _wn_check_path_index (path, i);
+      WnPeopleSpec spec = { 0 };
+      JsonNode *v;
+      guint before = _wn_check_n_errors (ctx);
+
+      if (!_wn_check_object (ctx, entry, ep))
+        continue;
+      _wn_check_keys (ctx, entry, ep, people_keys, NULL, NULL);
+      if ((v = _wn_check_member (ctx, entry, ep, "id", TRUE)) != NULL)
+        {
+          g_autofree char *vp = _wn_check_path_key (ep, "id");
+          const char *id = _wn_check_identifier (ctx, v, vp);
+
+          for (guint k = 0; id != NULL && k < scenario->people->len; k++)
+            if (strcmp (g_array_index (scenario->people, WnPeopleSpec, k).id, id) == 0)
+              {
+                _wn_check_report (ctx, v, vp, "duplicate people id \"%s\"", id);
+                id = NULL;
+              }
+          spec.id = g_strdup (id);
+        }
+      spec.count = 1;
+      if (_wn_check_member_uint (ctx, entry, ep, "count", FALSE, 1, &spec.count) && spec.count > 10000)
+        {
+          g_autofree char *vp = _wn_check_path_key (ep, "count");
+
+          _wn_check_report (ctx, json_object_get_member (json_node_get_object (entry), "count"), vp,
+                            "must be at most 10000");
+        }
+      if ((v = _wn_check_member (ctx, entry, ep, "duration", TRUE)) != NULL)
+        {
+          g_autofree char *vp = _wn_check_path_key (ep, "duration");
+
+          parse_distribution (ctx, v, vp, &spec.duration);
+        }
+      g_array_append_val (scenario->people, spec);
+      if (_wn_check_n_errors (ctx) != before || spec.id == NULL)
+        g_array_set_size (scenario->people, scenario->people->len - 1);
+    }
+}
+
 /* `userTasks`: how the scenario's people finish user tasks. */
 static void
 parse_user_tasks (WnCheck    *ctx,
@@ -680,6 +810,21 @@ parse_user_tasks (WnCheck    *ctx,
           spec.when = _wn_check_lite (ctx, v, vp);
         }
       _wn_check_member_duration (ctx, entry, ep, "after", FALSE, FALSE, &spec.after);
+      if ((v = _wn_check_member (ctx, entry, ep, "by", FALSE)) != NULL)
+        {
+          g_autofree char *vp = _wn_check_path_key (ep, "by");
+          const char *by = _wn_check_identifier (ctx, v, vp);
+          gboolean known = FALSE;
+
+          for (guint k = 0; by != NULL && k < scenario->people->len; k++)
+            known |= strcmp (g_array_index (scenario->people, WnPeopleSpec, k).id, by) == 0;
+          if (by != NULL && json_object_has_member (json_node_get_object (entry), "after"))
+            _wn_check_report (ctx, v, vp, "a rule with `by` takes no `after`: the people's duration is the time");
+          else if (by != NULL && !known)
+            _wn_check_report (ctx, v, vp, "no people \"%s\" in the scenario's `people`", by);
+          else
+            spec.by = g_strdup (by);
+        }
       complete = json_object_get_member (json_node_get_object (entry), "complete");
       error = json_object_get_member (json_node_get_object (entry), "bpmnError");
       if ((complete == NULL) == (error == NULL))
@@ -880,6 +1025,12 @@ _wn_load_scenario_object (WnCheck *ctx, JsonNode *root, const char *prefix, gboo
 
           parse_worker_config (ctx, json_array_get_element (array, i), wp, scenario, worker_ids);
         }
+    }
+  if ((m = _wn_check_member (ctx, root, prefix, "people", FALSE)) != NULL)
+    {
+      g_autofree char *p = _wn_check_path_key (prefix, "people");
+
+      parse_people (ctx, m, p, scenario);
     }
   if ((m = _wn_check_member (ctx, root, prefix, "userTasks", FALSE)) != NULL)
     {

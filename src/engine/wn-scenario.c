@@ -6,6 +6,7 @@
 #include "wn-journal.h"
 #include "wn-json.h"
 
+#include <math.h>
 #include <string.h>
 
 static void
@@ -36,6 +37,15 @@ user_task_spec_clear (gpointer data)
   g_clear_pointer (&spec->variables, json_object_unref);
   g_clear_pointer (&spec->code, g_free);
   g_clear_pointer (&spec->message, g_free);
+  g_clear_pointer (&spec->by, g_free);
+}
+
+static void
+people_spec_clear (gpointer data)
+{
+  WnPeopleSpec *spec = data;
+
+  g_clear_pointer (&spec->id, g_free);
 }
 
 static void
@@ -389,6 +399,8 @@ wn_scenario_new (void)
   g_array_set_clear_func (scenario->user_tasks, user_task_spec_clear);
   scenario->messages = g_array_new (FALSE, TRUE, sizeof (WnMessageSpec));
   g_array_set_clear_func (scenario->messages, message_spec_clear);
+  scenario->people = g_array_new (FALSE, TRUE, sizeof (WnPeopleSpec));
+  g_array_set_clear_func (scenario->people, people_spec_clear);
   return scenario;
 }
 
@@ -419,6 +431,7 @@ wn_scenario_unref (WnScenario *scenario)
   g_ptr_array_unref (scenario->commands);
   g_array_unref (scenario->user_tasks);
   g_array_unref (scenario->messages);
+  g_array_unref (scenario->people);
   g_clear_pointer (&scenario->source, json_node_unref);
   g_free (scenario);
 }
@@ -719,4 +732,66 @@ wn_command_to_json (const WnCommand *c)
       g_assert_not_reached ();
     }
   return object_node (o);
+}
+
+/* ---- duration distributions ---- */
+
+static WnTime
+clamp_time (double us)
+{
+  /* NaN and negative draws are 0; the end of virtual time is never reached */
+  if (!(us > 0))
+    return 0;
+  if (us >= (double) (WN_TIME_NEVER - 1))
+    return WN_TIME_NEVER - 1;
+  return (WnTime) (us + 0.5);
+}
+
+WnTime
+wn_distribution_draw (const WnDistribution *distribution,
+                      WnRng                *rng)
+{
+  const WnDistribution *d = distribution;
+
+  switch (d->kind)
+    {
+    case WN_DISTRIBUTION_UNIFORM:
+      return d->a + wn_rng_range (rng, d->b - d->a);
+    case WN_DISTRIBUTION_EXPONENTIAL:
+      /* 1 − u is in (0, 1]: the log is finite */
+      return clamp_time (-(double) d->a * log (1.0 - wn_rng_double (rng)));
+    case WN_DISTRIBUTION_LOGNORMAL:
+      {
+        /* Box–Muller: one standard normal from two uniforms */
+        double u1 = 1.0 - wn_rng_double (rng);
+        double u2 = wn_rng_double (rng);
+        double z = sqrt (-2.0 * log (u1)) * cos (2.0 * G_PI * u2);
+
+        return clamp_time ((double) d->a * exp (d->sigma * z));
+      }
+    case WN_DISTRIBUTION_FIXED:
+    default:
+      return d->a;
+    }
+}
+
+char *
+wn_distribution_describe (const WnDistribution *distribution)
+{
+  g_autofree char *a = wn_duration_format (distribution->a);
+  g_autofree char *b = NULL;
+
+  switch (distribution->kind)
+    {
+    case WN_DISTRIBUTION_UNIFORM:
+      b = wn_duration_format (distribution->b);
+      return g_strdup_printf ("uniform %s–%s", a, b);
+    case WN_DISTRIBUTION_EXPONENTIAL:
+      return g_strdup_printf ("exponential, mean %s", a);
+    case WN_DISTRIBUTION_LOGNORMAL:
+      return g_strdup_printf ("lognormal, median %s, σ %g", a, distribution->sigma);
+    case WN_DISTRIBUTION_FIXED:
+    default:
+      return g_strdup (a);
+    }
 }

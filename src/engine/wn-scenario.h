@@ -11,6 +11,7 @@
 #include "wn-types.h"
 #include "wn-lite.h"
 #include "wn-process.h"
+#include "wn-rng.h"
 
 G_BEGIN_DECLS
 
@@ -122,14 +123,47 @@ typedef struct {
   WnResponse *next;
 } WnFaultSpec;
 
+/* A distribution of durations, drawn from the run's PRNG. */
+typedef enum {
+  WN_DISTRIBUTION_FIXED,        /* a */
+  WN_DISTRIBUTION_UNIFORM,      /* uniform in [a, b] */
+  WN_DISTRIBUTION_EXPONENTIAL,  /* mean a */
+  WN_DISTRIBUTION_LOGNORMAL,    /* median a, sigma (the log's standard deviation) */
+} WnDistributionKind;
+
+typedef struct {
+  WnDistributionKind kind;
+  WnTime             a;
+  WnTime             b;
+  double             sigma;
+} WnDistribution;
+
+/* One draw, in whole µs within [0, WN_TIME_NEVER - 1]; a fixed one draws
+ * nothing from the generator, the others one or two numbers. */
+WnTime      wn_distribution_draw     (const WnDistribution *distribution, WnRng *rng);
+/* "5m", "uniform 2m–10m", "exponential, mean 5m", "lognormal, median 5m, σ 0.5" */
+char       *wn_distribution_describe (const WnDistribution *distribution);
+
+/* A pool of `count` simulated people (the scenario's `people`): each takes
+ * one user task at a time, the tasks waiting for them first come first
+ * served, and spends a `duration` drawn for each task. */
+typedef struct {
+  char          *id;
+  guint          count;           /* 1 … 10 000 */
+  WnDistribution duration;
+} WnPeopleSpec;
+
 /* How the scenario's people finish a user task (its `userTasks`): the first
  * rule for the node whose `when` (lite over the instance's variables; NULL:
- * always) is true applies; `after` the task is entered, it completes it with
- * `variables` (merged into the instance's) or throws the BPMN error `code`. */
+ * always) is true applies; `after` the task is entered — or, with `by`, when
+ * one of that pool's people has taken it and spent the pool's duration on it
+ * — it completes it with `variables` (merged into the instance's) or throws
+ * the BPMN error `code`. */
 typedef struct {
   char       *node;
   WnLite     *when;
   WnTime      after;
+  char       *by;                 /* a WnPeopleSpec's id, or NULL */
   JsonObject *variables;          /* complete: NULL = none */
   char       *code;               /* NULL: complete */
   char       *message;
@@ -209,6 +243,7 @@ struct _WnScenario {
   GPtrArray      *commands;       /* WnCommand*, in order ("x-winnow".commands) */
   GArray         *user_tasks;     /* WnUserTaskSpec, in order: the first for a node applies */
   GArray         *messages;       /* WnMessageSpec */
+  GArray         *people;         /* WnPeopleSpec */
   JsonNode       *source;         /* the scenario object as loaded, or NULL */
   gboolean        outside_workers;/* a served run's session ("x-winnow".outsideWorkers): no
                                    * implicit workers, as WnEngineOptions.no_implicit_workers */

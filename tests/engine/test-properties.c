@@ -1000,7 +1000,45 @@ gen_scenario (Gen *g, guint32 seed, GPtrArray *worker_ids)
   if (g->user_tasks->len > 0 && chance (g, 0.7))
     {
       JsonArray *rules = json_array_new ();
+      gboolean pool = chance (g, 0.5);
 
+      if (pool)
+        {
+          /* a few people, busy enough that tasks wait for them */
+          JsonArray *people = json_array_new ();
+          JsonObject *desk = json_object_new ();
+          JsonObject *duration = json_object_new ();
+
+          json_object_set_string_member (desk, "id", "desk");
+          json_object_set_int_member (desk, "count", pick (g, 1, 2));
+          switch (pick (g, 0, 2))
+            {
+            case 0:
+              {
+                JsonArray *bounds = json_array_new ();
+
+                json_array_add_int_element (bounds, pick (g, 0, 10) * 100);
+                json_array_add_int_element (bounds, pick (g, 10, 30) * 100);
+                json_object_set_array_member (duration, "uniform", bounds);
+              }
+              break;
+            case 1:
+              json_object_set_int_member (duration, "exponential", pick (g, 1, 20) * 100);
+              break;
+            default:
+              {
+                JsonObject *lognormal = json_object_new ();
+
+                json_object_set_int_member (lognormal, "median", pick (g, 1, 20) * 100);
+                json_object_set_double_member (lognormal, "sigma", pick (g, 0, 10) / 10.0);
+                json_object_set_object_member (duration, "lognormal", lognormal);
+              }
+              break;
+            }
+          json_object_set_object_member (desk, "duration", duration);
+          json_array_add_object_element (people, desk);
+          json_object_set_array_member (root, "people", people);
+        }
       for (guint i = 0; i < g->user_tasks->len; i++)
         {
           JsonObject *rule = json_object_new ();
@@ -1008,7 +1046,10 @@ gen_scenario (Gen *g, guint32 seed, GPtrArray *worker_ids)
           json_object_set_string_member (rule, "node", g_ptr_array_index (g->user_tasks, i));
           if (chance (g, 0.3))
             json_object_set_string_member (rule, "when", "n > 4");
-          set_ms (rule, "after", pick (g, 0, 30) * 100);
+          if (pool && chance (g, 0.8))
+            json_object_set_string_member (rule, "by", "desk");
+          else
+            set_ms (rule, "after", pick (g, 0, 30) * 100);
           if (chance (g, 0.3))
             json_object_set_object_member (rule, "bpmnError", bpmn_error (ONE_OF (g, "E1", "E2", "E9"), NULL));
           else
@@ -1483,6 +1524,46 @@ case_run_new (const Case *c, const char *scenario_json, const WnEngineOptions *o
   return run;
 }
 
+/* The scenario's people work on one task at a time: a person is assigned a
+ * task only when free, and is free again once that task's track has left the
+ * task (completed, threw, was canceled or its instance ended). */
+static void
+check_people (WnTestRun *run)
+{
+  g_autoptr(GHashTable) busy = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);  /* person → track */
+  g_autoptr(GHashTable) working = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free); /* track → person */
+
+  for (guint i = 0; i < run->events->len; i++)
+    {
+      const WnEvent *ev = g_ptr_array_index (run->events, i);
+      const char *person;
+
+      if (ev->kind == WN_EV_USER_TASK && ev->phase == WN_PH_ASSIGNED)
+        {
+          if (g_hash_table_contains (busy, ev->action))
+            g_error ("event %" G_GUINT64_FORMAT ": %s is assigned a task while still working on %s's", ev->seq,
+                     ev->action, (const char *) g_hash_table_lookup (busy, ev->action));
+          if (g_hash_table_contains (working, ev->track))
+            g_error ("event %" G_GUINT64_FORMAT ": track %s is assigned twice", ev->seq, ev->track);
+          g_hash_table_insert (busy, g_strdup (ev->action), g_strdup (ev->track));
+          g_hash_table_insert (working, g_strdup (ev->track), g_strdup (ev->action));
+          continue;
+        }
+      if (ev->track == NULL || (person = g_hash_table_lookup (working, ev->track)) == NULL)
+        continue;
+      if ((ev->kind == WN_EV_USER_TASK && ev->phase == WN_PH_COMPLETED) ||
+          (ev->kind == WN_EV_FAULT && ev->phase == WN_PH_THROWN) ||
+          (ev->kind == WN_EV_NODE && (ev->phase == WN_PH_CANCELED || ev->phase == WN_PH_FAILED)))
+        {
+          if ((ev->kind == WN_EV_USER_TASK || ev->kind == WN_EV_FAULT) && g_strcmp0 (ev->action, person) != 0 &&
+              g_strcmp0 (ev->action, "operator") != 0)
+            g_error ("event %" G_GUINT64_FORMAT ": %s's task finished by %s", ev->seq, person, ev->action);
+          g_hash_table_remove (busy, person);
+          g_hash_table_remove (working, ev->track);
+        }
+    }
+}
+
 /* Fail, naming the first line where two journals part. */
 static void
 assert_same_journal (const char *what,
@@ -1759,6 +1840,7 @@ run_case (const Case *c, Coverage *coverage)
             (ev->phase == WN_PH_CAUGHT || ev->phase == WN_PH_FIRED || ev->phase == WN_PH_CORRELATED))
           coverage->event_subs[ev->phase == WN_PH_CAUGHT ? 0 : ev->phase == WN_PH_FIRED ? 1 : 2]++;
       }
+  check_people (run);
   text = journal_text (run);
 
   /* the saved session replays to the same journal */
@@ -1933,6 +2015,7 @@ test_random_runs (gconstpointer data)
     { WN_EV_SCOPE, WN_PH_CANCELED },
     { WN_EV_TIMER, WN_PH_FIRED },
     { WN_EV_USER_TASK, WN_PH_COMPLETED },
+    { WN_EV_USER_TASK, WN_PH_ASSIGNED },
     { WN_EV_MESSAGE, WN_PH_CORRELATED },
     { WN_EV_MESSAGE, WN_PH_LOST },
   };

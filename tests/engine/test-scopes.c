@@ -679,6 +679,102 @@ test_user_task_load_errors (void)
     "s.json:4:30: userTasks[2].complete: must be an object, not a number");
 }
 
+/* A pool of two people: first come first served, one task each at a time;
+ * the escalation timer takes tasks being worked on (their people go on to the
+ * next) and tasks still waiting for someone (they leave the queue). */
+static void
+test_user_task_people (void)
+{
+  g_autoptr(WnTestRun) run = run_new (APPROVAL,
+    "{`format`: `winnow.scenario/1`, `start`: [{`count`: 5}], `people`: [{`id`: `clerks`, `count`: 2,"
+    " `duration`: `40m`}], `userTasks`: [{`node`: `approve`, `by`: `clerks`, `complete`: {`approved`: true}}]}",
+    NULL);
+  const WnEvent *ev;
+
+  wn_test_run_until (run, WN_TIME_NEVER);
+  g_assert_cmpuint (end_count (run, "ok"), ==, 2);
+  g_assert_cmpuint (end_count (run, "late"), ==, 3);
+  g_assert_cmpuint (wn_test_count (run, WN_EV_USER_TASK, WN_PH_ASSIGNED, "approve"), ==, 4);
+  ev = wn_test_find (run, WN_EV_USER_TASK, WN_PH_ASSIGNED, "approve", 1);
+  g_assert_cmpstr (ev->instance, ==, "i2");
+  g_assert_cmpstr (ev->action, ==, "clerks/2");
+  /* i3 and i4 wait until the first two are done; i5 never gets anyone */
+  ev = wn_test_find (run, WN_EV_USER_TASK, WN_PH_ASSIGNED, "approve", 2);
+  g_assert_cmpstr (ev->instance, ==, "i3");
+  g_assert_cmpstr (ev->action, ==, "clerks/1");
+  g_assert_cmpint (ev->t_us, ==, 40 * 60 * WN_USEC_PER_SEC);
+  ev = wn_test_find (run, WN_EV_USER_TASK, WN_PH_COMPLETED, "approve", 0);
+  g_assert_cmpstr (ev->action, ==, "clerks/1");
+  g_assert_cmpint (ev->t_us, ==, 40 * 60 * WN_USEC_PER_SEC);
+  g_assert_cmpint (wn_engine_now (run->engine), ==, 3600 * WN_USEC_PER_SEC);
+}
+
+/* Durations drawn from the run's generator: the same seed draws the same,
+ * an exponential's mean is near its parameter, one person works the tasks
+ * one after the other. */
+static void
+test_user_task_people_distribution (void)
+{
+#define DESK(SEED) \
+    "{`format`: `winnow.scenario/1`, `seed`: " SEED ", `start`: [{`count`: 400}], `people`: [{`id`: `desk`," \
+    " `duration`: {`exponential`: `1m`}}], `userTasks`: [{`node`: `approve`, `by`: `desk`, `complete`: {}}]}"
+  const char *s1 = DESK ("1");
+  const char *s2 = DESK ("2");
+  g_autoptr(WnTestRun) a = run_new (
+    "{`format`: `winnow.process/1`, `id`: `p`, `nodes`: [{`id`: `s`, `type`: `startEvent`},"
+    " {`id`: `approve`, `type`: `userTask`}, {`id`: `e`, `type`: `endEvent`}],"
+    " `flows`: [{`id`: `f1`, `from`: `s`, `to`: `approve`}, {`id`: `f2`, `from`: `approve`, `to`: `e`}]}", s1, NULL);
+  g_autoptr(WnTestRun) b = run_new (
+    "{`format`: `winnow.process/1`, `id`: `p`, `nodes`: [{`id`: `s`, `type`: `startEvent`},"
+    " {`id`: `approve`, `type`: `userTask`}, {`id`: `e`, `type`: `endEvent`}],"
+    " `flows`: [{`id`: `f1`, `from`: `s`, `to`: `approve`}, {`id`: `f2`, `from`: `approve`, `to`: `e`}]}", s2, NULL);
+  double mean;
+
+  wn_test_run_until (a, WN_TIME_NEVER);
+  wn_test_run_until (b, WN_TIME_NEVER);
+  g_assert_cmpuint (end_count (a, "e"), ==, 400);
+  /* one person: the run lasts the sum of the 400 draws */
+  mean = (double) wn_engine_now (a->engine) / 400 / WN_USEC_PER_SEC;
+  g_assert_cmpfloat (mean, >, 50);
+  g_assert_cmpfloat (mean, <, 70);
+  g_assert_cmpint (wn_engine_now (a->engine), !=, wn_engine_now (b->engine));
+  g_assert_cmpuint (wn_test_count (a, WN_EV_USER_TASK, WN_PH_ASSIGNED, NULL), ==, 400);
+  for (guint i = 0; i < a->events->len; i++)
+    {
+      const WnEvent *ev = g_ptr_array_index (a->events, i);
+
+      if (ev->kind == WN_EV_USER_TASK && ev->phase != WN_PH_CREATED)
+        g_assert_cmpstr (ev->action, ==, "desk/1");
+    }
+  assert_replays (a);
+}
+
+static void
+test_user_task_people_load_errors (void)
+{
+  g_autofree char *json = q ("{`format`: `winnow.scenario/1`, `people`: [\n"
+                             " {`id`: `a`, `count`: 0, `duration`: {`uniform`: [`2m`, `1m`]}},\n"
+                             " {`id`: `b`, `duration`: {`exponential`: `1m`, `lognormal`: {}}},\n"
+                             " {`id`: `c`, `duration`: {`lognormal`: {`median`: `1m`, `sigma`: -1}}},\n"
+                             " {`id`: `d`, `duration`: `1m`}, {`id`: `d`, `duration`: 60000}],\n"
+                             " `userTasks`: [{`node`: `t`, `by`: `nobody`, `complete`: {}},\n"
+                             "  {`node`: `t`, `by`: `d`, `after`: `1s`, `complete`: {}}]}");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WnScenario) scenario = wn_load_scenario_data (json, -1, "s.json", NULL, &error);
+
+  g_assert_null (scenario);
+  g_assert_error (error, WN_LOAD_ERROR, WN_LOAD_ERROR_INVALID);
+  g_assert_cmpstr (error->message, ==,
+    "s.json:2:23: people[0].count: must be ≥ 1\n"
+    "s.json:2:57: people[0].duration.uniform[1]: must not be shorter than the minimum\n"
+    "s.json:3:26: people[1].duration: a distribution is a duration or has exactly one of `uniform` ([min, max]), "
+    "`exponential` (the mean) and `lognormal` ({median, sigma})\n"
+    "s.json:4:66: people[2].duration.lognormal.sigma: must be a number from 0 to 10\n"
+    "s.json:5:40: people[4].id: duplicate people id \"d\"\n"
+    "s.json:6:36: userTasks[0].by: no people \"nobody\" in the scenario's `people`\n"
+    "s.json:7:23: userTasks[1].by: a rule with `by` takes no `after`: the people's duration is the time");
+}
+
 /* ---- messages ---- */
 
 #define WAITS \
@@ -1113,6 +1209,9 @@ main (int argc, char **argv)
   g_test_add_func ("/engine/UserTasks/operator", test_user_task_operator);
   g_test_add_func ("/engine/UserTasks/scenario", test_user_task_scenario);
   g_test_add_func ("/engine/UserTasks/load-errors", test_user_task_load_errors);
+  g_test_add_func ("/engine/UserTasks/people", test_user_task_people);
+  g_test_add_func ("/engine/UserTasks/people-distribution", test_user_task_people_distribution);
+  g_test_add_func ("/engine/UserTasks/people-load-errors", test_user_task_people_load_errors);
   g_test_add_func ("/engine/Messages/correlation", test_message_correlation);
   g_test_add_func ("/engine/Messages/scenario", test_message_scenario);
   g_test_add_func ("/engine/EventGateways/first-event-wins", test_event_gateway);
