@@ -298,6 +298,46 @@ test_order_cancellation (void)
   g_assert_cmpuint (wn_test_count (run, WN_EV_MESSAGE, WN_PH_LOST, NULL), ==, 1);
 }
 
+/* The manual-approval refunds worked by three clerks: tasks wait for them,
+ * each clerk takes one at a time, some refunds escalate while waiting. */
+static void
+test_manual_approval_people (void)
+{
+  const char *dir = g_getenv ("WINNOW_EXAMPLES_DIR");
+  g_autofree char *path = g_build_filename (dir ? dir : "data/examples", "manual-approval.people.scenario.json", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WnScenario) scenario = wn_load_scenario_file (path, NULL, &error);
+  g_autoptr(WnTestRun) run = g_new0 (WnTestRun, 1);
+  const WnNode *refunded;
+  const WnNode *escalated;
+  guint assigned;
+
+  g_assert_no_error (error);
+  run->process = load_example ("manual-approval.process.json");
+  run->engine = wn_engine_new (run->process, scenario, NULL);
+  run->events = g_ptr_array_new_with_free_func ((GDestroyNotify) wn_event_free);
+  wn_journal_subscribe (wn_engine_get_journal (run->engine), record_cb, run->events, NULL);
+  wn_test_run_until (run, WN_TIME_NEVER);
+  refunded = wn_process_find_node (run->process, "refunded");
+  escalated = wn_process_find_node (run->process, "escalated");
+  g_assert_cmpuint (wn_engine_get_end_count (run->engine, refunded->index) +
+                    wn_engine_get_end_count (run->engine, escalated->index), ==, 60);
+  g_assert_cmpuint (wn_engine_get_end_count (run->engine, escalated->index), >, 0);
+  g_assert_cmpuint (wn_engine_get_end_count (run->engine, refunded->index), >, 30);
+  assigned = wn_test_count (run, WN_EV_USER_TASK, WN_PH_ASSIGNED, "approve");
+  g_assert_cmpuint (assigned, <, 60);
+  g_assert_cmpuint (wn_test_count (run, WN_EV_USER_TASK, WN_PH_COMPLETED, "approve"), ==,
+                    wn_engine_get_end_count (run->engine, refunded->index));
+  for (guint i = 0; i < run->events->len; i++)
+    {
+      const WnEvent *ev = g_ptr_array_index (run->events, i);
+
+      if (ev->kind == WN_EV_USER_TASK && ev->phase == WN_PH_ASSIGNED)
+        g_assert_true (g_str_equal (ev->action, "clerks/1") || g_str_equal (ev->action, "clerks/2") ||
+                       g_str_equal (ev->action, "clerks/3"));
+    }
+}
+
 static void
 test_hundred_thousand_instances (void)
 {
@@ -467,6 +507,7 @@ main (int argc, char **argv)
   g_test_add_func ("/engine/WholeRuns/order-terminate", test_order_terminate);
   g_test_add_func ("/engine/WholeRuns/reminder-cycle", test_reminder_cycle);
   g_test_add_func ("/engine/WholeRuns/order-cancellation", test_order_cancellation);
+  g_test_add_func ("/engine/WholeRuns/manual-approval-people", test_manual_approval_people);
   g_test_add_func ("/engine/WholeRuns/manual-approval", test_manual_approval);
   g_test_add_func ("/engine/WholeRuns/payment-messages", test_payment_messages);
   g_test_add_func ("/engine/WholeRuns/invoice-reminder", test_invoice_reminder);
