@@ -138,6 +138,9 @@ struct _WnEngine
   guint64         last_hit_action;
   WnEvent        *last_hit_event;
   GPtrArray      *scheduled;     /* the scenario's starts and injections */
+  GQueue         *message_buffer;/* BufferedMessage* (wn-engine.c): the scenario's messages kept
+                                  * for their ttl, oldest first; NULL until one is */
+  gboolean        buffer_posted; /* a look at the buffer is on its way */
   GPtrArray      *people_pools;  /* per scenario->people: WnPeoplePool* (wn-instance.c), or NULL
                                   * until a user task asks for one */
   JsonNode       *defaults_input;/* the input of a job taking every variable of an instance
@@ -170,6 +173,10 @@ void        _wn_engine_emit            (WnEngine *engine, WnEvent *event);
 WnPolicy   *_wn_engine_policy_for      (WnEngine *engine, guint node);
 /* Pop an injected response for this worker or its topic (NULL when none). */
 WnResponse *_wn_engine_take_injection  (WnEngine *engine, WnSimWorker *worker);
+/* A wait for a message began (a catch event, a receive task, a boundary, an
+ * event gateway, an event sub-process's start): buffered messages get a look
+ * one scheduler step later. */
+void        _wn_engine_wait_began      (WnEngine *engine);
 /* Arm the scheduler's trigger for the next command to replay (if any). */
 void        _wn_engine_arm_replay      (WnEngine *engine);
 /* Record an operator's command at this point (NULL inside an internal one);

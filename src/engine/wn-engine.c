@@ -309,6 +309,120 @@ room_for_instances (WnEngine *self)
   return wn_memory_has_room ((gsize) 64 * 1024 * 1024 + (gsize) n * 64);
 }
 
+/* ---- messages kept for their time to live ---- */
+
+typedef struct {
+  WnEngine            *engine;
+  const WnMessageSpec *spec;    /* borrowed from the scenario */
+  WnTimerId            expiry;
+} BufferedMessage;
+
+/* The first wait of the active instances, in start order, that takes it. */
+static gboolean
+correlate_any (WnEngine   *self,
+               const char *name,
+               JsonNode   *key,
+               JsonObject *variables)
+{
+  for (guint i = 0; i < self->instances->len; i++)
+    {
+      WnInstance *instance = g_ptr_array_index (self->instances, i);
+
+      if (instance->state == WN_INSTANCE_ACTIVE && _wn_instance_correlate (instance, name, key, variables))
+        return TRUE;
+    }
+  return FALSE;
+}
+
+static void
+emit_message (WnEngine            *self,
+              WnEventPhase         phase,
+              const WnMessageSpec *spec,
+              WnTime               deadline)
+{
+  WnEvent ev = WN_EVENT_INIT (WN_EV_MESSAGE, phase);
+
+  ev.action = spec->name;
+  ev.status = spec->key;
+  ev.deadline_us = deadline;
+  _wn_engine_emit (self, &ev);
+}
+
+static void
+message_expired_cb (gpointer data)
+{
+  BufferedMessage *buffered = data;
+  WnEngine *self = buffered->engine;
+
+  g_queue_remove (self->message_buffer, buffered);
+  emit_message (self, WN_PH_EXPIRED, buffered->spec, -1);
+  g_free (buffered);
+}
+
+/* Each buffered message, oldest first, to the waits there are now. */
+static void
+buffer_check_cb (gpointer data)
+{
+  WnEngine *self = data;
+  GList *link = self->message_buffer->head;
+
+  self->buffer_posted = FALSE;
+  while (link != NULL)
+    {
+      GList *next = link->next;
+      BufferedMessage *buffered = link->data;
+      const WnMessageSpec *spec = buffered->spec;
+
+      self->internal = TRUE;
+      if (correlate_any (self, spec->name, spec->key, spec->variables))
+        {
+          if (buffered->expiry != 0)
+            wn_scheduler_cancel (self->scheduler, buffered->expiry);
+          g_queue_delete_link (self->message_buffer, link);
+          g_free (buffered);
+        }
+      self->internal = FALSE;
+      link = next;
+    }
+}
+
+void
+_wn_engine_wait_began (WnEngine *self)
+{
+  if (self->message_buffer == NULL || g_queue_is_empty (self->message_buffer) || self->buffer_posted)
+    return;
+  self->buffer_posted = TRUE;
+  wn_scheduler_post (self->scheduler, buffer_check_cb, self);
+}
+
+/* A scenario's message with a time to live: correlated now, or kept until
+ * its ttl is over for a wait that begins meanwhile. */
+static void
+publish_kept (WnEngine            *self,
+              const WnMessageSpec *spec)
+{
+  BufferedMessage *buffered;
+  WnTime deadline;
+
+  if (correlate_any (self, spec->name, spec->key, spec->variables))
+    return;
+  buffered = g_new0 (BufferedMessage, 1);
+  buffered->engine = self;
+  buffered->spec = spec;
+  buffered->expiry = wn_scheduler_after (self->scheduler, spec->ttl, message_expired_cb, buffered);
+  if (buffered->expiry == 0)
+    {
+      /* a ttl past the end of virtual time: kept for the whole run */
+      deadline = -1;
+    }
+  else
+    deadline = wn_scheduler_now (self->scheduler) + spec->ttl;
+  if (self->message_buffer == NULL)
+    self->message_buffer = g_queue_new ();
+  g_queue_push_tail (self->message_buffer, buffered);
+  emit_message (self, WN_PH_BUFFERED, spec, deadline);
+}
+
 static void
 scheduled_action_cb (gpointer data)
 {
@@ -334,6 +448,8 @@ scheduled_action_cb (gpointer data)
       if (++action->started < action->count)
         wn_scheduler_post (action->engine->scheduler, scheduled_action_cb, action);
     }
+  else if (action->message != NULL && action->message->ttl > 0)
+    publish_kept (action->engine, action->message);
   else if (action->message != NULL)
     wn_engine_correlate_message (action->engine, action->message->name, action->message->key,
                                  action->message->variables, NULL);
@@ -518,6 +634,8 @@ wn_engine_free (WnEngine *self)
   g_array_unref (self->completion_times);
   g_ptr_array_unref (self->scheduled);
   g_clear_pointer (&self->people_pools, g_ptr_array_unref);
+  if (self->message_buffer != NULL)
+    g_queue_free_full (self->message_buffer, g_free);
   g_clear_pointer (&self->defaults_input, json_node_unref);
   g_array_unref (self->breakpoints);
   g_clear_object (&self->breakpoint_items);
@@ -1093,13 +1211,8 @@ wn_engine_correlate_message (WnEngine   *self,
       command->key = key != NULL ? json_node_copy (key) : NULL;
       command->variables = variables != NULL ? wn_json_object_deep_copy (variables) : NULL;
     }
-  for (guint i = 0; i < self->instances->len; i++)
-    {
-      WnInstance *instance = g_ptr_array_index (self->instances, i);
-
-      if (instance->state == WN_INSTANCE_ACTIVE && _wn_instance_correlate (instance, name, key, variables))
-        return TRUE;
-    }
+  if (correlate_any (self, name, key, variables))
+    return TRUE;
   forget (self, command);
   if (self->internal)
     {

@@ -1573,6 +1573,7 @@ arm_boundaries (WnTrack      *track,
         {
           timer->keyed = boundary->correlation != NULL;
           timer->key = correlation_key (track->instance, boundary);
+          _wn_engine_wait_began (track->instance->engine);
         }
       else
         timer->id = wn_scheduler_after (track->instance->engine->scheduler,
@@ -1884,6 +1885,7 @@ enter_message_wait (WnTrack      *track,
   track->message_keyed = node->correlation != NULL;
   g_clear_pointer (&track->message_key, json_node_unref);
   track->message_key = correlation_key (track->instance, node);
+  _wn_engine_wait_began (track->instance->engine);
 }
 
 static gboolean
@@ -2035,6 +2037,7 @@ enter_event_gateway (WnTrack      *track,
         {
           wait->keyed = target->correlation != NULL;
           wait->key = correlation_key (track->instance, target);
+          _wn_engine_wait_began (track->instance->engine);
         }
       else
         wait->id = wn_scheduler_after (track->instance->engine->scheduler,
@@ -2223,6 +2226,7 @@ arm_event_starts (WnInstance *instance,
         {
           start->keyed = trigger->correlation != NULL;
           start->key = correlation_key (instance, trigger);
+          _wn_engine_wait_began (instance->engine);
         }
       else if (trigger->timer > 0)
         start->id = wn_scheduler_after (instance->engine->scheduler, trigger->timer, event_timer_cb, start);

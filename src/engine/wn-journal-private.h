@@ -35,7 +35,8 @@ G_BEGIN_DECLS
   X ("unlocked") X ("workerRearmed") X ("retriesSet") X ("workerPolicyIgnored") \
   X ("fired") \
   X ("correlated") X ("lost") \
-  X ("assigned")
+  X ("assigned") \
+  X ("buffered") X ("expired")
 
 /* What a writer of one journal's lines remembers from line to line: the last
  * seq and t_us as text (seq goes up by one, t_us often stays). All zeros is

@@ -88,7 +88,7 @@ wn_event_phase_belongs (WnEventKind  kind,
     case WN_EV_USER_TASK:
       return phase == WN_PH_CREATED || phase == WN_PH_ASSIGNED || phase == WN_PH_COMPLETED;
     case WN_EV_MESSAGE:
-      return phase == WN_PH_CORRELATED || phase == WN_PH_LOST;
+      return phase == WN_PH_CORRELATED || phase == WN_PH_LOST || phase == WN_PH_BUFFERED || phase == WN_PH_EXPIRED;
     case WN_EV_N_KINDS:
     default:
       return FALSE;

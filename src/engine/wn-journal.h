@@ -31,7 +31,8 @@ typedef enum {
   WN_EV_TIMER,     /* a timer boundary event: fired */
   WN_EV_USER_TASK, /*< nick=userTask >*/ /* a user task: created (waits for a person), assigned (a
                     * person of a pool took it), completed */
-  WN_EV_MESSAGE,   /* a message: correlated (to a waiting node or boundary), lost (nobody waited) */
+  WN_EV_MESSAGE,   /* a message: correlated (to a waiting node or boundary), lost (nobody waited),
+                    * buffered (kept for its time to live), expired (kept in vain) */
   WN_EV_N_KINDS  /*< skip >*/
 } WnEventKind;
 
@@ -88,6 +89,9 @@ typedef enum {
   WN_PH_LOST,
   /* userTask, from a pool of the scenario's people */
   WN_PH_ASSIGNED,
+  /* message, kept for a time to live */
+  WN_PH_BUFFERED,
+  WN_PH_EXPIRED,
   WN_PH_N_PHASES                 /*< skip >*/
 } WnEventPhase;
 

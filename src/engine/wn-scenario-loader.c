@@ -28,7 +28,7 @@ static const char * const people_keys[] = { "id", "count", "duration", NULL };
 static const char * const distribution_keys[] = { "uniform", "exponential", "lognormal", NULL };
 static const char * const lognormal_keys[] = { "median", "sigma", NULL };
 static const char * const user_error_keys[] = { "code", "message", NULL };
-static const char * const message_keys[] = { "at", "name", "key", "variables", NULL };
+static const char * const message_keys[] = { "at", "name", "key", "variables", "ttl", NULL };
 static const char * const response_keys_all[] = {
   "attempts", "when", "after", "p",
   "complete", "fail", "workerError", "crash", "hang", "random", NULL
@@ -881,6 +881,7 @@ parse_messages (WnCheck    *ctx,
         continue;
       _wn_check_keys (ctx, entry, ep, message_keys, NULL, NULL);
       _wn_check_member_duration (ctx, entry, ep, "at", FALSE, FALSE, &spec.at);
+      _wn_check_member_duration (ctx, entry, ep, "ttl", FALSE, FALSE, &spec.ttl);
       if ((v = _wn_check_member (ctx, entry, ep, "name", TRUE)) != NULL)
         {
           g_autofree char *vp = _wn_check_path_key (ep, "name");

@@ -173,6 +173,7 @@ typedef struct {
  * given, `key`, with `variables` for the instance that takes it. */
 typedef struct {
   WnTime      at;
+  WnTime      ttl;                /* > 0: kept this long for a wait that begins later; 0: lost at once */
   char       *name;
   JsonNode   *key;                /* NULL: any waiting node of that name */
   JsonObject *variables;          /* NULL: none */

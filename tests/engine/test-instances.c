@@ -1124,7 +1124,7 @@ test_breakpoint_phases (void)
     "incident.raised", "incident.retried", "incident.resolved",
     "gateway.decided", "inject.applied",
     "clock.paused", "clock.resumed", "clock.stepped",
-    "job.canceled", "scope.entered", "scope.completed", "scope.canceled", "timer.fired", "userTask.created", "userTask.assigned", "userTask.completed", "message.correlated", "message.lost",
+    "job.canceled", "scope.entered", "scope.completed", "scope.canceled", "timer.fired", "userTask.created", "userTask.assigned", "userTask.completed", "message.correlated", "message.lost", "message.buffered", "message.expired",
     "node.entered@task", "job.retriesExhausted@task",
   };
   const char *refused[] = {

@@ -1071,6 +1071,8 @@ gen_scenario (Gen *g, guint32 seed, GPtrArray *worker_ids)
           json_object_set_string_member (message, "name", ONE_OF (g, "m1", "m2"));
           if (chance (g, 0.5))
             json_object_set_int_member (message, "key", pick (g, 0, 9));
+          if (chance (g, 0.4))
+            set_ms (message, "ttl", pick (g, 1, 60) * 100);
           json_array_add_object_element (messages, message);
         }
       json_object_set_array_member (root, "messages", messages);
@@ -2016,6 +2018,8 @@ test_random_runs (gconstpointer data)
     { WN_EV_TIMER, WN_PH_FIRED },
     { WN_EV_USER_TASK, WN_PH_COMPLETED },
     { WN_EV_USER_TASK, WN_PH_ASSIGNED },
+    { WN_EV_MESSAGE, WN_PH_BUFFERED },
+    { WN_EV_MESSAGE, WN_PH_EXPIRED },
     { WN_EV_MESSAGE, WN_PH_CORRELATED },
     { WN_EV_MESSAGE, WN_PH_LOST },
   };

@@ -850,6 +850,44 @@ test_message_scenario (void)
   g_assert_cmpstr (lost->action, ==, "go");
 }
 
+/* A scenario's message with a ttl is kept for a wait that begins later: taken
+ * when it does, else it expires; one without a ttl is lost at once. */
+static void
+test_message_ttl (void)
+{
+  g_autoptr(WnTestRun) run = run_new (
+    "{`format`: `winnow.process/1`, `id`: `p`, `nodes`: [{`id`: `s`, `type`: `startEvent`},"
+    " {`id`: `later`, `type`: `timerEvent`, `duration`: `10s`},"
+    " {`id`: `r`, `type`: `receiveTask`, `message`: `go`, `correlation`: `k`}, {`id`: `e`, `type`: `endEvent`}],"
+    " `flows`: [{`id`: `f1`, `from`: `s`, `to`: `later`}, {`id`: `f2`, `from`: `later`, `to`: `r`},"
+    "  {`id`: `f3`, `from`: `r`, `to`: `e`}]}",
+    "{`format`: `winnow.scenario/1`, `start`: [{`variables`: {`k`: 1}}, {`variables`: {`k`: 2}}],"
+    " `messages`: [{`at`: `1s`, `name`: `go`, `key`: 1, `ttl`: `20s`, `variables`: {`got`: true}},"
+    " {`at`: `2s`, `name`: `go`, `key`: 2, `ttl`: `5s`}, {`at`: `3s`, `name`: `go`, `key`: 9}]}", NULL);
+  const WnEvent *ev;
+  g_autofree char *got = NULL;
+
+  wn_test_run_until (run, WN_TIME_NEVER);
+  g_assert_cmpuint (wn_test_count (run, WN_EV_MESSAGE, WN_PH_BUFFERED, NULL), ==, 2);
+  ev = wn_test_find (run, WN_EV_MESSAGE, WN_PH_BUFFERED, NULL, 0);
+  g_assert_cmpint (ev->t_us, ==, WN_USEC_PER_SEC);
+  g_assert_cmpint (ev->deadline_us, ==, 21 * WN_USEC_PER_SEC);
+  ev = wn_test_find (run, WN_EV_MESSAGE, WN_PH_EXPIRED, NULL, 0);
+  g_assert_nonnull (ev);
+  g_assert_cmpint (ev->t_us, ==, 7 * WN_USEC_PER_SEC);
+  g_assert_cmpint (json_node_get_int (ev->status), ==, 2);
+  ev = wn_test_find (run, WN_EV_MESSAGE, WN_PH_CORRELATED, "r", 0);
+  g_assert_nonnull (ev);
+  g_assert_cmpstr (ev->instance, ==, "i1");
+  g_assert_cmpint (ev->t_us, ==, 10 * WN_USEC_PER_SEC);
+  g_assert_cmpuint (wn_test_count (run, WN_EV_MESSAGE, WN_PH_CORRELATED, NULL), ==, 1);
+  g_assert_cmpuint (wn_test_count (run, WN_EV_MESSAGE, WN_PH_LOST, NULL), ==, 1);
+  g_assert_cmpuint (end_count (run, "e"), ==, 1);
+  g_assert_cmpint (state_of (run, "i2"), ==, WN_INSTANCE_ACTIVE);
+  got = wn_test_variable (run, "i1", "got");
+  g_assert_cmpstr (got, ==, "true");
+}
+
 /* ---- event-based gateways ---- */
 
 static void
@@ -1214,6 +1252,7 @@ main (int argc, char **argv)
   g_test_add_func ("/engine/UserTasks/people-load-errors", test_user_task_people_load_errors);
   g_test_add_func ("/engine/Messages/correlation", test_message_correlation);
   g_test_add_func ("/engine/Messages/scenario", test_message_scenario);
+  g_test_add_func ("/engine/Messages/ttl", test_message_ttl);
   g_test_add_func ("/engine/EventGateways/first-event-wins", test_event_gateway);
   g_test_add_func ("/engine/MultiInstance/parallel-timeout", test_multi_parallel_timeout);
   g_test_add_func ("/engine/MultiInstance/sequential", test_multi_sequential);
