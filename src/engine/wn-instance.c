@@ -46,6 +46,7 @@ static void enter_message_wait (WnTrack *track, const WnNode *node);
 static void enter_event_gateway (WnTrack *track, const WnNode *node);
 static void enter_multi (WnTrack *track, const WnNode *node);
 static void set_element (WnTrack *track, const WnNode *node);
+static gboolean collect_output (WnTrack *track);
 static void arm_event_starts (WnInstance *instance, WnScope *scope, GArray *event_subs);
 static void disarm_event_starts (WnInstance *instance, WnScope *scope);
 static gboolean catch_in_event_sub (WnTrack *thrower, WnScope *scope, const char *code);
@@ -893,6 +894,8 @@ leave_along (WnTrack *track,
   const WnProcess *process = instance->engine->process;
 
   disarm_boundaries (track);
+  if (track->loop > 0 && !collect_output (track))
+    return -1;
   if (flows->len == 0 || track->loop > 0)
     {
       /* (an iteration of a multi-instance activity ends with its node) */
@@ -1325,6 +1328,52 @@ set_element (WnTrack      *track,
     set_variable (track->instance, node->multi->element, json_array_get_element (items, track->loop - 1));
 }
 
+/* An iteration completes: its outputElement goes to its place in the
+ * outputCollection. FALSE (the iteration failed) when it cannot be evaluated. */
+static gboolean
+collect_output (WnTrack *track)
+{
+  const WnMultiInstance *multi = node_of (track)->multi;
+  WnInstance *instance = track->instance;
+  WnLiteScope lite = { NULL, 0, NULL };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) element = NULL;
+  g_autoptr(JsonNode) updated = NULL;
+  JsonNode *old;
+  JsonArray *items;
+  guint length;
+
+  if (multi == NULL || multi->output_collection == NULL)
+    return TRUE;
+  lite.variables = instance_variables (instance);
+  element = wn_lite_eval_json (multi->output_element, &lite, &error);
+  if (element == NULL)
+    {
+      g_autofree char *message = g_strdup_printf ("multiInstance %s: outputElement of iteration %u: %s",
+                                                  node_of (track)->id, track->loop, error->message);
+
+      track_fail (track, message);
+      return FALSE;
+    }
+  old = json_object_get_member (instance_variables (instance), multi->output_collection);
+  length = old != NULL && JSON_NODE_HOLDS_ARRAY (old) ? json_array_get_length (json_node_get_array (old)) : 0;
+  /* a new array with this iteration's place set: the old one may be shared */
+  items = json_array_sized_new (MAX (length, track->loop));
+  for (guint i = 0; i < MAX (length, track->loop); i++)
+    {
+      if (i == track->loop - 1)
+        json_array_add_element (items, json_node_ref (element));
+      else if (i < length)
+        json_array_add_element (items, json_node_ref (json_array_get_element (json_node_get_array (old), i)));
+      else
+        json_array_add_null_element (items);
+    }
+  updated = json_node_init_array (json_node_alloc (), items);
+  json_array_unref (items);
+  set_variable (instance, multi->output_collection, updated);
+  return TRUE;
+}
+
 static void
 enter_multi (WnTrack      *track,
              const WnNode *node)
@@ -1346,6 +1395,18 @@ enter_multi (WnTrack      *track,
           return;
         }
       total = json_array_get_length (json_node_get_array (items));
+    }
+  if (multi->output_collection != NULL)
+    {
+      /* one null per iteration, replaced as each completes */
+      JsonArray *nulls = json_array_sized_new (total);
+      g_autoptr(JsonNode) value = json_node_alloc ();
+
+      for (guint i = 0; i < total; i++)
+        json_array_add_null_element (nulls);
+      json_node_init_array (value, nulls);
+      json_array_unref (nulls);
+      set_variable (track->instance, multi->output_collection, value);
     }
   scope = scope_new (track, node);
   scope->mi_total = total;

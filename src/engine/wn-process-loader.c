@@ -58,7 +58,8 @@ static const char * const node_keys_all[] = {
   "nodes", "flows", "terminate", "timer", "repeat", "interrupting", "message", "correlation", "multiInstance",
   "date", "triggeredByEvent", NULL
 };
-static const char * const multi_keys[] = { "sequential", "cardinality", "collection", "element", "completion", NULL };
+static const char * const multi_keys[] = { "sequential", "cardinality", "collection", "element", "completion",
+                                            "outputCollection", "outputElement", NULL };
 static const char * const worker_keys[] = {
   "topic", "input", "trust", "retry", "errorMapper", "outputMapping", "output", "status", NULL
 };
@@ -372,6 +373,20 @@ parse_multi (WnCheck    *ctx,
 
       multi->completion = _wn_check_lite (ctx, m, p);
     }
+  if ((m = _wn_check_member (ctx, node, path, "outputCollection", FALSE)) != NULL)
+    {
+      g_autofree char *p = _wn_check_path_key (path, "outputCollection");
+
+      multi->output_collection = g_strdup (_wn_check_identifier (ctx, m, p));
+    }
+  if ((m = _wn_check_member (ctx, node, path, "outputElement", FALSE)) != NULL)
+    {
+      g_autofree char *p = _wn_check_path_key (path, "outputElement");
+
+      multi->output_element = _wn_check_lite (ctx, m, p);
+    }
+  if (json_object_has_member (object, "outputCollection") != json_object_has_member (object, "outputElement"))
+    _wn_check_report (ctx, node, path, "`outputCollection` and `outputElement` go together");
   if (_wn_check_n_errors (ctx) != before)
     {
       wn_multi_instance_free (multi);

@@ -252,6 +252,8 @@ wn_multi_instance_free (WnMultiInstance *multi)
   g_clear_pointer (&multi->collection, wn_path_free);
   g_free (multi->element);
   g_clear_pointer (&multi->completion, wn_lite_unref);
+  g_free (multi->output_collection);
+  g_clear_pointer (&multi->output_element, wn_lite_unref);
   g_free (multi);
 }
 

@@ -69,6 +69,8 @@ typedef struct {
   WnPath   *collection;            /* else: once per element of this array variable */
   char     *element;               /* the variable each iteration's element goes to, or NULL */
   WnLite   *completion;            /* optional: checked after each iteration; true ends the rest */
+  char     *output_collection;     /* optional: the array variable collecting each iteration's */
+  WnLite   *output_element;        /* …outputElement, evaluated as the iteration completes */
 } WnMultiInstance;
 
 typedef struct {

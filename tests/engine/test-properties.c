@@ -523,6 +523,11 @@ gen_service (Gen *g, char **entry, char **exit)
         json_object_set_boolean_member (multi, "sequential", TRUE);
       if (chance (g, 0.3))
         json_object_set_string_member (multi, "completion", "nrOfCompletedInstances >= 1");
+      if (chance (g, 0.4))
+        {
+          json_object_set_string_member (multi, "outputCollection", "collected");
+          json_object_set_string_member (multi, "outputElement", chance (g, 0.8) ? "n" : "order.missing");
+        }
       json_object_set_object_member (node, "multiInstance", multi);
     }
 

@@ -989,6 +989,46 @@ test_multi_sequential (void)
   g_assert_nonnull (strstr (wn_test_find (wrong, WN_EV_NODE, WN_PH_FAILED, "each", 0)->error, "not an array"));
 }
 
+/* Each iteration's outputElement at its place in the outputCollection,
+ * evaluated as the iteration completes; an iteration the completion
+ * condition cancels leaves its null. */
+#define DOUBLING(MULTI) \
+  "{`format`: `winnow.process/1`, `id`: `p`, `variables`: {`items`: [1, 2, 3]}, `nodes`: [" \
+  " {`id`: `s`, `type`: `startEvent`}," \
+  " {`id`: `double`, `type`: `scriptTask`, `set`: {`doubled`: `item * 2`}, `multiInstance`: " MULTI "}," \
+  " {`id`: `e`, `type`: `endEvent`}]," \
+  " `flows`: [{`id`: `f1`, `from`: `s`, `to`: `double`}, {`id`: `f2`, `from`: `double`, `to`: `e`}]}"
+
+static void
+test_multi_output (void)
+{
+  g_autoptr(WnTestRun) parallel = run_new (DOUBLING ("{`collection`: `items`, `element`: `item`, "
+                                                     "`outputCollection`: `results`, `outputElement`: `doubled`}"),
+                                           NULL, NULL);
+  g_autoptr(WnTestRun) early = run_new (DOUBLING ("{`sequential`: true, `collection`: `items`, `element`: `item`,"
+                                                  " `completion`: `nrOfCompletedInstances >= 2`,"
+                                                  " `outputCollection`: `results`, `outputElement`: `doubled + 100`}"),
+                                        NULL, NULL);
+  g_autoptr(WnTestRun) broken = run_new (DOUBLING ("{`collection`: `items`, `element`: `item`, "
+                                                   "`outputCollection`: `results`, `outputElement`: `missing.x`}"),
+                                         NULL, NULL);
+  g_autofree char *results = NULL;
+  g_autofree char *early_results = NULL;
+
+  wn_test_run_until (parallel, WN_TIME_NEVER);
+  results = wn_test_variable (parallel, "i1", "results");
+  g_assert_cmpstr (results, ==, "[2,4,6]");
+
+  wn_test_run_until (early, WN_TIME_NEVER);
+  early_results = wn_test_variable (early, "i1", "results");
+  g_assert_cmpstr (early_results, ==, "[102,104,null]");
+
+  wn_test_run_until (broken, WN_TIME_NEVER);
+  g_assert_cmpint (state_of (broken, "i1"), ==, WN_INSTANCE_TERMINATED);
+  g_assert_nonnull (strstr (wn_test_find (broken, WN_EV_NODE, WN_PH_FAILED, "double", 0)->error,
+                            "outputElement of iteration 1"));
+}
+
 static void
 test_multi_load_errors (void)
 {
@@ -998,14 +1038,16 @@ test_multi_load_errors (void)
     " {`id`: `a`, `type`: `task`, `multiInstance`: {`cardinality`: 2, `collection`: `x`}},\n"
     " {`id`: `b`, `type`: `task`, `multiInstance`: {`cardinality`: 0, `element`: `i`}},\n"
     " {`id`: `c`, `type`: `timerEvent`, `duration`: 1, `multiInstance`: {`cardinality`: 2}},\n"
+    " {`id`: `d`, `type`: `task`, `multiInstance`: {`cardinality`: 2, `outputCollection`: `r`}},\n"
     " {`id`: `e`, `type`: `endEvent`}],\n"
     " `flows`: [{`id`: `f1`, `from`: `s`, `to`: `a`}, {`id`: `f2`, `from`: `a`, `to`: `b`},\n"
-    "  {`id`: `f3`, `from`: `b`, `to`: `c`}, {`id`: `f4`, `from`: `c`, `to`: `e`}]}");
+    "  {`id`: `f3`, `from`: `b`, `to`: `c`}, {`id`: `f4`, `from`: `c`, `to`: `d`}, {`id`: `f5`, `from`: `d`, `to`: `e`}]}");
 
   g_assert_nonnull (strstr (errors, "nodes[1].multiInstance: a multiInstance has exactly one of `cardinality` and `collection`"));
   g_assert_nonnull (strstr (errors, "nodes[2].multiInstance.cardinality: must be ≥ 1"));
   g_assert_nonnull (strstr (errors, "nodes[2].multiInstance.element: `element` goes with a `collection`"));
   g_assert_nonnull (strstr (errors, "nodes[3].multiInstance:"));
+  g_assert_nonnull (strstr (errors, "nodes[4].multiInstance: `outputCollection` and `outputElement` go together"));
 }
 
 /* ---- event sub-processes ---- */
@@ -1258,6 +1300,7 @@ main (int argc, char **argv)
   g_test_add_func ("/engine/MultiInstance/sequential", test_multi_sequential);
   g_test_add_func ("/engine/MultiInstance/load-errors", test_multi_load_errors);
   g_test_add_func ("/engine/MultiInstance/sub-process-boundary", test_multi_sub_boundary);
+  g_test_add_func ("/engine/MultiInstance/output", test_multi_output);
   g_test_add_data_func ("/engine/EventSubProcesses/error/engine-authoritative", GINT_TO_POINTER (0),
                         test_event_sub_error);
   g_test_add_data_func ("/engine/EventSubProcesses/error/worker-trusted", GINT_TO_POINTER (1), test_event_sub_error);

@@ -260,6 +260,14 @@ test_batch_payments (void)
   g_assert_cmpuint (wn_test_count (run, WN_EV_JOB, WN_PH_RETRY_SCHEDULED, "charge"), ==, 2);
   g_assert_cmpuint (wn_engine_get_end_count (run->engine, notified->index), ==, 2);
   g_assert_cmpuint (wn_test_find (run, WN_EV_NODE, WN_PH_ENTERED, "notify", 2)->loop, ==, 2);
+  /* the output collections: one place per iteration */
+  {
+    g_autofree char *receipts = wn_test_variable (run, "i1", "receipts");
+    g_autofree char *acks = wn_test_variable (run, "i1", "acks");
+
+    g_assert_cmpstr (receipts, ==, "[{\"charged\":true},{\"charged\":true},{\"charged\":true}]");
+    g_assert_cmpstr (acks, ==, "[false,true,null]");
+  }
 }
 
 static void
