@@ -995,6 +995,15 @@ set_loop (Import *im, xmlNode *el, JsonObject *node)
       else
         json_object_set_string_member (loop, "completion", lite);
     }
+  /* Zeebe's output collection: the element an expression (`=doubled`) or a variable name */
+  if (zeebe != NULL && prop (zeebe, "outputCollection") != NULL && prop (zeebe, "outputElement") != NULL)
+    {
+      g_autofree char *output = lite_of (im, zeebe, "output element", prop (zeebe, "outputElement"));
+
+      json_object_set_string_member (loop, "outputCollection", prop (zeebe, "outputCollection"));
+      if (output != NULL)
+        json_object_set_string_member (loop, "outputElement", output);
+    }
   if (im->errors->len > before)
     {
       json_object_unref (loop);

@@ -589,6 +589,34 @@ test_event_subprocesses (void)
   }
 }
 
+/* Zeebe's outputCollection / outputElement on a multi-instance task. */
+static void
+test_zeebe_output_collection (void)
+{
+  const char *text = HEAD
+    "<bpmn:definitions xmlns:bpmn=\"" BPMN_NS "\" xmlns:zeebe=\"http://camunda.org/schema/zeebe/1.0\" id=\"d\">\n"
+    "<bpmn:process id=\"p\" isExecutable=\"true\">\n"
+    "<bpmn:startEvent id=\"s\"/>\n"
+    "<bpmn:serviceTask id=\"charge\"><bpmn:extensionElements><zeebe:taskDefinition type=\"pay\"/>"
+    "</bpmn:extensionElements><bpmn:multiInstanceLoopCharacteristics><bpmn:extensionElements>"
+    "<zeebe:loopCharacteristics inputCollection=\"=items\" inputElement=\"item\" outputCollection=\"receipts\""
+    " outputElement=\"=charge.receipt\"/></bpmn:extensionElements></bpmn:multiInstanceLoopCharacteristics>"
+    "</bpmn:serviceTask>\n"
+    "<bpmn:endEvent id=\"e\"/>\n"
+    "<bpmn:sequenceFlow id=\"f1\" sourceRef=\"s\" targetRef=\"charge\"/>\n"
+    "<bpmn:sequenceFlow id=\"f2\" sourceRef=\"charge\" targetRef=\"e\"/>\n"
+    "</bpmn:process>\n</bpmn:definitions>\n";
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WnProcess) process = wn_load_bpmn_data (text, -1, "mi.bpmn", NULL, NULL, NULL, &error);
+  const WnNode *charge;
+
+  g_assert_no_error (error);
+  charge = wn_process_find_node (process, "charge");
+  g_assert_nonnull (charge->multi);
+  g_assert_cmpstr (charge->multi->output_collection, ==, "receipts");
+  g_assert_nonnull (charge->multi->output_element);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -610,5 +638,6 @@ main (int argc, char **argv)
   g_test_add_func ("/engine/Bpmn/zeebe-io-mapping", test_zeebe_io_mapping);
   g_test_add_func ("/engine/Bpmn/time-date", test_time_date);
   g_test_add_func ("/engine/Bpmn/event-subprocesses", test_event_subprocesses);
+  g_test_add_func ("/engine/Bpmn/zeebe-output-collection", test_zeebe_output_collection);
   return g_test_run ();
 }
