@@ -83,9 +83,9 @@ static void session_hit_cb (WinnowSession *session, guint id, WinnowEventRow *ro
 static gboolean
 tables_live (WinnowWindow *self)
 {
-  return winnow_tracks_page_is_live (self->tracks) ||
-         winnow_dispatcher_page_is_live (self->dispatcher) ||
-         winnow_instances_page_is_live (self->instances);
+  return winnow_table_page_is_live (WINNOW_TABLE_PAGE (self->tracks)) ||
+         winnow_table_page_is_live (WINNOW_TABLE_PAGE (self->dispatcher)) ||
+         winnow_table_page_is_live (WINNOW_TABLE_PAGE (self->instances));
 }
 
 /* While a big run plays, tables show their first rows (winnow-live-table.h).
@@ -97,9 +97,9 @@ update_live_tables (WinnowWindow *self)
   gboolean was_live = tables_live (self);
   gboolean live;
 
-  winnow_tracks_page_update (self->tracks);
-  winnow_dispatcher_page_update (self->dispatcher);
-  winnow_instances_page_update (self->instances);
+  winnow_table_page_update (WINNOW_TABLE_PAGE (self->tracks));
+  winnow_table_page_update (WINNOW_TABLE_PAGE (self->dispatcher));
+  winnow_table_page_update (WINNOW_TABLE_PAGE (self->instances));
   live = tables_live (self);
   gtk_widget_set_visible (GTK_WIDGET (self->live_note), live);
   return was_live && !live;
