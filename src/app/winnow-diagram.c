@@ -660,6 +660,28 @@ draw_expand_marker (cairo_t *cr, const Palette *pal, double cx, double cy)
   cairo_stroke (cr);
 }
 
+/* An intermediate or boundary event's double ring, filled, the inner one
+ * `gap` inside and dashed on an event that does not interrupt. */
+static void
+draw_event_rings (cairo_t       *cr,
+                  const Palette *pal,
+                  double         cx,
+                  double         cy,
+                  double         r,
+                  double         gap,
+                  gboolean       dashed)
+{
+  static const double dash[] = { 3.0, 2.0 };
+
+  path_circle (cr, cx, cy, r);
+  winnow_paint_fill_and_stroke (cr, &pal->fill, &pal->fg, 0.8, 1.5);
+  path_circle (cr, cx, cy, r - gap);
+  if (dashed)
+    cairo_set_dash (cr, dash, G_N_ELEMENTS (dash), 0);
+  cairo_stroke (cr);
+  cairo_set_dash (cr, NULL, 0, 0);
+}
+
 static void
 draw_node (cairo_t       *cr,
            const Palette *pal,
@@ -729,10 +751,7 @@ draw_node (cairo_t       *cr,
     case WN_NODE_THROW:
     case WN_NODE_MESSAGE:
       /* intermediate events: a double ring, and what they wait for */
-      path_circle (cr, n->cx, n->cy, EVENT_R);
-      winnow_paint_fill_and_stroke (cr, &pal->fill, &pal->fg, 0.8, 1.5);
-      path_circle (cr, n->cx, n->cy, EVENT_R - 3.5);
-      cairo_stroke (cr);
+      draw_event_rings (cr, pal, n->cx, n->cy, EVENT_R, 3.5, FALSE);
       if (node->type == WN_NODE_TIMER)
         draw_clock (cr, pal, n->cx, n->cy, EVENT_R - 7);
       else if (node->type == WN_NODE_MESSAGE)
@@ -740,19 +759,7 @@ draw_node (cairo_t       *cr,
       break;
 
     case WN_NODE_BOUNDARY:
-      path_circle (cr, n->cx, n->cy, n->box.width / 2);
-      winnow_paint_fill_and_stroke (cr, &pal->fill, &pal->fg, 0.8, 1.5);
-      path_circle (cr, n->cx, n->cy, n->box.width / 2 - 3);
-      if (node->non_interrupting)
-        {
-          static const double dash[] = { 3.0, 2.0 };
-
-          cairo_set_dash (cr, dash, G_N_ELEMENTS (dash), 0);
-          cairo_stroke (cr);
-          cairo_set_dash (cr, NULL, 0, 0);
-        }
-      else
-        cairo_stroke (cr);
+      draw_event_rings (cr, pal, n->cx, n->cy, n->box.width / 2, 3, node->non_interrupting);
       if (node->timer > 0)
         {
           draw_clock (cr, pal, n->cx, n->cy, n->box.width / 2 - 5);
