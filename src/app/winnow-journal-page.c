@@ -204,9 +204,10 @@ journal_scroll_to_end (WinnowJournalPage *self)
 /* The journal's model is attached to the view only while its tab shows: a
  * hidden list costs nothing. */
 static void
-attach_view (WinnowJournalPage *self,
-             gboolean           shown)
+winnow_journal_page_attach (WinnowPanel *panel,
+                            gboolean     shown)
 {
+  WinnowJournalPage *self = WINNOW_JOURNAL_PAGE (panel);
   GtkSelectionModel *journal = shown ? self->journal_selection : NULL;
 
   if (gtk_list_view_get_model (self->view) != journal)
@@ -330,20 +331,6 @@ journal_activate_cb (GtkListView       *view,
 }
 
 static void
-winnow_journal_page_map (GtkWidget *widget)
-{
-  attach_view (WINNOW_JOURNAL_PAGE (widget), TRUE);
-  GTK_WIDGET_CLASS (winnow_journal_page_parent_class)->map (widget);
-}
-
-static void
-winnow_journal_page_unmap (GtkWidget *widget)
-{
-  GTK_WIDGET_CLASS (winnow_journal_page_parent_class)->unmap (widget);
-  attach_view (WINNOW_JOURNAL_PAGE (widget), FALSE);
-}
-
-static void
 winnow_journal_page_dispose (GObject *object)
 {
   WinnowJournalPage *self = WINNOW_JOURNAL_PAGE (object);
@@ -376,7 +363,7 @@ winnow_journal_page_session_changed (WinnowPanel   *panel,
   WinnowSession *session = winnow_panel_get_session (panel);
   GtkFilterListModel *journal;
 
-  attach_view (self, FALSE);
+  winnow_journal_page_attach (WINNOW_PANEL (self), FALSE);
   g_clear_object (&self->journal_selection);
   g_clear_object (&self->journal_filtered);
   if (session == NULL)
@@ -384,7 +371,7 @@ winnow_journal_page_session_changed (WinnowPanel   *panel,
   journal = gtk_filter_list_model_new (g_object_ref (winnow_session_get_events (session)), NULL);
   self->journal_filtered = G_LIST_MODEL (journal);
   self->journal_selection = GTK_SELECTION_MODEL (gtk_no_selection_new (g_object_ref (G_LIST_MODEL (journal))));
-  attach_view (self, gtk_widget_get_mapped (GTK_WIDGET (self)));
+  winnow_journal_page_attach (WINNOW_PANEL (self), gtk_widget_get_mapped (GTK_WIDGET (self)));
   update_journal_filter (self);
   update_empty_state (self);
 }
@@ -398,8 +385,7 @@ winnow_journal_page_class_init (WinnowJournalPageClass *klass)
 
   object_class->dispose = winnow_journal_page_dispose;
   object_class->finalize = winnow_journal_page_finalize;
-  widget_class->map = winnow_journal_page_map;
-  widget_class->unmap = winnow_journal_page_unmap;
+  WINNOW_PANEL_CLASS (klass)->attach = winnow_journal_page_attach;
   panel_class->session_changed = winnow_journal_page_session_changed;
   winnow_panel_class_follow (panel_class, "notify::selected-node", G_CALLBACK (selected_node_cb));
   winnow_panel_class_follow (panel_class, "run-changed", G_CALLBACK (run_changed_cb));

@@ -4,7 +4,8 @@
  * session dropped when it changes, a child laid out to fill the panel, and
  * its template disposed with it. A panel subclasses WinnowPanel, sets its
  * template and the session signals it follows (winnow_panel_class_follow)
- * in class_init, and catches up with a new session in session_changed. */
+ * in class_init, catches up with a new session in session_changed, and may
+ * attach its view's model only while it is mapped (attach). */
 #include "config.h"
 
 #include "winnow-panel.h"
@@ -47,6 +48,22 @@ winnow_panel_dispose (GObject *object)
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
     gtk_widget_unparent (child);
   G_OBJECT_CLASS (winnow_panel_parent_class)->dispose (object);
+}
+
+static void
+winnow_panel_map (GtkWidget *widget)
+{
+  if (WINNOW_PANEL_GET_CLASS (widget)->attach != NULL)
+    WINNOW_PANEL_GET_CLASS (widget)->attach (WINNOW_PANEL (widget), TRUE);
+  GTK_WIDGET_CLASS (winnow_panel_parent_class)->map (widget);
+}
+
+static void
+winnow_panel_unmap (GtkWidget *widget)
+{
+  GTK_WIDGET_CLASS (winnow_panel_parent_class)->unmap (widget);
+  if (WINNOW_PANEL_GET_CLASS (widget)->attach != NULL)
+    WINNOW_PANEL_GET_CLASS (widget)->attach (WINNOW_PANEL (widget), FALSE);
 }
 
 static void
@@ -97,6 +114,8 @@ winnow_panel_class_init (WinnowPanelClass *klass)
   object_class->dispose = winnow_panel_dispose;
   object_class->get_property = winnow_panel_get_property;
   object_class->set_property = winnow_panel_set_property;
+  widget_class->map = winnow_panel_map;
+  widget_class->unmap = winnow_panel_unmap;
 
   properties[PROP_SESSION] =
     g_param_spec_object ("session", NULL, NULL, WINNOW_TYPE_SESSION,

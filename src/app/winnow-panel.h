@@ -22,8 +22,14 @@ struct _WinnowPanelClass
    * one; connect what else it needs and catch up. */
   void (*session_changed) (WinnowPanel   *self,
                            WinnowSession *old);
+  /* The panel is about to show (`shown`: before its children map) or has
+   * just been hidden (after they unmapped): a panel that gives its view a
+   * model only while it shows (a hidden tab costs nothing) attaches and
+   * detaches it here. May be NULL. */
+  void (*attach)          (WinnowPanel   *self,
+                           gboolean       shown);
 
-  gpointer padding[4];
+  gpointer padding[3];
 };
 
 /* In class_init: while a panel of this class shows a session, `callback`

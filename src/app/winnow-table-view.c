@@ -322,9 +322,10 @@ refresh_live_cells (WinnowTableView *self)
 /* The selection is attached to the view only while it shows: a hidden table
  * costs nothing. */
 static void
-attach_view (WinnowTableView *self,
-             gboolean         shown)
+winnow_table_view_attach (WinnowPanel *panel,
+                          gboolean     shown)
 {
+  WinnowTableView *self = WINNOW_TABLE_VIEW (panel);
   GtkSelectionModel *want = shown && self->table ? winnow_live_table_get_selection (self->table) : NULL;
 
   if (gtk_column_view_get_model (self->view) != want)
@@ -341,20 +342,6 @@ mode_cb (WinnowSession   *session,
 {
   if (self->table != NULL && winnow_session_is_playing (session))
     winnow_live_table_set_running (self->table, TRUE);
-}
-
-static void
-winnow_table_view_map (GtkWidget *widget)
-{
-  attach_view (WINNOW_TABLE_VIEW (widget), TRUE);
-  GTK_WIDGET_CLASS (winnow_table_view_parent_class)->map (widget);
-}
-
-static void
-winnow_table_view_unmap (GtkWidget *widget)
-{
-  GTK_WIDGET_CLASS (winnow_table_view_parent_class)->unmap (widget);
-  attach_view (WINNOW_TABLE_VIEW (widget), FALSE);
 }
 
 static void
@@ -429,8 +416,7 @@ winnow_table_view_class_init (WinnowTableViewClass *klass)
   object_class->finalize = winnow_table_view_finalize;
   object_class->get_property = winnow_table_view_get_property;
   object_class->set_property = winnow_table_view_set_property;
-  widget_class->map = winnow_table_view_map;
-  widget_class->unmap = winnow_table_view_unmap;
+  WINNOW_PANEL_CLASS (klass)->attach = winnow_table_view_attach;
   winnow_panel_class_follow (panel_class, "notify::mode", G_CALLBACK (mode_cb));
 
   /* whether columns can be dragged to another place (the column view's) */
@@ -464,12 +450,12 @@ winnow_table_view_set_model (WinnowTableView        *self,
   g_return_if_fail (G_IS_LIST_MODEL (source));
   g_return_if_fail (filter == NULL || GTK_IS_FILTER (filter));
 
-  attach_view (self, FALSE);
+  winnow_table_view_attach (WINNOW_PANEL (self), FALSE);
   remove_columns (self);
   g_clear_object (&self->table);
   add_columns (self, row_type, specs, n_specs);
   self->table = winnow_live_table_new (source, filter, gtk_column_view_get_sorter (self->view), assign);
-  attach_view (self, gtk_widget_get_mapped (GTK_WIDGET (self)));
+  winnow_table_view_attach (WINNOW_PANEL (self), gtk_widget_get_mapped (GTK_WIDGET (self)));
 }
 
 WinnowLiveTable *
