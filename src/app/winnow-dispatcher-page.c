@@ -179,13 +179,6 @@ selected_node_cb (WinnowSession        *session,
   winnow_table_page_refilter (WINNOW_TABLE_PAGE (self));
 }
 
-static void
-run_changed_cb (WinnowSession        *session,
-                WinnowDispatcherPage *self)
-{
-  winnow_table_page_update_empty (WINNOW_TABLE_PAGE (self));
-}
-
 /* On the frame that shows the tabs: jobs change state under the state filter. */
 static void
 winnow_dispatcher_page_update (WinnowTablePage *page)
@@ -222,7 +215,6 @@ winnow_dispatcher_page_class_init (WinnowDispatcherPageClass *klass)
   page_class->update = winnow_dispatcher_page_update;
   winnow_panel_class_follow (panel_class, "notify::selected-job", G_CALLBACK (selected_job_cb));
   winnow_panel_class_follow (panel_class, "notify::selected-node", G_CALLBACK (selected_node_cb));
-  winnow_panel_class_follow (panel_class, "run-changed", G_CALLBACK (run_changed_cb));
 
   winnow_table_page_class_set_table (page_class, RESOURCE_BASE "/winnow-dispatcher-page.ui", WINNOW_TYPE_JOB_ROW,
                                      job_columns, G_N_ELEMENTS (job_columns),

@@ -126,13 +126,6 @@ state_filter_cb (GtkDropDown         *dropdown,
 }
 
 static void
-run_changed_cb (WinnowSession       *session,
-                WinnowInstancesPage *self)
-{
-  winnow_table_page_update_empty (WINNOW_TABLE_PAGE (self));
-}
-
-static void
 winnow_instances_page_class_init (WinnowInstancesPageClass *klass)
 {
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
@@ -142,7 +135,6 @@ winnow_instances_page_class_init (WinnowInstancesPageClass *klass)
   page_class->filtering = winnow_instances_page_filtering;
   page_class->match = winnow_instances_page_match;
   page_class->update_empty = winnow_instances_page_update_empty;
-  winnow_panel_class_follow (WINNOW_PANEL_CLASS (klass), "run-changed", G_CALLBACK (run_changed_cb));
 
   winnow_table_page_class_set_table (page_class, RESOURCE_BASE "/winnow-instances-page.ui", WINNOW_TYPE_INSTANCE_ROW,
                                      instance_columns, G_N_ELEMENTS (instance_columns),

@@ -92,6 +92,14 @@ search_changed_cb (GtkSearchEntry  *entry,
   winnow_table_page_refilter (self);
 }
 
+/* A new run: other rows, and maybe other reasons for none. */
+static void
+run_changed_cb (WinnowSession   *session,
+                WinnowTablePage *self)
+{
+  winnow_table_page_update_empty (self);
+}
+
 static void
 winnow_table_page_session_changed (WinnowPanel   *panel,
                                    WinnowSession *old)
@@ -142,6 +150,7 @@ winnow_table_page_class_init (WinnowTablePageClass *klass)
   object_class->dispose = winnow_table_page_dispose;
   object_class->finalize = winnow_table_page_finalize;
   WINNOW_PANEL_CLASS (klass)->session_changed = winnow_table_page_session_changed;
+  winnow_panel_class_follow (WINNOW_PANEL_CLASS (klass), "run-changed", G_CALLBACK (run_changed_cb));
   table_quark = g_quark_from_static_string ("winnow-table-page-table");
 }
 

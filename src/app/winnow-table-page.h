@@ -24,7 +24,7 @@ struct _WinnowTablePageClass
   gboolean    (*filtering)    (WinnowTablePage *self);
   gboolean    (*match)        (WinnowTablePage *self,
                                gpointer         row);
-  /* After every change: say why nothing shows (winnow_table_page_set_empty)
+  /* After every change (and each new run): say why nothing shows (winnow_table_page_set_empty)
    * and count; `n_shown` of the `n_rows` rows pass the filter. */
   void        (*update_empty) (WinnowTablePage *self,
                                guint            n_shown,

@@ -95,13 +95,6 @@ selected_node_cb (WinnowSession    *session,
 }
 
 static void
-run_changed_cb (WinnowSession    *session,
-                WinnowTracksPage *self)
-{
-  winnow_table_page_update_empty (WINNOW_TABLE_PAGE (self));
-}
-
-static void
 winnow_tracks_page_class_init (WinnowTracksPageClass *klass)
 {
   WinnowPanelClass *panel_class = WINNOW_PANEL_CLASS (klass);
@@ -113,7 +106,6 @@ winnow_tracks_page_class_init (WinnowTracksPageClass *klass)
   page_class->update_empty = winnow_tracks_page_update_empty;
   page_class->row_selected = winnow_tracks_page_row_selected;
   winnow_panel_class_follow (panel_class, "notify::selected-node", G_CALLBACK (selected_node_cb));
-  winnow_panel_class_follow (panel_class, "run-changed", G_CALLBACK (run_changed_cb));
   winnow_table_page_class_set_table (page_class, RESOURCE_BASE "/winnow-tracks-page.ui", WINNOW_TYPE_TRACK_ROW,
                                      track_columns, G_N_ELEMENTS (track_columns),
                                      (WinnowAssignFunc) winnow_track_row_assign);
