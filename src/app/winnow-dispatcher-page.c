@@ -217,8 +217,7 @@ winnow_dispatcher_page_class_init (WinnowDispatcherPageClass *klass)
   winnow_panel_class_follow (panel_class, "notify::selected-node", G_CALLBACK (selected_node_cb));
 
   winnow_table_page_class_set_table (page_class, RESOURCE_BASE "/winnow-dispatcher-page.ui", WINNOW_TYPE_JOB_ROW,
-                                     job_columns, G_N_ELEMENTS (job_columns),
-                                     (WinnowAssignFunc) winnow_job_row_assign);
+                                     job_columns, G_N_ELEMENTS (job_columns));
   gtk_widget_class_bind_template_child_full (widget_class, "box", FALSE, 0);   /* disposed with the template */
   gtk_widget_class_bind_template_child (widget_class, WinnowDispatcherPage, state_dropdown);
   gtk_widget_class_bind_template_child (widget_class, WinnowDispatcherPage, count_label);

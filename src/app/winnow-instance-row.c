@@ -34,6 +34,8 @@ enum {
 
 static GParamSpec *properties[N_PROPS];
 
+static gboolean winnow_instance_row_assign (WinnowRow *row, WinnowRow *other);
+
 G_DEFINE_FINAL_TYPE (WinnowInstanceRow, winnow_instance_row, WINNOW_TYPE_ROW)
 
 static const char *
@@ -148,6 +150,8 @@ winnow_instance_row_class_init (WinnowInstanceRowClass *klass)
   properties[PROP_DURATION] = g_param_spec_int64 ("duration", NULL, NULL, 0, G_MAXINT64, 0, flags);
   properties[PROP_DURATION_TEXT] = g_param_spec_string ("duration-text", NULL, NULL, NULL, flags);
   g_object_class_install_properties (object_class, N_PROPS, properties);
+  WINNOW_ROW_CLASS (klass)->assign = winnow_instance_row_assign;
+  winnow_row_class_set_pspecs (WINNOW_ROW_CLASS (klass), properties, N_PROPS);
 }
 
 static void
@@ -207,25 +211,20 @@ winnow_instance_row_get_incidents (WinnowInstanceRow *self)
   return self->n_incidents;
 }
 
-/* Make `self` show what `from` shows (winnow-row-util.h says how). */
-void
-winnow_instance_row_assign (WinnowInstanceRow *self,
-                           WinnowInstanceRow *from)
+/* The fields a display row copies (winnow_row_assign_from). */
+static gboolean
+winnow_instance_row_assign (WinnowRow *row,
+                            WinnowRow *other)
 {
+  WinnowInstanceRow *self = WINNOW_INSTANCE_ROW (row);
+  WinnowInstanceRow *from = WINNOW_INSTANCE_ROW (other);
   gboolean changed = FALSE;
 
-  g_return_if_fail (WINNOW_IS_INSTANCE_ROW (self));
-  g_return_if_fail (WINNOW_IS_INSTANCE_ROW (from));
-
-  if (self == from)
-    return;
-  changed |= winnow_row_assign (WINNOW_ROW (self), WINNOW_ROW (from));
   changed |= winnow_str_replace (&self->end_node, from->end_node);
   changed |= winnow_str_replace (&self->reason, from->reason);
   changed |= WINNOW_SET_FIELD (self->state, from->state);
   changed |= WINNOW_SET_FIELD (self->started_at, from->started_at);
   changed |= WINNOW_SET_FIELD (self->ended_at, from->ended_at);
   changed |= WINNOW_SET_FIELD (self->n_incidents, from->n_incidents);
-  if (changed)
-    winnow_row_notify_all (WINNOW_ROW (self), properties, N_PROPS);
+  return changed;
 }

@@ -16,8 +16,4 @@ void               winnow_instance_row_update         (WinnowInstanceRow    *sel
 WnInstanceState    winnow_instance_row_get_state      (WinnowInstanceRow    *self);
 guint              winnow_instance_row_get_incidents  (WinnowInstanceRow    *self);
 
-/* Make `self` show what `from` shows: when anything it shows differs, every
- * property notifies (once, in one freeze/thaw); otherwise none does. */
-void winnow_instance_row_assign (WinnowInstanceRow *self, WinnowInstanceRow *from);
-
 G_END_DECLS

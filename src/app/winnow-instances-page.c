@@ -137,8 +137,7 @@ winnow_instances_page_class_init (WinnowInstancesPageClass *klass)
   page_class->update_empty = winnow_instances_page_update_empty;
 
   winnow_table_page_class_set_table (page_class, RESOURCE_BASE "/winnow-instances-page.ui", WINNOW_TYPE_INSTANCE_ROW,
-                                     instance_columns, G_N_ELEMENTS (instance_columns),
-                                     (WinnowAssignFunc) winnow_instance_row_assign);
+                                     instance_columns, G_N_ELEMENTS (instance_columns));
   gtk_widget_class_bind_template_child_full (widget_class, "box", FALSE, 0);   /* disposed with the template */
   gtk_widget_class_bind_template_child (widget_class, WinnowInstancesPage, count_label);
   gtk_widget_class_bind_template_callback (widget_class, state_filter_cb);

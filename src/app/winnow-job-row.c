@@ -50,6 +50,8 @@ enum {
 
 static GParamSpec *properties[N_PROPS];
 
+static gboolean winnow_job_row_assign (WinnowRow *row, WinnowRow *other);
+
 G_DEFINE_FINAL_TYPE (WinnowJobRow, winnow_job_row, WINNOW_TYPE_ROW)
 
 /* A countdown needs no microseconds: ms below 1 s, 10 ms below 1 min, then s. */
@@ -239,6 +241,8 @@ winnow_job_row_class_init (WinnowJobRowClass *klass)
   properties[PROP_TRUST_TEXT] = g_param_spec_string ("trust-text", NULL, NULL, NULL, flags);
   properties[PROP_STYLE] = g_param_spec_string ("style", NULL, NULL, NULL, flags);
   g_object_class_install_properties (object_class, N_PROPS, properties);
+  WINNOW_ROW_CLASS (klass)->assign = winnow_job_row_assign;
+  winnow_row_class_set_pspecs (WINNOW_ROW_CLASS (klass), properties, N_PROPS);
 }
 
 static void
@@ -432,19 +436,15 @@ winnow_job_row_get_policy (WinnowJobRow *self)
 
 
 
-/* Make `self` show what `from` shows (winnow-row-util.h says how). */
-void
-winnow_job_row_assign (WinnowJobRow *self,
-                      WinnowJobRow *from)
+/* The fields a display row copies (winnow_row_assign_from). */
+static gboolean
+winnow_job_row_assign (WinnowRow *row,
+                       WinnowRow *other)
 {
+  WinnowJobRow *self = WINNOW_JOB_ROW (row);
+  WinnowJobRow *from = WINNOW_JOB_ROW (other);
   gboolean changed = FALSE;
 
-  g_return_if_fail (WINNOW_IS_JOB_ROW (self));
-  g_return_if_fail (WINNOW_IS_JOB_ROW (from));
-
-  if (self == from)
-    return;
-  changed |= winnow_row_assign (WINNOW_ROW (self), WINNOW_ROW (from));
   changed |= winnow_str_replace (&self->instance, from->instance);
   changed |= winnow_str_replace (&self->node, from->node);
   changed |= winnow_str_replace (&self->topic, from->topic);
@@ -466,8 +466,7 @@ winnow_job_row_assign (WinnowJobRow *self,
       self->policy = from->policy;
       changed = TRUE;
     }
-  if (changed)
-    winnow_row_notify_all (WINNOW_ROW (self), properties, N_PROPS);
+  return changed;
 }
 
 const char *

@@ -32,10 +32,6 @@ WnTrust       winnow_job_row_get_trust      (WinnowJobRow    *self);
 /* The policy resolved at enqueue (borrowed; may be NULL). */
 WnPolicy     *winnow_job_row_get_policy     (WinnowJobRow    *self);
 
-/* Make `self` show what `from` shows: when anything it shows differs, every
- * property notifies (once, in one freeze/thaw); otherwise none does. */
-void winnow_job_row_assign (WinnowJobRow *self, WinnowJobRow *from);
-
 /* The one name the app gives each trust mode, in every view (translated):
  * "Worker trusted", "Engine authoritative", and "Inherited" for unset. */
 const char   *winnow_trust_name             (WnTrust          trust);

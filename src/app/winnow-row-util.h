@@ -4,14 +4,14 @@
  * and notify properties by index into the class's pspec table; and the
  * session's marks on the rows it refreshes incrementally.
  *
- * A row's _assign() makes it show what another row shows, and says so: a
- * live table's display row (winnow-live-table.h) keeps its place in the view
- * while the row it shows changes, so the view rebinds no widget. Only the
- * fields shown are copied (a display row is never updated nor synced, so its
- * marks and `filled` are never read), and the clock alone (`now`) notifies
- * nothing: the view re-reads the visible texts. When anything shown changed,
- * every property notifies, once (winnow_notify_all); else none does, so the
- * view relays out nothing. */
+ * winnow_row_assign_from() makes a row show what another row shows, and
+ * says so: a live table's display row (winnow-live-table.h) keeps its place
+ * in the view while the row it shows changes, so the view rebinds no widget.
+ * Only the fields shown are copied (a display row is never updated nor
+ * synced, so its marks and `filled` are never read), and the clock alone
+ * (`now`) notifies nothing: the view re-reads the visible texts. When
+ * anything shown changed, every property notifies, once; else none does, so
+ * the view relays out nothing. */
 #pragma once
 
 #include <glib-object.h>
@@ -61,18 +61,6 @@ winnow_notify_range (GObject     *object,
 {
   for (guint i = first; i < end; i++)
     g_object_notify_by_pspec (object, pspecs[i]);
-}
-
-/* Every property (pspecs[1] .. pspecs[n_props - 1]) in one freeze/thaw: a
- * display row that took on another row says so once. */
-static inline void
-winnow_notify_all (GObject     *object,
-                   GParamSpec **pspecs,
-                   guint        n_props)
-{
-  g_object_freeze_notify (object);
-  winnow_notify_range (object, pspecs, 1, n_props);
-  g_object_thaw_notify (object);
 }
 
 G_END_DECLS

@@ -115,31 +115,42 @@ winnow_row_set_id (WinnowRow  *self,
   winnow_str_replace (&priv->id, id);
 }
 
-gboolean
-winnow_row_assign (WinnowRow *self,
-                   WinnowRow *from)
+void
+winnow_row_class_set_pspecs (WinnowRowClass *klass,
+                             GParamSpec    **pspecs,
+                             guint           n_props)
 {
-  WinnowRowPrivate *priv = winnow_row_get_instance_private (self);
-  WinnowRowPrivate *from_priv = winnow_row_get_instance_private (from);
+  g_return_if_fail (WINNOW_IS_ROW_CLASS (klass));
 
-  g_return_val_if_fail (WINNOW_IS_ROW (self), FALSE);
-  g_return_val_if_fail (WINNOW_IS_ROW (from), FALSE);
-
-  priv->now = from_priv->now;
-  return winnow_str_replace (&priv->id, from_priv->id);
+  klass->pspecs = pspecs;
+  klass->n_pspecs = n_props;
 }
 
 void
-winnow_row_notify_all (WinnowRow   *self,
-                       GParamSpec **pspecs,
-                       guint        n_props)
+winnow_row_assign_from (gpointer self,
+                        gpointer from)
 {
-  GObject *object = G_OBJECT (self);
+  WinnowRowPrivate *priv;
+  WinnowRowPrivate *from_priv;
+  WinnowRowClass *klass;
+  gboolean changed;
 
   g_return_if_fail (WINNOW_IS_ROW (self));
+  g_return_if_fail (WINNOW_IS_ROW (from) && G_OBJECT_TYPE (from) == G_OBJECT_TYPE (self));
 
-  g_object_freeze_notify (object);
-  g_object_notify_by_pspec (object, properties[PROP_ID]);
-  winnow_notify_range (object, pspecs, 1, n_props);
-  g_object_thaw_notify (object);
+  if (self == from)
+    return;
+  priv = winnow_row_get_instance_private (self);
+  from_priv = winnow_row_get_instance_private (from);
+  klass = WINNOW_ROW_GET_CLASS (self);
+  priv->now = from_priv->now;
+  changed = winnow_str_replace (&priv->id, from_priv->id);
+  changed |= klass->assign (self, from);
+  if (changed)
+    {
+      g_object_freeze_notify (G_OBJECT (self));
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ID]);
+      winnow_notify_range (G_OBJECT (self), klass->pspecs, 1, klass->n_pspecs);
+      g_object_thaw_notify (G_OBJECT (self));
+    }
 }

@@ -19,7 +19,16 @@ struct _WinnowRowClass
 {
   GObjectClass parent_class;
 
-  gpointer padding[4];
+  /* Copy the fields `from` (of the same class) shows onto `self`; TRUE if
+   * any differed (the id and the clock are the base class's). */
+  gboolean     (*assign) (WinnowRow *self,
+                          WinnowRow *from);
+
+  /* set by winnow_row_class_set_pspecs(): what notifies after an assign */
+  GParamSpec **pspecs;
+  guint        n_pspecs;
+
+  gpointer padding[2];
 };
 
 const char     *winnow_row_get_id    (WinnowRow *self);
@@ -31,16 +40,20 @@ WnTime          winnow_row_get_now   (WinnowRow *self);
 void            winnow_row_set_now   (WinnowRow *self,
                                       WnTime     now);
 
-/* For the subclasses: their constructor sets the id; _assign() takes on
- * another row's id and clock (TRUE if the id differed); _notify_all()
- * notifies "id" and then pspecs[1] .. pspecs[n_props - 1], in one
- * freeze/thaw (winnow-row-util.h says when). */
+/* Make `self` show what `from` (a row of the same class) shows, and say
+ * so (winnow-row-util.h says how): the id, then the class's assign(); when
+ * anything shown differed, "id" and every property the class named
+ * (winnow_row_class_set_pspecs) notify, in one freeze/thaw. A
+ * WinnowAssignFunc. */
+void            winnow_row_assign_from (gpointer self,
+                                        gpointer from);
+
+/* For the subclasses: their constructor sets the id; class_init names the
+ * class's property table, pspecs[1] .. pspecs[n_props - 1] (kept: static). */
 void            winnow_row_set_id    (WinnowRow  *self,
                                       const char *id);
-gboolean        winnow_row_assign    (WinnowRow  *self,
-                                      WinnowRow  *from);
-void            winnow_row_notify_all (WinnowRow   *self,
-                                       GParamSpec **pspecs,
-                                       guint        n_props);
+void            winnow_row_class_set_pspecs (WinnowRowClass *klass,
+                                             GParamSpec    **pspecs,
+                                             guint           n_props);
 
 G_END_DECLS

@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include "winnow-table-page.h"
+#include "winnow-row.h"
 
 typedef struct
 {
@@ -24,7 +25,6 @@ typedef struct
   GType                   row_type;
   const WinnowColumnSpec *columns;
   guint                   n_columns;
-  WinnowAssignFunc        assign;
 } TableClass;
 
 static GQuark table_quark;
@@ -115,7 +115,7 @@ winnow_table_page_session_changed (WinnowPanel   *panel,
     return;
   priv->rows = g_object_ref (WINNOW_TABLE_PAGE_GET_CLASS (self)->rows (self, session));
   winnow_table_view_set_model (priv->table, priv->rows, table->row_type, table->columns, table->n_columns,
-                               priv->filter, table->assign);
+                               priv->filter, winnow_row_assign_from);
   if (WINNOW_TABLE_PAGE_GET_CLASS (self)->row_selected != NULL)
     g_signal_connect_object (winnow_live_table_get_selection (winnow_table_view_get_table (priv->table)),
                              "notify::selected-item", G_CALLBACK (selection_cb), self, 0);
@@ -167,8 +167,7 @@ winnow_table_page_class_set_table (WinnowTablePageClass   *klass,
                                    const char             *resource,
                                    GType                   row_type,
                                    const WinnowColumnSpec *columns,
-                                   guint                   n_columns,
-                                   WinnowAssignFunc        assign)
+                                   guint                   n_columns)
 {
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
   TableClass *table = g_new (TableClass, 1);   /* kept as long as the class: the process */
@@ -178,7 +177,6 @@ winnow_table_page_class_set_table (WinnowTablePageClass   *klass,
   table->row_type = row_type;
   table->columns = columns;
   table->n_columns = n_columns;
-  table->assign = assign;
   g_type_set_qdata (G_TYPE_FROM_CLASS (klass), table_quark, table);
 
   g_type_ensure (WINNOW_TYPE_TABLE_VIEW);

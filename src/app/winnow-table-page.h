@@ -43,15 +43,14 @@ struct _WinnowTablePageClass
 /* In class_init: the class's template (its "stack" holds the pages "list",
  * with the WinnowTableView "table", and "empty", the AdwStatusPage "empty";
  * a search entry may name "search_changed_cb" for its "search-changed"), and
- * what the table shows: rows of `row_type` in `columns` (static data),
- * copied onto display rows by `assign`. The page's init calls
- * gtk_widget_init_template(). */
+ * what the table shows: WinnowRows of `row_type` in `columns` (static
+ * data), copied onto display rows by winnow_row_assign_from(). The page's
+ * init calls gtk_widget_init_template(). */
 void             winnow_table_page_class_set_table (WinnowTablePageClass   *klass,
                                                     const char             *resource,
                                                     GType                   row_type,
                                                     const WinnowColumnSpec *columns,
-                                                    guint                   n_columns,
-                                                    WinnowAssignFunc        assign);
+                                                    guint                   n_columns);
 
 WinnowLiveTable *winnow_table_page_get_table      (WinnowTablePage *self);
 /* The search entry's text, casefolded (NULL: empty). */

@@ -39,6 +39,8 @@ enum {
 
 static GParamSpec *properties[N_PROPS];
 
+static gboolean winnow_track_row_assign (WinnowRow *row, WinnowRow *other);
+
 G_DEFINE_FINAL_TYPE (WinnowTrackRow, winnow_track_row, WINNOW_TYPE_ROW)
 
 static const char *
@@ -161,6 +163,8 @@ winnow_track_row_class_init (WinnowTrackRowClass *klass)
   properties[PROP_ERROR] = g_param_spec_string ("error", NULL, NULL, NULL, flags);
   properties[PROP_STYLE] = g_param_spec_string ("style", NULL, NULL, NULL, flags);
   g_object_class_install_properties (object_class, N_PROPS, properties);
+  WINNOW_ROW_CLASS (klass)->assign = winnow_track_row_assign;
+  winnow_row_class_set_pspecs (WINNOW_ROW_CLASS (klass), properties, N_PROPS);
 }
 
 static void
@@ -291,19 +295,15 @@ winnow_track_row_get_error (WinnowTrackRow *self)
 
 
 
-/* Make `self` show what `from` shows (winnow-row-util.h says how). */
-void
-winnow_track_row_assign (WinnowTrackRow *self,
-                        WinnowTrackRow *from)
+/* The fields a display row copies (winnow_row_assign_from). */
+static gboolean
+winnow_track_row_assign (WinnowRow *row,
+                         WinnowRow *other)
 {
+  WinnowTrackRow *self = WINNOW_TRACK_ROW (row);
+  WinnowTrackRow *from = WINNOW_TRACK_ROW (other);
   gboolean changed = FALSE;
 
-  g_return_if_fail (WINNOW_IS_TRACK_ROW (self));
-  g_return_if_fail (WINNOW_IS_TRACK_ROW (from));
-
-  if (self == from)
-    return;
-  changed |= winnow_row_assign (WINNOW_ROW (self), WINNOW_ROW (from));
   changed |= winnow_str_replace (&self->instance, from->instance);
   /* they follow the id */
   self->instance_number = from->instance_number;
@@ -314,6 +314,5 @@ winnow_track_row_assign (WinnowTrackRow *self,
   changed |= winnow_str_replace (&self->error, from->error);
   changed |= WINNOW_SET_FIELD (self->state, from->state);
   changed |= WINNOW_SET_FIELD (self->since, from->since);
-  if (changed)
-    winnow_row_notify_all (WINNOW_ROW (self), properties, N_PROPS);
+  return changed;
 }

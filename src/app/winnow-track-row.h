@@ -27,8 +27,4 @@ WnTime          winnow_track_row_get_since      (WinnowTrackRow    *self);
 const char     *winnow_track_row_get_job        (WinnowTrackRow    *self);
 const char     *winnow_track_row_get_error      (WinnowTrackRow    *self);
 
-/* Make `self` show what `from` shows: when anything it shows differs, every
- * property notifies (once, in one freeze/thaw); otherwise none does. */
-void winnow_track_row_assign (WinnowTrackRow *self, WinnowTrackRow *from);
-
 G_END_DECLS

@@ -107,8 +107,7 @@ winnow_tracks_page_class_init (WinnowTracksPageClass *klass)
   page_class->row_selected = winnow_tracks_page_row_selected;
   winnow_panel_class_follow (panel_class, "notify::selected-node", G_CALLBACK (selected_node_cb));
   winnow_table_page_class_set_table (page_class, RESOURCE_BASE "/winnow-tracks-page.ui", WINNOW_TYPE_TRACK_ROW,
-                                     track_columns, G_N_ELEMENTS (track_columns),
-                                     (WinnowAssignFunc) winnow_track_row_assign);
+                                     track_columns, G_N_ELEMENTS (track_columns));
 }
 
 static void

@@ -60,7 +60,7 @@ fixture_set_up (Fixture       *f,
     }
   /* no filter and no sort order: the preview is the first rows */
   f->table = winnow_live_table_new (G_LIST_MODEL (f->list), NULL, NULL,
-                                    (WinnowAssignFunc) winnow_track_row_assign);
+                                    winnow_row_assign_from);
   f->selection = GTK_SINGLE_SELECTION (winnow_live_table_get_selection (f->table));
   g_signal_connect (f->selection, "notify::selected-item", G_CALLBACK (selection_cb), f);
 }
@@ -195,7 +195,7 @@ test_filter_keeps_all (gconstpointer data)
 
   if (filter != NULL)
     g_assert_cmpint (gtk_filter_get_strictness (filter), ==, GTK_FILTER_MATCH_ALL);
-  table = winnow_live_table_new (G_LIST_MODEL (list), filter, NULL, (WinnowAssignFunc) winnow_track_row_assign);
+  table = winnow_live_table_new (G_LIST_MODEL (list), filter, NULL, winnow_row_assign_from);
   selection = G_LIST_MODEL (winnow_live_table_get_selection (table));
   g_signal_connect (selection, "items-changed", G_CALLBACK (tally_cb), &tally);
   winnow_live_table_set_running (table, TRUE);

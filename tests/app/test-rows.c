@@ -157,21 +157,21 @@ test_job (void)
   winnow_job_row_update (source, &info, WN_USEC_PER_SEC);
   heard_init (&heard, display);
 
-  winnow_job_row_assign (display, source);
+  winnow_row_assign_from (display, source);
   assert_heard_all (&heard, display);
   assert_same_job (display, source);
   g_assert_cmpint (winnow_job_row_get_next_change (display), ==, 5 * WN_USEC_PER_SEC + 1);
 
   /* nothing shown differs: nothing said */
   heard_reset (&heard);
-  winnow_job_row_assign (display, source);
+  winnow_row_assign_from (display, source);
   g_assert_cmpuint (heard.total, ==, 0);
-  winnow_job_row_assign (display, display);
+  winnow_row_assign_from (display, display);
   g_assert_cmpuint (heard.total, ==, 0);
 
   /* the clock alone: copied, not said (the view re-reads the countdowns) */
   winnow_row_set_now (WINNOW_ROW (source), 3 * WN_USEC_PER_SEC);
-  winnow_job_row_assign (display, source);
+  winnow_row_assign_from (display, source);
   g_assert_cmpuint (heard.total, ==, 0);
   assert_same_job (display, source);
 
@@ -194,7 +194,7 @@ test_job (void)
   g_signal_handlers_disconnect_by_data (source, &heard);
 
   /* ... and the display row taking it on says everything, once */
-  winnow_job_row_assign (display, source);
+  winnow_row_assign_from (display, source);
   assert_heard_all (&heard, display);
   assert_same_job (display, source);
 
@@ -205,7 +205,7 @@ test_job (void)
   info.deadline = -1;
   winnow_job_row_update (other, &info, 0);
   heard_reset (&heard);
-  winnow_job_row_assign (display, other);
+  winnow_row_assign_from (display, other);
   assert_heard_all (&heard, display);
   assert_same_job (display, other);
 
@@ -241,20 +241,20 @@ test_track (void)
   winnow_track_row_update (source, &info, "Work", 2 * WN_USEC_PER_SEC);
   heard_init (&heard, display);
 
-  winnow_track_row_assign (display, source);
+  winnow_row_assign_from (display, source);
   assert_heard_all (&heard, display);
   assert_same_track (display, source);
   g_assert_cmpuint (winnow_track_row_get_instance_number (display), ==, 1);
   g_assert_cmpuint (winnow_track_row_get_number (display), ==, 1);
 
   heard_reset (&heard);
-  winnow_track_row_assign (display, source);
-  winnow_track_row_assign (display, display);
+  winnow_row_assign_from (display, source);
+  winnow_row_assign_from (display, display);
   g_assert_cmpuint (heard.total, ==, 0);
 
   /* "(1.2s ago)" moves with the clock: copied, not said */
   winnow_row_set_now (WINNOW_ROW (source), 5 * WN_USEC_PER_SEC);
-  winnow_track_row_assign (display, source);
+  winnow_row_assign_from (display, source);
   g_assert_cmpuint (heard.total, ==, 0);
   assert_same_track (display, source);
 
@@ -278,7 +278,7 @@ test_track (void)
   info.state = WN_TRACK_FAILED;
   info.error = "boom";
   winnow_track_row_update (source, &info, "Ship", 6 * WN_USEC_PER_SEC);
-  winnow_track_row_assign (display, source);
+  winnow_row_assign_from (display, source);
   assert_heard_all (&heard, display);
   assert_same_track (display, source);
 
@@ -299,14 +299,14 @@ test_instance (void)
   winnow_instance_row_update (source, &info);
   heard_init (&heard, display);
 
-  winnow_instance_row_assign (display, source);
+  winnow_row_assign_from (display, source);
   assert_heard_all (&heard, display);
   assert_same_properties (display, source);
   g_assert_cmpstr (winnow_row_get_id (WINNOW_ROW (display)), ==, "i1");
 
   heard_reset (&heard);
-  winnow_instance_row_assign (display, source);
-  winnow_instance_row_assign (display, display);
+  winnow_row_assign_from (display, source);
+  winnow_row_assign_from (display, display);
   g_assert_cmpuint (heard.total, ==, 0);
 
   g_signal_connect (source, "notify", G_CALLBACK (notify_cb), &heard);
@@ -318,7 +318,7 @@ test_instance (void)
   g_signal_handlers_disconnect_by_data (source, &heard);
 
   heard_reset (&heard);
-  winnow_instance_row_assign (display, source);
+  winnow_row_assign_from (display, source);
   assert_heard_all (&heard, display);
   assert_same_properties (display, source);
   g_assert_cmpuint (winnow_instance_row_get_incidents (display), ==, 2);
@@ -329,7 +329,7 @@ test_instance (void)
   info.n_incidents = 0;
   winnow_instance_row_update (source, &info);
   heard_reset (&heard);
-  winnow_instance_row_assign (display, source);
+  winnow_row_assign_from (display, source);
   assert_heard_all (&heard, display);
   assert_same_properties (display, source);
   g_assert_cmpint (winnow_instance_row_get_state (display), ==, WN_INSTANCE_COMPLETED);
