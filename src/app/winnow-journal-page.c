@@ -12,6 +12,7 @@
 
 #include "winnow-journal-page.h"
 #include "winnow-event-row.h"
+#include "winnow-panel-util.h"
 
 struct _WinnowJournalPage
 {
@@ -268,11 +269,7 @@ static void
 journal_search_cb (GtkSearchEntry    *entry,
                    WinnowJournalPage *self)
 {
-  const char *text = gtk_editable_get_text (GTK_EDITABLE (entry));
-
-  g_clear_pointer (&self->journal_needle, g_free);
-  if (*text != '\0')
-    self->journal_needle = g_utf8_casefold (text, -1);
+  winnow_search_set_needle (GTK_EDITABLE (entry), &self->journal_needle);
   refilter (self);
 }
 

@@ -103,3 +103,14 @@ winnow_menu_button_set_menu_lazily (GtkMenuButton *button,
 {
   gtk_menu_button_set_create_popup_func (button, create_popup_cb, menu, NULL);
 }
+
+void
+winnow_search_set_needle (GtkEditable  *entry,
+                          char        **needle)
+{
+  const char *text = gtk_editable_get_text (entry);
+
+  g_clear_pointer (needle, g_free);
+  if (*text != '\0')
+    *needle = g_utf8_casefold (text, -1);
+}

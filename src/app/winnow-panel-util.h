@@ -29,6 +29,10 @@ const WnNode *winnow_panel_selected_node (WinnowSession *session);
  * when it gets its menu, and one that waits keeps it out of the first frame. */
 void       winnow_menu_button_set_menu_lazily (GtkMenuButton *button,
                                                GMenuModel    *menu);
+/* A search field's text as a filter compares it: `*needle` becomes the
+ * casefolded text of `entry`, or NULL when it is empty. */
+void       winnow_search_set_needle (GtkEditable  *entry,
+                                     char        **needle);
 /* A short confirmation in the window's toast overlay (its win.toast action). */
 void       winnow_panel_toast       (GtkWidget    *widget,
                                      const char   *title);

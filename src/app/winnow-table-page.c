@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include "winnow-table-page.h"
+#include "winnow-panel-util.h"
 #include "winnow-row.h"
 
 typedef struct
@@ -84,11 +85,8 @@ search_changed_cb (GtkSearchEntry  *entry,
                    WinnowTablePage *self)
 {
   WinnowTablePagePrivate *priv = winnow_table_page_get_instance_private (self);
-  const char *text = gtk_editable_get_text (GTK_EDITABLE (entry));
 
-  g_clear_pointer (&priv->needle, g_free);
-  if (*text != '\0')
-    priv->needle = g_utf8_casefold (text, -1);
+  winnow_search_set_needle (GTK_EDITABLE (entry), &priv->needle);
   winnow_table_page_refilter (self);
 }
 
