@@ -10,6 +10,7 @@
  *   memory       peak RSS per instance parked on a worker task (a child process each run)
  *   load         loading and validating a generated 1 000-node process
  *   gui          the app's start to first frame and its frame times (when the app reports them)
+ *   travel-app   Step Back and scrubs in the app, key to picture (the frame probe's travel mode)
  *   peer         winnow-run -n 10000 against bpmn-engine on the same topology
  *   sweep        winnow-run --sweep of 20 variants × 10⁵ instances with -j 1 and -j 2: the speed-up
  */
@@ -1288,6 +1289,139 @@ bench_gui (Bench *bench)
   gui_timeline_rows (bench);
 }
 
+/* ---- time travel in the app ---- */
+
+typedef struct {
+  Series back;    /* ms */
+  Series scrub;   /* ms */
+} TravelAppRun;
+
+/* The probe's " NAME_us=12;15;11", into `s` as ms: each move is a sample. */
+static void
+travel_app_series (const char *line,
+                   const char *name,
+                   Series     *s)
+{
+  g_autofree char *needle = g_strdup_printf (" %s_us=", name);
+  const char *p = strstr (line, needle);
+  char *end;
+
+  if (p == NULL)
+    return;
+  p += strlen (needle);
+  while (*p >= '0' && *p <= '9')
+    {
+      series_add (s, g_ascii_strtod (p, &end) / 1000.0);
+      p = *end == ';' ? end + 1 : end;
+    }
+}
+
+/* One launch of the app with the frame probe in its travel mode: fail-twice
+ * with `instances` played to its end, then `backs` Step Backs and a scrub to
+ * each of 90 %, 50 %, 80 % and 20 % of the journal. */
+static gboolean
+travel_app_once (Bench        *bench,
+                 guint         instances,
+                 guint64       events,
+                 guint         backs,
+                 TravelAppRun *run,
+                 char        **reason)
+{
+  g_autofree char *process = g_build_filename (bench->data_dir, "fail-twice.process.json", NULL);
+  g_autofree char *count = g_strdup_printf ("%u", instances);
+  const char *argv[] = { bench->app, "-n", count, process, NULL };
+  g_auto(GStrv) env = g_get_environ ();
+  g_autofree char *backs_text = g_strdup_printf ("%u", backs);
+  g_autofree char *scrub = g_strdup_printf ("%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT
+                                            ",%" G_GUINT64_FORMAT, events * 9 / 10, events / 2,
+                                            events * 8 / 10, events / 5);
+  g_autofree char *out = NULL;
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) lines = NULL;
+  int status;
+
+  env = g_environ_setenv (env, "LD_PRELOAD", bench->probe, TRUE);
+  env = g_environ_setenv (env, "GSETTINGS_BACKEND", "memory", TRUE);
+  env = g_environ_setenv (env, "GSK_RENDERER", "cairo", TRUE);
+  env = g_environ_setenv (env, "WN_PROBE_TRAVEL", backs_text, TRUE);
+  env = g_environ_setenv (env, "WN_PROBE_SCRUB", scrub, TRUE);
+  if (bench->schemas != NULL)
+    env = g_environ_setenv (env, "GSETTINGS_SCHEMA_DIR", bench->schemas, TRUE);
+  if (!g_spawn_sync (NULL, (char **) argv, env, G_SPAWN_LEAVE_DESCRIPTORS_OPEN, NULL, NULL, &out, NULL,
+                     &status, &error))
+    {
+      *reason = g_strdup_printf ("(%s)", error->message);
+      return FALSE;
+    }
+  lines = g_strsplit (out, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      const char *line = lines[i];
+
+      if (!g_str_has_prefix (line, "wn-frame-probe:"))
+        continue;
+      if (strstr (line, "error=") != NULL)
+        {
+          *reason = g_strdup_printf ("(%s)", strstr (line, "error=") + strlen ("error="));
+          return FALSE;
+        }
+      travel_app_series (line, "back", &run->back);
+      travel_app_series (line, "scrub", &run->scrub);
+      return run->back.n > 0;
+    }
+  *reason = g_strdup_printf ("(no report from the app; exit status %d)", status);
+  return FALSE;
+}
+
+static void
+bench_travel_app (Bench *bench)
+{
+  const struct {
+    const char *label;
+    guint       instances;
+    double      target_ms;
+  } sizes[] = {
+    { "10⁵ events", 5883, 100 },
+    { "10⁶ events", 58824, 1000 },
+  };
+
+  print_section ("time travel in the app under Xvfb (cairo): key to the first frame after it, fail-twice "
+                 "played to its end (every move of every launch)");
+  if (bench->app == NULL || bench->probe == NULL ||
+      (g_getenv ("DISPLAY") == NULL && g_getenv ("WAYLAND_DISPLAY") == NULL))
+    {
+      print_na ("Step Back in the app", "(no app, no frame probe or no display: run under xvfb-run)");
+      return;
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
+    {
+      TravelAppRun run = { { { 0 }, 0 }, { { 0 }, 0 } };
+      guint instances = bench->quick ? sizes[i].instances / 10 : sizes[i].instances;
+      const char *size = bench->quick ? "quick size" : sizes[i].label;
+      g_autofree char *l1 = g_strdup_printf ("Step Back, %s", size);
+      g_autofree char *l2 = g_strdup_printf ("scrub back and forth, %s", size);
+      gboolean ok = TRUE;
+
+      /* fail-twice journals 17 events per instance */
+      for (guint r = 0; r < bench->runs && ok; r++)
+        {
+          g_autofree char *reason = NULL;
+
+          if (!travel_app_once (bench, instances, (guint64) instances * 17, 3, &run, &reason))
+            {
+              print_na (l1, reason);
+              ok = FALSE;
+            }
+        }
+      if (!ok)
+        continue;
+      print_row (l1, &run.back, 1, "ms", bench->quick ? TARGET_NONE : TARGET_BELOW, sizes[i].target_ms,
+                 bench->quick ? BASIS_NONE : BASIS_BUDGET);
+      print_row (l2, &run.scrub, 1, "ms", bench->quick ? TARGET_NONE : TARGET_BELOW, sizes[i].target_ms,
+                 bench->quick ? BASIS_NONE : BASIS_BUDGET);
+    }
+}
+
 /* ---- peer comparison ---- */
 
 static double
@@ -1496,7 +1630,7 @@ main (int    argc,
   GOptionEntry entries[] = {
     { "runs", 'r', 0, G_OPTION_ARG_INT, &runs, "Runs per measure (the table shows the median)", "N" },
     { "quick", 0, 0, G_OPTION_ARG_NONE, &quick, "Smaller sizes, for a smoke test", NULL },
-    { "only", 0, 0, G_OPTION_ARG_STRING, &only, "Comma-separated: throughput,fetch,memory,travel,load,gui,peer,sweep", "LIST" },
+    { "only", 0, 0, G_OPTION_ARG_STRING, &only, "Comma-separated: throughput,fetch,memory,travel,travel-app,load,gui,peer,sweep", "LIST" },
     { "data", 0, 0, G_OPTION_ARG_FILENAME, &data_dir, "The bench's process files", "DIR" },
     { "winnow-run", 0, 0, G_OPTION_ARG_FILENAME, &winnow_run, "The runner to compare with the peer", "PATH" },
     { "peer", 0, 0, G_OPTION_ARG_FILENAME, &peer_dir, "The peer's directory (run.mjs, node_modules)", "DIR" },
@@ -1565,6 +1699,8 @@ main (int    argc,
     bench_load (&bench);
   if (wanted (&bench, "gui"))
     bench_gui (&bench);
+  if (wanted (&bench, "travel-app"))
+    bench_travel_app (&bench);
   if (wanted (&bench, "peer") && bench.winnow_run != NULL)
     bench_peer (&bench);
   if (wanted (&bench, "sweep") && bench.winnow_run != NULL)

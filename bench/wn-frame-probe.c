@@ -18,6 +18,18 @@
  * tick callbacks, layout and paint); the interval is the time between two
  * frames' after-paint, which the engine's own batches lengthen when they hog
  * the main loop.
+ *
+ * WN_PROBE_TRAVEL=K measures time travel instead (issue 22): the run is
+ * played at fast-forward to its end (the session's "alert" signal says
+ * finished), then Step Back (win.step-back) is activated K times, and
+ * win.go-to-event once for each seq of WN_PROBE_SCRUB ("900,500,…": a scrub),
+ * each in turn once the window has drawn the last one and settled. Each
+ * latency counts from just before the action to the after-paint of the first
+ * frame after it: what the user waits between the key and the picture. The
+ * first move comes WN_PROBE_TRAVEL_WAIT_MS (default 1000) after the run's
+ * end, which the probe says on stderr (for a profiler to attach then).
+ *
+ *   wn-frame-probe: travel back_us=…;…;… scrub_us=…;…
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,6 +54,15 @@ typedef struct {
   gboolean    started;
   gboolean    done;
   gboolean    dump;            /* WN_PROBE_DUMP: every measured frame to stderr */
+  /* WN_PROBE_TRAVEL */
+  guint       travel_backs;    /* step backs to measure; 0: not this mode */
+  GArray     *travel_scrub;    /* guint64: the seqs to go to */
+  guint       travel_done;     /* moves measured so far */
+  gboolean    travel_armed;    /* the run reached its end */
+  gint64      travel_t0;       /* > 0: a move waits for its frame */
+  guint       travel_wait_ms;  /* WN_PROBE_TRAVEL_WAIT_MS: from the run's end to the first move */
+  GArray     *back_us;         /* gint64 */
+  GArray     *scrub_us;        /* gint64 */
 } Probe;
 
 static Probe probe;
@@ -90,6 +111,114 @@ finish (void)
     g_application_quit (app);
   else
     exit (0);
+}
+
+/* " back_us=12;15;11": each move's latency, in the order measured */
+static void
+print_series (const char *name,
+              GArray     *values)
+{
+  printf (" %s_us=", name);
+  for (guint i = 0; i < values->len; i++)
+    printf ("%s%" G_GINT64_FORMAT, i ? ";" : "", g_array_index (values, gint64, i));
+}
+
+static void
+travel_finish (void)
+{
+  GApplication *app = g_application_get_default ();
+
+  if (probe.done)
+    return;
+  probe.done = TRUE;
+  printf ("wn-frame-probe: travel");
+  print_series ("back", probe.back_us);
+  print_series ("scrub", probe.scrub_us);
+  printf ("\n");
+  fflush (stdout);
+  if (app != NULL)
+    g_application_quit (app);
+  else
+    exit (0);
+}
+
+/* The next move, or the report when all are measured. */
+static gboolean
+travel_next_cb (gpointer data)
+{
+  GActionGroup *actions = G_ACTION_GROUP (probe.window);
+  guint i = probe.travel_done;
+
+  if (i >= probe.travel_backs + probe.travel_scrub->len)
+    {
+      travel_finish ();
+      return G_SOURCE_REMOVE;
+    }
+  probe.travel_t0 = g_get_monotonic_time ();
+  if (i < probe.travel_backs)
+    g_action_group_activate_action (actions, "step-back", NULL);
+  else
+    g_action_group_activate_action (actions, "go-to-event",
+                                    g_variant_new_uint64 (g_array_index (probe.travel_scrub, guint64,
+                                                                         i - probe.travel_backs)));
+  /* the move changed what the window shows: a frame follows */
+  gtk_widget_queue_draw (probe.window);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+travel_alert_cb (GObject  *session,
+                 int       alert,
+                 guint     count,
+                 gpointer  row,
+                 gpointer  data)
+{
+  /* WINNOW_ALERT_FINISHED: the run has nothing left to do */
+  if (alert != 3 || probe.travel_armed)
+    return;
+  probe.travel_armed = TRUE;
+  /* on stderr, for a profiler to attach to the moves only */
+  fprintf (stderr, "wn-frame-probe: travel: the run is at its end, moves in %u ms\n", probe.travel_wait_ms);
+  g_timeout_add (probe.travel_wait_ms, travel_next_cb, NULL);
+}
+
+/* A frame came after a move: what it took, then the next move once the
+ * window has had time to settle. */
+static void
+travel_frame (gint64 now)
+{
+  gint64 latency;
+
+  if (probe.travel_t0 <= 0)
+    return;
+  latency = now - probe.travel_t0;
+  probe.travel_t0 = 0;
+  g_array_append_val (probe.travel_done < probe.travel_backs ? probe.back_us : probe.scrub_us, latency);
+  probe.travel_done++;
+  g_timeout_add (400, travel_next_cb, NULL);
+}
+
+static gboolean
+travel_start_cb (gpointer data)
+{
+  GActionGroup *actions = G_ACTION_GROUP (probe.window);
+  GObject *session = NULL;
+
+  if (g_object_class_find_property (G_OBJECT_GET_CLASS (probe.window), "session") != NULL)
+    g_object_get (probe.window, "session", &session, NULL);
+  if (session == NULL || g_signal_lookup ("alert", G_OBJECT_TYPE (session)) == 0 ||
+      !g_action_group_has_action (actions, "step-back"))
+    {
+      printf ("wn-frame-probe: error=the window has no session with an alert signal, or no step-back action\n");
+      probe.first_frame = -1;
+      finish ();
+      return G_SOURCE_REMOVE;
+    }
+  g_signal_connect (session, "alert", G_CALLBACK (travel_alert_cb), NULL);
+  g_object_unref (session);   /* the window keeps it */
+  g_action_group_activate_action (actions, "set-speed", g_variant_new_string ("ff"));
+  g_action_group_activate_action (actions, "play-pause", NULL);
+  return G_SOURCE_REMOVE;
 }
 
 static gboolean
@@ -161,8 +290,9 @@ after_paint_cb (GdkFrameClock *clock,
           return;
         }
       /* let the window settle, then run */
-      g_timeout_add (300, start_run_cb, NULL);
+      g_timeout_add (300, probe.travel_backs > 0 || probe.travel_scrub->len > 0 ? travel_start_cb : start_run_cb, NULL);
     }
+  travel_frame (now);
   if (probe.measure_from > 0 && now >= probe.measure_from && probe.frame_start > 0)
     {
       gint64 work = now - probe.frame_start;
@@ -245,6 +375,8 @@ probe_init (void)
 {
   const char *spawn = g_getenv ("WN_PROBE_SPAWN_US");
   const char *seconds = g_getenv ("WN_PROBE_SECONDS");
+  const char *travel = g_getenv ("WN_PROBE_TRAVEL");
+  const char *scrub = g_getenv ("WN_PROBE_SCRUB");
 
   probe.dump = g_getenv ("WN_PROBE_DUMP") != NULL;
   probe.origin = spawn != NULL ? g_ascii_strtoll (spawn, NULL, 10) : g_get_monotonic_time ();
@@ -252,6 +384,25 @@ probe_init (void)
   probe.duration = (gint64) ((seconds != NULL ? g_ascii_strtod (seconds, NULL) : 5.0) * G_USEC_PER_SEC);
   probe.work = g_array_new (FALSE, FALSE, sizeof (gint64));
   probe.intervals = g_array_new (FALSE, FALSE, sizeof (gint64));
+  probe.travel_backs = travel != NULL ? (guint) g_ascii_strtoull (travel, NULL, 10) : 0;
+  probe.travel_scrub = g_array_new (FALSE, FALSE, sizeof (guint64));
+  probe.travel_wait_ms = g_getenv ("WN_PROBE_TRAVEL_WAIT_MS") != NULL
+                         ? (guint) g_ascii_strtoull (g_getenv ("WN_PROBE_TRAVEL_WAIT_MS"), NULL, 10) : 1000;
+  if (scrub != NULL)
+    {
+      g_auto(GStrv) seqs = g_strsplit (scrub, ",", -1);
+
+      for (guint i = 0; seqs[i] != NULL; i++)
+        {
+          guint64 seq = g_ascii_strtoull (seqs[i], NULL, 10);
+
+          if (seq > 0)
+            g_array_append_val (probe.travel_scrub, seq);
+        }
+    }
+  probe.back_us = g_array_new (FALSE, FALSE, sizeof (gint64));
+  probe.scrub_us = g_array_new (FALSE, FALSE, sizeof (gint64));
   g_timeout_add (2, watch_cb, NULL);
-  g_timeout_add_seconds (60, give_up_cb, NULL);
+  /* a travel bench plays a long run to its end first */
+  g_timeout_add_seconds (probe.travel_backs > 0 || probe.travel_scrub->len > 0 ? 900 : 60, give_up_cb, NULL);
 }

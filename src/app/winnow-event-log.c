@@ -12,6 +12,7 @@ struct _WinnowEventLog
   guint          max;
   guint          first;   /* journal index of the first row */
   guint          end;     /* journal index past the last row */
+  guint          cut;     /* the journal was cut back to this many events since the last sync; G_MAXUINT: not */
 };
 
 static GType
@@ -74,6 +75,7 @@ winnow_event_log_new (guint max)
   WinnowEventLog *self = g_object_new (WINNOW_TYPE_EVENT_LOG, NULL);
 
   self->max = MAX (max, 1);
+  self->cut = G_MAXUINT;
   self->journal = winnow_journal_new ();
   return self;
 }
@@ -92,6 +94,7 @@ winnow_event_log_set_journal (WinnowEventLog *self,
   g_clear_pointer (&self->journal, winnow_journal_unref);
   self->journal = journal;
   self->first = self->end = 0;
+  self->cut = G_MAXUINT;
   if (n > 0)
     g_list_model_items_changed (G_LIST_MODEL (self), 0, n, 0);
 }
@@ -103,14 +106,62 @@ winnow_event_log_get_journal (WinnowEventLog *self)
   return self->journal;
 }
 
+void
+winnow_event_log_truncate (WinnowEventLog *self,
+                           guint           n_events)
+{
+  g_return_if_fail (WINNOW_IS_EVENT_LOG (self));
+
+  winnow_journal_truncate (self->journal, n_events);
+  self->cut = MIN (self->cut, n_events);
+}
+
+/* The journal was cut back to `cut` events since the last sync (and may have
+ * grown again to `n`): the log shows the newest `max` of them, as a journal
+ * that only ever had those events would; one items-changed for the rows that
+ * differ. */
+static void
+sync_cut (WinnowEventLog *self,
+          guint           cut,
+          guint           n)
+{
+  guint first = n > self->max ? n - self->max : 0;
+  guint old_n = self->end - self->first;
+
+  if (first == self->first)
+    {
+      /* the same first row: the rows up to the cut stay */
+      guint kept = cut - first;
+
+      self->end = n;
+      if (old_n - kept > 0 || n - first - kept > 0)
+        g_list_model_items_changed (G_LIST_MODEL (self), kept, old_n - kept, n - first - kept);
+      return;
+    }
+  self->first = first;
+  self->end = n;
+  g_list_model_items_changed (G_LIST_MODEL (self), 0, old_n, n - first);
+}
+
 guint
 winnow_event_log_sync (WinnowEventLog *self)
 {
-  guint n, first, position, old_end;
+  guint n, first, position, old_end, cut;
 
   g_return_val_if_fail (WINNOW_IS_EVENT_LOG (self), 0);
 
   n = winnow_journal_get_n_events (self->journal);
+  cut = MIN (self->cut, n);
+  self->cut = G_MAXUINT;
+  if (cut < self->end)
+    {
+      guint grown = n > cut ? n - cut : 0;
+
+      /* the rows past the cut are no longer the journal's; before the
+       * first row: none of them is */
+      sync_cut (self, MAX (cut, self->first), n);
+      return grown;
+    }
   if (n == self->end)
     return 0;
   old_end = self->end;
@@ -137,7 +188,7 @@ gboolean
 winnow_event_log_has_pending (WinnowEventLog *self)
 {
   g_return_val_if_fail (WINNOW_IS_EVENT_LOG (self), FALSE);
-  return winnow_journal_get_n_events (self->journal) != self->end;
+  return winnow_journal_get_n_events (self->journal) != self->end || self->cut < self->end;
 }
 
 guint

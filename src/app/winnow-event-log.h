@@ -23,7 +23,14 @@ WinnowEventLog *winnow_event_log_new          (guint           max);
 void            winnow_event_log_set_journal  (WinnowEventLog *self,
                                                WinnowJournal  *journal);
 WinnowJournal  *winnow_event_log_get_journal  (WinnowEventLog *self);
-/* Show what the journal gained since the last sync; returns how many events. */
+/* Cut the journal back to its first `n_events` (winnow_journal_truncate): a
+ * travel to an earlier point. The rows past them leave on the next sync. */
+void            winnow_event_log_truncate     (WinnowEventLog *self,
+                                               guint           n_events);
+/* Show what the journal gained since the last sync (returns how many
+ * events); after a cut, what it holds now, as a journal that only ever had
+ * those events would show it, in one items-changed (returns the events past
+ * the cut). */
 guint           winnow_event_log_sync         (WinnowEventLog *self);
 gboolean        winnow_event_log_has_pending  (WinnowEventLog *self);
 /* Events of the journal no longer shown (dropped from the front). */

@@ -285,6 +285,84 @@ winnow_journal_get_event (WinnowJournal *self,
     }
 }
 
+/* A field added to WnEvent must be kept by a record, read back by
+ * winnow_journal_get_event() and compared by winnow_journal_event_equal():
+ * this stops the build until it is. */
+#if GLIB_SIZEOF_VOID_P == 8
+G_STATIC_ASSERT (sizeof (WnEvent) == 168);
+#endif
+
+/* A record's string against one of the event's: the interned copy or NULL. */
+static inline gboolean
+same_string (WinnowJournal *self,
+             guint32        id,
+             const char    *string)
+{
+  const char *mine = lookup (self, id);
+
+  return mine == string || (mine != NULL && string != NULL && strcmp (mine, string) == 0);
+}
+
+gboolean
+winnow_journal_event_equal (WinnowJournal *self,
+                            guint          index,
+                            const WnEvent *event,
+                            gboolean       whole)
+{
+  const Record *r;
+  const Extra *extra;
+
+  g_return_val_if_fail (self != NULL, FALSE);
+  g_return_val_if_fail (event != NULL, FALSE);
+
+  if (index >= self->n_events)
+    return FALSE;
+  r = record_at (self, index);
+  if (r->seq != event->seq || r->t_us != event->t_us || r->kind != (guint8) event->kind ||
+      r->phase != (guint8) event->phase || r->trust != (gint8) event->trust ||
+      r->attempt != event->attempt || r->attempts != event->attempts || r->loop != event->loop ||
+      r->backoff_us != event->backoff_us || r->not_before_us != event->not_before_us ||
+      r->deadline_us != event->deadline_us)
+    return FALSE;
+  if (!whole)
+    return TRUE;
+  if (!same_string (self, r->strings[S_INSTANCE], event->instance) ||
+      !same_string (self, r->strings[S_NODE], event->node) ||
+      !same_string (self, r->strings[S_TRACK], event->track) ||
+      !same_string (self, r->strings[S_JOB], event->job) ||
+      !same_string (self, r->strings[S_TOPIC], event->topic) ||
+      !same_string (self, r->strings[S_WORKER], event->worker) ||
+      !same_string (self, r->strings[S_CODE], event->code) ||
+      !same_string (self, r->strings[S_ERROR], event->error) ||
+      !same_string (self, r->strings[S_ACTION], event->action) ||
+      !same_string (self, r->strings[S_SCOPE], event->scope))
+    return FALSE;
+  if (r->extra == 0)
+    return event->status == NULL && event->flows == NULL;
+  extra = &g_array_index (self->extras, Extra, r->extra - 1);
+  if ((extra->status == NULL) != (event->status == NULL) ||
+      (extra->status != NULL && !json_node_equal (extra->status, event->status)))
+    return FALSE;
+  if ((extra->flows == NULL) != (event->flows == NULL))
+    return FALSE;
+  return extra->flows == NULL ||
+         g_strv_equal ((const char * const *) extra->flows, (const char * const *) event->flows);
+}
+
+void
+winnow_journal_truncate (WinnowJournal *self,
+                         guint          n_events)
+{
+  g_return_if_fail (self != NULL);
+
+  if (n_events >= self->n_events)
+    return;
+  /* the blocks past the last kept record go; the strings and the extras
+   * stay (rows may point at them), and the next appends go after them */
+  g_ptr_array_set_size (self->blocks, (n_events + BLOCK_SIZE - 1) >> BLOCK_SHIFT);
+  self->n_events = n_events;
+}
+
 void
 winnow_journal_append_json (WinnowJournal *self,
                             guint          from,

@@ -35,6 +35,20 @@ guint          winnow_journal_get_n_events (WinnowJournal  *self);
 void           winnow_journal_get_event    (WinnowJournal  *self,
                                             guint           index,
                                             WnEvent        *out);
+/* Whether event `index` says exactly what `event` says (every field, the
+ * status and the flows included; `whole` FALSE: its numbers only, seq, time,
+ * kind and phase among them): a rerun's event against the one the run
+ * journalled there (winnow-session-travel.c). */
+gboolean       winnow_journal_event_equal  (WinnowJournal  *self,
+                                            guint           index,
+                                            const WnEvent  *event,
+                                            gboolean        whole);
+/* Keep the first `n_events` events only (no-op when it has no more): a
+ * travel to an earlier point. What events handed out before (strings, status,
+ * flows) stays valid as long as the journal does: rows made from a dropped
+ * event keep showing it. */
+void           winnow_journal_truncate     (WinnowJournal  *self,
+                                            guint           n_events);
 /* Events [from, to) as JSON lines (wn_event_append_json). */
 void           winnow_journal_append_json  (WinnowJournal  *self,
                                             guint           from,

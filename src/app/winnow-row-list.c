@@ -324,3 +324,58 @@ winnow_row_list_remove_all (WinnowRowList *self)
   g_hash_table_remove_all (self->seq_of);
   g_list_model_items_changed (G_LIST_MODEL (self), 0, n, 0);
 }
+
+void
+winnow_row_list_set (WinnowRowList *self,
+                     gpointer      *rows,
+                     guint          n)
+{
+  guint n_old, prefix = 0, suffix = 0, removed, added;
+
+  g_return_if_fail (WINNOW_IS_ROW_LIST (self));
+  g_return_if_fail (rows != NULL || n == 0);
+
+  n_old = self->rows->len;
+  while (prefix < n && prefix < n_old && g_ptr_array_index (self->rows, prefix) == rows[prefix])
+    prefix++;
+  while (suffix < n - prefix && suffix < n_old - prefix &&
+         g_ptr_array_index (self->rows, n_old - 1 - suffix) == rows[n - 1 - suffix])
+    suffix++;
+  removed = n_old - prefix - suffix;
+  added = n - prefix - suffix;
+  if (removed == 0 && added == 0)
+    return;
+
+  /* the new rows are referenced before the old ones go (a row may be both) */
+  for (guint i = prefix; i < prefix + added; i++)
+    g_object_ref (rows[i]);
+  for (guint i = prefix; i < prefix + removed; i++)
+    {
+      gpointer row = g_ptr_array_index (self->rows, i);
+
+      g_hash_table_remove (self->seq_of, row);
+      g_object_unref (row);
+      g_ptr_array_index (self->rows, i) = NULL;
+    }
+  /* the suffix moves to its new place */
+  {
+    gpointer *suffix_rows = g_memdup2 (self->rows->pdata + prefix + removed, suffix * sizeof (gpointer));
+
+    self->rows->len = prefix;   /* the middle and the suffix were moved out or released */
+    for (guint i = 0; i < added; i++)
+      g_ptr_array_add (self->rows, rows[prefix + i]);
+    for (guint i = 0; i < suffix; i++)
+      g_ptr_array_add (self->rows, suffix_rows[i]);
+    g_free (suffix_rows);
+  }
+  /* append numbers ascend: the rows from the change on are numbered anew */
+  g_array_set_size (self->seqs, n);
+  for (guint i = prefix; i < n; i++)
+    {
+      gsize seq = self->next_seq++;
+
+      g_array_index (self->seqs, gsize, i) = seq;
+      g_hash_table_insert (self->seq_of, g_ptr_array_index (self->rows, i), GSIZE_TO_POINTER (seq));
+    }
+  g_list_model_items_changed (G_LIST_MODEL (self), prefix, removed, added);
+}

@@ -39,5 +39,11 @@ void           winnow_row_list_remove       (WinnowRowList *self,
                                              void         (*dropped) (gpointer row, gpointer data),
                                              gpointer       data);
 void           winnow_row_list_remove_all   (WinnowRowList *self);
+/* The list becomes `rows` (references are taken), in that order: one
+ * items-changed for what lies between the rows it keeps in front and at the
+ * back. */
+void           winnow_row_list_set          (WinnowRowList *self,
+                                             gpointer      *rows,
+                                             guint          n);
 
 G_END_DECLS

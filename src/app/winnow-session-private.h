@@ -97,6 +97,16 @@ struct _WinnowSession
   WnSteps          travel_steps;
   guint64          travel_end;       /* the furthest event the run reached */
   gboolean         travel_busy;      /* a rerun is journalling its past */
+  /* A rerun's events are compared with those the models hold (the run's
+   * journal, its trace) instead of being fed to them again: while they are
+   * the same, only the steps are followed; at the first that differs (another
+   * branch) or once the rerun stops, the models are cut back to what it
+   * journalled, and the rows are snapshot from its engine. */
+  gboolean         travel_rebuilds;  /* winnow_session_set_travel_rebuilds() */
+  gboolean         travel_comparing;
+  gboolean         travel_same_record; /* the rerun replays the run's own record: the same events, by determinism */
+  guint            travel_compared;  /* events of the models the rerun journalled again */
+  gboolean         snapshots_exact;  /* the next full pass lists every table in the engine's order */
   char            *travel_match_job; /* run to: the next event of this job … */
   int              travel_match_kind;/* … or of this kind (-1: any) … */
   int              travel_match_phase;/* … and phase (-1: any) */
@@ -142,6 +152,11 @@ void  _winnow_session_state_restored      (WinnowSession   *self);
 void     _winnow_session_travelled        (WinnowSession   *self);
 gboolean _winnow_session_swap_engine      (WinnowSession   *self,
                                            WnEngine        *engine);
+/* Make the rerun `engine` the run, the models kept as they are (a travel):
+ * returns the old run (the caller frees it), *dropped as the TRUE above. */
+WnEngine *_winnow_session_swap_rerun      (WinnowSession   *self,
+                                           WnEngine        *engine,
+                                           gboolean        *dropped);
 
 /* winnow-session-travel.c */
 void     _winnow_session_travel_reset     (WinnowSession   *self);
@@ -151,6 +166,10 @@ void     _winnow_session_travel_note_event (WinnowSession  *self,
 gboolean _winnow_session_travel_step_forward (WinnowSession *self);
 /* The clock moved in the past without a clock command: the views catch up. */
 void     _winnow_session_travel_moved     (WinnowSession   *self);
+/* A rerun's event while comparing: TRUE when the models hold it already
+ * (the models are cut back at the first one they do not). */
+gboolean _winnow_session_travel_compare   (WinnowSession   *self,
+                                           const WnEvent   *event);
 /* Rerun `record` to right after event `end` (another branch). */
 void     _winnow_session_travel_to_record (WinnowSession   *self,
                                            GPtrArray       *record,

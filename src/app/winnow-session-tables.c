@@ -39,6 +39,7 @@ typedef struct {
   GPtrArray     *added;
   guint          seen;
   WnTime         now;
+  GPtrArray     *all;       /* an exact pass: every row seen, in order (borrowed) */
 } Pass;
 
 typedef struct {
@@ -161,7 +162,9 @@ row_gone (gpointer row,
 }
 
 /* Bring `store` in line with a pass over the engine: rows not seen this
- * generation leave, new ones are appended. */
+ * generation leave, new ones are appended; or, after an exact pass, the
+ * store lists every row seen, in the engine's order (a travel: a row
+ * that was gone comes back where it was). */
 static void
 sync_store (WinnowRowList   *store,
             GHashTable      *index,
@@ -171,6 +174,23 @@ sync_store (WinnowRowList   *store,
   SyncData sync = { index, generation };
   guint survivors = pass->seen - pass->added->len;
 
+  if (pass->all != NULL)
+    {
+      g_autoptr(GPtrArray) gone = g_ptr_array_new_with_free_func (g_object_unref);
+      guint n = g_list_model_get_n_items (G_LIST_MODEL (store));
+
+      for (guint i = 0; i < n; i++)
+        {
+          gpointer row = winnow_row_list_peek (store, i);
+
+          if (!row_seen (row, &sync))
+            g_ptr_array_add (gone, g_object_ref (row));
+        }
+      winnow_row_list_set (store, pass->all->pdata, pass->all->len);
+      for (guint i = 0; i < gone->len; i++)
+        row_gone (g_ptr_array_index (gone, i), &sync);
+      return;
+    }
   if (g_list_model_get_n_items (G_LIST_MODEL (store)) != survivors)
     winnow_row_list_filter (store, row_seen, row_gone, &sync);
   winnow_row_list_append (store, pass->added->pdata, pass->added->len);
@@ -218,17 +238,21 @@ job_cb (const WnJobInfo *info,
   winnow_row_get_marks (WINNOW_ROW (row))->generation = self->generation;
   note_timed (self, row);
   pass->seen++;
+  if (pass->all != NULL)
+    g_ptr_array_add (pass->all, row);
 }
 
 static void
 refresh_jobs (WinnowSession *self,
               WnTime         now)
 {
-  Pass pass = { self, g_ptr_array_new_with_free_func (g_object_unref), 0, now };
+  Pass pass = { self, g_ptr_array_new_with_free_func (g_object_unref), 0, now,
+                self->snapshots_exact ? g_ptr_array_new () : NULL };
 
   wn_dispatcher_foreach (wn_engine_get_dispatcher (self->engine), job_cb, &pass);
   sync_store (self->jobs, self->job_index, &pass, self->generation);
   g_ptr_array_unref (pass.added);
+  g_clear_pointer (&pass.all, g_ptr_array_unref);
   /* announced and gone before this pass: never listed */
   for (guint i = 0; i < self->new_jobs->len; i++)
     {
@@ -360,6 +384,8 @@ track_cb (const WnTrackInfo *info,
   winnow_track_row_update (row, info, node && node->name ? node->name : info->node, pass->now);
   winnow_row_get_marks (WINNOW_ROW (row))->generation = self->generation;
   pass->seen++;
+  if (pass->all != NULL)
+    g_ptr_array_add (pass->all, row);
 
   count_track (self, node, info->state, +1);
 }
@@ -368,12 +394,14 @@ static void
 refresh_tracks (WinnowSession *self,
                 WnTime         now)
 {
-  Pass pass = { self, g_ptr_array_new_with_free_func (g_object_unref), 0, now };
+  Pass pass = { self, g_ptr_array_new_with_free_func (g_object_unref), 0, now,
+                self->snapshots_exact ? g_ptr_array_new () : NULL };
 
   memset (self->counts, 0, sizeof (WinnowNodeCounts) * self->process->n_nodes);
   wn_engine_foreach_track (self->engine, FALSE, track_cb, &pass);
   sync_store (self->tracks, self->track_index, &pass, self->generation);
   g_ptr_array_unref (pass.added);
+  g_clear_pointer (&pass.all, g_ptr_array_unref);
   for (guint i = 0; i < self->new_tracks->len; i++)
     {
       WinnowTrackRow *row = g_ptr_array_index (self->new_tracks, i);
@@ -400,6 +428,34 @@ instance_cb (const WnInstanceInfo *info,
       g_ptr_array_add (pass->added, g_object_ref (row));
     }
   winnow_instance_row_update (row, info);
+  winnow_row_get_marks (WINNOW_ROW (row))->generation = self->generation;
+  if (pass->all != NULL)
+    g_ptr_array_add (pass->all, row);
+}
+
+/* An exact pass over the instances (a travel): the store lists every one
+ * the engine has, in its order (instances come in creation order), and the
+ * rows of those it does not have go. */
+static void
+refresh_instances_exact (WinnowSession *self)
+{
+  Pass pass = { self, g_ptr_array_new_with_free_func (g_object_unref), 0, 0, g_ptr_array_new () };
+
+  wn_engine_foreach_instance (self->engine, instance_cb, &pass);
+  pass.seen = pass.all->len;
+  sync_store (self->instances, self->instance_index, &pass, self->generation);
+  /* announced rows the engine does not have (yet) were never listed */
+  for (guint i = 0; i < self->new_instances->len; i++)
+    {
+      WinnowRow *row = g_ptr_array_index (self->new_instances, i);
+
+      if (winnow_row_get_marks (row)->generation != self->generation)
+        g_hash_table_remove (self->instance_index, winnow_row_get_id (row));
+    }
+  g_ptr_array_set_size (self->new_instances, 0);
+  g_ptr_array_set_size (self->changed_instances, 0);
+  g_ptr_array_unref (pass.added);
+  g_ptr_array_unref (pass.all);
 }
 
 /* `all`: a pass over every instance (after a command); else only the ones
@@ -408,8 +464,14 @@ static void
 refresh_instances (WinnowSession *self,
                    gboolean       all)
 {
-  Pass pass = { self, g_ptr_array_new_with_free_func (g_object_unref), 0, 0 };
+  Pass pass = { self, g_ptr_array_new_with_free_func (g_object_unref), 0, 0, NULL };
 
+  if (self->snapshots_exact)
+    {
+      g_ptr_array_unref (pass.added);
+      refresh_instances_exact (self);
+      return;
+    }
   if (all)
     wn_engine_foreach_instance (self->engine, instance_cb, &pass);
   else
@@ -705,7 +767,7 @@ _winnow_session_take_snapshots (WinnowSession *self,
 {
   gint64 started = g_get_monotonic_time ();
 
-  if (self->snapshots_dirty)
+  if (self->snapshots_dirty || self->snapshots_exact)
     {
       clear_marks (self);   /* the full pass sees them all */
       self->generation++;
@@ -719,11 +781,12 @@ _winnow_session_take_snapshots (WinnowSession *self,
       refresh_jobs_incremental (self, now);
     }
   self->rows_dirty = FALSE;
-  if (self->instances_dirty || self->changed_instances->len > 0)
+  if (self->instances_dirty || self->changed_instances->len > 0 || self->snapshots_exact)
     {
       refresh_instances (self, self->instances_dirty);
       self->instances_dirty = FALSE;
     }
+  self->snapshots_exact = FALSE;
   self->last_snapshot = g_get_monotonic_time ();
   self->snapshot_cost = self->last_snapshot - started;
   return self->last_snapshot;

@@ -5,8 +5,11 @@
  *
  * A past state is never rebuilt by hand: the session makes a rerun of the
  * run's record (wn-travel.h), makes it its engine and lets it journal its
- * past into the emptied models, event by event, exactly as the live run
- * did, then stops it at the point asked for. Going forward in the past just
+ * past, then stops it at the point asked for. The models are not emptied
+ * for it: the rerun's events are compared with the ones they hold, and they
+ * are cut back to where it stops (the journal, the trace) or snapshot from
+ * its engine (the tables), so the views change by what differs between the
+ * two points, not by the whole run (docs/performance.md). Going forward in the past just
  * runs the rerun on: it replays the rest of the record (the clock commands
  * included, so the journal stays the one the run had), and a command the
  * operator gives there drops that rest, the run going on as a new one.
@@ -64,9 +67,77 @@ _winnow_session_travel_moved (WinnowSession *self)
   _winnow_session_request_flush (self);
 }
 
-/* A rerun of the record, made the session's run and taken to the target:
- * its past journals into the models as it did live; alerts, notices and
- * breakpoint stops on the way were said then, not again now. */
+/* The models hold the first `n` events of the run as they are now: the
+ * journal and the trace are cut back to them. */
+static void
+cut_models (WinnowSession *self,
+            guint          n)
+{
+  WinnowJournal *journal = winnow_event_log_get_journal (self->events);
+
+  /* the trace reads the events it drops from the journal: first */
+  winnow_trace_truncate (self->trace, journal, n);
+  winnow_event_log_truncate (self->events, n);
+}
+
+/* Whether the policy the rerun's engine gave a job at its enqueue is the one
+ * the trace holds (the journal says the trust, not where it came from). */
+static gboolean
+same_policy (WinnowSession *self,
+             const WnEvent *event)
+{
+  WinnowJobTrace *job;
+  WnJobInfo info;
+
+  if (event->kind != WN_EV_JOB || event->phase != WN_PH_ENQUEUED || event->job == NULL)
+    return TRUE;
+  job = winnow_trace_lookup_job (self->trace, event->job);
+  if (job == NULL || !wn_dispatcher_lookup (wn_engine_get_dispatcher (self->engine), event->job, &info))
+    return job == NULL;
+  if (job->policy == NULL || info.policy == NULL)
+    return job->policy == info.policy;
+  return job->policy->trust == info.policy->trust &&
+         job->policy->trust_origin_task == info.policy->trust_origin_task;
+}
+
+gboolean
+_winnow_session_travel_compare (WinnowSession *self,
+                                const WnEvent *event)
+{
+  WinnowJournal *journal = winnow_event_log_get_journal (self->events);
+
+  /* A rerun of the run's own record journals the same events (the engine is
+   * deterministic: tests/engine's property runs hold it byte for byte), so
+   * only their numbers are checked; another record's are compared whole,
+   * with the policy the journal does not show. */
+  if (winnow_journal_event_equal (journal, self->travel_compared, event, !self->travel_same_record) &&
+      (self->travel_same_record || same_policy (self, event)))
+    {
+      self->travel_compared++;
+      return TRUE;
+    }
+  /* the rerun parts from what the models hold: from here they follow it */
+  self->travel_comparing = FALSE;
+  cut_models (self, self->travel_compared);
+  self->snapshots_exact = TRUE;
+  return FALSE;
+}
+
+/* The old run, freed once the frame that shows the travel is drawn. */
+static gboolean
+free_engine_cb (gpointer data)
+{
+  wn_engine_free (data);
+  return G_SOURCE_REMOVE;
+}
+
+/* A rerun of the record, made the session's run and taken to the target.
+ * Its events are compared with the models' instead of fed to them again
+ * (journal_cb): they hold the run's journal and trace, which the rerun
+ * journals again as far as it goes, so the travel cuts them back to where
+ * it stops, and one exact snapshot of its engine brings the tables there.
+ * Alerts, notices and breakpoint stops on the way were said then, not again
+ * now. */
 static gboolean
 rerun_to (WinnowSession    *self,
           GPtrArray        *record,
@@ -78,7 +149,8 @@ rerun_to (WinnowSession    *self,
   gint64 started = g_get_monotonic_time ();
   gint64 swapped, ran;
   guint64 end;
-  gboolean ok = TRUE;
+  gboolean ok = TRUE, dropped;
+  WnEngine *previous;
   g_autoptr(GError) error = NULL;
 
   /* serving, outside workers' calls are in the record: the rerun applies
@@ -88,8 +160,19 @@ rerun_to (WinnowSession    *self,
   _winnow_session_leave_hit (self);
   end = MAX (self->travel_end, n_events (self));
   self->travel_busy = TRUE;
-  if (_winnow_session_swap_engine (self, record != NULL ? wn_engine_new_rerun_of (self->engine, record)
-                                                        : wn_engine_new_rerun (self->engine)))
+  self->travel_comparing = !self->travel_rebuilds;
+  self->travel_same_record = record == NULL;
+  self->travel_compared = 0;
+  previous = _winnow_session_swap_rerun (self, record != NULL ? wn_engine_new_rerun_of (self->engine, record)
+                                                              : wn_engine_new_rerun (self->engine),
+                                         &dropped);
+  if (self->travel_rebuilds)
+    {
+      /* the reference: empty models fed the rerun's whole journal */
+      _winnow_session_tables_reset (self);
+      self->counts = g_new0 (WinnowNodeCounts, self->process->n_nodes);
+    }
+  if (dropped)
     _winnow_session_breakpoints_changed (self);
   self->travel_end = end;
   swapped = g_get_monotonic_time ();
@@ -109,6 +192,11 @@ rerun_to (WinnowSession    *self,
     default:
       g_assert_not_reached ();
     }
+  if (self->travel_comparing)
+    {
+      self->travel_comparing = FALSE;
+      cut_models (self, self->travel_compared);
+    }
   self->travel_busy = FALSE;
   ran = g_get_monotonic_time ();
 
@@ -118,10 +206,12 @@ rerun_to (WinnowSession    *self,
   self->announced_hit = 0;
   self->snapshots_dirty = TRUE;
   self->instances_dirty = TRUE;
+  self->snapshots_exact = TRUE;
   winnow_session_flush (self);
   _winnow_session_travelled (self);
+  g_idle_add_full (G_PRIORITY_LOW, free_engine_cb, previous, NULL);
   self->travel_cost = g_get_monotonic_time () - started;
-  g_debug ("travel: %" G_GUINT64_FORMAT " events again in %" G_GINT64_FORMAT " µs: the old run's models "
+  g_debug ("travel: %" G_GUINT64_FORMAT " events again in %" G_GINT64_FORMAT " µs: the swap "
            "%" G_GINT64_FORMAT ", the rerun %" G_GINT64_FORMAT ", the snapshots and views %" G_GINT64_FORMAT,
            n_events (self), self->travel_cost, swapped - started, ran - swapped, started + self->travel_cost - ran);
   return ok;
@@ -134,6 +224,14 @@ _winnow_session_travel_to_record (WinnowSession *self,
 {
   rerun_to (self, record, TO_EVENT, NULL, end, 0);
   self->travel_end = end;
+}
+
+void
+winnow_session_set_travel_rebuilds (WinnowSession *self,
+                                    gboolean       rebuilds)
+{
+  g_return_if_fail (WINNOW_IS_SESSION (self));
+  self->travel_rebuilds = rebuilds;
 }
 
 gboolean

@@ -119,8 +119,11 @@ journal_cb (const WnEvent *event,
   gboolean enqueued = FALSE;
   int alert = -1;
 
-  winnow_trace_add_event (self->trace, event);
   _winnow_session_travel_note_event (self, event);
+  /* a rerun journalling the past the models hold already */
+  if (self->travel_comparing && _winnow_session_travel_compare (self, event))
+    return;
+  winnow_trace_add_event (self->trace, event);
   /* the job's policy, as resolved at enqueue: the job is in the store now */
   if (event->kind == WN_EV_JOB && event->phase == WN_PH_ENQUEUED && event->job != NULL &&
       wn_dispatcher_lookup (wn_engine_get_dispatcher (self->engine), event->job, &info))
@@ -232,10 +235,10 @@ process_sets_trust (const WnProcess *process)
   return process->scenario != NULL && process->scenario->engine.policy.trust != WN_TRUST_UNSET;
 }
 
+/* What the session follows of a run beside its models. */
 static void
-reset_models (WinnowSession *self)
+reset_run_state (WinnowSession *self)
 {
-  _winnow_session_tables_reset (self);
   _winnow_session_travel_reset (self);
   memset (self->alert_counts, 0, sizeof self->alert_counts);
   self->announced_hit = 0;
@@ -244,6 +247,13 @@ reset_models (WinnowSession *self)
   self->notices_shown = 0;
   self->failure_shown = FALSE;
   self->saved_actions = 0;
+}
+
+static void
+reset_models (WinnowSession *self)
+{
+  _winnow_session_tables_reset (self);
+  reset_run_state (self);
 }
 
 static void
@@ -318,6 +328,22 @@ _winnow_session_swap_engine (WinnowSession *self,
   _winnow_session_serve_attach (self);
   /* breakpoints outlive runs: the same ones stop the new run */
   return _winnow_session_breakpoints_arm (self, previous);
+}
+
+WnEngine *
+_winnow_session_swap_rerun (WinnowSession *self,
+                            WnEngine      *engine,
+                            gboolean      *dropped)
+{
+  WnEngine *previous = detach_engine (self);
+
+  /* the models stay: the rerun's journal is compared with theirs */
+  reset_run_state (self);
+  self->engine = engine;
+  attach_engine (self);
+  _winnow_session_serve_attach (self);
+  *dropped = _winnow_session_breakpoints_arm (self, previous);
+  return previous;
 }
 
 /* `keep_trust`: the new run keeps the current run's trust choices (Restart). */

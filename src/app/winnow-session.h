@@ -303,6 +303,11 @@ gboolean          winnow_session_switch_branch     (WinnowSession          *self
 char             *winnow_session_compare_branches  (WinnowSession          *self,
                                                     guint                   a,
                                                     guint                   b);
+/* For tests: a travel empties the models and feeds them the rerun's whole
+ * journal, as a new run's are fed: the reference that the travel, which
+ * keeps them and changes them by what differs, is held to. */
+void              winnow_session_set_travel_rebuilds (WinnowSession        *self,
+                                                    gboolean                rebuilds);
 /* µs the last step back or go-to took (rerun and models). */
 gint64            winnow_session_get_travel_cost   (WinnowSession          *self);
 

@@ -16,8 +16,19 @@ struct _WinnowTrace
   GArray     *lanes;          /* WinnowLane */
   gboolean    lanes_dirty;
   WnTime      end;
-  guint64     stamp;          /* bumped by every event and clear */
+  guint64     stamp;          /* bumped by every event, clear and cut */
+  guint       n_events;       /* fed since the last clear */
+  /* every change of track_jobs, for winnow_trace_truncate() to undo */
+  GArray     *track_undo;     /* TrackUndo */
+  gboolean    replaying;      /* a job is made again from its kept events */
 };
+
+/* Before event `event` (numbered as fed) changed track_jobs at its track,
+ * the track waited on `prev` (NULL: it was not there). */
+typedef struct {
+  guint           event;
+  WinnowJobTrace *prev;
+} TrackUndo;
 
 static void
 execution_clear (gpointer data)
@@ -51,6 +62,7 @@ job_trace_free (gpointer data)
   g_array_unref (job->gates);
   g_array_unref (job->locks);
   g_array_unref (job->marks);
+  g_array_unref (job->events);
   g_free (job);
 }
 
@@ -61,6 +73,7 @@ instance_free (gpointer data)
 
   g_free (instance->id);
   g_ptr_array_unref (instance->jobs);
+  g_clear_pointer (&instance->ends, g_array_unref);
   g_free (instance);
 }
 
@@ -79,6 +92,7 @@ ensure_instance (WinnowTrace *self,
   instance->created_at = t;
   instance->ended_at = -1;
   instance->jobs = g_ptr_array_new ();
+  instance->created = self->n_events;
   g_ptr_array_add (self->instances, instance);
   g_hash_table_insert (self->instance_index, instance->id, instance);
   self->lanes_dirty = TRUE;
@@ -114,6 +128,8 @@ create_job (WinnowTrace   *self,
   job->locks = g_array_new (FALSE, TRUE, sizeof (WinnowSpan));
   job->marks = g_array_new (FALSE, TRUE, sizeof (WinnowMark));
   g_array_set_clear_func (job->marks, mark_clear);
+  job->created = self->n_events;
+  job->events = g_array_new (FALSE, FALSE, sizeof (guint));
   g_ptr_array_add (job->instance->jobs, job);
   g_hash_table_insert (self->jobs, job->id, job);
   self->lanes_dirty = TRUE;
@@ -248,6 +264,8 @@ job_event (WinnowTrace   *self,
       job = create_job (self, ev);
     }
   job->version++;
+  if (!self->replaying)
+    g_array_append_val (job->events, self->n_events);
 
   switch (ev->phase)
     {
@@ -383,6 +401,39 @@ job_event (WinnowTrace   *self,
     }
 }
 
+/* A track that leaves its task takes the job out of the store. */
+static void
+remove_job (WinnowTrace   *self,
+            WinnowJobTrace *job,
+            const WnEvent  *ev)
+{
+  WnEvent at = WN_EVENT_INIT (WN_EV_JOB, WN_PH_FAULT);
+
+  at.t_us = ev->t_us;
+  close_execution (job, &at, WINNOW_OUTCOME_CANCELED, NULL);
+  end_job (job, ev->t_us, WINNOW_JOB_REMOVED, ev->phase == WN_PH_CANCELED ? NULL : ev->error);
+  job->version++;
+  if (!self->replaying)
+    g_array_append_val (job->events, self->n_events);
+}
+
+/* track_jobs at `track` becomes `job` (NULL: removed), undoably. */
+static void
+set_track_job (WinnowTrace    *self,
+               const char     *track,
+               WinnowJobTrace *job)
+{
+  TrackUndo undo = { self->n_events, g_hash_table_lookup (self->track_jobs, track) };
+
+  if (undo.prev == job)
+    return;
+  g_array_append_val (self->track_undo, undo);
+  if (job != NULL)
+    g_hash_table_insert (self->track_jobs, g_strdup (track), job);
+  else
+    g_hash_table_remove (self->track_jobs, track);
+}
+
 static void
 node_event (WinnowTrace   *self,
             const WnEvent *ev)
@@ -395,25 +446,17 @@ node_event (WinnowTrace   *self,
     {
     case WN_PH_PARKED:
       if (ev->job != NULL && (job = g_hash_table_lookup (self->jobs, ev->job)) != NULL)
-        g_hash_table_insert (self->track_jobs, g_strdup (ev->track), job);
+        set_track_job (self, ev->track, job);
       break;
     case WN_PH_CANCELED:
     case WN_PH_FAILED:
-      /* a track that leaves its task takes the job out of the store */
       if ((job = g_hash_table_lookup (self->track_jobs, ev->track)) != NULL && job->ended_at < 0)
-        {
-          WnEvent at = WN_EVENT_INIT (WN_EV_JOB, WN_PH_FAULT);
-
-          at.t_us = ev->t_us;
-          close_execution (job, &at, WINNOW_OUTCOME_CANCELED, NULL);
-          end_job (job, ev->t_us, WINNOW_JOB_REMOVED, ev->phase == WN_PH_CANCELED ? NULL : ev->error);
-          job->version++;
-        }
-      g_hash_table_remove (self->track_jobs, ev->track);
+        remove_job (self, job, ev);
+      set_track_job (self, ev->track, NULL);
       break;
     case WN_PH_COMPLETED:
     case WN_PH_INCIDENT:
-      g_hash_table_remove (self->track_jobs, ev->track);
+      set_track_job (self, ev->track, NULL);
       break;
     default:
       break;
@@ -433,6 +476,7 @@ winnow_trace_new (void)
   self->instances = g_ptr_array_new_with_free_func (instance_free);
   self->track_jobs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->lanes = g_array_new (FALSE, FALSE, sizeof (WinnowLane));
+  self->track_undo = g_array_new (FALSE, FALSE, sizeof (TrackUndo));
   return self;
 }
 
@@ -455,6 +499,7 @@ winnow_trace_unref (WinnowTrace *self)
   g_hash_table_unref (self->jobs);
   g_ptr_array_unref (self->instances);
   g_array_unref (self->lanes);
+  g_array_unref (self->track_undo);
   g_free (self);
 }
 
@@ -471,6 +516,8 @@ winnow_trace_clear (WinnowTrace *self)
   self->lanes_dirty = FALSE;
   self->end = 0;
   self->stamp++;
+  self->n_events = 0;
+  g_array_set_size (self->track_undo, 0);
 }
 
 void
@@ -483,6 +530,7 @@ winnow_trace_add_event (WinnowTrace   *self,
   g_return_if_fail (ev != NULL);
 
   self->stamp++;
+  self->n_events++;
   self->end = MAX (self->end, ev->t_us);
   switch (ev->kind)
     {
@@ -494,6 +542,9 @@ winnow_trace_add_event (WinnowTrace   *self,
         {
           instance->ended_at = ev->t_us;
           instance->terminated = ev->phase == WN_PH_TERMINATED;
+          if (instance->ends == NULL)
+            instance->ends = g_array_new (FALSE, FALSE, sizeof (guint));
+          g_array_append_val (instance->ends, self->n_events);
         }
       break;
     case WN_EV_NODE:
@@ -516,6 +567,178 @@ winnow_trace_add_event (WinnowTrace   *self,
     default:
       break;
     }
+}
+
+guint
+winnow_trace_get_n_events (WinnowTrace *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+  return self->n_events;
+}
+
+/* What a job was when its enqueued event had made it. */
+static void
+reset_job (WinnowJobTrace *job)
+{
+  g_array_set_size (job->executions, 0);
+  g_array_set_size (job->gates, 0);
+  g_array_set_size (job->locks, 0);
+  g_array_set_size (job->marks, 0);
+  job->ended_at = -1;
+  job->end = WINNOW_JOB_LIVE;
+  g_clear_pointer (&job->end_text, g_free);
+  set_class (job, WINNOW_CLASS_NONE, NULL, NULL, NULL);
+  job->version = 0;
+}
+
+/* Make `job` again from its events up to `n_events`, read from `journal`. */
+static void
+replay_job (WinnowTrace    *self,
+            WinnowJobTrace *job,
+            WinnowJournal  *journal,
+            guint           n_events)
+{
+  guint kept = 0;
+
+  while (kept < job->events->len && g_array_index (job->events, guint, kept) <= n_events)
+    kept++;
+  g_array_set_size (job->events, kept);
+  reset_job (job);
+  self->replaying = TRUE;
+  for (guint i = 0; i < kept; i++)
+    {
+      WnEvent ev;
+
+      winnow_journal_get_event (journal, g_array_index (job->events, guint, i) - 1, &ev);
+      if (ev.kind == WN_EV_JOB)
+        job_event (self, &ev);
+      else
+        remove_job (self, job, &ev);
+    }
+  self->replaying = FALSE;
+}
+
+/* An instance's end as of its ends up to `n_events`. */
+static void
+replay_instance (WinnowTraceInstance *instance,
+                 WinnowJournal       *journal,
+                 guint                n_events)
+{
+  WnEvent ev;
+
+  while (instance->ends->len > 0 && g_array_index (instance->ends, guint, instance->ends->len - 1) > n_events)
+    g_array_set_size (instance->ends, instance->ends->len - 1);
+  instance->ended_at = -1;
+  instance->terminated = FALSE;
+  if (instance->ends->len == 0)
+    return;
+  winnow_journal_get_event (journal, g_array_index (instance->ends, guint, instance->ends->len - 1) - 1, &ev);
+  instance->ended_at = ev.t_us;
+  instance->terminated = ev.phase == WN_PH_TERMINATED;
+}
+
+void
+winnow_trace_truncate (WinnowTrace   *self,
+                       WinnowJournal *journal,
+                       guint          n_events)
+{
+  g_autoptr(GHashTable) jobs = NULL;        /* the jobs the dropped events changed (set) */
+  g_autoptr(GHashTable) instances = NULL;   /* the instances they ended (set) */
+  GHashTableIter iter;
+  gpointer key;
+
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (journal != NULL);
+
+  if (n_events >= self->n_events)
+    return;
+  g_return_if_fail (winnow_journal_get_n_events (journal) >= self->n_events);
+
+  jobs = g_hash_table_new (NULL, NULL);
+  instances = g_hash_table_new (NULL, NULL);
+  for (guint i = n_events; i < self->n_events; i++)
+    {
+      WnEvent ev;
+      gpointer found;
+
+      winnow_journal_get_event (journal, i, &ev);
+      if (ev.kind == WN_EV_JOB && ev.job != NULL && (found = g_hash_table_lookup (self->jobs, ev.job)) != NULL)
+        g_hash_table_add (jobs, found);
+      else if (ev.kind == WN_EV_INSTANCE && ev.instance != NULL &&
+               (found = g_hash_table_lookup (self->instance_index, ev.instance)) != NULL &&
+               ((WinnowTraceInstance *) found)->ends != NULL)
+        g_hash_table_add (instances, found);
+    }
+  /* the tracks' jobs as they were, newest change first; a job a track's end
+   * took out of the store is among its changes */
+  while (self->track_undo->len > 0)
+    {
+      TrackUndo *undo = &g_array_index (self->track_undo, TrackUndo, self->track_undo->len - 1);
+      WinnowJobTrace *now;
+      WnEvent ev;
+
+      if (undo->event <= n_events)
+        break;
+      winnow_journal_get_event (journal, undo->event - 1, &ev);
+      now = g_hash_table_lookup (self->track_jobs, ev.track);
+      if (now != NULL)
+        g_hash_table_add (jobs, now);
+      if (undo->prev != NULL)
+        {
+          g_hash_table_insert (self->track_jobs, g_strdup (ev.track), undo->prev);
+          g_hash_table_add (jobs, undo->prev);
+        }
+      else
+        g_hash_table_remove (self->track_jobs, ev.track);
+      g_array_set_size (self->track_undo, self->track_undo->len - 1);
+    }
+
+  /* what the dropped events made goes: the jobs, then the instances (the
+   * newest ones, in the order they came) */
+  g_hash_table_iter_init (&iter, jobs);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    {
+      WinnowJobTrace *job = key;
+
+      if (job->created <= n_events)
+        continue;
+      if (job->instance->created <= n_events)
+        g_ptr_array_remove (job->instance->jobs, job);
+      g_hash_table_iter_remove (&iter);
+      g_hash_table_remove (self->jobs, job->id);
+      self->lanes_dirty = TRUE;
+    }
+  while (self->instances->len > 0)
+    {
+      WinnowTraceInstance *instance = g_ptr_array_index (self->instances, self->instances->len - 1);
+
+      if (instance->created <= n_events)
+        break;
+      g_hash_table_remove (instances, instance);
+      g_hash_table_remove (self->instance_index, instance->id);
+      g_ptr_array_set_size (self->instances, self->instances->len - 1);
+      self->lanes_dirty = TRUE;
+    }
+
+  /* what they changed is made again from what is kept */
+  g_hash_table_iter_init (&iter, jobs);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    replay_job (self, key, journal, n_events);
+  g_hash_table_iter_init (&iter, instances);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    replay_instance (key, journal, n_events);
+
+  self->n_events = n_events;
+  self->stamp++;
+  if (n_events > 0)
+    {
+      WnEvent last;
+
+      winnow_journal_get_event (journal, n_events - 1, &last);
+      self->end = last.t_us;
+    }
+  else
+    self->end = 0;
 }
 
 void

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* winnow-trace.h — what each job went through, built from journal events.
  *
- * The session feeds every event to a trace once per frame. The trace keeps, per
+ * The session feeds every event to a trace as it comes. The trace keeps, per
  * job, its executions (worker busy spans), backoff gates, locks and outcome
  * marks, in time order, and keeps them after the job has left the dispatcher.
  * The timeline draws it; the job inspector reads a job's history from it.
@@ -12,6 +12,7 @@
 #include <glib.h>
 
 #include "winnow.h"
+#include "winnow-journal.h"
 
 G_BEGIN_DECLS
 
@@ -113,6 +114,10 @@ typedef struct {
   JsonNode            *class_status;
   guint                version;     /* bumped on every change */
   guint                lane;        /* index into the lanes (valid after winnow_trace_get_lanes) */
+  /* the trace's own, for winnow_trace_truncate(): the event (numbered from 1
+   * as fed) that made the job, and every one that changed it */
+  guint                created;
+  GArray              *events;      /* guint */
 } WinnowJobTrace;
 
 struct _WinnowTraceInstance {
@@ -122,6 +127,9 @@ struct _WinnowTraceInstance {
   WnTime     ended_at;              /* -1 while active */
   gboolean   terminated;
   GPtrArray *jobs;                  /* WinnowJobTrace*, borrowed, in enqueue order */
+  /* the trace's own: the event that made it, those that ended it (NULL: none) */
+  guint      created;
+  GArray    *ends;                  /* guint */
 };
 
 /* One row of the timeline: an instance header, or one job. */
@@ -140,6 +148,16 @@ void             winnow_trace_clear          (WinnowTrace    *trace);
 /* Apply one journal event (in journal order). */
 void             winnow_trace_add_event      (WinnowTrace    *trace,
                                               const WnEvent  *event);
+/* Forget every event after the first `n_events` fed, as if they had never
+ * come (a travel back, winnow-session-travel.c): `journal` holds the events
+ * fed so far, in the order fed (it is read, not changed). What the kept
+ * events made stays the same objects; a job or an instance the dropped ones
+ * made goes, and one they changed is made again from its own kept events. */
+void             winnow_trace_truncate       (WinnowTrace    *trace,
+                                              WinnowJournal  *journal,
+                                              guint           n_events);
+/* Events fed since the last clear. */
+guint            winnow_trace_get_n_events   (WinnowTrace    *trace);
 /* The policy a job was enqueued with (a reference is taken), after its
  * enqueued event; ignored for a job the trace has not seen. */
 void             winnow_trace_set_policy     (WinnowTrace    *trace,

@@ -226,6 +226,65 @@ test_remove (void)
   g_ptr_array_unref (mirror.rows);
 }
 
+/* The list set to another sequence (a travel's exact pass): what a view is
+ * told matches what it reads, one items-changed spans only what differs
+ * between the rows kept in front and at the back, and a removal by identity
+ * afterwards still finds every row (the append numbers stay ordered). */
+static void
+test_set (void)
+{
+  g_autoptr(WinnowRowList) store = winnow_row_list_new (G_TYPE_OBJECT);
+  g_autoptr(GPtrArray) made = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(GPtrArray) next = g_ptr_array_new ();
+  Mirror mirror = { g_ptr_array_new (), 0 };
+
+  g_signal_connect (store, "items-changed", G_CALLBACK (items_changed_cb), &mirror);
+  for (guint i = 0; i < 20; i++)
+    {
+      GObject *row = g_object_new (G_TYPE_OBJECT, NULL);
+
+      g_object_set_data (row, "n", GUINT_TO_POINTER (i));
+      g_ptr_array_add (made, row);
+    }
+  winnow_row_list_append (store, made->pdata, 10);
+
+  /* 0–3 kept, 4–6 go, 12 and 11 come, 7–9 kept */
+  for (guint i = 0; i < 4; i++)
+    g_ptr_array_add (next, g_ptr_array_index (made, i));
+  g_ptr_array_add (next, g_ptr_array_index (made, 12));
+  g_ptr_array_add (next, g_ptr_array_index (made, 11));
+  for (guint i = 7; i < 10; i++)
+    g_ptr_array_add (next, g_ptr_array_index (made, i));
+  mirror.signals = 0;
+  winnow_row_list_set (store, next->pdata, next->len);
+  g_assert_cmpuint (mirror.signals, ==, 1);
+  assert_mirrors (store, &mirror);
+
+  /* the same sequence again: nothing said */
+  winnow_row_list_set (store, next->pdata, next->len);
+  g_assert_cmpuint (mirror.signals, ==, 1);
+
+  /* a row moves to the front, one that was gone comes back at the end */
+  g_ptr_array_remove (next, g_ptr_array_index (made, 8));
+  g_ptr_array_insert (next, 0, g_ptr_array_index (made, 8));
+  g_ptr_array_add (next, g_ptr_array_index (made, 5));
+  winnow_row_list_set (store, next->pdata, next->len);
+  assert_mirrors (store, &mirror);
+  /* by identity, wherever they are now */
+  winnow_row_list_remove (store, (gpointer *) &g_ptr_array_index (made, 5), 1, NULL, NULL);
+  winnow_row_list_remove (store, (gpointer *) &g_ptr_array_index (made, 8), 1, NULL, NULL);
+  winnow_row_list_remove (store, (gpointer *) &g_ptr_array_index (made, 0), 1, NULL, NULL);
+  assert_mirrors (store, &mirror);
+  g_assert_cmpuint (mirror.rows->len, ==, next->len - 3);
+
+  /* to nothing, and back */
+  winnow_row_list_set (store, NULL, 0);
+  assert_mirrors (store, &mirror);
+  winnow_row_list_set (store, made->pdata, 20);
+  assert_mirrors (store, &mirror);
+  g_ptr_array_unref (mirror.rows);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -233,5 +292,6 @@ main (int argc, char **argv)
   g_test_add_func ("/app/RowList/append-filter", test_append_filter);
   g_test_add_func ("/app/RowList/references", test_references);
   g_test_add_func ("/app/RowList/remove", test_remove);
+  g_test_add_func ("/app/RowList/set", test_set);
   return g_test_run ();
 }

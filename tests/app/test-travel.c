@@ -52,6 +52,46 @@ append_model (GString    *out,
     }
 }
 
+/* A job's whole history, as the timeline and the inspector read it. */
+static void
+append_job_trace (GString              *out,
+                  const WinnowJobTrace *job)
+{
+  g_string_append_printf (out, "lane %s: %s %s trust %d, enqueued %" G_GINT64_FORMAT ", ended %" G_GINT64_FORMAT
+                          ", end %d %s, class %d %s %s, policy %d, v%u\n",
+                          job->id, job->node, job->topic, job->trust, job->enqueued_at, job->ended_at, job->end,
+                          job->end_text ? job->end_text : "-", job->class_seen, job->class_code ? job->class_code : "-",
+                          job->class_text ? job->class_text : "-", job->policy ? (int) job->policy->trust : -1,
+                          job->version);
+  for (guint i = 0; i < job->executions->len; i++)
+    {
+      const WinnowExecution *e = &g_array_index (job->executions, WinnowExecution, i);
+
+      g_string_append_printf (out, "  execution %" G_GINT64_FORMAT "–%" G_GINT64_FORMAT " #%u %s %d %s %s"
+                              " backoff %" G_GINT64_FORMAT " gate %" G_GINT64_FORMAT " %d %d\n",
+                              e->start, e->end, e->attempt, e->worker ? e->worker : "-", e->outcome,
+                              e->code ? e->code : "-", e->detail ? e->detail : "-", e->backoff, e->gate,
+                              e->mapper_error, e->in_worker);
+    }
+  for (guint i = 0; i < job->gates->len + job->locks->len; i++)
+    {
+      gboolean gate = i < job->gates->len;
+      const WinnowSpan *span = gate ? &g_array_index (job->gates, WinnowSpan, i)
+                                    : &g_array_index (job->locks, WinnowSpan, i - job->gates->len);
+
+      g_string_append_printf (out, "  %s %" G_GINT64_FORMAT "–%" G_GINT64_FORMAT " deadline %" G_GINT64_FORMAT
+                              " %s %d %d\n", gate ? "gate" : "lock", span->start, span->end, span->deadline,
+                              span->worker ? span->worker : "-", span->open, span->in_worker);
+    }
+  for (guint i = 0; i < job->marks->len; i++)
+    {
+      const WinnowMark *m = &g_array_index (job->marks, WinnowMark, i);
+
+      g_string_append_printf (out, "  mark %" G_GINT64_FORMAT " %d of %u: %s\n", m->t, m->kind, m->execution,
+                              m->text ? m->text : "-");
+    }
+}
+
 /* Everything the views show, as text. */
 static char *
 view_text (WinnowSession *session)
@@ -66,8 +106,9 @@ view_text (WinnowSession *session)
   journal = winnow_session_get_journal_text (session, NULL);
   /* the flush may have swapped the array */
   incidents = winnow_session_get_incidents (session);
-  g_string_append_printf (out, "now %" G_GINT64_FORMAT " next %" G_GINT64_FORMAT "\n",
-                          winnow_session_get_now (session), winnow_session_get_next_time (session));
+  g_string_append_printf (out, "now %" G_GINT64_FORMAT " next %" G_GINT64_FORMAT " trace end %" G_GINT64_FORMAT
+                          ", %u jobs\n", winnow_session_get_now (session), winnow_session_get_next_time (session),
+                          winnow_trace_get_end (trace), winnow_trace_get_n_jobs (trace));
   g_string_append (out, journal);
   append_model (out, "events", winnow_session_get_events (session));
   append_model (out, "jobs", winnow_session_get_jobs (session));
@@ -91,12 +132,11 @@ view_text (WinnowSession *session)
 
     for (guint i = 0; i < n_lanes; i++)
       if (lanes[i].job != NULL)
-        g_string_append_printf (out, "lane %s: %u executions, %u gates, %u locks, %u marks, end %d, v%u\n",
-                                lanes[i].job->id, lanes[i].job->executions->len, lanes[i].job->gates->len,
-                                lanes[i].job->locks->len, lanes[i].job->marks->len, lanes[i].job->end,
-                                lanes[i].job->version);
+        append_job_trace (out, lanes[i].job);
       else
-        g_string_append_printf (out, "lane %s\n", lanes[i].instance->id);
+        g_string_append_printf (out, "lane %s: created %" G_GINT64_FORMAT ", ended %" G_GINT64_FORMAT ", %s\n",
+                                lanes[i].instance->id, lanes[i].instance->created_at,
+                                lanes[i].instance->ended_at, lanes[i].instance->terminated ? "terminated" : "-");
   }
   return g_string_free (out, FALSE);
 }
@@ -313,6 +353,156 @@ test_command_in_the_past (void)
   g_test_message ("%s", comparison);
 }
 
+/* Every example stepped to its end (or 400 steps) as a user does, each step's
+ * view kept; then, from the end, jumps in a seeded random order — Step Back
+ * once or several times, to an event (a journal row), earlier or later, and
+ * back to the end — each reading as the live run read after the step it
+ * lands after. A travel keeps the models and changes them by what differs
+ * between the two points (winnow-session-travel.c): this holds that the
+ * result is what a fresh run shows there. */
+typedef struct {
+  guint64  events;   /* the journal's length after the step */
+  char    *view;
+} Point;
+
+static void
+point_clear (gpointer data)
+{
+  g_free (((Point *) data)->view);
+}
+
+/* The live view after the step that left `events` in the journal, or NULL
+ * when no live step ended there (Step Back goes back by the engine's steps:
+ * a live step's actions, then its clock event, are two). */
+static const char *
+live_view (GArray  *points,
+           guint64  events)
+{
+  for (guint i = 0; i < points->len; i++)
+    if (g_array_index (points, Point, i).events == events)
+      return g_array_index (points, Point, i).view;
+  return NULL;
+}
+
+static guint64
+journal_length (WinnowSession *session)
+{
+  return wn_journal_get_n_events (wn_engine_get_journal (winnow_session_get_engine (session)));
+}
+
+static void
+check_jumps (const char *example,
+             GRand      *rand)
+{
+  g_autoptr(WinnowSession) session = load (example);
+  /* the same jumps with models emptied and fed the whole rerun each time */
+  g_autoptr(WinnowSession) reference = load (example);
+  g_autoptr(GArray) points = g_array_new (FALSE, TRUE, sizeof (Point));
+  guint64 end;
+  guint compared_live = 0;
+
+  winnow_session_set_travel_rebuilds (reference, TRUE);
+  g_array_set_clear_func (points, point_clear);
+  {
+    Point start = { 0, view_text (session) };
+
+    g_array_append_val (points, start);
+  }
+  for (guint i = 0; i < 400 && winnow_session_step_next (session); i++)
+    {
+      Point p;
+
+      g_assert_true (winnow_session_step_next (reference));
+      winnow_session_flush (session);
+      p.events = journal_length (session);
+      p.view = view_text (session);
+      g_array_append_val (points, p);
+    }
+  if (winnow_session_step_next (reference))
+    g_assert_true (winnow_session_step_next (session));
+  end = journal_length (session);
+  if (points->len < 3)
+    return;
+
+  for (guint jump = 0; jump < 24; jump++)
+    {
+      guint how = g_rand_int_range (rand, 0, 5);
+      g_autofree char *view = NULL;
+      g_autofree char *expected = NULL;
+      const char *live;
+
+      if (how == 0)
+        {
+          guint k = (guint) g_rand_int_range (rand, 1, 4);
+
+          for (guint i = 0; i < k; i++)
+            g_assert_cmpint (winnow_session_step_back (session), ==, winnow_session_step_back (reference));
+        }
+      else if (how == 1)
+        {
+          /* forward through the record's future, or back to the end */
+          g_assert_true (winnow_session_go_to_event (session, end));
+          g_assert_true (winnow_session_go_to_event (reference, end));
+        }
+      else if (how == 2)
+        {
+          /* a live step's end: the view as it was live */
+          guint64 seq = g_array_index (points, Point, g_rand_int_range (rand, 1, (gint32) points->len)).events;
+
+          g_assert_true (winnow_session_go_to_event (session, seq));
+          g_assert_true (winnow_session_go_to_event (reference, seq));
+        }
+      else
+        {
+          /* any event of the run, earlier or later */
+          guint64 seq = (guint64) g_rand_int_range (rand, 1, (gint32) end + 1);
+
+          g_assert_true (winnow_session_go_to_event (session, seq));
+          g_assert_true (winnow_session_go_to_event (reference, seq));
+        }
+      g_assert_cmpuint (journal_length (session), ==, journal_length (reference));
+      view = view_text (session);
+      expected = view_text (reference);
+      assert_same_view (example, jump, view, expected);
+      if ((live = live_view (points, journal_length (session))) != NULL &&
+          winnow_session_is_in_past (session))
+        {
+          assert_same_view (example, jump, view, live);
+          compared_live++;
+        }
+    }
+  g_test_message ("%s: %u of 24 jumps compared with the live run too", example, compared_live);
+}
+
+static int
+compare_names (gconstpointer a,
+               gconstpointer b)
+{
+  return strcmp (*(const char * const *) a, *(const char * const *) b);
+}
+
+static void
+test_jumps (void)
+{
+  const char *seed_text = g_getenv ("WINNOW_TRAVEL_SEED");
+  guint32 seed = seed_text != NULL ? (guint32) g_ascii_strtoull (seed_text, NULL, 10) : g_random_int ();
+  g_autoptr(GRand) rand = g_rand_new_with_seed (seed);
+  g_autoptr(GDir) dir = g_dir_open (EXAMPLES_DIR, 0, NULL);
+  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  const char *name;
+
+  /* a failure names the seed: WINNOW_TRAVEL_SEED=… repeats it */
+  g_test_message ("WINNOW_TRAVEL_SEED=%u", seed);
+  g_assert_nonnull (dir);
+  while ((name = g_dir_read_name (dir)) != NULL)
+    if (g_str_has_suffix (name, ".process.json"))
+      g_ptr_array_add (names, g_strdup (name));
+  g_ptr_array_sort (names, compare_names);
+  g_assert_cmpuint (names->len, >=, 10);
+  for (guint i = 0; i < names->len; i++)
+    check_jumps (g_ptr_array_index (names, i), rand);
+}
+
 /* WINNOW_TRAVEL_MEASURE=INSTANCES: what Step Back costs the session (rerun
  * and models) at the end of a fast-forwarded run of the bench's fail-twice
  * process (17 events an instance), printed, not judged (docs/performance.md). */
@@ -353,6 +543,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/app/Travel/back-and-forth", test_back_and_forth);
   g_test_add_func ("/app/Travel/past-reads-as-live", test_past_reads_as_live);
+  g_test_add_func ("/app/Travel/jumps", test_jumps);
   g_test_add_func ("/app/Travel/command-in-the-past", test_command_in_the_past);
   g_test_add_func ("/app/Travel/measure", test_measure);
   return g_test_run ();
