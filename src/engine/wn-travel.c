@@ -42,6 +42,7 @@ wn_steps_note (WnSteps       *steps,
 
 /* ---- reruns ---- */
 
+/* Every field of WnCommand (wn-scenario.h): a rerun replays the copy. */
 static WnCommand *
 command_copy (const WnCommand *c)
 {
@@ -58,6 +59,9 @@ command_copy (const WnCommand *c)
   copy->action = g_strdup (c->action);
   copy->call = c->call ? json_object_ref (c->call) : NULL;
   copy->on = c->on;
+  copy->code = g_strdup (c->code);
+  copy->message = g_strdup (c->message);
+  copy->key = c->key ? json_node_copy (c->key) : NULL;
   return copy;
 }
 

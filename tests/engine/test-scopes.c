@@ -597,8 +597,27 @@ assert_replays (WnTestRun *run)
   g_assert_cmpstr (again->str, ==, live->str);
 }
 
+/* A rerun of the run's record (time travel, wn-travel.h) journals the same:
+ * every field of every command is replayed (a user task's error code and
+ * message, a correlation's key). */
+static void
+assert_reruns (WnTestRun *run)
+{
+  g_autoptr(GPtrArray) replayed = g_ptr_array_new_with_free_func ((GDestroyNotify) wn_event_free);
+  g_autoptr(GString) live = NULL;
+  g_autoptr(GString) again = NULL;
+  WnEngine *rerun = wn_engine_new_rerun (run->engine);
+
+  wn_journal_subscribe (wn_engine_get_journal (rerun), record_cb, replayed, NULL);
+  wn_engine_run (rerun, WN_TIME_NEVER);
+  wn_engine_free (rerun);
+  live = journal_of (run->events);
+  again = journal_of (replayed);
+  g_assert_cmpstr (again->str, ==, live->str);
+}
+
 /* The operator completes a waiting user task with variables, and a saved
- * session replays it to the same journal. */
+ * session replays it to the same journal, as does a rerun. */
 static void
 test_user_task_operator (void)
 {
@@ -630,6 +649,7 @@ test_user_task_operator (void)
   g_assert_cmpuint (wn_test_count (run, WN_EV_TIMER, WN_PH_FIRED, NULL), ==, 0);
 
   assert_replays (run);
+  assert_reruns (run);
 }
 
 /* The scenario's people: one completes after 30s, one rejects (caught), and a
@@ -830,6 +850,7 @@ test_message_correlation (void)
   g_assert_cmpstr (got, ==, "1");
 
   assert_replays (run);
+  assert_reruns (run);
 }
 
 /* The scenario's messages: taken when something waits, else lost. */
