@@ -137,6 +137,90 @@ winnow_session_switch_branch (WinnowSession *self,
   return TRUE;
 }
 
+/* ---- saved with a session ---- */
+
+static JsonArray *
+record_to_json (GPtrArray *record)
+{
+  JsonArray *array = json_array_new ();
+
+  for (guint i = 0; record != NULL && i < record->len; i++)
+    json_array_add_element (array, wn_command_to_json (g_ptr_array_index (record, i)));
+  return array;
+}
+
+void
+_winnow_session_branches_save (WinnowSession *self,
+                               JsonObject    *xw)
+{
+  g_autoptr(GPtrArray) shown = NULL;
+  JsonObject *branches;
+  JsonArray *list;
+
+  if (self->engine == NULL)
+    return;
+  _winnow_session_branches_check (self);
+  /* in the past the shown branch's future is its record too: the file
+   * replays it to the end, and the app reopens at the position in the past */
+  shown = wn_engine_dup_record (self->engine);
+  json_object_set_array_member (xw, "commands", record_to_json (shown));
+  if (self->branches->len == 0)
+    return;
+  save_current (self);
+  list = json_array_new ();
+  for (guint i = 0; i < self->branches->len; i++)
+    {
+      const WinnowBranch *branch = g_ptr_array_index (self->branches, i);
+      JsonObject *o = json_object_new ();
+
+      json_object_set_string_member (o, "name", branch->name);
+      if (branch->parent == G_MAXUINT)
+        json_object_set_null_member (o, "parent");
+      else
+        json_object_set_int_member (o, "parent", branch->parent);
+      json_object_set_int_member (o, "fork", (gint64) branch->fork);
+      json_object_set_int_member (o, "end", (gint64) branch->end);
+      json_object_set_array_member (o, "commands", record_to_json (branch->record));
+      json_array_add_object_element (list, o);
+    }
+  branches = json_object_new ();
+  json_object_set_int_member (branches, "shown", self->branch);
+  json_object_set_array_member (branches, "list", list);
+  json_object_set_object_member (xw, "branches", branches);
+}
+
+static GPtrArray *
+copy_record (GPtrArray *commands)
+{
+  GPtrArray *record = g_ptr_array_new_with_free_func ((GDestroyNotify) wn_command_free);
+
+  for (guint i = 0; i < commands->len; i++)
+    g_ptr_array_add (record, wn_command_copy (g_ptr_array_index (commands, i)));
+  return record;
+}
+
+void
+_winnow_session_branches_restore (WinnowSession *self)
+{
+  if (self->scenario == NULL || self->scenario->branches->len == 0)
+    return;
+  g_ptr_array_set_size (self->branches, 0);
+  for (guint i = 0; i < self->scenario->branches->len; i++)
+    {
+      const WnScenarioBranch *saved = g_ptr_array_index (self->scenario->branches, i);
+      WinnowBranch *branch = g_new0 (WinnowBranch, 1);
+
+      branch->name = g_strdup (saved->name);
+      branch->parent = saved->parent < 0 ? G_MAXUINT : (guint) saved->parent;
+      branch->fork = saved->fork;
+      branch->end = saved->end;
+      branch->record = copy_record (saved->commands);
+      g_ptr_array_add (self->branches, branch);
+    }
+  self->branch = MIN (self->scenario->branch_shown, self->branches->len - 1);
+  g_signal_emit_by_name (self, "branches-changed");
+}
+
 /* ---- comparing ---- */
 
 typedef struct {

@@ -170,6 +170,9 @@ void     _winnow_session_travel_moved     (WinnowSession   *self);
  * (the models are cut back at the first one they do not). */
 gboolean _winnow_session_travel_compare   (WinnowSession   *self,
                                            const WnEvent   *event);
+/* A rerun of the record to where the run stands: what is left of the
+ * record becomes its future (a saved session reopened in the past). */
+void     _winnow_session_travel_rerun_here (WinnowSession  *self);
 /* Rerun `record` to right after event `end` (another branch). */
 void     _winnow_session_travel_to_record (WinnowSession   *self,
                                            GPtrArray       *record,
@@ -180,6 +183,13 @@ void     _winnow_session_branch_free      (gpointer         branch);
 void     _winnow_session_branches_reset   (WinnowSession   *self);
 /* The engine dropped a future: keep it as the parent branch. */
 void     _winnow_session_branches_check   (WinnowSession   *self);
+/* Into a saved session's "x-winnow" block: the shown branch's whole record
+ * as its "commands" (its future too, in the past), and every branch under
+ * "branches" (when there are any). */
+void     _winnow_session_branches_save    (WinnowSession   *self,
+                                           JsonObject      *xw);
+/* A saved session was loaded: its branches again, the shown one current. */
+void     _winnow_session_branches_restore (WinnowSession   *self);
 
 /* winnow-session-tables.c */
 void     _winnow_session_tables_init      (WinnowSession   *self);

@@ -2,7 +2,8 @@
 /* winnow-session-state.c — what a saved session keeps beside the engine's
  * commands, so that it reopens where it was saved: the breakpoints and the
  * run's position (the number of scheduler actions run, and the clock), in
- * the file's "x-winnow" block as "breakpoints" and "position". The engine
+ * the file's "x-winnow" block as "breakpoints" and "position", and the
+ * what-if branches as "branches" (winnow-session-branches.c). The engine
  * writes and replays the commands (wn_engine_export_session); this file adds
  * the two on save (read from the engine's breakpoints) and, when a session
  * opens, sets the breakpoints again and runs the replay to the position (in
@@ -79,7 +80,10 @@ winnow_session_export_session (WinnowSession *self)
   json_object_set_int_member (position, "after", (gint64) wn_scheduler_get_n_run (scheduler));
   at = g_strdup_printf ("%" G_GINT64_FORMAT "us", (gint64) wn_scheduler_now (scheduler));
   json_object_set_string_member (position, "at", at);
+  /* the furthest event the run reached (further than `after` in the past) */
+  json_object_set_int_member (position, "end", (gint64) winnow_session_get_travel_end (self));
   json_object_set_object_member (xw, "position", position);
+  _winnow_session_branches_save (self, xw);
 
   generator = json_generator_new ();
   json_generator_set_root (generator, json_parser_get_root (parser));
@@ -129,6 +133,7 @@ _winnow_session_restore_state (WinnowSession *self)
   gint64 after;
 
   self->saved_actions = 0;
+  _winnow_session_branches_restore (self);
   if (self->scenario == NULL || self->scenario->source == NULL || !JSON_NODE_HOLDS_OBJECT (self->scenario->source))
     return;
   root = json_node_get_object (self->scenario->source);
@@ -156,12 +161,18 @@ _winnow_session_restore_state (WinnowSession *self)
       g_signal_emit_by_name (self, "notice", _("The saved position is not valid: the session opens at T+0"));
       return;
     }
+  /* how far the run had gone: past the position when it was saved in the past */
+  self->travel_end = (guint64) MAX (0, json_object_get_int_member_with_default (position, "end", 0));
   _winnow_session_run_to (self, (guint64) after, at);
 }
 
 void
 _winnow_session_state_restored (WinnowSession *self)
 {
+  /* saved in the past: the rest of the record is that point's future, as
+   * it was (a command given now starts a branch) */
+  if (self->engine != NULL && self->travel_end > wn_journal_get_n_events (wn_engine_get_journal (self->engine)))
+    _winnow_session_travel_rerun_here (self);
   self->saved_actions = count_actions (self);
 }
 

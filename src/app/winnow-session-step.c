@@ -32,6 +32,7 @@ static void
 finish_step (WinnowSession *self)
 {
   WnScheduler *scheduler = wn_engine_get_scheduler (self->engine);
+  gboolean restored = FALSE;
 
   g_clear_handle_id (&self->step_id, g_source_remove);
   if (self->step_after > 0)
@@ -46,7 +47,7 @@ finish_step (WinnowSession *self)
       else
         wn_scheduler_run_budget (scheduler, wn_scheduler_now (scheduler), 0);
       self->step_after = 0;
-      _winnow_session_state_restored (self);
+      restored = TRUE;
     }
   else if (self->step_by)
     {
@@ -68,6 +69,9 @@ finish_step (WinnowSession *self)
   self->instances_dirty = TRUE;
   _winnow_session_update_mode (self);
   _winnow_session_request_flush (self);
+  /* once the step is over: what follows may travel (a session saved in the past) */
+  if (restored)
+    _winnow_session_state_restored (self);
 }
 
 /* Run the step for at most SLICE_US; TRUE when it is over. */

@@ -158,6 +158,9 @@ rerun_to (WinnowSession    *self,
    * workers' live calls until the record is used up (wn-external.h) */
   winnow_session_pause (self);
   _winnow_session_leave_hit (self);
+  /* a command given in the past since the last flush forked: the old run
+   * holds the parent branch's record, which goes with it */
+  _winnow_session_branches_check (self);
   end = MAX (self->travel_end, n_events (self));
   self->travel_busy = TRUE;
   self->travel_comparing = !self->travel_rebuilds;
@@ -215,6 +218,17 @@ rerun_to (WinnowSession    *self,
            "%" G_GINT64_FORMAT ", the rerun %" G_GINT64_FORMAT ", the snapshots and views %" G_GINT64_FORMAT,
            n_events (self), self->travel_cost, swapped - started, ran - swapped, started + self->travel_cost - ran);
   return ok;
+}
+
+void
+_winnow_session_travel_rerun_here (WinnowSession *self)
+{
+  WnPosition here;
+  guint64 end = self->travel_end;
+
+  wn_engine_get_position (self->engine, &here);
+  rerun_to (self, NULL, TO_POSITION, &here, 0, 0);
+  self->travel_end = MAX (end, n_events (self));
 }
 
 void

@@ -444,27 +444,13 @@ static const char * const command_keys[] = {
   "code", "message", "key", "call", "simulated", NULL
 };
 
-/* "x-winnow": { "commands": [...] } — an operator's commands saved with a session,
- * replayed exactly (docs/decisions.md). */
+/* A list of an operator's commands at `cp` into `out` (WnCommand*). */
 static void
-parse_commands (WnCheck *ctx, JsonNode *xw, const char *prefix, WnScenario *scenario)
+parse_command_list (WnCheck *ctx, JsonNode *list, const char *cp, GPtrArray *out)
 {
-  g_autofree char *xp = _wn_check_path_key (prefix, "x-winnow");
-  g_autofree char *cp = _wn_check_path_key (xp, "commands");
-  JsonNode *list, *v0;
   JsonArray *array;
   guint64 last_after = 0;
 
-  if (!_wn_check_object (ctx, xw, xp))
-    return;
-  if ((v0 = json_object_get_member (json_node_get_object (xw), "outsideWorkers")) != NULL)
-    {
-      g_autofree char *op = _wn_check_path_key (xp, "outsideWorkers");
-      _wn_check_bool (ctx, v0, op, &scenario->outside_workers);
-    }
-  list = json_object_get_member (json_node_get_object (xw), "commands");
-  if (list == NULL)
-    return;
   array = _wn_check_array (ctx, list, cp);
   for (guint i = 0; array != NULL && i < json_array_get_length (array); i++)
     {
@@ -642,7 +628,7 @@ parse_commands (WnCheck *ctx, JsonNode *xw, const char *prefix, WnScenario *scen
         }
 #undef STRING_FIELD
       if (ok)
-        g_ptr_array_add (scenario->commands, command);
+        g_ptr_array_add (out, command);
       else
         wn_command_free (command);
     }
@@ -772,6 +758,124 @@ parse_people (WnCheck    *ctx,
       g_array_append_val (scenario->people, spec);
       if (_wn_check_n_errors (ctx) != before || spec.id == NULL)
         g_array_set_size (scenario->people, scenario->people->len - 1);
+    }
+}
+
+/* "x-winnow": { "branches": { "shown": N, "list": [...] } } — the what-if
+ * branches of a saved session (docs/decisions.md): each a name, its parent
+ * (an earlier branch's index, or null for the first), the events it shares
+ * with it, the furthest event it reached and its own commands. */
+static void
+parse_branches (WnCheck *ctx, JsonNode *node, const char *bp, WnScenario *scenario)
+{
+  static const char *const branches_keys[] = { "shown", "list", NULL };
+  static const char *const branch_keys[] = { "name", "parent", "fork", "end", "commands", NULL };
+  g_autofree char *lp = _wn_check_path_key (bp, "list");
+  JsonNode *v;
+  JsonArray *list;
+  gint64 shown = 0;
+
+  if (!_wn_check_object (ctx, node, bp))
+    return;
+  _wn_check_keys (ctx, node, bp, branches_keys, NULL, NULL);
+  if ((v = _wn_check_member (ctx, node, bp, "list", TRUE)) == NULL || (list = _wn_check_array (ctx, v, lp)) == NULL)
+    return;
+  for (guint i = 0; i < json_array_get_length (list); i++)
+    {
+      JsonNode *entry = json_array_get_element (list, i);
+      g_autofree char *ep = _wn_check_path_index (lp, i);
+      WnScenarioBranch *branch;
+      gint64 number;
+
+      if (!_wn_check_object (ctx, entry, ep))
+        continue;
+      _wn_check_keys (ctx, entry, ep, branch_keys, NULL, NULL);
+      branch = g_new0 (WnScenarioBranch, 1);
+      branch->parent = -1;
+      branch->commands = g_ptr_array_new_with_free_func ((GDestroyNotify) wn_command_free);
+      g_ptr_array_add (scenario->branches, branch);
+      if ((v = _wn_check_member (ctx, entry, ep, "name", TRUE)) != NULL)
+        {
+          g_autofree char *vp = _wn_check_path_key (ep, "name");
+          const char *name = _wn_check_string (ctx, v, vp);
+
+          branch->name = g_strdup (name);
+        }
+      if ((v = _wn_check_member (ctx, entry, ep, "parent", TRUE)) != NULL)
+        {
+          g_autofree char *vp = _wn_check_path_key (ep, "parent");
+
+          /* a tree: the first has none, every other an earlier one */
+          if (i == 0 ? !JSON_NODE_HOLDS_NULL (v)
+                     : !_wn_check_holds_type (v, G_TYPE_INT64) || (number = json_node_get_int (v)) < 0 || number >= i)
+            _wn_check_report (ctx, v, vp, i == 0 ? "must be null: the first branch has no parent"
+                                                 : "must be the index of an earlier branch");
+          else if (i > 0)
+            branch->parent = (int) number;
+        }
+      if ((v = _wn_check_member (ctx, entry, ep, "fork", TRUE)) != NULL)
+        {
+          g_autofree char *vp = _wn_check_path_key (ep, "fork");
+
+          if (!_wn_check_holds_type (v, G_TYPE_INT64) || (number = json_node_get_int (v)) < 0)
+            _wn_check_report (ctx, v, vp, "must be a non-negative integer (events)");
+          else
+            branch->fork = (guint64) number;
+        }
+      if ((v = _wn_check_member (ctx, entry, ep, "end", TRUE)) != NULL)
+        {
+          g_autofree char *vp = _wn_check_path_key (ep, "end");
+
+          if (!_wn_check_holds_type (v, G_TYPE_INT64) || (number = json_node_get_int (v)) < 0 ||
+              (guint64) number < branch->fork)
+            _wn_check_report (ctx, v, vp, "must be an integer (events), not below the fork");
+          else
+            branch->end = (guint64) number;
+        }
+      if ((v = _wn_check_member (ctx, entry, ep, "commands", TRUE)) != NULL)
+        {
+          g_autofree char *vp = _wn_check_path_key (ep, "commands");
+
+          parse_command_list (ctx, v, vp, branch->commands);
+        }
+    }
+  if ((v = _wn_check_member (ctx, node, bp, "shown", TRUE)) != NULL)
+    {
+      g_autofree char *vp = _wn_check_path_key (bp, "shown");
+
+      if (!_wn_check_holds_type (v, G_TYPE_INT64) || (shown = json_node_get_int (v)) < 0 ||
+          (guint64) shown >= scenario->branches->len)
+        _wn_check_report (ctx, v, vp, "must be the index of one of the branches");
+      else
+        scenario->branch_shown = (guint) shown;
+    }
+}
+
+/* "x-winnow": { "commands": [...] } — an operator's commands saved with a session,
+ * replayed exactly (docs/decisions.md), and its branches. */
+static void
+parse_commands (WnCheck *ctx, JsonNode *xw, const char *prefix, WnScenario *scenario)
+{
+  g_autofree char *xp = _wn_check_path_key (prefix, "x-winnow");
+  g_autofree char *cp = _wn_check_path_key (xp, "commands");
+  JsonNode *list;
+
+  if (!_wn_check_object (ctx, xw, xp))
+    return;
+  if ((list = json_object_get_member (json_node_get_object (xw), "outsideWorkers")) != NULL)
+    {
+      g_autofree char *op = _wn_check_path_key (xp, "outsideWorkers");
+      _wn_check_bool (ctx, list, op, &scenario->outside_workers);
+    }
+  list = json_object_get_member (json_node_get_object (xw), "commands");
+  if (list != NULL)
+    parse_command_list (ctx, list, cp, scenario->commands);
+  list = json_object_get_member (json_node_get_object (xw), "branches");
+  if (list != NULL)
+    {
+      g_autofree char *bp = _wn_check_path_key (xp, "branches");
+
+      parse_branches (ctx, list, bp, scenario);
     }
 }
 

@@ -382,6 +382,16 @@ wn_response_matches (const WnResponse *r, guint n, JsonNode *input, GError **err
   return result;
 }
 
+static void
+scenario_branch_free (gpointer data)
+{
+  WnScenarioBranch *branch = data;
+
+  g_free (branch->name);
+  g_ptr_array_unref (branch->commands);
+  g_free (branch);
+}
+
 WnScenario *
 wn_scenario_new (void)
 {
@@ -395,6 +405,7 @@ wn_scenario_new (void)
   scenario->faults = g_array_new (FALSE, TRUE, sizeof (WnFaultSpec));
   g_array_set_clear_func (scenario->faults, fault_spec_clear);
   scenario->commands = g_ptr_array_new_with_free_func ((GDestroyNotify) wn_command_free);
+  scenario->branches = g_ptr_array_new_with_free_func (scenario_branch_free);
   scenario->user_tasks = g_array_new (FALSE, TRUE, sizeof (WnUserTaskSpec));
   g_array_set_clear_func (scenario->user_tasks, user_task_spec_clear);
   scenario->messages = g_array_new (FALSE, TRUE, sizeof (WnMessageSpec));
@@ -429,6 +440,7 @@ wn_scenario_unref (WnScenario *scenario)
   g_ptr_array_unref (scenario->workers);
   g_array_unref (scenario->faults);
   g_ptr_array_unref (scenario->commands);
+  g_ptr_array_unref (scenario->branches);
   g_array_unref (scenario->user_tasks);
   g_array_unref (scenario->messages);
   g_array_unref (scenario->people);

@@ -224,10 +224,21 @@ WnCommand  *wn_command_new   (WnCommandKind kind, guint64 after, WnTime at);
 const char *wn_command_kind_to_string   (WnCommandKind kind);
 gboolean    wn_command_kind_from_string (const char *text, WnCommandKind *out);
 void        wn_command_free  (WnCommand *command);
+/* A deep copy: every field (a rerun replays copies; wn-travel.c). */
+WnCommand  *wn_command_copy  (const WnCommand *command);
 /* The command as a JSON object node, as the loader reads it back. */
 JsonNode   *wn_command_to_json (const WnCommand *command);
 /* A response as a JSON object node, as the loader reads it back. */
 JsonNode   *wn_response_to_json (const WnResponse *response);
+
+/* A what-if branch of a saved session ("x-winnow".branches, the app's). */
+typedef struct {
+  char      *name;
+  int        parent;     /* an earlier branch's index; -1: the first */
+  guint64    fork;       /* the parent's events it shares */
+  guint64    end;        /* the furthest event it reached */
+  GPtrArray *commands;   /* WnCommand*: its record */
+} WnScenarioBranch;
 
 struct _WnScenario {
   gint            ref_count;
@@ -242,6 +253,8 @@ struct _WnScenario {
   GPtrArray      *workers;        /* WnWorkerConfig* */
   GArray         *faults;         /* WnFaultSpec */
   GPtrArray      *commands;       /* WnCommand*, in order ("x-winnow".commands) */
+  GPtrArray      *branches;       /* WnScenarioBranch* ("x-winnow".branches.list); empty: none */
+  guint           branch_shown;   /* "x-winnow".branches.shown */
   GArray         *user_tasks;     /* WnUserTaskSpec, in order: the first for a node applies */
   GArray         *messages;       /* WnMessageSpec */
   GArray         *people;         /* WnPeopleSpec */

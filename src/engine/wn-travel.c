@@ -65,6 +65,13 @@ command_copy (const WnCommand *c)
   return copy;
 }
 
+WnCommand *
+wn_command_copy (const WnCommand *command)
+{
+  g_return_val_if_fail (command != NULL, NULL);
+  return command_copy (command);
+}
+
 GPtrArray *
 wn_engine_dup_record (WnEngine *self)
 {

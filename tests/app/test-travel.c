@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <string.h>
+#include <glib/gstdio.h>
 
 #include "winnow.h"
 #include "winnow-session.h"
@@ -503,6 +504,235 @@ test_jumps (void)
     check_jumps (g_ptr_array_index (names, i), rand);
 }
 
+/* A session saved into a temporary file and opened by a new session of the
+ * same process, stood at the saved position (the replay runs in slices). */
+static WinnowSession *
+save_and_reopen (WinnowSession *session,
+                 const char    *example,
+                 char         **saved)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("winnow-branches-XXXXXX", &error);
+  g_autofree char *path = g_build_filename (dir, "saved.scenario.json", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  WinnowSession *reopened = load (example);
+
+  g_assert_no_error (error);
+  *saved = winnow_session_export_session (session);
+  g_assert_true (g_file_set_contents (path, *saved, -1, &error));
+  g_assert_true (winnow_session_load_scenario (reopened, file, NULL, &error));
+  g_assert_no_error (error);
+  while (winnow_session_is_stepping (reopened))
+    g_main_context_iteration (NULL, TRUE);
+  winnow_session_flush (reopened);
+  g_unlink (path);
+  g_rmdir (dir);
+  return reopened;
+}
+
+/* Saved with two branches, in the past of the shown one: reopening brings
+ * the branch tree back (names, parents, forks, reach, records), shows the
+ * same branch at the same point with the same future, and each branch
+ * switched to reads as it did before the save. A file without branches
+ * (saved before they were kept) opens with none. */
+static void
+test_saved_branches (void)
+{
+  g_autoptr(WinnowSession) session = load ("order-fulfilment.process.json");
+  g_autoptr(WinnowSession) reopened = NULL;
+  g_autoptr(WinnowSession) plain = NULL;
+  g_autoptr(WnResponse) crash = wn_response_new_crash ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *saved = NULL;
+  g_autofree char *plain_saved = NULL;
+  g_autofree char *parent_end = NULL;
+  g_autofree char *child_end = NULL;
+  g_autofree char *before = NULL;
+  g_autofree char *after = NULL;
+  guint64 here;
+
+  while (winnow_session_step_next (session))
+    ;
+  parent_end = view_text (session);
+  for (int i = 0; i < 12; i++)
+    g_assert_true (winnow_session_step_back (session));
+  g_assert_true (winnow_session_inject (session, NULL, "inventory", crash, &error));
+  g_assert_no_error (error);
+  while (winnow_session_step_next (session))
+    ;
+  child_end = view_text (session);
+  /* the shown branch, in its own past */
+  for (int i = 0; i < 5; i++)
+    g_assert_true (winnow_session_step_back (session));
+  g_assert_true (winnow_session_is_in_past (session));
+  here = journal_length (session);
+  before = view_text (session);
+
+  reopened = save_and_reopen (session, "order-fulfilment.process.json", &saved);
+  g_assert_nonnull (strstr (saved, "\"branches\""));
+  g_assert_cmpuint (winnow_session_get_n_branches (reopened), ==, 2);
+  g_assert_cmpuint (winnow_session_get_current_branch (reopened), ==, 1);
+  for (guint i = 0; i < 2; i++)
+    {
+      const WinnowBranch *a = winnow_session_get_branch (session, i);
+      const WinnowBranch *b = winnow_session_get_branch (reopened, i);
+
+      g_assert_cmpstr (a->name, ==, b->name);
+      g_assert_cmpuint (a->parent, ==, b->parent);
+      g_assert_cmpuint (a->fork, ==, b->fork);
+      g_assert_cmpuint (a->end, ==, b->end);
+      g_assert_cmpuint (a->record->len, ==, b->record->len);
+      for (guint k = 0; k < a->record->len; k++)
+        {
+          g_autoptr(JsonNode) x = wn_command_to_json (g_ptr_array_index (a->record, k));
+          g_autoptr(JsonNode) y = wn_command_to_json (g_ptr_array_index (b->record, k));
+
+          g_assert_true (json_node_equal (x, y));
+        }
+    }
+  /* the same point of the same branch, its future kept */
+  g_assert_cmpuint (journal_length (reopened), ==, here);
+  g_assert_true (winnow_session_is_in_past (reopened));
+  after = view_text (reopened);
+  assert_same_view ("reopened", 0, after, before);
+  g_assert_true (winnow_session_go_to_event (reopened, winnow_session_get_branch (reopened, 1)->end));
+  g_clear_pointer (&after, g_free);
+  after = view_text (reopened);
+  assert_same_view ("the reopened branch's end", 1, after, child_end);
+  /* the other branch, as it was */
+  g_assert_true (winnow_session_switch_branch (reopened, 0));
+  g_clear_pointer (&after, g_free);
+  after = view_text (reopened);
+  assert_same_view ("the reopened parent", 0, after, parent_end);
+
+  /* no branches: none come back, and the file says none */
+  plain = load ("order-fulfilment.process.json");
+  g_assert_true (winnow_session_step_next (plain));
+  {
+    g_autoptr(WinnowSession) again = save_and_reopen (plain, "order-fulfilment.process.json", &plain_saved);
+
+    g_assert_null (strstr (plain_saved, "\"branches\""));
+    g_assert_cmpuint (winnow_session_get_n_branches (again), ==, 0);
+  }
+}
+
+/* `text` as a session file opened over `session`: refused, with the file's
+ * name and a line:column in the message, and the run the session had kept
+ * as it was (the same engine, the same views). */
+static void
+assert_refused (WinnowSession *session,
+                const char    *what,
+                const char    *text,
+                gssize         length,
+                const char    *expected)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("winnow-hostile-XXXXXX", &error);
+  g_autofree char *path = g_build_filename (dir, "edited.scenario.json", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GRegex) positioned = g_regex_new ("edited\\.scenario\\.json:[0-9]+:[0-9]+: ", 0, 0, NULL);
+  WnEngine *engine = winnow_session_get_engine (session);
+  g_autofree char *before = view_text (session);
+  g_autofree char *after = NULL;
+
+  g_assert_no_error (error);
+  g_assert_true (g_file_set_contents (path, text, length, &error));
+  if (winnow_session_load_scenario (session, file, NULL, &error))
+    g_error ("%s: opened", what);
+  g_assert_nonnull (error);
+  if (!g_regex_match (positioned, error->message, 0, NULL))
+    g_error ("%s: no position in “%s”", what, error->message);
+  if (expected != NULL && strstr (error->message, expected) == NULL)
+    g_error ("%s: “%s” does not say “%s”", what, error->message, expected);
+  g_assert_true (winnow_session_get_engine (session) == engine);
+  after = view_text (session);
+  assert_same_view (what, 0, after, before);
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+/* A saved session with branches, cut short anywhere or edited by hand, is
+ * refused with a position; the run on screen stays (issue 17, item 17). */
+static void
+test_hostile_sessions (void)
+{
+  g_autoptr(WinnowSession) saver = load ("order-fulfilment.process.json");
+  g_autoptr(WinnowSession) session = load ("order-fulfilment.process.json");
+  g_autoptr(WnResponse) crash = wn_response_new_crash ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *saved = NULL;
+  gsize length;
+  const struct {
+    const char *from;
+    const char *to;
+    const char *says;
+  } edits[] = {
+    { "\"shown\" : 1", "\"shown\" : 7", "x-winnow.branches.shown" },
+    { "\"parent\" : 0", "\"parent\" : 1", "x-winnow.branches.list[1].parent" },
+    { "\"parent\" : null", "\"parent\" : 0", "x-winnow.branches.list[0].parent" },
+    { "\"fork\" : ", "\"fork\" : -1", "fork" },
+    { "\"name\" : \"Branch 2\"", "\"name\" : 2", "x-winnow.branches.list[1].name" },
+    { "\"op\" : \"inject\"", "\"op\" : \"explode\"", "unknown command" },
+    { "\"list\" : [", "\"list\" : {", NULL },
+    { "\"after\" : ", "\"after\" : \"many\", \"x\" : ", "after" },
+  };
+
+  while (winnow_session_step_next (saver))
+    ;
+  for (int i = 0; i < 12; i++)
+    g_assert_true (winnow_session_step_back (saver));
+  g_assert_true (winnow_session_inject (saver, NULL, "inventory", crash, &error));
+  g_assert_no_error (error);
+  while (winnow_session_step_next (saver))
+    ;
+  for (int i = 0; i < 3; i++)
+    g_assert_true (winnow_session_step_back (saver));
+  saved = winnow_session_export_session (saver);
+  length = strlen (saved);
+  if (strstr (saved, "\"branches\"") == NULL || strstr (saved, "\"fork\"") == NULL)
+    g_error ("no branches saved:\n%s", saved);
+
+  /* the run the file is opened over: some steps in */
+  for (int i = 0; i < 6; i++)
+    g_assert_true (winnow_session_step_next (session));
+  winnow_session_flush (session);
+
+  /* cut short: inside the header, a string, a number, the branches, at
+   * the last byte */
+  {
+    const gsize cuts[] = { 1, 9, length / 7, length / 3, length / 2,
+                           (gsize) (strstr (saved, "\"branches\"") - saved) + 5,
+                           (gsize) (strstr (saved, "\"fork\"") - saved) + 10,
+                           length * 9 / 10, length - 2 };
+
+    for (guint i = 0; i < G_N_ELEMENTS (cuts); i++)
+      {
+        g_autofree char *what = g_strdup_printf ("cut at byte %" G_GSIZE_FORMAT " of %" G_GSIZE_FORMAT,
+                                                 cuts[i], length);
+
+        assert_refused (session, what, saved, (gssize) cuts[i], NULL);
+      }
+  }
+  /* edited by hand */
+  for (guint i = 0; i < G_N_ELEMENTS (edits); i++)
+    {
+      const char *at = strstr (saved, edits[i].from);
+      g_autofree char *edited = NULL;
+
+      if (at == NULL)
+        g_error ("the saved session has no “%s”:\n%s", edits[i].from, saved);
+      edited = g_strdup_printf ("%.*s%s%s", (int) (at - saved), saved, edits[i].to, at + strlen (edits[i].from));
+      assert_refused (session, edits[i].to, edited, -1, edits[i].says);
+    }
+  /* and the file as saved opens */
+  {
+    g_autofree char *again = NULL;
+    g_autoptr(WinnowSession) reopened = save_and_reopen (saver, "order-fulfilment.process.json", &again);
+
+    g_assert_cmpuint (winnow_session_get_n_branches (reopened), ==, 2);
+  }
+}
+
 /* WINNOW_TRAVEL_MEASURE=INSTANCES: what Step Back costs the session (rerun
  * and models) at the end of a fast-forwarded run of the bench's fail-twice
  * process (17 events an instance), printed, not judged (docs/performance.md). */
@@ -545,6 +775,8 @@ main (int argc, char **argv)
   g_test_add_func ("/app/Travel/past-reads-as-live", test_past_reads_as_live);
   g_test_add_func ("/app/Travel/jumps", test_jumps);
   g_test_add_func ("/app/Travel/command-in-the-past", test_command_in_the_past);
+  g_test_add_func ("/app/Travel/saved-branches", test_saved_branches);
+  g_test_add_func ("/app/Travel/hostile-sessions", test_hostile_sessions);
   g_test_add_func ("/app/Travel/measure", test_measure);
   return g_test_run ();
 }
