@@ -1142,6 +1142,43 @@ probe_field (const char *line,
   return p != NULL ? g_ascii_strtod (p + strlen (needle), NULL) : -1;
 }
 
+/* Launch the app with `env` and return the frame probe's report line (its
+ * "wn-frame-probe:" line that is not a progress note), or NULL and *reason. */
+static char *
+probe_report (const char **argv,
+              char       **env,
+              char       **reason)
+{
+  g_autofree char *out = NULL;
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) lines = NULL;
+  int status;
+
+  /* the app's stderr is the user's: GTK's notes about the session bus */
+  if (!g_spawn_sync (NULL, (char **) argv, env, G_SPAWN_LEAVE_DESCRIPTORS_OPEN | G_SPAWN_STDERR_TO_DEV_NULL,
+                     NULL, NULL, &out, NULL, &status, &error))
+    {
+      *reason = g_strdup_printf ("(%s)", error->message);
+      return NULL;
+    }
+  lines = g_strsplit (out, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      const char *line = lines[i];
+
+      if (!g_str_has_prefix (line, "wn-frame-probe:"))
+        continue;
+      if (strstr (line, "error=") != NULL)
+        {
+          *reason = g_strdup_printf ("(%s)", strstr (line, "error=") + strlen ("error="));
+          return NULL;
+        }
+      return g_strdup (line);
+    }
+  *reason = g_strdup_printf ("(no report from the app; exit status %d)", status);
+  return NULL;
+}
+
 /* One launch of the app with the frame probe (bench/wn-frame-probe.c): the
  * Monte-Carlo example with 10⁴ instances, set to fast-forward and played once
  * the first frame is up. `renderer` NULL keeps GTK's choice; `gl_off` keeps
@@ -1157,11 +1194,7 @@ gui_once (Bench      *bench,
   const char *argv[] = { bench->app, "-n", "10000", example, NULL };
   g_auto(GStrv) env = g_get_environ ();
   g_autofree char *spawn_us = NULL;
-  g_autofree char *out = NULL;
-  g_autofree char *err = NULL;
-  g_autoptr(GError) error = NULL;
-  g_auto(GStrv) lines = NULL;
-  int status;
+  g_autofree char *line = NULL;
 
   env = g_environ_setenv (env, "LD_PRELOAD", bench->probe, TRUE);
   env = g_environ_setenv (env, "GSETTINGS_BACKEND", "memory", TRUE);
@@ -1183,38 +1216,20 @@ gui_once (Bench      *bench,
   spawn_us = g_strdup_printf ("%" G_GINT64_FORMAT, g_get_monotonic_time ());
   env = g_environ_setenv (env, "WN_PROBE_SPAWN_US", spawn_us, TRUE);
 
-  if (!g_spawn_sync (NULL, (char **) argv, env, G_SPAWN_LEAVE_DESCRIPTORS_OPEN, NULL, NULL, &out, &err,
-                     &status, &error))
+  line = probe_report (argv, env, reason);
+  if (line == NULL)
+    return FALSE;
+  run->first_frame_ms = probe_field (line, "first_frame_us") / 1000.0;
+  run->work_p50_ms = probe_field (line, "work_p50_us") / 1000.0;
+  run->work_p95_ms = probe_field (line, "work_p95_us") / 1000.0;
+  run->interval_p95_ms = probe_field (line, "interval_p95_us") / 1000.0;
+  run->frames = (guint) MAX (0, probe_field (line, "frames"));
+  if (run->frames == 0)
     {
-      *reason = g_strdup_printf ("(%s)", error->message);
+      *reason = g_strdup ("(the app drew no frame while running)");
       return FALSE;
     }
-  lines = g_strsplit (out, "\n", -1);
-  for (guint i = 0; lines[i] != NULL; i++)
-    {
-      const char *line = lines[i];
-
-      if (!g_str_has_prefix (line, "wn-frame-probe:"))
-        continue;
-      if (strstr (line, "error=") != NULL)
-        {
-          *reason = g_strdup_printf ("(%s)", strstr (line, "error=") + strlen ("error="));
-          return FALSE;
-        }
-      run->first_frame_ms = probe_field (line, "first_frame_us") / 1000.0;
-      run->work_p50_ms = probe_field (line, "work_p50_us") / 1000.0;
-      run->work_p95_ms = probe_field (line, "work_p95_us") / 1000.0;
-      run->interval_p95_ms = probe_field (line, "interval_p95_us") / 1000.0;
-      run->frames = (guint) MAX (0, probe_field (line, "frames"));
-      if (run->frames == 0)
-        {
-          *reason = g_strdup ("(the app drew no frame while running)");
-          return FALSE;
-        }
-      return TRUE;
-    }
-  *reason = g_strdup_printf ("(no report from the app; exit status %d)", status);
-  return FALSE;
+  return TRUE;
 }
 
 static void
@@ -1335,10 +1350,7 @@ travel_app_once (Bench        *bench,
   g_autofree char *scrub = g_strdup_printf ("%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT
                                             ",%" G_GUINT64_FORMAT, events * 9 / 10, events / 2,
                                             events * 8 / 10, events / 5);
-  g_autofree char *out = NULL;
-  g_autoptr(GError) error = NULL;
-  g_auto(GStrv) lines = NULL;
-  int status;
+  g_autofree char *line = NULL;
 
   env = g_environ_setenv (env, "LD_PRELOAD", bench->probe, TRUE);
   env = g_environ_setenv (env, "GSETTINGS_BACKEND", "memory", TRUE);
@@ -1347,30 +1359,12 @@ travel_app_once (Bench        *bench,
   env = g_environ_setenv (env, "WN_PROBE_SCRUB", scrub, TRUE);
   if (bench->schemas != NULL)
     env = g_environ_setenv (env, "GSETTINGS_SCHEMA_DIR", bench->schemas, TRUE);
-  if (!g_spawn_sync (NULL, (char **) argv, env, G_SPAWN_LEAVE_DESCRIPTORS_OPEN, NULL, NULL, &out, NULL,
-                     &status, &error))
-    {
-      *reason = g_strdup_printf ("(%s)", error->message);
-      return FALSE;
-    }
-  lines = g_strsplit (out, "\n", -1);
-  for (guint i = 0; lines[i] != NULL; i++)
-    {
-      const char *line = lines[i];
-
-      if (!g_str_has_prefix (line, "wn-frame-probe:"))
-        continue;
-      if (strstr (line, "error=") != NULL)
-        {
-          *reason = g_strdup_printf ("(%s)", strstr (line, "error=") + strlen ("error="));
-          return FALSE;
-        }
-      travel_app_series (line, "back", &run->back);
-      travel_app_series (line, "scrub", &run->scrub);
-      return run->back.n > 0;
-    }
-  *reason = g_strdup_printf ("(no report from the app; exit status %d)", status);
-  return FALSE;
+  line = probe_report (argv, env, reason);
+  if (line == NULL)
+    return FALSE;
+  travel_app_series (line, "back", &run->back);
+  travel_app_series (line, "scrub", &run->scrub);
+  return run->back.n > 0;
 }
 
 static void

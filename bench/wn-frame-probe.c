@@ -92,27 +92,6 @@ percentile (GArray *values,
   return g_array_index (values, gint64, rank - 1);
 }
 
-static void
-finish (void)
-{
-  GApplication *app = g_application_get_default ();
-
-  if (probe.done)
-    return;
-  probe.done = TRUE;
-  printf ("wn-frame-probe: first_frame_us=%" G_GINT64_FORMAT " frames=%u"
-          " work_p50_us=%" G_GINT64_FORMAT " work_p95_us=%" G_GINT64_FORMAT
-          " interval_p50_us=%" G_GINT64_FORMAT " interval_p95_us=%" G_GINT64_FORMAT "\n",
-          probe.first_frame, probe.work->len,
-          percentile (probe.work, 50), percentile (probe.work, 95),
-          percentile (probe.intervals, 50), percentile (probe.intervals, 95));
-  fflush (stdout);
-  if (app != NULL)
-    g_application_quit (app);
-  else
-    exit (0);
-}
-
 /* " back_us=12;15;11": each move's latency, in the order measured */
 static void
 print_series (const char *name,
@@ -123,18 +102,35 @@ print_series (const char *name,
     printf ("%s%" G_GINT64_FORMAT, i ? ";" : "", g_array_index (values, gint64, i));
 }
 
+static gboolean
+travelling (void)
+{
+  return probe.travel_backs > 0 || probe.travel_scrub->len > 0;
+}
+
+/* The report line (frames, or the travel's moves), then the app quits. */
 static void
-travel_finish (void)
+finish (void)
 {
   GApplication *app = g_application_get_default ();
 
   if (probe.done)
     return;
   probe.done = TRUE;
-  printf ("wn-frame-probe: travel");
-  print_series ("back", probe.back_us);
-  print_series ("scrub", probe.scrub_us);
-  printf ("\n");
+  if (travelling ())
+    {
+      printf ("wn-frame-probe: travel");
+      print_series ("back", probe.back_us);
+      print_series ("scrub", probe.scrub_us);
+      printf ("\n");
+    }
+  else
+    printf ("wn-frame-probe: first_frame_us=%" G_GINT64_FORMAT " frames=%u"
+            " work_p50_us=%" G_GINT64_FORMAT " work_p95_us=%" G_GINT64_FORMAT
+            " interval_p50_us=%" G_GINT64_FORMAT " interval_p95_us=%" G_GINT64_FORMAT "\n",
+            probe.first_frame, probe.work->len,
+            percentile (probe.work, 50), percentile (probe.work, 95),
+            percentile (probe.intervals, 50), percentile (probe.intervals, 95));
   fflush (stdout);
   if (app != NULL)
     g_application_quit (app);
@@ -151,7 +147,7 @@ travel_next_cb (gpointer data)
 
   if (i >= probe.travel_backs + probe.travel_scrub->len)
     {
-      travel_finish ();
+      finish ();
       return G_SOURCE_REMOVE;
     }
   probe.travel_t0 = g_get_monotonic_time ();
@@ -290,7 +286,7 @@ after_paint_cb (GdkFrameClock *clock,
           return;
         }
       /* let the window settle, then run */
-      g_timeout_add (300, probe.travel_backs > 0 || probe.travel_scrub->len > 0 ? travel_start_cb : start_run_cb, NULL);
+      g_timeout_add (300, travelling () ? travel_start_cb : start_run_cb, NULL);
     }
   travel_frame (now);
   if (probe.measure_from > 0 && now >= probe.measure_from && probe.frame_start > 0)
@@ -404,5 +400,5 @@ probe_init (void)
   probe.scrub_us = g_array_new (FALSE, FALSE, sizeof (gint64));
   g_timeout_add (2, watch_cb, NULL);
   /* a travel bench plays a long run to its end first */
-  g_timeout_add_seconds (probe.travel_backs > 0 || probe.travel_scrub->len > 0 ? 900 : 60, give_up_cb, NULL);
+  g_timeout_add_seconds (travelling () ? 900 : 60, give_up_cb, NULL);
 }
