@@ -29,10 +29,14 @@
  * first move comes WN_PROBE_TRAVEL_WAIT_MS (default 1000) after the run's
  * end, which the probe says on stderr (for a profiler to attach then).
  *
- *   wn-frame-probe: travel back_us=…;…;… scrub_us=…;…
+ *   wn-frame-probe: travel back_us=…;…;… scrub_us=…;… back_cpu_us=… scrub_cpu_us=…
+ *
+ * (the *_cpu_us: the process's CPU time over the same span, which a loaded
+ * machine lengthens far less than the wall time).
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 #include <sys/resource.h>
 #include <gtk/gtk.h>
 
@@ -60,9 +64,12 @@ typedef struct {
   guint       travel_done;     /* moves measured so far */
   gboolean    travel_armed;    /* the run reached its end */
   gint64      travel_t0;       /* > 0: a move waits for its frame */
+  gint64      travel_cpu0;     /* the process's CPU time then (µs) */
   guint       travel_wait_ms;  /* WN_PROBE_TRAVEL_WAIT_MS: from the run's end to the first move */
   GArray     *back_us;         /* gint64 */
   GArray     *scrub_us;        /* gint64 */
+  GArray     *back_cpu_us;     /* gint64: the CPU time the app spent on it (the machine's load aside) */
+  GArray     *scrub_cpu_us;    /* gint64 */
 } Probe;
 
 static Probe probe;
@@ -122,6 +129,8 @@ finish (void)
       printf ("wn-frame-probe: travel");
       print_series ("back", probe.back_us);
       print_series ("scrub", probe.scrub_us);
+      print_series ("back_cpu", probe.back_cpu_us);
+      print_series ("scrub_cpu", probe.scrub_cpu_us);
       printf ("\n");
     }
   else
@@ -138,6 +147,15 @@ finish (void)
     exit (0);
 }
 
+static gint64
+cpu_now_us (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return (gint64) ts.tv_sec * G_USEC_PER_SEC + ts.tv_nsec / 1000;
+}
+
 /* The next move, or the report when all are measured. */
 static gboolean
 travel_next_cb (gpointer data)
@@ -151,6 +169,7 @@ travel_next_cb (gpointer data)
       return G_SOURCE_REMOVE;
     }
   probe.travel_t0 = g_get_monotonic_time ();
+  probe.travel_cpu0 = cpu_now_us ();
   if (i < probe.travel_backs)
     g_action_group_activate_action (actions, "step-back", NULL);
   else
@@ -190,6 +209,8 @@ travel_frame (gint64 now)
   latency = now - probe.travel_t0;
   probe.travel_t0 = 0;
   g_array_append_val (probe.travel_done < probe.travel_backs ? probe.back_us : probe.scrub_us, latency);
+  latency = cpu_now_us () - probe.travel_cpu0;
+  g_array_append_val (probe.travel_done < probe.travel_backs ? probe.back_cpu_us : probe.scrub_cpu_us, latency);
   probe.travel_done++;
   g_timeout_add (400, travel_next_cb, NULL);
 }
@@ -398,6 +419,8 @@ probe_init (void)
     }
   probe.back_us = g_array_new (FALSE, FALSE, sizeof (gint64));
   probe.scrub_us = g_array_new (FALSE, FALSE, sizeof (gint64));
+  probe.back_cpu_us = g_array_new (FALSE, FALSE, sizeof (gint64));
+  probe.scrub_cpu_us = g_array_new (FALSE, FALSE, sizeof (gint64));
   g_timeout_add (2, watch_cb, NULL);
   /* a travel bench plays a long run to its end first */
   g_timeout_add_seconds (travelling () ? 900 : 60, give_up_cb, NULL);
