@@ -361,7 +361,7 @@ make_bad_files (void)
   } bad[] = {
     { "cut.process.json", NULL, 0 },
     { "edited.process.json", NULL, -1 },
-    { "binary.process.json", g_strdup ("\x89PNG\r\n\x1a\n\xff\xfe\x00garbage"), 14 },
+    { "binary.process.json", g_memdup2 ("\x89PNG\r\n\x1a\n\xff\xfe\x00garbage", 19), 19 },
     { "empty.process.json", g_strdup (""), 0 },
   };
 
