@@ -36,6 +36,8 @@ struct _WnTrack
   guint         job;            /* while parked: the number of its job, "j<job>"; 0 = none */
   guint         loop_steps;     /* nodes entered without virtual time passing, across
                                  * parks and forks (wn-instance.c: MAX_STEPS_PER_INSTANT) */
+  guint         input_gen;      /* while parked on a job whose input is every variable:
+                                 * the instance's variables_gen it shares; 0 = none */
   WnTime        since;
   WnTimerId     timer;          /* while waiting on virtual time */
   char         *error;          /* incident / failure */
@@ -86,14 +88,17 @@ struct _WnInstance
   GPtrArray       *event_starts;/* while active: the process's event sub-processes' armed
                                  * starts (wn-instance.c: EventStart*), or NULL */
   char            *reason;
-  /* The variables, copy-on-write (wn-instance.c: set_variable): shared with the
-   * process's defaults or a job's input until the instance writes. A task's
-   * direct output arriving while they are shared is kept aside in `pending`
-   * until something reads them (instance_variables()), so an instance whose
-   * last act is to commit one output never builds an object of its own. */
+  /* The variables, copy-on-write (wn-instance.c: set_member): shared with the
+   * process's defaults, or with the input of jobs not yet finished, until the
+   * instance writes. A task's direct output arriving while they are shared is
+   * kept aside in `pending` until something reads them (instance_variables()),
+   * so an instance whose last act is to commit one output never builds an
+   * object of its own. */
   JsonObject      *variables;
-  guint            variables_shared : 1;
   guint            var_bytes_counted : 1;  /* since its first script: var_bytes is kept */
+  guint            variables_gen : 31;     /* which object `variables` is: counts the copies
+                                            * from 1, saturates (then jobs' shares never end) */
+  guint32          n_input_shares;         /* unfinished jobs whose input is `variables` */
   guint32          var_bytes;          /* wn_json_node_size() of the variables, keys
                                         * included; saturates at G_MAXUINT32 */
   const char      *pending_name;   /* borrowed from the process; NULL = nothing pending */

@@ -341,6 +341,7 @@ track_end (WnTrack      *track,
 }
 
 static void cancel_scope (WnScope *scope, const char *reason);
+static void unshare_variables (WnTrack *track);
 
 /* The job a track is parked on leaves the dispatcher: journalled as
  * job.canceled in a process with Engine II constructs (a v1 journal keeps its
@@ -358,6 +359,7 @@ cancel_job (WnTrack    *track,
   else
     wn_dispatcher_remove (engine->dispatcher, job_id);
   track->job = 0;
+  unshare_variables (track);
 }
 
 /* What a track waits on stops: the scope it hosts is canceled, its job leaves
@@ -451,11 +453,44 @@ track_fail (WnTrack    *track,
 
 /* The variables are copy-on-write: an instance starts on the process's defaults
  * and a job input taken with every variable shares the instance's object, so
- * neither copies anything until the instance writes a variable. */
-static void
-share_variables (WnInstance *instance)
+ * neither copies anything until the instance writes a variable while the
+ * object is shared. A job's share ends with the job (its terminal outcome
+ * reaches the track, or it is canceled): nothing reads a job's input after
+ * that (a simulated worker reads it when an execution begins, which needs the
+ * job's lock; the REST server when a job is fetched). So a chain of tasks,
+ * each job taking every variable and each output written after its job,
+ * writes in place and never copies. */
+static gboolean
+variables_shared (WnInstance *instance)
 {
-  instance->variables_shared = TRUE;
+  return instance->n_input_shares > 0 || instance->variables == instance->engine->process->variables;
+}
+
+/* The job `track` parks on takes every variable as its input. */
+static void
+share_variables (WnTrack *track)
+{
+  WnInstance *instance = track->instance;
+
+  if (instance->variables == instance->engine->process->variables)
+    return;   /* the defaults: never written */
+  instance->n_input_shares++;
+  track->input_gen = instance->variables_gen;
+}
+
+/* The job `track` was parked on is over: its input shares nothing any more. */
+static void
+unshare_variables (WnTrack *track)
+{
+  WnInstance *instance = track->instance;
+  guint saturated = (1u << 31) - 1;
+
+  if (track->input_gen != 0 && track->input_gen == instance->variables_gen && track->input_gen != saturated)
+    {
+      g_assert (instance->n_input_shares > 0);
+      instance->n_input_shares--;
+    }
+  track->input_gen = 0;
 }
 
 /* What a variable adds to the instance's count of bytes (MAX_VARIABLE_BYTES). */
@@ -476,7 +511,7 @@ set_member (WnInstance *instance,
 {
   JsonNode *old;
 
-  if (instance->variables_shared)
+  if (variables_shared (instance))
     {
       JsonObject *own = json_object_new ();
       JsonObjectIter iter;
@@ -488,7 +523,10 @@ set_member (WnInstance *instance,
         json_object_set_member (own, member, json_node_ref (node));
       json_object_unref (instance->variables);
       instance->variables = own;
-      instance->variables_shared = FALSE;
+      /* the jobs that share the old object keep it; none shares this one */
+      instance->n_input_shares = 0;
+      if (instance->variables_gen < (1u << 31) - 1)
+        instance->variables_gen++;
     }
   old = json_object_get_member (instance->variables, name);
   /* json-glib ignores setting a member to the very node it holds, and would
@@ -541,7 +579,7 @@ commit_output (WnInstance *instance,
                const char *name,
                JsonNode   *value)
 {
-  if (instance->variables_shared && instance->pending_name == NULL)
+  if (variables_shared (instance) && instance->pending_name == NULL)
     {
       instance->pending_name = name;
       instance->pending_value = json_node_ref (value);
@@ -629,9 +667,10 @@ copy_input_path (JsonObject   *input,
 }
 
 static JsonNode *
-build_input (WnInstance         *instance,
+build_input (WnTrack            *track,
              const WnWorkerSpec *spec)
 {
+  WnInstance *instance = track->instance;
   JsonObject *variables = instance_variables (instance);
   JsonObject *input;
   JsonNode *node;
@@ -640,9 +679,9 @@ build_input (WnInstance         *instance,
     {
       WnEngine *engine = instance->engine;
 
-      /* every variable, as they are now: share them (see set_variable); an
+      /* every variable, as they are now: share them (see set_member); an
        * instance still on the process's defaults shares one node with all such */
-      share_variables (instance);
+      share_variables (track);
       if (instance->variables != engine->process->variables)
         return json_node_init_object (json_node_alloc (), instance->variables);
       if (engine->defaults_input == NULL)
@@ -716,7 +755,7 @@ park (WnTrack      *track,
   WnInstance *instance = track->instance;
   WnEngine *engine = instance->engine;
   g_autoptr(GError) error = NULL;
-  g_autoptr(JsonNode) input = build_input (instance, node->worker);
+  g_autoptr(JsonNode) input = build_input (track, node->worker);
   WnJobSpec spec = { 0 };
   guint job;
   char id[WN_ID_SIZE];
@@ -727,6 +766,7 @@ park (WnTrack      *track,
     {
       g_autofree char *message = g_strdup_printf ("%s: instance %s has used up its %u job numbers",
                                                   node->id, instance->id, G_MAXUINT);
+      unshare_variables (track);
       track_fail (track, message);
       return;
     }
@@ -746,6 +786,7 @@ park (WnTrack      *track,
   if (!wn_dispatcher_enqueue (engine->dispatcher, &spec, &error))
     {
       track->job = 0;
+      unshare_variables (track);
       set_state (track, WN_TRACK_ACTIVE);
       track_fail (track, error->message);
       return;
@@ -2429,6 +2470,7 @@ _wn_instance_deliver (gpointer   owner,
       return;
     }
   track->job = 0;
+  unshare_variables (track);
   set_state (track, WN_TRACK_ACTIVE);
 
   switch (outcome->kind)
@@ -2484,7 +2526,7 @@ _wn_instance_start (WnEngine   *engine,
   instance->engine = engine;
   /* the process's defaults, shared until the instance writes (see set_variable) */
   instance->variables = json_object_ref (engine->process->variables);
-  share_variables (instance);
+  instance->variables_gen = 1;
   if (variables != NULL)
     {
       json_object_iter_init (&iter, variables);

@@ -525,6 +525,108 @@ test_output_read_later (void)
   g_assert_cmpstr (y, ==, "3");
 }
 
+/* A chain of tasks whose jobs take every variable, each writing its own
+ * output: after the first write the instance writes its variables in place,
+ * one object from the first task to the last. (Each job's input used to keep
+ * the object from being written again, so every task copied every variable
+ * before it: a chain of n tasks cost n² / 2 copies.) */
+static void
+test_chain_writes_in_place (void)
+{
+  GString *process = g_string_new ("{ \"format\": \"winnow.process/1\", \"id\": \"chain\","
+                                   " \"variables\": { \"order\": 1 },"
+                                   " \"nodes\": [ { \"id\": \"start\", \"type\": \"startEvent\" }");
+  GString *flows = g_string_new ("");
+  const char *scenario =
+    "{ \"format\": \"winnow.scenario/1\", \"workers\": [ { \"id\": \"w\", \"topic\": \"t\","
+    "  \"responses\": [ { \"after\": \"1s\", \"complete\": { \"ok\": true } } ] } ] }";
+  g_autoptr(WnTestRun) run = NULL;
+  JsonObject *first = NULL;
+  guint n = 50;
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_string_append_printf (process, ", { \"id\": \"s%u\", \"type\": \"serviceTask\", \"worker\": { \"topic\": \"t\" } }", i);
+      if (i == 0)
+        g_string_append (flows, "{ \"id\": \"f0\", \"from\": \"start\", \"to\": \"s0\" }");
+      else
+        g_string_append_printf (flows, ", { \"id\": \"f%u\", \"from\": \"s%u\", \"to\": \"s%u\" }", i, i - 1, i);
+    }
+  g_string_append_printf (process, ", { \"id\": \"end\", \"type\": \"endEvent\" } ], \"flows\": [ %s,"
+                          " { \"id\": \"last\", \"from\": \"s%u\", \"to\": \"end\" } ] }", flows->str, n - 1);
+  run = wn_test_run_new (process->str, scenario, NULL);
+  for (guint i = 1; i < n; i++)
+    {
+      WnInstanceInfo info;
+
+      /* s(i-1) has completed and s(i) is parked on its job */
+      wn_engine_run (run->engine, MS (1000) * i + MS (500));
+      g_assert_true (wn_engine_lookup_instance (run->engine, "i1", &info));
+      g_assert_cmpuint (json_object_get_size (info.variables), ==, 1 + i);
+      if (first == NULL)
+        first = info.variables;
+      g_assert_true (info.variables == first);
+    }
+  wn_test_run_until (run, WN_TIME_NEVER);
+  g_assert_cmpstr (end_of (run, "i1"), ==, "end");
+  g_string_free (process, TRUE);
+  g_string_free (flows, TRUE);
+}
+
+/* Jobs taking every variable keep them as they were when the job began while
+ * a parallel branch writes: the share of a job ends only with the job. */
+static void
+test_input_kept_while_branch_writes (void)
+{
+  const char *process =
+    "{ \"format\": \"winnow.process/1\", \"id\": \"p\", \"variables\": { \"a\": 0 },"
+    "  \"nodes\": [ { \"id\": \"start\", \"type\": \"startEvent\" },"
+    "    { \"id\": \"first\", \"type\": \"serviceTask\", \"worker\": { \"topic\": \"fast\" } },"
+    "    { \"id\": \"split\", \"type\": \"parallelGateway\" },"
+    "    { \"id\": \"slow\", \"type\": \"serviceTask\", \"worker\": { \"topic\": \"slow\" } },"
+    "    { \"id\": \"fast\", \"type\": \"serviceTask\", \"worker\": { \"topic\": \"fast\" } },"
+    "    { \"id\": \"fast2\", \"type\": \"serviceTask\", \"worker\": { \"topic\": \"fast\" } },"
+    "    { \"id\": \"set\", \"type\": \"scriptTask\", \"set\": { \"z\": \"1\" } },"
+    "    { \"id\": \"join\", \"type\": \"parallelGateway\" }, { \"id\": \"done\", \"type\": \"endEvent\" } ],"
+    "  \"flows\": [ { \"id\": \"f0\", \"from\": \"start\", \"to\": \"first\" },"
+    "    { \"id\": \"f1\", \"from\": \"first\", \"to\": \"split\" },"
+    "    { \"id\": \"f2\", \"from\": \"split\", \"to\": \"slow\" }, { \"id\": \"f3\", \"from\": \"split\", \"to\": \"fast\" },"
+    "    { \"id\": \"f4\", \"from\": \"fast\", \"to\": \"fast2\" }, { \"id\": \"f5\", \"from\": \"fast2\", \"to\": \"set\" },"
+    "    { \"id\": \"f6\", \"from\": \"set\", \"to\": \"join\" }, { \"id\": \"f7\", \"from\": \"slow\", \"to\": \"join\" },"
+    "    { \"id\": \"f8\", \"from\": \"join\", \"to\": \"done\" } ] }";
+  const char *scenario =
+    "{ \"format\": \"winnow.scenario/1\", \"workers\": ["
+    "  { \"id\": \"s\", \"topic\": \"slow\", \"responses\": [ { \"after\": \"10s\", \"complete\": { \"n\": 1 } } ] },"
+    "  { \"id\": \"f\", \"topic\": \"fast\", \"responses\": [ { \"after\": \"1s\", \"complete\": { \"n\": 2 } } ] } ] }";
+  g_autoptr(WnTestRun) run = wn_test_run_new (process, scenario, NULL);
+  g_autofree char *slow_input = NULL;
+  g_autofree char *fast2_input = NULL;
+  g_autofree char *z = NULL;
+  WnJobInfo job;
+
+  /* first (j1) ends at 1 s, then slow (j2) and fast (j3) share the
+   * variables; fast ends at 2 s and fast2 (j4) takes them with fast's output;
+   * at 5 s fast2 and the script are done, and slow's job still holds what
+   * there was at 1 s */
+  wn_engine_run (run->engine, MS (2500));
+  g_assert_true (wn_dispatcher_lookup (wn_engine_get_dispatcher (run->engine), "i1/j4", &job));
+  fast2_input = json_to_string (job.input, TRUE);
+  wn_engine_run (run->engine, MS (5000));
+  g_assert_true (wn_dispatcher_lookup (wn_engine_get_dispatcher (run->engine), "i1/j2", &job));
+  slow_input = json_to_string (job.input, TRUE);
+  /* (a copy's members come in hash order) */
+  g_assert_cmpuint (json_object_get_size (json_node_get_object (job.input)), ==, 2);
+  g_assert_true (json_object_has_member (json_node_get_object (job.input), "first"));
+  g_assert_nonnull (strstr (fast2_input, "\"fast\""));
+  g_assert_nonnull (strstr (fast2_input, "\"first\""));
+  g_assert_null (strstr (slow_input, "\"fast\""));
+  g_assert_null (strstr (slow_input, "\"z\""));
+  z = wn_test_variable (run, "i1", "z");
+  g_assert_cmpstr (z, ==, "1");
+  wn_test_run_until (run, WN_TIME_NEVER);
+  g_assert_cmpstr (end_of (run, "i1"), ==, "done");
+}
+
 static void
 test_boundary_removes_job_late_report (void)
 {
@@ -1391,6 +1493,8 @@ main (int argc, char **argv)
   g_test_add_func ("/engine/Instances/ids-and-lookup", test_ids_and_lookup);
   g_test_add_func ("/engine/Instances/track-lookup", test_track_lookup);
   g_test_add_func ("/engine/Instances/output-read-later", test_output_read_later);
+  g_test_add_func ("/engine/Instances/chain-writes-in-place", test_chain_writes_in_place);
+  g_test_add_func ("/engine/Instances/input-kept-while-branch-writes", test_input_kept_while_branch_writes);
   g_test_add_func ("/engine/Breakpoints/stop-and-resume", test_breakpoints);
   g_test_add_func ("/engine/Breakpoints/phases", test_breakpoint_phases);
 
