@@ -309,6 +309,31 @@ layout_process (WinnowDiagram *self)
 /* ------------------------------------------------------------------------- */
 /* View                                                                      */
 
+/* The zoom that shows the whole diagram in the widget, or 0 when there is
+ * nothing to fit yet. */
+static double
+fit_zoom (WinnowDiagram *self)
+{
+  double w = gtk_widget_get_width (GTK_WIDGET (self));
+  double h = gtk_widget_get_height (GTK_WIDGET (self));
+
+  if (self->process == NULL || w <= 0 || h <= 0 || self->layout->width <= 0 || self->layout->height <= 0)
+    return 0;
+  return MIN (w / self->layout->width, h / self->layout->height);
+}
+
+/* How far out the view may go: WINNOW_DIAGRAM_MIN_ZOOM, or what fits a
+ * diagram too big to fit at it. */
+static double
+min_zoom (WinnowDiagram *self)
+{
+  double fit = fit_zoom (self);
+
+  if (fit <= 0 || fit >= WINNOW_DIAGRAM_MIN_ZOOM)
+    return WINNOW_DIAGRAM_MIN_ZOOM;
+  return MAX (fit, WINNOW_DIAGRAM_FLOOR_ZOOM);
+}
+
 static void
 set_view (WinnowDiagram *self, double zoom, double off_x, double off_y)
 {
@@ -316,7 +341,7 @@ set_view (WinnowDiagram *self, double zoom, double off_x, double off_y)
   double h = gtk_widget_get_height (GTK_WIDGET (self));
   gboolean zoom_changed;
 
-  zoom = CLAMP (zoom, WINNOW_DIAGRAM_MIN_ZOOM, WINNOW_DIAGRAM_MAX_ZOOM);
+  zoom = CLAMP (zoom, min_zoom (self), WINNOW_DIAGRAM_MAX_ZOOM);
   if (self->process != NULL && w > 0 && h > 0)
     {
       double cw = self->layout->width * zoom, ch = self->layout->height * zoom;
@@ -343,7 +368,7 @@ zoom_at (WinnowDiagram *self, double zoom, double px, double py)
   double mx = (px - self->off_x) / self->zoom;
   double my = (py - self->off_y) / self->zoom;
 
-  zoom = CLAMP (zoom, WINNOW_DIAGRAM_MIN_ZOOM, WINNOW_DIAGRAM_MAX_ZOOM);
+  zoom = CLAMP (zoom, min_zoom (self), WINNOW_DIAGRAM_MAX_ZOOM);
   set_view (self, zoom, px - mx * zoom, py - my * zoom);
 }
 
@@ -352,12 +377,11 @@ apply_fit (WinnowDiagram *self)
 {
   double w = gtk_widget_get_width (GTK_WIDGET (self));
   double h = gtk_widget_get_height (GTK_WIDGET (self));
-  double zoom;
+  double zoom = fit_zoom (self);
 
-  if (self->process == NULL || w <= 0 || h <= 0 || self->layout->width <= 0 || self->layout->height <= 0)
+  if (zoom <= 0)
     return;
-  zoom = MIN (w / self->layout->width, h / self->layout->height);
-  zoom = CLAMP (zoom, WINNOW_DIAGRAM_MIN_ZOOM, FIT_MAX_ZOOM);
+  zoom = CLAMP (zoom, min_zoom (self), FIT_MAX_ZOOM);
   set_view (self, zoom, (w - self->layout->width * zoom) / 2, (h - self->layout->height * zoom) / 2);
 }
 
@@ -1783,7 +1807,7 @@ winnow_diagram_class_init (WinnowDiagramClass *klass)
                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   properties[PROP_ZOOM] =
     g_param_spec_double ("zoom", NULL, NULL,
-                         WINNOW_DIAGRAM_MIN_ZOOM, WINNOW_DIAGRAM_MAX_ZOOM, 1.0,
+                         WINNOW_DIAGRAM_FLOOR_ZOOM, WINNOW_DIAGRAM_MAX_ZOOM, 1.0,
                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 

@@ -12,7 +12,11 @@ G_BEGIN_DECLS
 
 G_DECLARE_FINAL_TYPE (WinnowDiagram, winnow_diagram, WINNOW, DIAGRAM, GtkWidget)
 
+/* The smallest zoom, unless the whole diagram needs less to fit: then the
+ * zoom that fits it is the smallest (a 2 000-node chain fits at 0.003). */
 #define WINNOW_DIAGRAM_MIN_ZOOM 0.25
+/* The smallest zoom of any diagram (the property's range). */
+#define WINNOW_DIAGRAM_FLOOR_ZOOM 1e-4
 #define WINNOW_DIAGRAM_MAX_ZOOM 4.0
 
 GtkWidget  *winnow_diagram_new               (void);

@@ -561,6 +561,61 @@ test_zoom (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* Ctrl+0 fits a diagram of 2 000 nodes too (issue 17.14: it stopped at the
+ * smallest zoom, 0.25, which showed a sliver of the chain), and zooming out
+ * goes as far as the fit, no further. */
+static void
+test_zoom_fits_big (void)
+{
+  g_autoptr(WnProcess) process = wn_process_new ("chain");
+  g_autoptr(GError) error = NULL;
+  GtkWidget *diagram = winnow_diagram_new ();
+  WinnowDiagram *d = WINNOW_DIAGRAM (diagram);
+  GtkWidget *window;
+  double w, h, fit;
+  char prev[16] = "start";
+
+  wn_process_add_node (process, "start", WN_NODE_START);
+  for (guint i = 0; i < 1998; i++)
+    {
+      char id[16], flow[16];
+
+      g_snprintf (id, sizeof id, "s%u", i);
+      g_snprintf (flow, sizeof flow, "f%u", i);
+      wn_process_add_node (process, id, WN_NODE_SERVICE)->worker = wn_worker_spec_new ("work");
+      wn_process_add_flow (process, flow, prev, id, NULL);
+      g_strlcpy (prev, id, sizeof prev);
+    }
+  wn_process_add_node (process, "end", WN_NODE_END);
+  wn_process_add_flow (process, "last", prev, "end", NULL);
+  g_assert_true (wn_process_finish (process, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (process->n_nodes, ==, 2000);
+
+  winnow_diagram_set_process (d, process);
+  window = show_in_window (diagram);
+  winnow_diagram_get_layout_size (d, &w, &h);
+  g_test_message ("layout %.0f × %.0f in %d × %d", w, h, gtk_widget_get_width (diagram), gtk_widget_get_height (diagram));
+  g_assert_cmpfloat (w * WINNOW_DIAGRAM_MIN_ZOOM, >, gtk_widget_get_width (diagram));
+
+  /* away from the fit, then Ctrl+0 */
+  winnow_diagram_zoom_in (d);
+  g_assert_true (gtk_widget_activate_action (diagram, "diagram.zoom-fit", NULL));
+  fit = winnow_diagram_get_zoom (d);
+  g_assert_cmpfloat (w * fit, <=, gtk_widget_get_width (diagram) + 0.5);
+  g_assert_cmpfloat (h * fit, <=, gtk_widget_get_height (diagram) + 0.5);
+  /* and it fills the pane one way */
+  g_assert_cmpfloat (MAX (w * fit / gtk_widget_get_width (diagram), h * fit / gtk_widget_get_height (diagram)), >, 0.99);
+
+  for (int i = 0; i < 5; i++)
+    winnow_diagram_zoom_in (d);
+  for (int i = 0; i < 200; i++)
+    winnow_diagram_zoom_out (d);
+  g_assert_cmpfloat_with_epsilon (winnow_diagram_get_zoom (d), fit, 1e-9);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 static void
 render_to_png (WnProcess *process, const char *name, gboolean dark, const char *selected)
 {
@@ -776,6 +831,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/app/Diagram/badges-and-breakpoints", test_badges_and_breakpoints);
   g_test_add_func ("/app/Diagram/badges-short-pane", test_badges_short_pane);
   g_test_add_func ("/app/Diagram/zoom", test_zoom);
+  g_test_add_func ("/app/Diagram/zoom-fits-big", test_zoom_fits_big);
   g_test_add_func ("/app/Diagram/tooltips", test_tooltips);
   g_test_add_func ("/app/Diagram/tooltip-policy", test_tooltip_policy);
   g_test_add_func ("/app/Diagram/render", test_render);
