@@ -172,9 +172,10 @@ winnow_application_open (GApplication  *app,
   gboolean created;
   WinnowWindow *window = get_window (self, &created);
 
-  if (n_files > 0)
-    winnow_window_open_file (window, files[0]);
+  /* present first: a big file loads with the window showing it does */
   gtk_window_present (GTK_WINDOW (window));
+  if (n_files > 0)
+    winnow_window_load_file (window, files[0]);
 }
 
 static void

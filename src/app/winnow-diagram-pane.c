@@ -20,6 +20,7 @@ struct _WinnowDiagramPane
   GtkBox           *legend;
   AdwStatusPage    *empty_page;
   GtkBox           *examples;
+  AdwStatusPage    *loading_page;  /* made on the first load off the GTK thread */
 
   GBinding         *selection;     /* the session's selected node, both ways */
   WinnowNodeCounts *last_counts;   /* per node of the process, as shown */
@@ -220,4 +221,39 @@ winnow_diagram_pane_add_example (WinnowDiagramPane *self,
   gtk_actionable_set_action_name (GTK_ACTIONABLE (button), "win.open-example");
   gtk_actionable_set_action_target_value (GTK_ACTIONABLE (button), g_variant_new_string (path));
   gtk_box_append (self->examples, button);
+}
+
+void
+winnow_diagram_pane_show_loading (WinnowDiagramPane *self,
+                                  const char        *name)
+{
+  g_return_if_fail (WINNOW_IS_DIAGRAM_PANE (self));
+
+  if (name == NULL)
+    {
+      WinnowSession *session = winnow_panel_get_session (WINNOW_PANEL (self));
+
+      gtk_stack_set_visible_child_name (self->stack,
+                                        session && winnow_session_get_process (session) ? "diagram" : "empty");
+      return;
+    }
+  if (self->loading_page == NULL)
+    {
+      GtkWidget *spinner = gtk_spinner_new ();
+
+      gtk_spinner_set_spinning (GTK_SPINNER (spinner), TRUE);
+      gtk_widget_set_size_request (spinner, 32, 32);
+      self->loading_page = ADW_STATUS_PAGE (adw_status_page_new ());
+      gtk_widget_set_name (GTK_WIDGET (self->loading_page), "loading-page");
+      adw_status_page_set_description (self->loading_page, _("Reading and checking the process"));
+      adw_status_page_set_child (self->loading_page, spinner);
+      gtk_stack_add_named (self->stack, GTK_WIDGET (self->loading_page), "loading");
+    }
+  {
+    /* Translators: %s is a file name */
+    g_autofree char *title = g_strdup_printf (_("Opening “%s”…"), name);
+
+    adw_status_page_set_title (self->loading_page, title);
+  }
+  gtk_stack_set_visible_child_name (self->stack, "loading");
 }

@@ -23,4 +23,10 @@ void           winnow_diagram_pane_add_example (WinnowDiagramPane *self,
                                                 const char        *label,
                                                 const char        *path);
 
+/* While a file is read and checked off the GTK thread: a spinner and the
+ * file's name instead of the diagram; NULL goes back to the diagram (or the
+ * empty page). */
+void           winnow_diagram_pane_show_loading (WinnowDiagramPane *self,
+                                                 const char        *name);
+
 G_END_DECLS

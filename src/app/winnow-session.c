@@ -598,6 +598,25 @@ winnow_session_load_bpmn_process (WinnowSession          *self,
   return TRUE;
 }
 
+void
+winnow_session_open_process (WinnowSession         *self,
+                             WnProcess             *process,
+                             const WnEngineOptions *options,
+                             GFile                 *file)
+{
+  WnEngineOptions run = { 0 };
+
+  g_return_if_fail (WINNOW_IS_SESSION (self));
+  g_return_if_fail (process != NULL);
+
+  if (options != NULL)
+    run = *options;
+  /* the trust given is a default: a process that sets its own keeps it */
+  if (process_sets_trust (process))
+    run.trust = WN_TRUST_UNSET;
+  set_process (self, process, NULL, &run, file, NULL, NULL);
+}
+
 const char *
 winnow_session_get_imported_json (WinnowSession *self)
 {

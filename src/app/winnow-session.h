@@ -71,6 +71,14 @@ gboolean          winnow_session_load_bpmn_process (WinnowSession          *self
 const char       *winnow_session_get_imported_json (WinnowSession          *self);
 /* The BPMN process chosen of several, or NULL. */
 const char       *winnow_session_get_bpmn_process_id (WinnowSession        *self);
+/* Start a paused run of a winnow.process/1 `process`, loaded from `file`
+ * (on any thread, by wn_load_process_file()), as winnow_session_load_file()
+ * does once it has read the file: the trust in `options` is a default a
+ * process that sets its own overrides. */
+void              winnow_session_open_process      (WinnowSession          *self,
+                                                    WnProcess              *process,
+                                                    const WnEngineOptions  *options,
+                                                    GFile                  *file);
 /* Start a run of `process` (scenario NULL: the embedded one). */
 void              winnow_session_set_process       (WinnowSession          *self,
                                                     WnProcess              *process,

@@ -219,7 +219,7 @@ chooser_response_cb (GtkNativeDialog *dialog,
         switch (purpose)
           {
           case CHOOSE_PROCESS:
-            winnow_window_open_file (self, file);
+            winnow_window_load_file (self, file);
             break;
           case CHOOSE_SCENARIO:
             winnow_window_open_scenario (self, file);
@@ -454,7 +454,7 @@ open_uri_action (GSimpleAction *action,
   WinnowWindow *self = data;
   g_autoptr(GFile) file = g_file_new_for_uri (g_variant_get_string (param, NULL));
 
-  winnow_window_open_file (self, file);
+  winnow_window_load_file (self, file);
 }
 
 static void

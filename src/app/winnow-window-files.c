@@ -150,6 +150,36 @@ ask_process (WinnowWindow *self,
   return TRUE;
 }
 
+/* What follows a load that worked, here or on a thread. */
+static void
+show_opened (WinnowWindow *self,
+             GFile        *file)
+{
+  winnow_load_errors_show_warnings (self->load_errors, file,
+                                    winnow_session_get_process (self->session)->warnings);
+  remember_file (self, file);
+  /* what the process says of itself, once, as it opens (and in the title's tooltip) */
+  if (winnow_session_get_process (self->session)->about != NULL)
+    {
+      AdwToast *toast = adw_toast_new (winnow_session_get_process (self->session)->about);
+
+      adw_toast_set_timeout (toast, 10);
+      winnow_toast_queue_add (self->toasts, toast);
+    }
+}
+
+/* The engine options a newly opened file runs with. */
+static void
+open_options (WinnowWindow    *self,
+              WnEngineOptions *options)
+{
+  memset (options, 0, sizeof *options);
+  options->instances = self->instances_option;
+  /* a default: the session keeps the trust a process (or its embedded scenario) sets */
+  if (self->settings != NULL)
+    options->trust = (WnTrust) g_settings_get_enum (self->settings, "default-trust");
+}
+
 gboolean
 winnow_window_open_file (WinnowWindow *self,
                          GFile        *file)
@@ -164,15 +194,12 @@ winnow_window_open_bpmn_process (WinnowWindow *self,
 {
   g_autoptr(GPtrArray) diagnostics = NULL;
   g_autoptr(GError) error = NULL;
-  WnEngineOptions options = { 0 };
+  WnEngineOptions options;
 
   g_return_val_if_fail (WINNOW_IS_WINDOW (self), FALSE);
   g_return_val_if_fail (G_IS_FILE (file), FALSE);
 
-  options.instances = self->instances_option;
-  /* a default: the session keeps the trust a process (or its embedded scenario) sets */
-  if (self->settings != NULL)
-    options.trust = (WnTrust) g_settings_get_enum (self->settings, "default-trust");
+  open_options (self, &options);
   if (!winnow_session_load_bpmn_process (self->session, file, process_id, &options, &diagnostics, &error))
     {
       if (process_id == NULL && ask_process (self, file))
@@ -180,18 +207,112 @@ winnow_window_open_bpmn_process (WinnowWindow *self,
       winnow_load_errors_show (self->load_errors, file, diagnostics, error);
       return FALSE;
     }
-  winnow_load_errors_show_warnings (self->load_errors, file,
-                                    winnow_session_get_process (self->session)->warnings);
-  remember_file (self, file);
-  /* what the process says of itself, once, as it opens (and in the title's tooltip) */
-  if (winnow_session_get_process (self->session)->about != NULL)
-    {
-      AdwToast *toast = adw_toast_new (winnow_session_get_process (self->session)->about);
-
-      adw_toast_set_timeout (toast, 10);
-      winnow_toast_queue_add (self->toasts, toast);
-    }
+  show_opened (self, file);
   return TRUE;
+}
+
+/* ---- big files, read off the GTK thread ---- */
+
+#define LOAD_IN_THREAD_BYTES (1024 * 1024)
+
+typedef struct {
+  GFile     *file;
+  char      *path;
+  WnProcess *process;
+  GPtrArray *diagnostics;
+  GError    *error;
+} Load;
+
+static void
+load_free (gpointer data)
+{
+  Load *load = data;
+
+  g_object_unref (load->file);
+  g_free (load->path);
+  g_clear_pointer (&load->process, wn_process_unref);
+  g_clear_pointer (&load->diagnostics, g_ptr_array_unref);
+  g_clear_error (&load->error);
+  g_free (load);
+}
+
+/* Parsing and every check touch nothing but the new process (the engine
+ * and the session stay on the GTK thread, which gets the process whole). */
+static void
+load_thread (GTask        *task,
+             gpointer      source,
+             gpointer      data,
+             GCancellable *cancellable)
+{
+  Load *load = data;
+
+  load->process = wn_load_process_file (load->path, &load->diagnostics, &load->error);
+  g_task_return_boolean (task, TRUE);
+}
+
+static void
+load_done (GObject      *source,
+           GAsyncResult *result,
+           gpointer      data)
+{
+  WinnowWindow *self = WINNOW_WINDOW (source);
+  Load *load = g_task_get_task_data (G_TASK (result));
+  WnEngineOptions options;
+
+  if (self->loading != G_TASK (result))
+    return;   /* another open came after it */
+  g_clear_object (&self->loading);
+  winnow_diagram_pane_show_loading (self->diagram_pane, NULL);
+  if (load->process == NULL)
+    {
+      winnow_load_errors_show (self->load_errors, load->file, load->diagnostics, load->error);
+      return;
+    }
+  open_options (self, &options);
+  winnow_session_open_process (self->session, load->process, &options, load->file);
+  show_opened (self, load->file);
+}
+
+void
+winnow_window_load_file (WinnowWindow *self,
+                         GFile        *file)
+{
+  g_autoptr(GFileInfo) info = NULL;
+  g_autofree char *name = NULL;
+  Load *load;
+
+  g_return_if_fail (WINNOW_IS_WINDOW (self));
+  g_return_if_fail (G_IS_FILE (file));
+
+  g_clear_object (&self->loading);   /* its result, when it comes, is dropped */
+  info = g_file_query_info (file, G_FILE_ATTRIBUTE_STANDARD_SIZE "," G_FILE_ATTRIBUTE_STANDARD_TYPE,
+                            G_FILE_QUERY_INFO_NONE, NULL, NULL);
+  name = g_file_get_basename (file);
+  if (info == NULL || g_file_info_get_file_type (info) != G_FILE_TYPE_REGULAR ||
+      g_file_info_get_size (info) < LOAD_IN_THREAD_BYTES || !g_file_is_native (file) ||
+      g_str_has_suffix (name, ".bpmn"))
+    {
+      /* small, BPMN (which may ask for a process first), or one the loader
+       * refuses with its own message: at once */
+      winnow_diagram_pane_show_loading (self->diagram_pane, NULL);
+      winnow_window_open_file (self, file);
+      return;
+    }
+  load = g_new0 (Load, 1);
+  load->file = g_object_ref (file);
+  load->path = g_file_get_path (file);
+  self->loading = g_task_new (self, NULL, load_done, NULL);
+  g_task_set_task_data (self->loading, load, load_free);
+  g_task_set_name (self->loading, "winnow: load a process");
+  winnow_diagram_pane_show_loading (self->diagram_pane, name);
+  g_task_run_in_thread (self->loading, load_thread);
+}
+
+gboolean
+winnow_window_is_loading (WinnowWindow *self)
+{
+  g_return_val_if_fail (WINNOW_IS_WINDOW (self), FALSE);
+  return self->loading != NULL;
 }
 
 char *
@@ -287,7 +408,7 @@ drop_cb (GtkDropTarget *target,
 
   if (file == NULL)
     return FALSE;
-  winnow_window_open_file (self, file);
+  winnow_window_load_file (self, file);
   return TRUE;
 }
 

@@ -67,6 +67,7 @@ struct _WinnowWindow
   char                 *alert_titles[WINNOW_ALERT_FINISHED + 1];  /* for the toasts, not shown yet */
   const char           *alert_tabs[WINNOW_ALERT_FINISHED + 1];    /* the tab each one's button shows */
   guint                 instances_option;
+  GTask                *loading;       /* the file being read off the GTK thread, or NULL */
   WnTime                step_delta;
   AdwToast             *alert_toasts[WINNOW_ALERT_FINISHED + 1];
   WinnowToastQueue     *toasts;          /* every toast of the window's */
