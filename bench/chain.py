@@ -5,8 +5,9 @@
     bench/chain.py N [--bpmn] [--input all|named] [-o FILE]
 
 N is the number of nodes (start and end included, N >= 3). Every task is a
-worker task on the topic "work" that one instant worker completes at once
-with a small body. `--input all` (the default) leaves out the worker's
+worker task on the topic "work" that one worker completes after 1 ms of
+virtual time (a chain run at one instant would trip the engine's zero-time
+loop guard past 10^5 nodes) with a small body. `--input all` (the default) leaves out the worker's
 `input`, so each job's input is every instance variable (files.md); `named`
 gives each task `"input": ["order"]`. Each task writes its own output
 variable (the node id), so the instance holds one more variable after every
@@ -38,8 +39,8 @@ def json_chain(n, named, out):
         w('    { "id": "f%d", "from": "%s", "to": "s%d" },\n' % (i, prev, i))
         prev = 's%d' % i
     w('    { "id": "f%d", "from": "%s", "to": "end" }\n  ],\n' % (tasks, prev))
-    w('  "scenario": { "workers": [ { "id": "instant", "topic": "work",'
-      ' "responses": [ { "complete": { "body": { "ok": true } } } ] } ] }\n}\n')
+    w('  "scenario": { "workers": [ { "id": "w", "topic": "work",'
+      ' "responses": [ { "after": "1ms", "complete": { "body": { "ok": true } } } ] } ] }\n}\n')
 
 
 def bpmn_chain(n, out):
