@@ -5,7 +5,8 @@
     python3 bench/plot.py bench/build/curves.csv bench/build/curves.svg
 
 One panel per series, log-scaled x (the size), linear y starting at 0, so a flat
-line means the cost does not grow with the size. Standard library only.
+line means the cost does not grow with the size: a flat rate, or a flat
+cost per unit, is linear growth. Standard library only.
 """
 import csv
 import math
@@ -15,8 +16,11 @@ from collections import defaultdict
 PANELS = [
     ("fetch_ns", "fetch-and-lock, ns", "gated jobs on the topic"),
     ("throughput_a", "executions per CPU second (a)", "instances"),
+    ("throughput_a_journal", "the same, journal → /dev/null", "instances"),
     ("rss_per_instance", "bytes of RSS per parked instance", "instances"),
     ("load_us_per_node", "load + validate, µs per node", "nodes"),
+    ("bpmn_load_us_per_node", "BPMN import + validate, µs per node", "nodes"),
+    ("travel_us_per_event", "step back (the rerun), µs per event", "events in the run"),
 ]
 W, H = 360, 220          # one panel
 ML, MR, MT, MB = 62, 14, 28, 40

@@ -11,7 +11,8 @@
  *   load         loading and validating a generated 1 000-node process
  *   gui          the app's start to first frame and its frame times (when the app reports them)
  *   travel-app   Step Back and scrubs in the app, key to picture (the frame probe's travel mode)
- *   peer         winnow-run -n 10000 against bpmn-engine on the same topology
+ *   peer         winnow-run -n 10000 against bpmn-engine on the same topology, and
+ *                Winnow's BPMN importer against bpmn-moddle on the same generated model
  *   sweep        winnow-run --sweep of 20 variants × 10⁵ instances with -j 1 and -j 2: the speed-up
  */
 #include "config.h"
@@ -26,6 +27,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include <glib/gstdio.h>
 
 #include "winnow.h"
 #include "wn-bench-ideal.h"
@@ -566,9 +568,15 @@ bench_throughput (Bench *bench)
         {
           Series s = { { 0 }, 0 };
 
+          Series on = { { 0 }, 0 };
+
           for (guint r = 0; r < 3; r++)
-            series_add (&s, throughput_once (instant, sizes[i], WN_TRUST_UNSET, FALSE, sizes[i]));
+            {
+              series_add (&s, throughput_once (instant, sizes[i], WN_TRUST_UNSET, FALSE, sizes[i]));
+              series_add (&on, throughput_once (instant, sizes[i], WN_TRUST_UNSET, TRUE, sizes[i]));
+            }
           csv_row (bench, "throughput_a", sizes[i], series_median (&s));
+          csv_row (bench, "throughput_a_journal", sizes[i], series_median (&on));
         }
     }
 }
@@ -857,7 +865,23 @@ bench_travel (Bench *bench)
                  bench->quick ? BASIS_NONE : BASIS_BUDGET);
       rss_label = g_strdup_printf ("  resident growth of the rerun (%" G_GUINT64_FORMAT " events)", events);
       print_row (rss_label, &rss, 1, "MiB", TARGET_NONE, 0, BASIS_NONE);
-      csv_row (bench, "travel_ms", (double) events, series_median (&s));
+      csv_row (bench, "travel_us_per_event", (double) events, series_median (&s) * 1000.0 / (double) events);
+    }
+  /* growth curve: the same step back at smaller and in-between sizes */
+  if (bench->csv_out != NULL && !bench->quick)
+    {
+      guint more[] = { 59, 588, 1765, 17647 };   /* 10³, 10⁴, 3·10⁴, 3·10⁵ events */
+
+      for (guint i = 0; i < G_N_ELEMENTS (more); i++)
+        {
+          Series s = { { 0 }, 0 };
+          guint64 events = 0;
+          double kib;
+
+          for (guint r = 0; r < 3; r++)
+            series_add (&s, travel_once (process, more[i], &events, &kib));
+          csv_row (bench, "travel_us_per_event", (double) events, series_median (&s) * 1000.0 / (double) events);
+        }
     }
 }
 
@@ -1119,7 +1143,98 @@ bench_load (Bench *bench)
             }
           csv_row (bench, "load_us_per_node", sizes[i], series_median (&t) * 1000.0 / sizes[i]);
         }
+      for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
+        {
+          g_autofree char *generated = generate_bpmn (sizes[i]);
+          Series t = { { 0 }, 0 };
+
+          for (guint r = 0; r < 5; r++)
+            {
+              g_autoptr(GPtrArray) diagnostics = NULL;
+              double t0 = cpu_seconds ();
+              WnProcess *process = wn_load_bpmn_data (generated, -1, "generated.bpmn", NULL, NULL, &diagnostics, NULL);
+
+              series_add (&t, (cpu_seconds () - t0) * 1000.0);
+              if (process == NULL)
+                g_error ("the generated BPMN model of %u nodes does not load", sizes[i]);
+              wn_process_unref (process);
+            }
+          csv_row (bench, "bpmn_load_us_per_node", sizes[i], series_median (&t) * 1000.0 / sizes[i]);
+        }
     }
+}
+
+/* ---- the BPMN parser peer ---- */
+
+/* bpmn-moddle (bench/peer/moddle.mjs) parses the same generated 1 000-node
+ * model as Winnow's importer, in the same run: CPU ms per parse, and the
+ * ratio to Winnow's parse-and-validate of the same file. */
+static void
+bench_moddle (Bench *bench)
+{
+  g_autofree char *bpmn = generate_bpmn (1000);
+  g_autofree char *path = NULL;
+  g_autofree char *script = NULL;
+  g_autofree char *runs = NULL;
+  g_autofree char *out = NULL;
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) lines = NULL;
+  Series winnow = { { 0 }, 0 };
+  Series peer = { { 0 }, 0 };
+  Series ratio = { { 0 }, 0 };
+  int fd, status;
+
+  print_section ("peer: parse a generated 1 000-node BPMN model (with its diagram), CPU ms");
+  time_load (bpmn, TRUE, bench->runs, &winnow);
+  print_row ("Winnow's importer: parse, map and validate", &winnow, 1, "ms", TARGET_NONE, 0, BASIS_NONE);
+  if (bench->peer_dir == NULL)
+    {
+      print_na ("bpmn-moddle", "(no --peer directory)");
+      return;
+    }
+  fd = g_file_open_tmp ("wn-bench-XXXXXX.bpmn", &path, &error);
+  if (fd < 0 || !g_file_set_contents (path, bpmn, -1, &error))
+    {
+      print_na ("bpmn-moddle", error->message);
+      if (fd >= 0)
+        close (fd);
+      return;
+    }
+  close (fd);
+  script = g_build_filename (bench->peer_dir, "moddle.mjs", NULL);
+  runs = g_strdup_printf ("%u", bench->runs);
+  {
+    const char *argv[] = { "node", script, path, runs, NULL };
+
+    if (!g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_LEAVE_DESCRIPTORS_OPEN,
+                       NULL, NULL, &out, NULL, &status, &error) ||
+        !g_spawn_check_wait_status (status, &error))
+      {
+        g_unlink (path);
+        print_na ("bpmn-moddle", error->message);
+        return;
+      }
+  }
+  g_unlink (path);
+  lines = g_strsplit (out, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      const char *p = strstr (lines[i], "\"ms\":");
+      const char *e = strstr (lines[i], "\"elements\":");
+
+      /* the model's 1 000 nodes and their flows: it read all of it */
+      if (p != NULL && e != NULL && atoi (e + strlen ("\"elements\":")) > 1000)
+        series_add (&peer, g_ascii_strtod (p + strlen ("\"ms\":"), NULL));
+    }
+  if (peer.n == 0)
+    {
+      print_na ("bpmn-moddle", "(no result from the peer script)");
+      return;
+    }
+  print_row ("bpmn-moddle 9.0.4 fromXML, timed in node", &peer, 1, "ms", TARGET_NONE, 0, BASIS_NONE);
+  for (guint i = 0; i < peer.n; i++)
+    series_add (&ratio, peer.v[i] / series_median (&winnow));
+  print_row ("ratio bpmn-moddle / Winnow", &ratio, 2, "×", TARGET_AT_LEAST, 1, BASIS_RATIO);
 }
 
 /* ---- GUI ---- */
@@ -1705,6 +1820,8 @@ main (int    argc,
     bench_travel_app (&bench);
   if (wanted (&bench, "peer") && bench.winnow_run != NULL)
     bench_peer (&bench);
+  if (wanted (&bench, "peer"))
+    bench_moddle (&bench);
   if (wanted (&bench, "sweep") && bench.winnow_run != NULL)
     bench_sweep (&bench);
 
