@@ -96,9 +96,10 @@ struct _WnInstance
    * object of its own. */
   JsonObject      *variables;
   guint            var_bytes_counted : 1;  /* since its first script: var_bytes is kept */
-  guint            variables_gen : 31;     /* which object `variables` is: counts the copies
-                                            * from 1, saturates (then jobs' shares never end) */
-  guint32          n_input_shares;         /* unfinished jobs whose input is `variables` */
+  guint            variables_gen : 15;     /* which object `variables` is: counts the copies
+                                            * from 1; saturated, jobs' shares never end */
+  guint            n_input_shares : 16;    /* unfinished jobs whose input is `variables`;
+                                            * saturated, it no longer counts down */
   guint32          var_bytes;          /* wn_json_node_size() of the variables, keys
                                         * included; saturates at G_MAXUINT32 */
   const char      *pending_name;   /* borrowed from the process; NULL = nothing pending */

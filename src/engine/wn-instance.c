@@ -460,6 +460,11 @@ track_fail (WnTrack    *track,
  * job's lock; the REST server when a job is fetched). So a chain of tasks,
  * each job taking every variable and each output written after its job,
  * writes in place and never copies. */
+/* The bit-fields' ceilings (wn-engine-private.h): past them the sharing is
+ * no longer counted, and the instance copies at every write while shared. */
+#define GEN_SATURATED    0x7FFFu
+#define SHARES_SATURATED 0xFFFFu
+
 static gboolean
 variables_shared (WnInstance *instance)
 {
@@ -474,7 +479,8 @@ share_variables (WnTrack *track)
 
   if (instance->variables == instance->engine->process->variables)
     return;   /* the defaults: never written */
-  instance->n_input_shares++;
+  if (instance->n_input_shares < SHARES_SATURATED)
+    instance->n_input_shares++;
   track->input_gen = instance->variables_gen;
 }
 
@@ -483,9 +489,9 @@ static void
 unshare_variables (WnTrack *track)
 {
   WnInstance *instance = track->instance;
-  guint saturated = (1u << 31) - 1;
 
-  if (track->input_gen != 0 && track->input_gen == instance->variables_gen && track->input_gen != saturated)
+  if (track->input_gen != 0 && track->input_gen == instance->variables_gen && track->input_gen != GEN_SATURATED &&
+      instance->n_input_shares != SHARES_SATURATED)
     {
       g_assert (instance->n_input_shares > 0);
       instance->n_input_shares--;
@@ -525,7 +531,7 @@ set_member (WnInstance *instance,
       instance->variables = own;
       /* the jobs that share the old object keep it; none shares this one */
       instance->n_input_shares = 0;
-      if (instance->variables_gen < (1u << 31) - 1)
+      if (instance->variables_gen < GEN_SATURATED)
         instance->variables_gen++;
     }
   old = json_object_get_member (instance->variables, name);
