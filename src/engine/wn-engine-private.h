@@ -131,7 +131,9 @@ struct _WnEngine
   WnPool         *instance_pool; /* where the instances live */
   GPtrArray      *instances;     /* WnInstance* in start order: "i<n>" is instances[n - 1] */
   GPtrArray      *workers;       /* WnSimWorker* */
-  GHashTable     *topic_injections;  /* topic → GQueue of WnResponse* */
+  GHashTable     *topic_injections;  /* topic → GQueue of WnInjection* (borrowed from injections) */
+  GPtrArray      *injections;    /* WnInjection*, pending, in injection order (owned) */
+  guint           next_injection;
   GPtrArray      *implicit_topics;   /* char*, NULL-terminated */
 
   guint          *end_counts;    /* per node: completed instances that ended there */

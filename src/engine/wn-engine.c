@@ -174,6 +174,9 @@ replay_cb (gpointer data)
     case WN_COMMAND_TOPIC_SIMULATED:
       ok = wn_engine_set_topic_simulated (self, c->topic, c->on, &error);
       break;
+    case WN_COMMAND_CANCEL_INJECTION:
+      ok = wn_engine_cancel_injection (self, c->injection, &error);
+      break;
     default:
       g_assert_not_reached ();
     }
@@ -245,6 +248,28 @@ topic_queue (WnEngine   *self,
   return queue;
 }
 
+static void
+injection_free (gpointer data)
+{
+  WnInjection *injection = data;
+
+  g_free ((char *) injection->topic);
+  g_free ((char *) injection->worker);
+  wn_response_unref (injection->response);
+  g_free (injection);
+}
+
+/* The injection leaves the pending list; its response goes to the caller. */
+static WnResponse *
+take (WnEngine    *self,
+      WnInjection *injection)
+{
+  WnResponse *response = wn_response_ref (injection->response);
+
+  g_ptr_array_remove (self->injections, injection);
+  return response;
+}
+
 WnResponse *
 _wn_engine_take_injection (WnEngine    *self,
                            WnSimWorker *worker)
@@ -252,17 +277,17 @@ _wn_engine_take_injection (WnEngine    *self,
   GQueue *queue = _wn_sim_worker_get_injections (worker);
 
   if (!g_queue_is_empty (queue))
-    return g_queue_pop_head (queue);
+    return take (self, g_queue_pop_head (queue));
   queue = topic_queue (self, _wn_sim_worker_get_topic (worker), FALSE);
   if (queue != NULL && !g_queue_is_empty (queue))
-    return g_queue_pop_head (queue);
+    return take (self, g_queue_pop_head (queue));
   return NULL;
 }
 
 static void
 free_queue (gpointer data)
 {
-  g_queue_free_full (data, (GDestroyNotify) wn_response_unref);
+  g_queue_free (data);
 }
 
 /* ---- scheduled scenario actions ---- */
@@ -543,6 +568,7 @@ wn_engine_new (WnProcess             *process,
   self->instances = g_ptr_array_new_with_free_func ((GDestroyNotify) _wn_instance_free);
   self->workers = g_ptr_array_new_with_free_func ((GDestroyNotify) _wn_sim_worker_free);
   self->topic_injections = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, free_queue);
+  self->injections = g_ptr_array_new_with_free_func (injection_free);
   self->implicit_topics = g_ptr_array_new_with_free_func (g_free);
   self->end_counts = g_new0 (guint, process->n_nodes);
 
@@ -628,6 +654,7 @@ wn_engine_free (WnEngine *self)
   g_ptr_array_unref (self->instances);
   wn_pool_free (self->instance_pool);
   g_hash_table_unref (self->topic_injections);
+  g_ptr_array_unref (self->injections);
   g_ptr_array_unref (self->implicit_topics);
   g_free (self->end_counts);
   g_free (self->failure);
@@ -930,6 +957,16 @@ wn_engine_get_topic_simulated (WnEngine   *self,
   return FALSE;
 }
 
+static WnSimWorker *
+find_worker (WnEngine   *self,
+             const char *id)
+{
+  for (guint i = 0; i < self->workers->len; i++)
+    if (g_strcmp0 (_wn_sim_worker_get_id (g_ptr_array_index (self->workers, i)), id) == 0)
+      return g_ptr_array_index (self->workers, i);
+  return NULL;
+}
+
 gboolean
 wn_engine_inject (WnEngine    *self,
                   const char  *topic,
@@ -940,32 +977,34 @@ wn_engine_inject (WnEngine    *self,
   g_autofree char *description = NULL;
   WnEvent ev = WN_EVENT_INIT (WN_EV_INJECT, WN_PH_APPLIED);
 
+  WnSimWorker *target = NULL;
+  WnInjection *injection;
+
   g_return_val_if_fail ((topic == NULL) != (worker == NULL), FALSE);
   g_return_val_if_fail (response != NULL, FALSE);
 
   if (worker != NULL)
     {
-      WnSimWorker *target = NULL;
-
-      for (guint i = 0; i < self->workers->len && target == NULL; i++)
-        if (g_strcmp0 (_wn_sim_worker_get_id (g_ptr_array_index (self->workers, i)), worker) == 0)
-          target = g_ptr_array_index (self->workers, i);
-      if (target == NULL)
+      if ((target = find_worker (self, worker)) == NULL)
         {
           g_set_error (error, WN_ENGINE_ERROR, WN_ENGINE_ERROR_NO_SUCH_WORKER, "no worker %s", worker);
           return FALSE;
         }
-      g_queue_push_tail (_wn_sim_worker_get_injections (target), wn_response_ref (response));
     }
-  else
+  else if (!topic_served (self, topic))
     {
-      if (!topic_served (self, topic))
-        {
-          g_set_error (error, WN_ENGINE_ERROR, WN_ENGINE_ERROR_NO_SUCH_TOPIC, "no worker serves topic %s", topic);
-          return FALSE;
-        }
-      g_queue_push_tail (topic_queue (self, topic, TRUE), wn_response_ref (response));
+      g_set_error (error, WN_ENGINE_ERROR, WN_ENGINE_ERROR_NO_SUCH_TOPIC, "no worker serves topic %s", topic);
+      return FALSE;
     }
+  injection = g_new0 (WnInjection, 1);
+  injection->id = ++self->next_injection;
+  injection->topic = g_strdup (target != NULL ? _wn_sim_worker_get_topic (target) : topic);
+  injection->worker = g_strdup (worker);
+  injection->response = wn_response_ref (response);
+  injection->at = wn_scheduler_now (self->scheduler);
+  g_ptr_array_add (self->injections, injection);
+  g_queue_push_tail (target != NULL ? _wn_sim_worker_get_injections (target) : topic_queue (self, topic, TRUE),
+                     injection);
   {
     WnCommand *command = record (self, WN_COMMAND_INJECT);
     if (command != NULL)
@@ -976,6 +1015,56 @@ wn_engine_inject (WnEngine    *self,
       }
   }
   description = wn_response_describe (response);
+  ev.topic = topic;
+  ev.worker = worker;
+  ev.action = description;
+  _wn_engine_emit (self, &ev);
+  return TRUE;
+}
+
+GPtrArray *
+wn_engine_get_injections (WnEngine *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  return self->injections;
+}
+
+gboolean
+wn_engine_cancel_injection (WnEngine  *self,
+                            guint      id,
+                            GError   **error)
+{
+  WnInjection *injection = NULL;
+  WnEvent ev = WN_EVENT_INIT (WN_EV_INJECT, WN_PH_CANCELED);
+  g_autofree char *description = NULL;
+  g_autofree char *topic = NULL;
+  g_autofree char *worker = NULL;
+  GQueue *queue;
+
+  g_return_val_if_fail (self != NULL, FALSE);
+
+  for (guint i = 0; i < self->injections->len && injection == NULL; i++)
+    if (((WnInjection *) g_ptr_array_index (self->injections, i))->id == id)
+      injection = g_ptr_array_index (self->injections, i);
+  if (injection == NULL)
+    {
+      g_set_error (error, WN_ENGINE_ERROR, WN_ENGINE_ERROR_NO_SUCH_INJECTION,
+                   "no pending injection %u", id);
+      return FALSE;
+    }
+  {
+    WnCommand *command = record (self, WN_COMMAND_CANCEL_INJECTION);
+    if (command != NULL)
+      command->injection = id;
+  }
+  queue = injection->worker != NULL ? _wn_sim_worker_get_injections (find_worker (self, injection->worker))
+                                    : topic_queue (self, injection->topic, FALSE);
+  g_queue_remove (queue, injection);
+  /* the event names what the injection did, as inject.applied did */
+  description = wn_response_describe (injection->response);
+  worker = g_strdup (injection->worker);
+  topic = worker == NULL ? g_strdup (injection->topic) : NULL;
+  g_ptr_array_remove (self->injections, injection);
   ev.topic = topic;
   ev.worker = worker;
   ev.action = description;

@@ -38,6 +38,7 @@ typedef enum {
   WN_ENGINE_ERROR_INVALID,
   WN_ENGINE_ERROR_NO_USER_TASK,
   WN_ENGINE_ERROR_NO_SUBSCRIPTION,
+  WN_ENGINE_ERROR_NO_SUCH_INJECTION,
 } WnEngineError;
 
 /* Run-level overrides (the runner's flags; UNSET/0 = keep the files' values). */
@@ -130,6 +131,25 @@ gboolean      wn_engine_get_topic_simulated (WnEngine *engine, const char *topic
  * them non-NULL). Journals inject.applied. */
 gboolean      wn_engine_inject           (WnEngine *engine, const char *topic, const char *worker,
                                           WnResponse *response, GError **error);
+
+/* An injected response still waiting for the execution it replaces. */
+typedef struct {
+  guint        id;        /* from 1, in the order of injection (the scenario's faults too) */
+  const char  *topic;     /* the topic it waits on: the injection's, or its worker's */
+  const char  *worker;    /* NULL: the topic's next execution; else that worker's next */
+  WnResponse  *response;
+  WnTime       at;        /* when it was injected */
+} WnInjection;
+
+/* The injections no execution has taken yet (WnInjection*, borrowed, in
+ * injection order; valid until the engine next runs or is commanded). An
+ * execution takes its worker's oldest one, else its topic's oldest. */
+GPtrArray    *wn_engine_get_injections   (WnEngine *engine);
+/* Take back the pending injection `id`: no execution gets it. Journals
+ * inject.canceled and is recorded for the session.
+ * WN_ENGINE_ERROR_NO_SUCH_INJECTION when none by that id is pending (never
+ * made, or already taken by an execution or cancelled). */
+gboolean      wn_engine_cancel_injection (WnEngine *engine, guint id, GError **error);
 
 /* Incidents (onExhausted = incident). */
 gboolean      wn_engine_incident_retry   (WnEngine *engine, const char *instance, const char *node, GError **error);

@@ -78,7 +78,7 @@ wn_event_phase_belongs (WnEventKind  kind,
     case WN_EV_GATEWAY:
       return phase == WN_PH_DECIDED;
     case WN_EV_INJECT:
-      return phase == WN_PH_APPLIED;
+      return phase == WN_PH_APPLIED || phase == WN_PH_CANCELED;
     case WN_EV_CLOCK:
       return phase == WN_PH_PAUSED || phase == WN_PH_RESUMED || phase == WN_PH_STEPPED;
     case WN_EV_SCOPE:

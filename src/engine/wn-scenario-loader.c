@@ -441,7 +441,7 @@ parse_variables (WnCheck     *ctx,
 
 static const char * const command_keys[] = {
   "after", "at", "op", "variables", "topic", "worker", "next", "trust", "node", "instance", "phase", "action",
-  "code", "message", "key", "call", "simulated", NULL
+  "code", "message", "key", "call", "simulated", "injection", NULL
 };
 
 /* A list of an operator's commands at `cp` into `out` (WnCommand*). */
@@ -599,6 +599,23 @@ parse_command_list (WnCheck *ctx, JsonNode *list, const char *cp, GPtrArray *out
             {
               g_autofree char *fp = _wn_check_path_key (ep, "simulated");
               ok = _wn_check_bool (ctx, v, fp, &command->on) && ok;
+            }
+          else
+            ok = FALSE;
+          break;
+        case WN_COMMAND_CANCEL_INJECTION:
+          if ((v = _wn_check_member (ctx, entry, ep, "injection", TRUE)) != NULL)
+            {
+              g_autofree char *fp = _wn_check_path_key (ep, "injection");
+              gint64 id;
+
+              if (!_wn_check_holds_type (v, G_TYPE_INT64) || (id = json_node_get_int (v)) < 1 || id > G_MAXUINT)
+                {
+                  _wn_check_report (ctx, v, fp, "must be a pending injection's id, an integer from 1");
+                  ok = FALSE;
+                }
+              else
+                command->injection = (guint) id;
             }
           else
             ok = FALSE;

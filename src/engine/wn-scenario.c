@@ -649,13 +649,13 @@ wn_command_free (WnCommand *command)
 
 static const char *command_ops[] = {
   "start", "inject", "trustDefault", "taskTrust", "incidentRetry", "incidentResolve", "cancel", "clock",
-  "userTaskComplete", "userTaskError", "correlate", "external", "topicSimulated",
+  "userTaskComplete", "userTaskError", "correlate", "external", "topicSimulated", "cancelInjection",
 };
 
 const char *
 wn_command_kind_to_string (WnCommandKind kind)
 {
-  g_return_val_if_fail (kind <= WN_COMMAND_TOPIC_SIMULATED, "?");
+  g_return_val_if_fail (kind < G_N_ELEMENTS (command_ops), "?");
   return command_ops[kind];
 }
 
@@ -739,6 +739,9 @@ wn_command_to_json (const WnCommand *c)
     case WN_COMMAND_TOPIC_SIMULATED:
       json_object_set_string_member (o, "topic", c->topic);
       json_object_set_boolean_member (o, "simulated", c->on);
+      break;
+    case WN_COMMAND_CANCEL_INJECTION:
+      json_object_set_int_member (o, "injection", c->injection);
       break;
     default:
       g_assert_not_reached ();

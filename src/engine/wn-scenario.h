@@ -196,6 +196,7 @@ typedef enum {
   WN_COMMAND_CORRELATE,                                      /* message (the name), key, variables */
   WN_COMMAND_EXTERNAL,                                       /* call: an outside worker's (wn-external.h) */
   WN_COMMAND_TOPIC_SIMULATED,   /*< nick=topicSimulated >*/  /* topic, on */
+  WN_COMMAND_CANCEL_INJECTION,  /*< nick=cancelInjection >*/ /* injection (its id) */
 } WnCommandKind;
 
 typedef struct {
@@ -216,11 +217,12 @@ typedef struct {
   JsonNode      *key;            /* WN_COMMAND_CORRELATE */
   JsonObject    *call;           /* WN_COMMAND_EXTERNAL: the call, as docs/rest-api.md records it */
   gboolean       on;             /* WN_COMMAND_TOPIC_SIMULATED: the topic's simulated workers on */
+  guint          injection;      /* WN_COMMAND_CANCEL_INJECTION: the pending injection's id */
 } WnCommand;
 
 WnCommand  *wn_command_new   (WnCommandKind kind, guint64 after, WnTime at);
 /* "start", "inject", "trustDefault", "taskTrust", "incidentRetry", "incidentResolve", "cancel", "clock",
- * "userTaskComplete", "userTaskError", "correlate", "external", "topicSimulated" */
+ * "userTaskComplete", "userTaskError", "correlate", "external", "topicSimulated", "cancelInjection" */
 const char *wn_command_kind_to_string   (WnCommandKind kind);
 gboolean    wn_command_kind_from_string (const char *text, WnCommandKind *out);
 void        wn_command_free  (WnCommand *command);

@@ -62,6 +62,7 @@ command_copy (const WnCommand *c)
   copy->code = g_strdup (c->code);
   copy->message = g_strdup (c->message);
   copy->key = c->key ? json_node_copy (c->key) : NULL;
+  copy->injection = c->injection;
   return copy;
 }
 

@@ -48,7 +48,7 @@ struct _WnSimWorker
   const char *topics[1];
   WnTime      lock_duration;
   GPtrArray  *responses;      /* WnResponse*, borrowed from the scenario; NULL = implicit */
-  GQueue      injections;     /* WnResponse* aimed at this worker */
+  GQueue      injections;     /* WnInjection* aimed at this worker (the engine owns them) */
   Slot       *slots;
   guint       n_slots;
   JsonNode   *empty_body;     /* {}, what an implicit worker completes with; shared */
@@ -600,7 +600,7 @@ _wn_sim_worker_free (WnSimWorker *self)
       slot_drop_job (slot);
       g_free (slot->job_buffer);
     }
-  g_queue_clear_full (&self->injections, (GDestroyNotify) wn_response_unref);
+  g_queue_clear (&self->injections);
   g_clear_pointer (&self->empty_body, json_node_unref);
   g_free (self->slots);
   g_free (self->id);

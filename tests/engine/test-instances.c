@@ -1224,7 +1224,7 @@ test_breakpoint_phases (void)
     "job.unlocked", "job.workerRearmed", "job.retriesSet", "job.workerPolicyIgnored",
     "fault.thrown", "fault.caught", "fault.uncaught",
     "incident.raised", "incident.retried", "incident.resolved",
-    "gateway.decided", "inject.applied",
+    "gateway.decided", "inject.applied", "inject.canceled",
     "clock.paused", "clock.resumed", "clock.stepped",
     "job.canceled", "scope.entered", "scope.completed", "scope.canceled", "timer.fired", "userTask.created", "userTask.assigned", "userTask.completed", "message.correlated", "message.lost", "message.buffered", "message.expired",
     "node.entered@task", "job.retriesExhausted@task",

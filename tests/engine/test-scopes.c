@@ -575,10 +575,13 @@ journal_of (GPtrArray *events)
   return out;
 }
 
-/* The session the run leaves replays to the same journal. */
+/* The session the run leaves replays to the same journal, and so does a
+ * rerun (time travel), which copies the run's record. */
 static void
 assert_replays (WnTestRun *run)
 {
+  g_autoptr(GPtrArray) rerun_events = g_ptr_array_new_with_free_func ((GDestroyNotify) wn_event_free);
+  g_autoptr(GString) rerun_journal = NULL;
   g_autofree char *session = wn_engine_export_session (run->engine);
   g_autoptr(GError) error = NULL;
   g_autoptr(WnScenario) saved = wn_load_scenario_data (session, -1, "session.json", NULL, &error);
@@ -595,6 +598,13 @@ assert_replays (WnTestRun *run)
   live = journal_of (run->events);
   again = journal_of (replayed);
   g_assert_cmpstr (again->str, ==, live->str);
+
+  replay = wn_engine_new_rerun (run->engine);
+  wn_journal_subscribe (wn_engine_get_journal (replay), record_cb, rerun_events, NULL);
+  wn_engine_run (replay, WN_TIME_NEVER);
+  wn_engine_free (replay);
+  rerun_journal = journal_of (rerun_events);
+  g_assert_cmpstr (rerun_journal->str, ==, live->str);
 }
 
 /* A rerun of the run's record (time travel, wn-travel.h) journals the same:

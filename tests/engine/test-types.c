@@ -27,7 +27,7 @@ test_enum_gtypes (void)
     { wn_track_state_get_type, "WnTrackState", WN_TRACK_FAILED + 1, (ToString) wn_track_state_to_string },
     { wn_node_type_get_type, "WnNodeType", WN_NODE_EVENT_GATEWAY + 1, (ToString) wn_node_type_to_string },
     { wn_response_kind_get_type, "WnResponseKind", WN_RESPONSE_RANDOM + 1, NULL },
-    { wn_command_kind_get_type, "WnCommandKind", WN_COMMAND_TOPIC_SIMULATED + 1, (ToString) wn_command_kind_to_string },
+    { wn_command_kind_get_type, "WnCommandKind", WN_COMMAND_CANCEL_INJECTION + 1, (ToString) wn_command_kind_to_string },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)

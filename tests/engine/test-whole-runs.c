@@ -469,6 +469,144 @@ test_session_round_trip (void)
   g_assert_cmpstr (replay->str, ==, live->str);
 }
 
+/* Injections wait in a list until an execution takes them, and the operator
+ * can take one back (issue 16, polish): the next execution gets its scripted
+ * response, the journal says inject.canceled, and the saved session and a
+ * rerun replay the cancel. */
+static void
+test_cancel_injection (void)
+{
+  g_autoptr(WnProcess) process = load_example ("order-fulfilment.process.json");
+  g_autoptr(GPtrArray) live_events = g_ptr_array_new_with_free_func ((GDestroyNotify) wn_event_free);
+  g_autoptr(GPtrArray) replay_events = g_ptr_array_new_with_free_func ((GDestroyNotify) wn_event_free);
+  g_autoptr(GString) live = g_string_new (NULL);
+  g_autoptr(GString) replay = g_string_new (NULL);
+  g_autoptr(WnScenario) saved = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WnResponse) crash = wn_response_new (WN_RESPONSE_CRASH);
+  g_autoptr(WnResponse) fail = wn_response_new_fail ("500", NULL, "injected");
+  g_autofree char *text = NULL;
+  WnEngine *engine = wn_engine_new (process, NULL, NULL);
+  WnEngine *rerun;
+  GPtrArray *pending;
+  const WnInjection *injection;
+  guint canceled = 0;
+
+  wn_journal_subscribe (wn_engine_get_journal (engine), record_cb, live_events, NULL);
+  g_assert_true (wn_engine_inject (engine, "authorize", NULL, crash, &error));
+  g_assert_true (wn_engine_inject (engine, NULL, "inventory", fail, &error));
+  g_assert_no_error (error);
+  pending = wn_engine_get_injections (engine);
+  g_assert_cmpuint (pending->len, ==, 2);
+  injection = g_ptr_array_index (pending, 0);
+  g_assert_cmpuint (injection->id, ==, 1);
+  g_assert_cmpstr (injection->topic, ==, "authorize");
+  g_assert_null (injection->worker);
+  g_assert_true (injection->response == crash);
+  injection = g_ptr_array_index (pending, 1);
+  g_assert_cmpuint (injection->id, ==, 2);
+  g_assert_cmpstr (injection->topic, ==, "reserve");
+  g_assert_cmpstr (injection->worker, ==, "inventory");
+
+  /* take the crash back: authorize runs as scripted */
+  g_assert_true (wn_engine_cancel_injection (engine, 1, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (pending->len, ==, 1);
+  g_assert_false (wn_engine_cancel_injection (engine, 1, &error));
+  g_assert_error (error, WN_ENGINE_ERROR, WN_ENGINE_ERROR_NO_SUCH_INJECTION);
+  g_clear_error (&error);
+  g_assert_false (wn_engine_cancel_injection (engine, 9, &error));
+  g_assert_error (error, WN_ENGINE_ERROR, WN_ENGINE_ERROR_NO_SUCH_INJECTION);
+  g_clear_error (&error);
+  wn_engine_run (engine, WN_TIME_NEVER);
+  /* the fail went to inventory's first execution; no crash anywhere */
+  g_assert_cmpuint (pending->len, ==, 0);
+  for (guint i = 0; i < live_events->len; i++)
+    {
+      const WnEvent *ev = g_ptr_array_index (live_events, i);
+
+      if (ev->kind == WN_EV_INJECT && ev->phase == WN_PH_CANCELED)
+        {
+          canceled++;
+          g_assert_cmpstr (ev->topic, ==, "authorize");
+          g_assert_cmpstr (ev->action, ==, "crash");
+        }
+      g_assert_false (ev->kind == WN_EV_JOB && ev->phase == WN_PH_LOCK_RECLAIMED);
+    }
+  g_assert_cmpuint (canceled, ==, 1);
+  g_assert_false (wn_engine_cancel_injection (engine, 2, &error));
+  g_assert_error (error, WN_ENGINE_ERROR, WN_ENGINE_ERROR_NO_SUCH_INJECTION);
+  g_clear_error (&error);
+
+  text = wn_engine_export_session (engine);
+  g_assert_nonnull (strstr (text, "\"op\" : \"cancelInjection\""));
+  g_assert_nonnull (strstr (text, "\"injection\" : 1"));
+  for (guint i = 0; i < live_events->len; i++)
+    wn_event_append_json (g_ptr_array_index (live_events, i), live);
+  g_assert_nonnull (strstr (live->str, "\"kind\":\"inject\",\"phase\":\"canceled\""));
+
+  /* a rerun stopped before the cancel has both pending, after it one */
+  rerun = wn_engine_new_rerun (engine);
+  {
+    WnPosition at = { 0, 2, -1, 2 };
+
+    g_assert_true (wn_engine_run_to_position (rerun, &at, G_MAXUINT, &error));
+    g_assert_no_error (error);
+    g_assert_cmpuint (wn_engine_get_injections (rerun)->len, ==, 2);
+    at.commands = 3;
+    at.events = 3;
+    g_assert_true (wn_engine_run_to_position (rerun, &at, G_MAXUINT, &error));
+    g_assert_no_error (error);
+    g_assert_cmpuint (wn_engine_get_injections (rerun)->len, ==, 1);
+    g_assert_cmpuint (((WnInjection *) g_ptr_array_index (wn_engine_get_injections (rerun), 0))->id, ==, 2);
+  }
+  wn_engine_free (rerun);
+  wn_engine_free (engine);
+
+  /* the saved session replays it headless, byte for byte */
+  saved = wn_load_scenario_data (text, -1, "session.scenario.json", NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (saved->commands->len, ==, 3);
+  engine = wn_engine_new (process, saved, NULL);
+  wn_journal_subscribe (wn_engine_get_journal (engine), record_cb, replay_events, NULL);
+  wn_engine_run (engine, WN_TIME_NEVER);
+  for (guint i = 0; i < replay_events->len; i++)
+    wn_event_append_json (g_ptr_array_index (replay_events, i), replay);
+  g_assert_cmpuint (wn_engine_get_notices (engine)->len, ==, 0);
+  wn_engine_free (engine);
+  g_assert_cmpstr (replay->str, ==, live->str);
+
+  /* a hand-edited cancel of an injection that is not pending is a notice */
+  {
+    g_autoptr(WnScenario) bad = wn_load_scenario_data (
+      "{ \"format\": \"winnow.scenario/1\", \"x-winnow\": { \"commands\": ["
+      " { \"after\": 0, \"at\": \"0s\", \"op\": \"cancelInjection\", \"injection\": 4 } ] } }",
+      -1, "bad.scenario.json", NULL, &error);
+
+    g_assert_no_error (error);
+    engine = wn_engine_new (process, bad, NULL);
+    wn_engine_run (engine, WN_TIME_NEVER);
+    pending = wn_engine_get_notices (engine);
+    g_assert_cmpuint (pending->len, ==, 1);
+    g_assert_nonnull (strstr (g_ptr_array_index (pending, 0), "no pending injection 4"));
+    wn_engine_free (engine);
+  }
+  /* and one without a whole id is refused at load, by path */
+  {
+    g_autoptr(GPtrArray) diagnostics = NULL;
+    g_autofree char *message = NULL;
+    g_autoptr(WnScenario) bad = wn_load_scenario_data (
+      "{ \"format\": \"winnow.scenario/1\", \"x-winnow\": { \"commands\": ["
+      " { \"after\": 0, \"at\": \"0s\", \"op\": \"cancelInjection\", \"injection\": 0 } ] } }",
+      -1, "bad.scenario.json", &diagnostics, &error);
+
+    g_assert_null (bad);
+    g_assert_nonnull (error);
+    message = wn_diagnostic_format (g_ptr_array_index (diagnostics, 0));
+    g_assert_nonnull (strstr (message, "x-winnow.commands[0].injection"));
+  }
+}
+
 /* A worker that crashes with a job in hand leaves a lock only its lapse ends:
  * the dispatcher's snapshot says its holder is gone, until another worker
  * takes the job over (issue 16, polish: the Dispatcher marks it). */
@@ -523,6 +661,7 @@ main (int argc, char **argv)
   g_test_add_func ("/engine/WholeRuns/hundred-thousand", test_hundred_thousand_instances);
   g_test_add_func ("/engine/WholeRuns/session-round-trip", test_session_round_trip);
   g_test_add_func ("/engine/WholeRuns/crashed-holder", test_crashed_holder);
+  g_test_add_func ("/engine/WholeRuns/cancel-injection", test_cancel_injection);
 
   return g_test_run ();
 }
