@@ -3,7 +3,9 @@
  * selected node is a task. It follows the session's selected node itself;
  * its Inject button is win.inject-fault, which calls
  * winnow_fault_panel_inject(), and its `can-inject` property is that
- * action's enabled state (the window binds them). */
+ * action's enabled state (the window binds them). Below, the injections
+ * still pending for the task's topic, each with a Cancel button
+ * (win.cancel-injection, its id as the target). */
 #include "config.h"
 
 #include <glib/gi18n.h>
@@ -23,7 +25,10 @@ struct _WinnowFaultPanel
   AdwEntryRow         *fault_duration_row;
   AdwEntryRow         *fault_json_row;
   GtkLabel            *fault_error;
+  AdwPreferencesGroup *pending_group;
 
+  GPtrArray           *pending_rows;  /* the rows in pending_group */
+  GString             *pending_key;   /* the ids they show, to rebuild only on a change */
   gboolean             can_inject;
 };
 
@@ -126,6 +131,71 @@ update_fault_panel (WinnowFaultPanel *self)
     }
 }
 
+/* One row per pending injection of the task's topic (its own, or aimed at a
+ * worker serving it), oldest first: the next executions take them in that
+ * order. */
+static void
+update_pending (WinnowFaultPanel *self)
+{
+  WinnowSession *session = winnow_panel_get_session (WINNOW_PANEL (self));
+  const WnNode *node = session ? winnow_panel_selected_node (session) : NULL;
+  GPtrArray *injections = session ? winnow_session_get_injections (session) : NULL;
+  g_autoptr(GString) key = g_string_new (NULL);
+  g_autoptr(GPtrArray) shown = g_ptr_array_new ();
+
+  for (guint i = 0; injections != NULL && node != NULL && node->worker != NULL && i < injections->len; i++)
+    {
+      const WnInjection *injection = g_ptr_array_index (injections, i);
+
+      if (g_strcmp0 (injection->topic, node->worker->topic) == 0)
+        {
+          g_ptr_array_add (shown, (gpointer) injection);
+          g_string_append_printf (key, "%u,", injection->id);
+        }
+    }
+  if (g_string_equal (key, self->pending_key))
+    return;
+  g_string_assign (self->pending_key, key->str);
+  for (guint i = 0; i < self->pending_rows->len; i++)
+    adw_preferences_group_remove (self->pending_group, g_ptr_array_index (self->pending_rows, i));
+  g_ptr_array_set_size (self->pending_rows, 0);
+  for (guint i = 0; i < shown->len; i++)
+    {
+      const WnInjection *injection = g_ptr_array_index (shown, i);
+      g_autofree char *what = wn_response_describe (injection->response);
+      g_autofree char *at = wn_time_format_clock (injection->at);
+      g_autofree char *name = g_strdup_printf ("pending-injection-%u", injection->id);
+      g_autofree char *subtitle = NULL;
+      GtkWidget *row = adw_action_row_new ();
+      GtkWidget *cancel = gtk_button_new_with_mnemonic (C_("pending injection", "_Cancel"));
+
+      if (injection->worker != NULL)
+        /* Translators: "for worker inventory’s next execution · injected at T+00:00.250" */
+        subtitle = g_strdup_printf (_("for worker %s’s next execution · injected at %s"), injection->worker, at);
+      else
+        /* Translators: "for the topic’s next execution · injected at T+00:00.250" */
+        subtitle = g_strdup_printf (_("for the topic’s next execution · injected at %s"), at);
+      gtk_widget_set_name (row, name);
+      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), what);
+      adw_action_row_set_subtitle (ADW_ACTION_ROW (row), subtitle);
+      gtk_widget_set_valign (cancel, GTK_ALIGN_CENTER);
+      gtk_widget_set_tooltip_text (cancel, _("Take this injection back"));
+      gtk_actionable_set_action_name (GTK_ACTIONABLE (cancel), "win.cancel-injection");
+      gtk_actionable_set_action_target (GTK_ACTIONABLE (cancel), "u", injection->id);
+      adw_action_row_add_suffix (ADW_ACTION_ROW (row), cancel);
+      adw_preferences_group_add (self->pending_group, row);
+      g_ptr_array_add (self->pending_rows, row);
+    }
+  gtk_widget_set_visible (GTK_WIDGET (self->pending_group), shown->len > 0);
+}
+
+static void
+flushed_cb (WinnowSession    *session,
+            WinnowFaultPanel *self)
+{
+  update_pending (self);
+}
+
 static void
 selected_node_cb (WinnowSession    *session,
                   GParamSpec       *pspec,
@@ -133,6 +203,7 @@ selected_node_cb (WinnowSession    *session,
 {
   gtk_widget_set_visible (GTK_WIDGET (self->fault_error), FALSE);
   update_fault_panel (self);
+  update_pending (self);
 }
 
 static void
@@ -140,6 +211,7 @@ run_changed_cb (WinnowSession    *session,
                 WinnowFaultPanel *self)
 {
   update_fault_panel (self);
+  update_pending (self);
 }
 
 static void
@@ -166,6 +238,17 @@ winnow_fault_panel_session_changed (WinnowPanel   *panel,
 {
   if (winnow_panel_get_session (panel) != NULL)
     update_fault_panel (WINNOW_FAULT_PANEL (panel));
+  update_pending (WINNOW_FAULT_PANEL (panel));
+}
+
+static void
+winnow_fault_panel_finalize (GObject *object)
+{
+  WinnowFaultPanel *self = WINNOW_FAULT_PANEL (object);
+
+  g_ptr_array_unref (self->pending_rows);
+  g_string_free (self->pending_key, TRUE);
+  G_OBJECT_CLASS (winnow_fault_panel_parent_class)->finalize (object);
 }
 
 static void
@@ -176,9 +259,11 @@ winnow_fault_panel_class_init (WinnowFaultPanelClass *klass)
   WinnowPanelClass *panel_class = WINNOW_PANEL_CLASS (klass);
 
   object_class->get_property = winnow_fault_panel_get_property;
+  object_class->finalize = winnow_fault_panel_finalize;
   panel_class->session_changed = winnow_fault_panel_session_changed;
   winnow_panel_class_follow (panel_class, "notify::selected-node", G_CALLBACK (selected_node_cb));
   winnow_panel_class_follow (panel_class, "run-changed", G_CALLBACK (run_changed_cb));
+  winnow_panel_class_follow (panel_class, "flushed", G_CALLBACK (flushed_cb));
 
   /* a task is selected and a run is on: win.inject-fault's enabled state */
   properties[PROP_CAN_INJECT] =
@@ -195,6 +280,7 @@ winnow_fault_panel_class_init (WinnowFaultPanelClass *klass)
   BIND (fault_duration_row);
   BIND (fault_json_row);
   BIND (fault_error);
+  BIND (pending_group);
 #undef BIND
 }
 
@@ -204,6 +290,8 @@ winnow_fault_panel_init (WinnowFaultPanel *self)
   AdwEntryRow *fields[3];
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  self->pending_rows = g_ptr_array_new ();
+  self->pending_key = g_string_new (NULL);
   fields[0] = self->fault_code_row;
   fields[1] = self->fault_duration_row;
   fields[2] = self->fault_json_row;

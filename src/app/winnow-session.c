@@ -976,6 +976,22 @@ winnow_session_inject (WinnowSession  *self,
   return check_loaded (self, error) && after_command (self, wn_engine_inject (self->engine, topic, worker, response, error));
 }
 
+GPtrArray *
+winnow_session_get_injections (WinnowSession *self)
+{
+  g_return_val_if_fail (WINNOW_IS_SESSION (self), NULL);
+  return self->engine ? wn_engine_get_injections (self->engine) : NULL;
+}
+
+gboolean
+winnow_session_cancel_injection (WinnowSession  *self,
+                                 guint           id,
+                                 GError        **error)
+{
+  g_return_val_if_fail (WINNOW_IS_SESSION (self), FALSE);
+  return check_loaded (self, error) && after_command (self, wn_engine_cancel_injection (self->engine, id, error));
+}
+
 const char *
 winnow_session_start_instance (WinnowSession  *self,
                                JsonObject     *variables,

@@ -160,6 +160,12 @@ gboolean          winnow_session_inject            (WinnowSession          *self
                                                     const char             *worker,
                                                     WnResponse             *response,
                                                     GError                **error);
+/* The injections no execution has taken yet (WnInjection*, borrowed, in
+ * injection order; NULL without a run), and taking one back by its id. */
+GPtrArray        *winnow_session_get_injections    (WinnowSession          *self);
+gboolean          winnow_session_cancel_injection  (WinnowSession          *self,
+                                                    guint                   id,
+                                                    GError                **error);
 const char       *winnow_session_start_instance    (WinnowSession          *self,
                                                     JsonObject             *variables,
                                                     GError                **error);
@@ -191,8 +197,8 @@ char             *winnow_session_get_journal_text  (WinnowSession          *self
                                                     gsize                  *length);
 /* The run so far as a winnow.scenario/1 document that replays it. */
 char             *winnow_session_export_session    (WinnowSession          *self);
-/* The operator did something the run records (a start, an injection, a trust
- * change, an incident operation, a cancel; not play, pause or a step) since
+/* The operator did something the run records (a start, an injection or its
+ * cancel, a trust change, an incident operation, a cancel; not play, pause or a step) since
  * the session was last saved or opened. */
 gboolean          winnow_session_has_unsaved_actions (WinnowSession        *self);
 /* What the session exports now has been written. */

@@ -723,6 +723,40 @@ inject_fault_action (GSimpleAction *action,
     _winnow_window_ensure_tick (self);
 }
 
+/* win.cancel-injection(id): a pending injection's Cancel button. */
+static void
+cancel_injection_action (GSimpleAction *action,
+                         GVariant      *param,
+                         gpointer       data)
+{
+  WinnowWindow *self = data;
+  guint id = g_variant_get_uint32 (param);
+  GPtrArray *injections = winnow_session_get_injections (self->session);
+  g_autofree char *what = NULL;
+  g_autofree char *where = NULL;
+  g_autofree char *done = NULL;
+  g_autoptr(GError) error = NULL;
+
+  for (guint i = 0; injections != NULL && i < injections->len && what == NULL; i++)
+    {
+      const WnInjection *injection = g_ptr_array_index (injections, i);
+
+      if (injection->id == id)
+        {
+          what = wn_response_describe (injection->response);
+          where = g_strdup (injection->worker ? injection->worker : injection->topic);
+        }
+    }
+  if (!winnow_session_cancel_injection (self->session, id, &error))
+    {
+      _winnow_window_show_toast (self, error->message);
+      return;
+    }
+  /* Translators: "Cancelled the injected crash on authorize" (a topic or a worker) */
+  done = g_strdup_printf (_("Cancelled the injected %s on %s"), what, where);
+  _winnow_window_show_toast (self, done);
+}
+
 /* win.start-instance: the run panel's Start Instance button. */
 static void
 start_instance_action (GSimpleAction *action,
@@ -767,6 +801,7 @@ static const GActionEntry win_entries[] = {
   { "add-breakpoint", add_breakpoint_action, NULL, NULL, NULL },
   { "add-breakpoint-spec", add_breakpoint_spec_action, "s", NULL, NULL },
   { "inject-fault", inject_fault_action, NULL, NULL, NULL },
+  { "cancel-injection", cancel_injection_action, "u", NULL, NULL },
   { "show-primary-menu", show_primary_menu_action, NULL, NULL, NULL },
   { "start-instance", start_instance_action, NULL, NULL, NULL },
 };

@@ -652,6 +652,83 @@ test_fault_fields (void)
   close_window (window);
 }
 
+/* Injections wait in the fault panel until an execution takes them; Cancel
+ * takes one back, the journal says so, the session records it and Step Back
+ * brings it back (issue 16, polish). */
+static void
+test_pending_injections (void)
+{
+  WinnowWindow *window = open_window ("order-fulfilment.process.json");
+  WinnowSession *session = winnow_window_get_session (window);
+  GtkWidget *kind = winnow_test_find_named (GTK_WIDGET (window), "fault-kind");
+  GtkWidget *code = winnow_test_find_named (GTK_WIDGET (window), "fault-code");
+  GtkWidget *group = winnow_test_find_named (GTK_WIDGET (window), "pending-injections");
+  GtkWidget *row;
+  g_autofree char *saved = NULL;
+  const WnEvent *event;
+
+  winnow_session_set_selected_node (session, "reserve-stock");
+  winnow_test_wait_for_flush (session);
+  g_assert_false (gtk_widget_get_visible (group));
+  adw_combo_row_set_selected (ADW_COMBO_ROW (kind), 3);    /* crash */
+  winnow_test_activate (window, "inject-fault", NULL);
+  adw_combo_row_set_selected (ADW_COMBO_ROW (kind), 0);    /* fail */
+  gtk_editable_set_text (GTK_EDITABLE (code), "503");
+  winnow_test_activate (window, "inject-fault", NULL);
+  g_assert_true (gtk_widget_get_visible (group));
+  row = winnow_test_find_named (group, "pending-injection-1");
+  g_assert_nonnull (row);
+  g_assert_cmpstr (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (row)), ==, "crash");
+  g_assert_cmpstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (row)), ==,
+                   "for the topic’s next execution · injected at T+00:00.000");
+  g_assert_nonnull (winnow_test_find_named (group, "pending-injection-2"));
+  winnow_test_settle (GTK_WIDGET (window));
+  {
+    GtkWidget *scroller = winnow_test_find_named (GTK_WIDGET (window), "inspector-scroller");
+    GtkAdjustment *adj = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scroller));
+
+    graphene_point_t at;
+
+    /* the fault section from its top */
+    g_assert_true (gtk_widget_compute_point (winnow_test_find_named (GTK_WIDGET (window), "fault-kind"),
+                                             gtk_scrolled_window_get_child (GTK_SCROLLED_WINDOW (scroller)),
+                                             &GRAPHENE_POINT_INIT (0, 0), &at));
+    gtk_adjustment_set_value (adj, at.y - 60);
+    winnow_test_settle (GTK_WIDGET (window));
+    winnow_test_save_screenshot (scroller, "pending-injections.png");
+  }
+
+  /* another task's topic has none pending */
+  winnow_session_set_selected_node (session, "authorize-payment");
+  winnow_test_wait_for_flush (session);
+  g_assert_false (gtk_widget_get_visible (group));
+  winnow_session_set_selected_node (session, "reserve-stock");
+  winnow_test_wait_for_flush (session);
+  g_assert_true (gtk_widget_get_visible (group));
+
+  /* Cancel on the crash: gone from the list, journalled, recorded */
+  g_signal_emit_by_name (find_button (winnow_test_find_named (group, "pending-injection-1"), "_Cancel"), "clicked");
+  winnow_test_wait_for_flush (session);
+  g_assert_cmpuint (winnow_session_get_injections (session)->len, ==, 1);
+  g_assert_null (winnow_test_find_named (group, "pending-injection-1"));
+  g_assert_nonnull (winnow_test_find_named (group, "pending-injection-2"));
+  event = winnow_test_find_event (session, WN_EV_INJECT, WN_PH_CANCELED, NULL, NULL);
+  g_assert_nonnull (event);
+  g_assert_cmpstr (event->action, ==, "crash");
+  g_assert_true (winnow_session_has_unsaved_actions (session));
+  saved = winnow_session_export_session (session);
+  g_assert_nonnull (strstr (saved, "\"cancelInjection\""));
+  /* an id no longer pending is refused, and says so */
+  g_assert_false (winnow_session_cancel_injection (session, 1, NULL));
+
+  /* Step Back goes to before the cancel: both wait again */
+  winnow_test_activate (window, "step-back", NULL);
+  winnow_test_wait_for_flush (session);
+  g_assert_nonnull (winnow_test_find_named (group, "pending-injection-1"));
+  g_assert_nonnull (winnow_test_find_named (group, "pending-injection-2"));
+  close_window (window);
+}
+
 /* A new selection shows from its top: the side panel does not keep the
  * scroll position the last one left. */
 static void
@@ -1723,6 +1800,7 @@ main (int argc, char **argv)
   g_test_add_func ("/app/Debugger/incident-retry", test_incident_retry);
   g_test_add_func ("/app/Debugger/bad-input", test_bad_input);
   g_test_add_func ("/app/Debugger/fault-fields", test_fault_fields);
+  g_test_add_func ("/app/Debugger/pending-injections", test_pending_injections);
   g_test_add_func ("/app/Debugger/inspector-scrolls-to-top", test_inspector_scrolls_to_top);
   g_test_add_func ("/app/Debugger/alerts-restart", test_alerts_restart);
   g_test_add_func ("/app/Debugger/alerts-restart-after-replace", test_alerts_restart_after_replace);
