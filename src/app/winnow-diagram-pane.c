@@ -38,6 +38,8 @@ setup_legend (WinnowDiagramPane *self)
   } keys[] = {
     { "active", N_("active") },
     { "parked", N_("parked") },
+    { "gated", N_("gated") },
+    { "locked", N_("locked") },
     { "incident", N_("incident") },
   };
 
@@ -196,10 +198,12 @@ winnow_diagram_pane_update (WinnowDiagramPane *self)
       WinnowNodeCounts counts = winnow_session_get_node_counts (session, process->nodes[i].id);
       WinnowNodeCounts *last = &self->last_counts[i];
 
-      if (counts.active == last->active && counts.parked == last->parked && counts.incident == last->incident)
+      if (counts.active == last->active && counts.parked == last->parked && counts.incident == last->incident &&
+          counts.gated == last->gated && counts.locked == last->locked)
         continue;
       *last = counts;
       winnow_diagram_set_badges (self->diagram, process->nodes[i].id, counts.active, counts.parked, counts.incident);
+      winnow_diagram_set_job_badges (self->diagram, process->nodes[i].id, counts.gated, counts.locked);
     }
 }
 

@@ -34,6 +34,8 @@
 typedef struct {
   guint    active;
   guint    parked;
+  guint    gated;      /* of the parked, the jobs behind their notBefore gate */
+  guint    locked;     /* of the parked, the jobs a worker holds */
   guint    incident;
   gboolean breakpoint;
 } NodeState;
@@ -46,6 +48,8 @@ typedef struct {
   GdkRGBA  error;
   GdkRGBA  active;
   GdkRGBA  parked;
+  GdkRGBA  gated;
+  GdkRGBA  locked;
   GdkRGBA  incident;
   GdkRGBA  badge_text;
   GdkRGBA  breakpoint;
@@ -487,6 +491,8 @@ palette_init (WinnowDiagram *self, Palette *pal)
   /* The state colours of the app's stylesheet, when it is loaded. */
   winnow_paint_lookup_color (widget, "winnow_active", &pal->active);
   winnow_paint_lookup_color (widget, "winnow_parked", &pal->parked);
+  winnow_paint_lookup_color (widget, "winnow_gated", &pal->gated);
+  winnow_paint_lookup_color (widget, "winnow_locked", &pal->locked);
   winnow_paint_lookup_color (widget, "winnow_incident", &pal->incident);
   gdk_rgba_parse (&pal->badge_text, dark ? "rgba(0,0,0,0.85)" : "#ffffff");
   gdk_rgba_parse (&pal->breakpoint, dark ? "#ff4d4d" : "#e01b24");
@@ -970,9 +976,26 @@ draw_flow (cairo_t        *cr,
 
 typedef enum {
   BADGE_ACTIVE,
-  BADGE_PARKED,
+  BADGE_PARKED,     /* waiting: for a worker, a person, a message, a timer */
+  BADGE_GATED,      /* a job behind its retry gate */
+  BADGE_LOCKED,     /* a job a worker holds */
   BADGE_INCIDENT,
+  N_BADGES
 } BadgeKind;
+
+/* The count of each badge, in drawing order: the parked tokens whose job is
+ * gated or locked get their own pills. */
+static void
+badge_counts (const NodeState *st, guint counts[N_BADGES])
+{
+  guint jobs = st->gated + st->locked;
+
+  counts[BADGE_ACTIVE] = st->active;
+  counts[BADGE_PARKED] = st->parked > jobs ? st->parked - jobs : 0;
+  counts[BADGE_GATED] = st->gated;
+  counts[BADGE_LOCKED] = st->locked;
+  counts[BADGE_INCIDENT] = st->incident;
+}
 
 static double
 badge_width (PangoLayout *layout, guint count)
@@ -997,8 +1020,10 @@ draw_badge (cairo_t       *cr,
             guint          count)
 {
   const GdkRGBA *color = kind == BADGE_PARKED ? &pal->parked :
+                         kind == BADGE_GATED ? &pal->gated :
+                         kind == BADGE_LOCKED ? &pal->locked :
                          kind == BADGE_INCIDENT ? &pal->incident : &pal->active;
-  double h = kind == BADGE_PARKED ? 20 : 18;
+  double h = kind == BADGE_ACTIVE || kind == BADGE_INCIDENT ? 18 : 20;
   double w = badge_width (layout, count);   /* and sets its text */
   double tw, th, gx;
 
@@ -1023,6 +1048,30 @@ draw_badge (cairo_t       *cr,
       cairo_rectangle (cr, gx + 5.5, cy - 5, 2.4, 10);
       cairo_fill (cr);
       break;
+    case BADGE_GATED:
+      /* an hourglass: waiting for a time */
+      cairo_move_to (cr, gx + 0.5, cy - 5.5);
+      cairo_line_to (cr, gx + 8.5, cy - 5.5);
+      cairo_line_to (cr, gx + 4.5, cy);
+      cairo_close_path (cr);
+      cairo_move_to (cr, gx + 4.5, cy);
+      cairo_line_to (cr, gx + 8.5, cy + 5.5);
+      cairo_line_to (cr, gx + 0.5, cy + 5.5);
+      cairo_close_path (cr);
+      cairo_fill (cr);
+      break;
+    case BADGE_LOCKED:
+      /* a padlock: held by a worker */
+      cairo_rectangle (cr, gx + 0.5, cy - 1.5, 8, 7);
+      cairo_fill (cr);
+      cairo_new_sub_path (cr);
+      cairo_arc (cr, gx + 4.5, cy - 2.5, 2.6, G_PI, 2 * G_PI);
+      cairo_line_to (cr, gx + 7.1, cy - 1.5);
+      cairo_move_to (cr, gx + 1.9, cy - 1.5);
+      cairo_line_to (cr, gx + 1.9, cy - 2.5);
+      cairo_set_line_width (cr, 1.6);
+      cairo_stroke (cr);
+      break;
     case BADGE_INCIDENT:
       cairo_move_to (cr, gx + 4.5, cy - 5.5);
       cairo_line_to (cr, gx + 9.5, cy + 4.5);
@@ -1046,10 +1095,11 @@ draw_badge (cairo_t       *cr,
 static double
 badges_width (PangoLayout *badge_layout, const NodeState *st)
 {
-  const guint counts[] = { st->active, st->parked, st->incident };
+  guint counts[N_BADGES];
   double total = 0;
 
-  for (guint i = 0; i < G_N_ELEMENTS (counts); i++)
+  badge_counts (st, counts);
+  for (guint i = 0; i < N_BADGES; i++)
     if (counts[i] > 0)
       total += badge_width (badge_layout, counts[i]) + 3;
   return total;
@@ -1088,17 +1138,17 @@ draw_decorations (cairo_t         *cr,
                   const NodeState *st,
                   double           total)
 {
-  const guint counts[] = { st->active, st->parked, st->incident };
-  const BadgeKind kinds[] = { BADGE_ACTIVE, BADGE_PARKED, BADGE_INCIDENT };
+  guint counts[N_BADGES];
   gboolean task = winnow_layout_is_task (node->type);
   double x, cy;
 
+  badge_counts (st, counts);
   if (total > 0)
     {
       badge_anchor (node, n, total, &x, &cy);
-      for (guint i = 0; i < G_N_ELEMENTS (counts); i++)
+      for (guint i = 0; i < N_BADGES; i++)
         if (counts[i] > 0)
-          x = draw_badge (cr, pal, badge_layout, x, cy, kinds[i], counts[i]);
+          x = draw_badge (cr, pal, badge_layout, x, cy, (BadgeKind) i, counts[i]);
     }
 
   if (st->breakpoint)
@@ -1469,6 +1519,22 @@ node_tooltip (WinnowDiagram *self, guint index)
       g_string_append_c (text, '\n');
       g_string_append_printf (text, ngettext ("‖ %u parked token", "‖ %u parked tokens", st->parked),
                               st->parked);
+    }
+  if (st->gated > 0)
+    {
+      g_string_append_c (text, '\n');
+      /* Translators: of the parked tokens, those whose job waits for its retry time */
+      g_string_append_printf (text, ngettext ("%u gated: its job waits for its retry time",
+                                              "%u gated: their jobs wait for their retry time", st->gated),
+                              st->gated);
+    }
+  if (st->locked > 0)
+    {
+      g_string_append_c (text, '\n');
+      /* Translators: of the parked tokens, those whose job a worker holds */
+      g_string_append_printf (text, ngettext ("%u locked: a worker holds its job",
+                                              "%u locked: workers hold their jobs", st->locked),
+                              st->locked);
     }
   if (st->incident > 0)
     {
@@ -2014,6 +2080,50 @@ winnow_diagram_get_badges (WinnowDiagram *self,
 }
 
 void
+winnow_diagram_set_job_badges (WinnowDiagram *self,
+                               const char    *node_id,
+                               guint          gated,
+                               guint          locked)
+{
+  NodeState *st;
+  int index;
+
+  g_return_if_fail (WINNOW_IS_DIAGRAM (self));
+  g_return_if_fail (node_id != NULL);
+
+  index = node_index (self->process, node_id);
+  if (index < 0)
+    return;
+  st = &self->states[index];
+  if (st->gated == gated && st->locked == locked)
+    return;
+  st->gated = gated;
+  st->locked = locked;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+gboolean
+winnow_diagram_get_job_badges (WinnowDiagram *self,
+                               const char    *node_id,
+                               guint         *gated,
+                               guint         *locked)
+{
+  int index;
+
+  g_return_val_if_fail (WINNOW_IS_DIAGRAM (self), FALSE);
+  g_return_val_if_fail (node_id != NULL, FALSE);
+
+  index = node_index (self->process, node_id);
+  if (index < 0)
+    return FALSE;
+  if (gated != NULL)
+    *gated = self->states[index].gated;
+  if (locked != NULL)
+    *locked = self->states[index].locked;
+  return TRUE;
+}
+
+void
 winnow_diagram_clear_badges (WinnowDiagram *self)
 {
   gboolean changed = FALSE;
@@ -2026,9 +2136,9 @@ winnow_diagram_clear_badges (WinnowDiagram *self)
     {
       NodeState *st = &self->states[i];
 
-      if (st->active != 0 || st->parked != 0 || st->incident != 0)
+      if (st->active != 0 || st->parked != 0 || st->incident != 0 || st->gated != 0 || st->locked != 0)
         {
-          st->active = st->parked = st->incident = 0;
+          st->active = st->parked = st->incident = st->gated = st->locked = 0;
           changed = TRUE;
         }
     }

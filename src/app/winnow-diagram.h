@@ -48,6 +48,17 @@ gboolean    winnow_diagram_get_badges        (WinnowDiagram   *self,
                                               guint           *active,
                                               guint           *parked,
                                               guint           *incident);
+/* Of a node's parked tokens, how many wait on a job behind its notBefore
+ * gate and how many on a job a worker holds: each gets a pill of its own
+ * (hourglass, padlock), the rest stay "parked". */
+void        winnow_diagram_set_job_badges    (WinnowDiagram   *self,
+                                              const char      *node_id,
+                                              guint            gated,
+                                              guint            locked);
+gboolean    winnow_diagram_get_job_badges    (WinnowDiagram   *self,
+                                              const char      *node_id,
+                                              guint           *gated,
+                                              guint           *locked);
 void        winnow_diagram_clear_badges      (WinnowDiagram   *self);
 
 /* "selected-node": the id of the selected node, or NULL. */

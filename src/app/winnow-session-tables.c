@@ -218,6 +218,32 @@ note_timed (WinnowSession *self,
     }
 }
 
+/* What a listed job counts for at its node (delta +1), or no longer counts
+ * for (-1): the diagram's gated and locked badges. */
+static void
+count_job (WinnowSession *self,
+           WinnowJobRow  *row,
+           int            delta)
+{
+  const WnNode *node = wn_process_find_node (self->process, winnow_job_row_get_node (row));
+
+  if (node == NULL)
+    return;
+  switch (winnow_job_row_get_state (row))
+    {
+    case WN_JOB_GATED:
+      self->counts[node->index].gated += delta;
+      break;
+    case WN_JOB_LOCKED:
+      self->counts[node->index].locked += delta;
+      break;
+    case WN_JOB_AVAILABLE:
+    case WN_JOB_EXPIRED:
+    default:
+      break;
+    }
+}
+
 static void
 job_cb (const WnJobInfo *info,
         gpointer         data)
@@ -237,6 +263,7 @@ job_cb (const WnJobInfo *info,
   winnow_job_row_update (row, info, pass->now);
   winnow_row_get_marks (WINNOW_ROW (row))->generation = self->generation;
   note_timed (self, row);
+  count_job (self, row, +1);
   pass->seen++;
   if (pass->all != NULL)
     g_ptr_array_add (pass->all, row);
@@ -249,6 +276,8 @@ refresh_jobs (WinnowSession *self,
   Pass pass = { self, g_ptr_array_new_with_free_func (g_object_unref), 0, now,
                 self->snapshots_exact ? g_ptr_array_new () : NULL };
 
+  for (guint i = 0; i < self->process->n_nodes; i++)
+    self->counts[i].gated = self->counts[i].locked = 0;
   wn_dispatcher_foreach (wn_engine_get_dispatcher (self->engine), job_cb, &pass);
   sync_store (self->jobs, self->job_index, &pass, self->generation);
   g_ptr_array_unref (pass.added);
@@ -397,7 +426,8 @@ refresh_tracks (WinnowSession *self,
   Pass pass = { self, g_ptr_array_new_with_free_func (g_object_unref), 0, now,
                 self->snapshots_exact ? g_ptr_array_new () : NULL };
 
-  memset (self->counts, 0, sizeof (WinnowNodeCounts) * self->process->n_nodes);
+  for (guint i = 0; i < self->process->n_nodes; i++)
+    self->counts[i].active = self->counts[i].parked = self->counts[i].incident = 0;
   wn_engine_foreach_track (self->engine, FALSE, track_cb, &pass);
   sync_store (self->tracks, self->track_index, &pass, self->generation);
   g_ptr_array_unref (pass.added);
@@ -508,7 +538,10 @@ refresh_job_row (WinnowSession *self,
     return TRUE;
   if (wn_dispatcher_lookup (wn_engine_get_dispatcher (self->engine), winnow_row_get_id (WINNOW_ROW (row)), &info))
     {
+      if (generation != 0)
+        count_job (self, row, -1);   /* listed: it counted as it was */
       winnow_job_row_update (row, &info, now);
+      count_job (self, row, +1);
       if (generation == 0)
         {
           winnow_row_get_marks (WINNOW_ROW (row))->generation = self->generation;
@@ -523,6 +556,7 @@ refresh_job_row (WinnowSession *self,
       g_hash_table_remove (self->job_index, winnow_row_get_id (WINNOW_ROW (row)));
       return TRUE;
     }
+  count_job (self, row, -1);
   winnow_row_get_marks (WINNOW_ROW (row))->generation = GONE_GENERATION;
   return FALSE;
 }
@@ -841,7 +875,7 @@ WinnowNodeCounts
 winnow_session_get_node_counts (WinnowSession *self,
                                 const char    *node)
 {
-  WinnowNodeCounts none = { 0, 0, 0 };
+  WinnowNodeCounts none = { 0, 0, 0, 0, 0 };
   const WnNode *n;
 
   g_return_val_if_fail (WINNOW_IS_SESSION (self), none);

@@ -22,11 +22,15 @@ typedef enum {
   WINNOW_ALERT_FINISHED,
 } WinnowAlert;
 
-/* Per-node counts of live tracks, for the diagram's badges. */
+/* Per-node counts of live tracks, for the diagram's badges; and of the jobs
+ * in the dispatcher at the node, those gated (behind notBefore) and those
+ * locked (a worker holds them). */
 typedef struct {
   guint active;
   guint parked;
   guint incident;
+  guint gated;
+  guint locked;
 } WinnowNodeCounts;
 
 /* An open incident: a track held at a task. */

@@ -477,6 +477,89 @@ test_badges_and_breakpoints (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* Pixels of `texture` within `tol` of `color` on every channel. */
+static guint
+count_colour (GdkTexture *texture, const char *color, int tol)
+{
+  gsize stride;
+  g_autofree guchar *data = pixels_of (texture, &stride);
+  int w = gdk_texture_get_width (texture), h = gdk_texture_get_height (texture);
+  GdkRGBA c;
+  int r, g, b;
+  guint n = 0;
+
+  g_assert_true (gdk_rgba_parse (&c, color));
+  r = (int) (c.red * 255 + 0.5);
+  g = (int) (c.green * 255 + 0.5);
+  b = (int) (c.blue * 255 + 0.5);
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++)
+      {
+        const guchar *p = data + y * stride + x * 4;   /* B G R A, opaque */
+
+        if (ABS (p[2] - r) <= tol && ABS (p[1] - g) <= tol && ABS (p[0] - b) <= tol)
+          n++;
+      }
+  return n;
+}
+
+/* Of a task's parked tokens, those whose job waits behind its gate and
+ * those a worker holds get pills of their own, in the gated and locked
+ * colours of the tables, in light and dark (issue 16, polish). */
+static void
+test_badges_gated_locked (void)
+{
+  const struct { gboolean dark; const char *gated, *locked; const char *name; } modes[] = {
+    { FALSE, "#a87300", "#1c71d8", "diagram-badges-jobs.png" },
+    { TRUE, "#f5c211", "#62a0ea", "diagram-badges-jobs-dark.png" },
+  };
+  AdwStyleManager *manager = adw_style_manager_get_default ();
+
+  for (guint m = 0; m < G_N_ELEMENTS (modes); m++)
+    {
+      g_autoptr(WnProcess) process = build_order ();
+      GtkWidget *diagram = winnow_diagram_new ();
+      WinnowDiagram *d = WINNOW_DIAGRAM (diagram);
+      GtkWidget *window;
+      g_autoptr(GdkTexture) parked = NULL;
+      g_autoptr(GdkTexture) split = NULL;
+      guint gated = 9, locked = 9;
+      gint64 deadline = g_get_monotonic_time () + 5 * G_TIME_SPAN_SECOND;
+
+      adw_style_manager_set_color_scheme (manager, modes[m].dark ? ADW_COLOR_SCHEME_FORCE_DARK
+                                                                 : ADW_COLOR_SCHEME_FORCE_LIGHT);
+      while (adw_style_manager_get_dark (manager) != modes[m].dark && g_get_monotonic_time () < deadline)
+        g_main_context_iteration (NULL, FALSE);
+      winnow_diagram_set_process (d, process);
+      window = show_in_window (diagram);
+      winnow_diagram_set_badges (d, "reserve", 0, 3, 0);
+      parked = render (window, diagram);
+      g_assert_true (winnow_diagram_get_job_badges (d, "reserve", &gated, &locked));
+      g_assert_cmpuint (gated + locked, ==, 0);
+      winnow_diagram_set_job_badges (d, "reserve", 1, 1);
+      winnow_diagram_set_job_badges (d, "no-such-node", 1, 1);
+      g_assert_false (winnow_diagram_get_job_badges (d, "no-such-node", NULL, NULL));
+      g_assert_true (winnow_diagram_get_job_badges (d, "reserve", &gated, &locked));
+      g_assert_cmpuint (gated, ==, 1);
+      g_assert_cmpuint (locked, ==, 1);
+      split = render (window, diagram);
+      save_png (split, modes[m].name);
+      g_test_message ("%s: gated %u px, locked %u px (all parked: %u, %u)", modes[m].name,
+                      count_colour (split, modes[m].gated, 6), count_colour (split, modes[m].locked, 6),
+                      count_colour (parked, modes[m].gated, 6), count_colour (parked, modes[m].locked, 6));
+      /* one pill each, in its colour; none while all three just wait */
+      g_assert_cmpuint (count_colour (split, modes[m].gated, 6), >, 60);
+      g_assert_cmpuint (count_colour (split, modes[m].locked, 6), >, 60);
+      g_assert_cmpuint (count_colour (parked, modes[m].gated, 6), <, 5);
+      g_assert_cmpuint (count_colour (parked, modes[m].locked, 6), <, 5);
+      winnow_diagram_clear_badges (d);
+      g_assert_true (winnow_diagram_get_job_badges (d, "reserve", &gated, &locked));
+      g_assert_cmpuint (gated + locked, ==, 0);
+      gtk_window_destroy (GTK_WINDOW (window));
+    }
+  adw_style_manager_set_color_scheme (manager, ADW_COLOR_SCHEME_DEFAULT);
+}
+
 /* How many pixels the badges on "reserve" change, drawn in a diagram pane
  * `height` px tall (and fitted), and the zoom that gave. */
 static guint
@@ -830,6 +913,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/app/Diagram/selection", test_selection);
   g_test_add_func ("/app/Diagram/badges-and-breakpoints", test_badges_and_breakpoints);
   g_test_add_func ("/app/Diagram/badges-short-pane", test_badges_short_pane);
+  g_test_add_func ("/app/Diagram/badges-gated-locked", test_badges_gated_locked);
   g_test_add_func ("/app/Diagram/zoom", test_zoom);
   g_test_add_func ("/app/Diagram/zoom-fits-big", test_zoom_fits_big);
   g_test_add_func ("/app/Diagram/tooltips", test_tooltips);

@@ -35,9 +35,17 @@ walk_job_cb (const WnJobInfo *info,
              gpointer         data)
 {
   Walk *walk = data;
+  const WnNode *node = wn_process_find_node (walk->process, info->node);
 
   g_hash_table_insert (walk->states, g_strdup (info->id), GINT_TO_POINTER (info->state + 1));
+  /* the diagram tells gated jobs from locked ones (issue 16, polish) */
+  if (info->state == WN_JOB_GATED)
+    walk->counts[node->index].gated++;
+  else if (info->state == WN_JOB_LOCKED)
+    walk->counts[node->index].locked++;
 }
+
+static guint checked_gated, checked_locked;
 
 static void
 walk_track_cb (const WnTrackInfo *info,
@@ -128,6 +136,10 @@ check_tables (WinnowSession *session,
       g_assert_cmpuint (counts.active, ==, walk.counts[i].active);
       g_assert_cmpuint (counts.parked, ==, walk.counts[i].parked);
       g_assert_cmpuint (counts.incident, ==, walk.counts[i].incident);
+      g_assert_cmpuint (counts.gated, ==, walk.counts[i].gated);
+      g_assert_cmpuint (counts.locked, ==, walk.counts[i].locked);
+      checked_gated += counts.gated;
+      checked_locked += counts.locked;
     }
 
   g_assert_cmpuint (incidents->len, ==, walk.incidents->len);
@@ -215,6 +227,10 @@ test_flaky_service (void)
   /* retries, locks that expire, instances that end: rows come and go */
   g_assert_cmpuint (play_and_check ("flaky-service.process.json", 2000, 97), >, 3);
   g_assert_cmpuint (play_and_check ("flaky-service.process.json", 2000, 1000), >, 3);
+  /* the checks saw jobs both behind their gates and in a worker's hands */
+  g_test_message ("checked %u gated and %u locked jobs", checked_gated, checked_locked);
+  g_assert_cmpuint (checked_gated, >, 0);
+  g_assert_cmpuint (checked_locked, >, 0);
 }
 
 static void
