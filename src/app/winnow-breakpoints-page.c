@@ -318,6 +318,8 @@ winnow_breakpoints_page_init (WinnowBreakpointsPage *self)
     }
   gtk_drop_down_set_model (self->kind_dropdown, G_LIST_MODEL (kinds));
   gtk_drop_down_set_selected (self->kind_dropdown, 2);
+  /* the longest kind (German's is 546 px) must not set the window's minimum */
+  winnow_drop_down_shorten (self->kind_dropdown);
   g_object_unref (kinds);
 
   g_signal_connect (self->spec_entry, "activate", G_CALLBACK (spec_activate_cb), self);

@@ -11,6 +11,7 @@
 #include <glib/gi18n.h>
 
 #include "winnow-compare-page.h"
+#include "winnow-wrap-box.h"
 #include "winnow-lab-attempts.h"
 #include "winnow-lab-bars.h"
 #include "winnow-lab-chart.h"
@@ -1067,6 +1068,7 @@ winnow_compare_page_class_init (WinnowComparePageClass *klass)
   g_type_ensure (WINNOW_TYPE_LAB_PLOT);
   g_type_ensure (WINNOW_TYPE_LAB_BARS);
   g_type_ensure (WINNOW_TYPE_LAB_ATTEMPTS);
+  g_type_ensure (WINNOW_TYPE_WRAP_BOX);
   gtk_widget_class_set_template_from_resource (widget_class, RESOURCE_BASE "/winnow-compare-page.ui");
   gtk_widget_class_bind_template_child (widget_class, WinnowComparePage, box);
   gtk_widget_class_bind_template_child (widget_class, WinnowComparePage, attempts);

@@ -114,3 +114,46 @@ winnow_search_set_needle (GtkEditable  *entry,
   if (*text != '\0')
     *needle = g_utf8_casefold (text, -1);
 }
+
+static void
+string_item_setup_cb (GtkSignalListItemFactory *factory,
+                      GtkListItem              *item,
+                      gpointer                  shorten)
+{
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0.0);
+  if (shorten != NULL)
+    gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+  gtk_list_item_set_child (item, label);
+}
+
+static void
+string_item_bind_cb (GtkSignalListItemFactory *factory,
+                     GtkListItem              *item,
+                     gpointer                  data)
+{
+  GtkStringObject *string = gtk_list_item_get_item (item);
+
+  gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (item)), gtk_string_object_get_string (string));
+}
+
+static GtkListItemFactory *
+string_factory_new (gboolean shorten)
+{
+  GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
+
+  g_signal_connect (factory, "setup", G_CALLBACK (string_item_setup_cb), shorten ? factory : NULL);
+  g_signal_connect (factory, "bind", G_CALLBACK (string_item_bind_cb), NULL);
+  return factory;
+}
+
+void
+winnow_drop_down_shorten (GtkDropDown *drop_down)
+{
+  g_autoptr(GtkListItemFactory) button = string_factory_new (TRUE);
+  g_autoptr(GtkListItemFactory) list = string_factory_new (FALSE);
+
+  gtk_drop_down_set_factory (drop_down, button);
+  gtk_drop_down_set_list_factory (drop_down, list);
+}

@@ -33,6 +33,10 @@ void       winnow_menu_button_set_menu_lazily (GtkMenuButton *button,
  * casefolded text of `entry`, or NULL when it is empty. */
 void       winnow_search_set_needle (GtkEditable  *entry,
                                      char        **needle);
+/* A dropdown of strings (a GtkStringList) whose button shortens the chosen
+ * one with "…" when room is short, while its list shows each whole: its
+ * longest item no longer sets the window's minimum width. */
+void       winnow_drop_down_shorten (GtkDropDown  *drop_down);
 /* A short confirmation in the window's toast overlay (its win.toast action). */
 void       winnow_panel_toast       (GtkWidget    *widget,
                                      const char   *title);

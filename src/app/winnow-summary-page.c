@@ -41,7 +41,10 @@ add_row (GtkGrid    *grid,
 
   gtk_label_set_xalign (GTK_LABEL (label), 0.0);
   gtk_widget_set_margin_start (label, indent ? 18 : 0);
-  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_MIDDLE);
+  /* a long name (another language, an end event's id) wraps rather than
+   * lose its middle */
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD);
   gtk_label_set_max_width_chars (GTK_LABEL (label), 32);
   gtk_widget_set_tooltip_text (label, name);
   if (!indent)

@@ -55,8 +55,7 @@ test_compare_runs (void)
   /* 3 or 5 attempts, with both trust modes: four variants */
   widget = winnow_test_find_type (GTK_WIDGET (page), GTK_TYPE_SPIN_BUTTON);
   gtk_spin_button_set_value (GTK_SPIN_BUTTON (widget), 500);
-  gtk_drop_down_set_selected (GTK_DROP_DOWN (gtk_widget_get_next_sibling (gtk_widget_get_next_sibling (
-    winnow_test_find_type (GTK_WIDGET (page), GTK_TYPE_ENTRY)))), 1);
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (winnow_test_find_named (GTK_WIDGET (page), "trust")), 1);
   g_assert_true (winnow_compare_page_run (page));
   g_assert_true (winnow_compare_page_is_running (page));
   /* one at a time */
@@ -236,8 +235,7 @@ test_compare_runs (void)
     GtkDropDown *worker = GTK_DROP_DOWN (winnow_test_find_named (GTK_WIDGET (page), "worker"));
     GtkDropDown *task = GTK_DROP_DOWN (winnow_test_find_named (GTK_WIDGET (page), "task"));
     GtkDropDown *exhausted = GTK_DROP_DOWN (winnow_test_find_named (GTK_WIDGET (page), "exhausted"));
-    GtkDropDown *trust = GTK_DROP_DOWN (gtk_widget_get_next_sibling (gtk_widget_get_next_sibling (
-      winnow_test_find_type (GTK_WIDGET (page), GTK_TYPE_ENTRY))));
+    GtkDropDown *trust = GTK_DROP_DOWN (winnow_test_find_named (GTK_WIDGET (page), "trust"));
     GPtrArray *varied;
     WnLabSeedStats low, high;
 

@@ -2,7 +2,9 @@
 /* The main window driven the way a user does: through its actions. */
 #include "config.h"
 
+#include <locale.h>
 #include <signal.h>
+#include <glib/gi18n.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/resource.h>
@@ -13,6 +15,7 @@
 #include "winnow-run-panel.h"
 #include "winnow-transport.h"
 #include "winnow-window-private.h"
+#include "winnow-wrap-box.h"
 
 #include "winnow.h"
 #include "winnow-application.h"
@@ -875,6 +878,199 @@ test_window_narrow (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* Switch the app's messages to `language` ("de"; NULL: back to the
+ * source strings) for the windows made from now on. FALSE when the build
+ * has no compiled catalog for it. */
+static gboolean
+use_language (const char *language)
+{
+  const char *dir = g_getenv ("WINNOW_TEST_LOCALEDIR");
+
+  if (language != NULL)
+    {
+      g_autofree char *mo = dir ? g_build_filename (dir, language, "LC_MESSAGES", GETTEXT_PACKAGE ".mo", NULL) : NULL;
+
+      if (mo == NULL || !g_file_test (mo, G_FILE_TEST_EXISTS))
+        return FALSE;
+      g_setenv ("LANGUAGE", language, TRUE);
+      bindtextdomain (GETTEXT_PACKAGE, dir);
+      bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+      textdomain (GETTEXT_PACKAGE);
+    }
+  else
+    g_unsetenv ("LANGUAGE");
+  /* gettext looks again after a locale change */
+  setlocale (LC_ALL, "");
+  return TRUE;
+}
+
+/* Labels under `root` that Pango had to shorten. */
+static guint
+count_ellipsized (GtkWidget *root, GString *names)
+{
+  guint n = 0;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      if (!gtk_widget_get_mapped (child))
+        continue;
+      if (GTK_IS_LABEL (child) && gtk_label_get_ellipsize (GTK_LABEL (child)) != PANGO_ELLIPSIZE_NONE &&
+          pango_layout_is_ellipsized (gtk_label_get_layout (GTK_LABEL (child))))
+        {
+          g_string_append_printf (names, " “%s”", gtk_label_get_text (GTK_LABEL (child)));
+          n++;
+        }
+      n += count_ellipsized (child, names);
+    }
+  return n;
+}
+
+/* Horizontal scrollers under `root` whose content is wider than they are. */
+static guint
+count_overflowing (GtkWidget *root, GString *names)
+{
+  guint n = 0;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      if (!gtk_widget_get_mapped (child))
+        continue;
+      if (GTK_IS_SCROLLED_WINDOW (child))
+        {
+          GtkAdjustment *h = gtk_scrolled_window_get_hadjustment (GTK_SCROLLED_WINDOW (child));
+
+          if (gtk_adjustment_get_upper (h) > gtk_adjustment_get_page_size (h) + 0.5)
+            {
+              g_string_append_printf (names, " %s (%.0f > %.0f px)", gtk_widget_get_name (child),
+                                      gtk_adjustment_get_upper (h), gtk_adjustment_get_page_size (h));
+              n++;
+            }
+        }
+      if (WINNOW_IS_WRAP_BOX (child))
+        for (GtkWidget *item = gtk_widget_get_first_child (child); item != NULL;
+             item = gtk_widget_get_next_sibling (item))
+          {
+            graphene_rect_t r;
+
+            g_assert_true (gtk_widget_compute_bounds (item, child, &r));
+            if (r.origin.x < 0 || r.origin.x + r.size.width > gtk_widget_get_width (child) + 0.5)
+              {
+                g_string_append_printf (names, " a field of %s (%.0f to %.0f of %d px)", gtk_widget_get_name (child),
+                                        r.origin.x, r.origin.x + r.size.width, gtk_widget_get_width (child));
+                n++;
+              }
+          }
+      n += count_overflowing (child, names);
+    }
+  return n;
+}
+
+typedef struct {
+  int      min_width;      /* the window's, with the widest page shown */
+  guint    compare_overflow;   /* at 1024 and at 800 px */
+  guint    summary_ellipsized;
+} LayoutFigures;
+
+/* The Compare tab's fields that do not fit, and the Summary tab's shortened
+ * labels, at the window's size now; screenshots of both. */
+static void
+check_pages (WinnowWindow  *window,
+             const char    *language,
+             LayoutFigures *out)
+{
+  g_autoptr(GString) names = g_string_new (NULL);
+  int width = gtk_widget_get_width (GTK_WIDGET (window));
+  g_autofree char *compare_shot = g_strdup_printf ("compare-%s-%d.png", language, width);
+  g_autofree char *summary_shot = g_strdup_printf ("summary-%s-%d.png", language, width);
+  guint n;
+
+  adw_view_stack_set_visible_child_name (window->view_stack, "compare");
+  winnow_test_settle (GTK_WIDGET (window));
+  n = count_overflowing (GTK_WIDGET (window->view_stack), names);
+  g_test_message ("%s at %d px: Compare fields that do not fit:%s", language, width, names->str);
+  out->compare_overflow += n;
+  winnow_test_save_screenshot (GTK_WIDGET (window), compare_shot);
+
+  g_string_truncate (names, 0);
+  adw_view_stack_set_visible_child_name (window->view_stack, "summary");
+  winnow_test_settle (GTK_WIDGET (window));
+  n = count_ellipsized (GTK_WIDGET (window->view_stack), names);
+  g_test_message ("%s at %d px: Summary labels shortened:%s", language, width, names->str);
+  out->summary_ellipsized += n;
+  winnow_test_save_screenshot (GTK_WIDGET (window), summary_shot);
+}
+
+/* The window at 1024×640 with a run finished, in the current language:
+ * its minimum width over every tab, the Compare tab's rows that need
+ * scrolling, and the Summary tab's shortened labels. */
+static void
+measure_layout (const char *language, LayoutFigures *out)
+{
+  g_autofree char *path = winnow_test_example_path ("order-fulfilment.process.json");
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  WinnowWindow *window = winnow_window_new (NULL);
+  WinnowSession *session = winnow_window_get_session (window);
+  const char *tabs[] = { "tracks", "dispatcher", "journal", "instances", "timeline", "incidents",
+                         "breakpoints", "compare", "summary", "workers" };
+  guint steps = 0;
+
+  out->min_width = 0;
+  gtk_window_set_default_size (GTK_WINDOW (window), 1024, 640);
+  gtk_window_present (GTK_WINDOW (window));
+  winnow_test_settle (GTK_WIDGET (window));
+  g_assert_true (winnow_window_open_file (window, file));
+  while (winnow_session_step_next (session) && steps++ < 500)
+    winnow_test_wait_for_flush (session);
+  for (guint i = 0; i < G_N_ELEMENTS (tabs); i++)
+    {
+      int min = 0;
+
+      adw_view_stack_set_visible_child_name (window->view_stack, tabs[i]);
+      winnow_test_drain ();
+      gtk_widget_measure (GTK_WIDGET (window), GTK_ORIENTATION_HORIZONTAL, -1, &min, NULL, NULL, NULL);
+      g_test_message ("%s: %s tab: minimum width %d px", language, tabs[i], min);
+      out->min_width = MAX (out->min_width, min);
+    }
+
+  out->compare_overflow = out->summary_ellipsized = 0;
+  /* the pane below the diagram as tall as a 640 px screen leaves it */
+  gtk_paned_set_position (window->main_paned, 330);
+  check_pages (window, language, out);
+  gtk_window_set_default_size (GTK_WINDOW (window), 800, 640);
+  winnow_test_settle (GTK_WIDGET (window));
+  g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (window)), <, 850);
+  check_pages (window, language, out);
+  gtk_window_destroy (GTK_WINDOW (window));
+  winnow_test_drain ();
+}
+
+/* German needs no wider window than English, and at 1024×640 the Compare
+ * tab's rows fit and the Summary's labels are whole, in both (issue 16:
+ * 884 px against 857, a first row that scrolled, three labels cut). */
+static void
+test_window_german_layout (void)
+{
+  LayoutFigures en, de;
+
+  measure_layout ("en", &en);
+  if (!use_language ("de"))
+    {
+      g_test_skip ("no compiled German catalog in the build");
+      return;
+    }
+  measure_layout ("de", &de);
+  use_language (NULL);
+  g_test_message ("minimum width: English %d px, German %d px", en.min_width, de.min_width);
+  g_assert_cmpint (en.min_width, <=, 800);
+  g_assert_cmpint (de.min_width, <=, MAX (en.min_width, 800));
+  g_assert_cmpuint (en.compare_overflow, ==, 0);
+  g_assert_cmpuint (de.compare_overflow, ==, 0);
+  g_assert_cmpuint (en.summary_ellipsized, ==, 0);
+  g_assert_cmpuint (de.summary_ellipsized, ==, 0);
+}
+
 /* F10 on an instant of a million actions: the window keeps drawing while the
  * step runs in slices, the transport says so, Space stops it, and a step
  * that runs out of its budget says so in a toast that stays. */
@@ -1092,6 +1288,7 @@ main (int argc, char **argv)
 
   g_test_add_func ("/app/Window/no-examples", test_window_no_examples);
   g_test_add_func ("/app/Window/narrow", test_window_narrow);
+  g_test_add_func ("/app/Window/german-layout", test_window_german_layout);
   g_test_add_func ("/app/Window/engine-ii", test_window_engine_ii);
   g_test_add_func ("/app/Window/save-folder", test_window_save_folder);
   g_test_add_func ("/app/Window/run", test_window_run);
