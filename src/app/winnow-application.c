@@ -126,6 +126,7 @@ winnow_application_startup (GApplication *app)
     { "win.step-by", { "F11", NULL } },
     { "win.find", { "<Control>f", NULL } },
     { "win.zoom-to-fit", { "<Control>0", NULL } },
+    { "win.show-side-panel", { "F9", NULL } },
     { "win.show-tab::tracks", { "<Control>1", NULL } },
     { "win.show-tab::dispatcher", { "<Control>2", NULL } },
     { "win.show-tab::journal", { "<Control>3", NULL } },

@@ -757,6 +757,19 @@ cancel_injection_action (GSimpleAction *action,
   _winnow_window_show_toast (self, done);
 }
 
+/* win.show-side-panel (F9, boolean state): the inspector away, the diagram
+ * taking its room, for a small window; and back. */
+static void
+show_side_panel_change (GSimpleAction *action,
+                        GVariant      *state,
+                        gpointer       data)
+{
+  WinnowWindow *self = data;
+
+  gtk_widget_set_visible (GTK_WIDGET (self->inspector), g_variant_get_boolean (state));
+  g_simple_action_set_state (action, state);
+}
+
 /* win.start-instance: the run panel's Start Instance button. */
 static void
 start_instance_action (GSimpleAction *action,
@@ -802,6 +815,7 @@ static const GActionEntry win_entries[] = {
   { "add-breakpoint-spec", add_breakpoint_spec_action, "s", NULL, NULL },
   { "inject-fault", inject_fault_action, NULL, NULL, NULL },
   { "cancel-injection", cancel_injection_action, "u", NULL, NULL },
+  { "show-side-panel", NULL, NULL, "true", show_side_panel_change },
   { "show-primary-menu", show_primary_menu_action, NULL, NULL, NULL },
   { "start-instance", start_instance_action, NULL, NULL, NULL },
 };

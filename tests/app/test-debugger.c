@@ -10,6 +10,8 @@
 #include "winnow.h"
 #include "winnow-application.h"
 #include "winnow-diagram.h"
+#include "winnow-diagram-pane.h"
+#include "winnow-inspector.h"
 #include "winnow-event-row.h"
 #include "winnow-session.h"
 #include "winnow-timeline.h"
@@ -726,6 +728,48 @@ test_pending_injections (void)
   winnow_test_wait_for_flush (session);
   g_assert_nonnull (winnow_test_find_named (group, "pending-injection-1"));
   g_assert_nonnull (winnow_test_find_named (group, "pending-injection-2"));
+  close_window (window);
+}
+
+/* A small window can give the side panel's room to the diagram and take it
+ * back: F9, the diagram's corner button, the menu (issue 16.11: collapse
+ * the side panel). */
+static void
+test_side_panel_toggle (void)
+{
+  WinnowWindow *window = open_window ("order-fulfilment.process.json");
+  GtkWidget *inspector = winnow_test_find_type (GTK_WIDGET (window), WINNOW_TYPE_INSPECTOR);
+  GtkWidget *pane = winnow_test_find_type (GTK_WIDGET (window), WINNOW_TYPE_DIAGRAM_PANE);
+  GtkWidget *toggle = winnow_test_find_named (GTK_WIDGET (window), "side-panel-toggle");
+  g_autofree char **accels = NULL;
+  g_autoptr(GVariant) state = NULL;
+  int with_panel;
+
+  accels = gtk_application_get_accels_for_action (GTK_APPLICATION (app), "win.show-side-panel");
+  g_assert_cmpstr (accels[0], ==, "F9");
+  g_assert_true (gtk_widget_get_mapped (toggle));
+  gtk_window_set_default_size (GTK_WINDOW (window), 800, 640);
+  winnow_test_settle (GTK_WIDGET (window));
+  g_assert_true (gtk_widget_get_visible (inspector));
+  g_assert_true (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (toggle)));
+  with_panel = gtk_widget_get_width (pane);
+
+  winnow_test_activate (window, "show-side-panel", NULL);
+  winnow_test_settle (GTK_WIDGET (window));
+  state = g_action_group_get_action_state (G_ACTION_GROUP (window), "show-side-panel");
+  g_assert_false (g_variant_get_boolean (state));
+  g_assert_false (gtk_widget_get_visible (inspector));
+  g_assert_false (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (toggle)));
+  g_test_message ("diagram %d px wide with the side panel, %d px without", with_panel, gtk_widget_get_width (pane));
+  g_assert_cmpint (gtk_widget_get_width (pane), >, with_panel + 300);
+  g_assert_cmpint (gtk_widget_get_width (pane), >=, gtk_widget_get_width (GTK_WIDGET (window)) - 20);
+  winnow_test_save_screenshot (GTK_WIDGET (window), "side-panel-hidden.png");
+
+  /* the corner button brings it back */
+  g_signal_emit_by_name (toggle, "clicked");
+  winnow_test_settle (GTK_WIDGET (window));
+  g_assert_true (gtk_widget_get_visible (inspector));
+  g_assert_cmpint (gtk_widget_get_width (pane), ==, with_panel);
   close_window (window);
 }
 
@@ -1801,6 +1845,7 @@ main (int argc, char **argv)
   g_test_add_func ("/app/Debugger/bad-input", test_bad_input);
   g_test_add_func ("/app/Debugger/fault-fields", test_fault_fields);
   g_test_add_func ("/app/Debugger/pending-injections", test_pending_injections);
+  g_test_add_func ("/app/Debugger/side-panel-toggle", test_side_panel_toggle);
   g_test_add_func ("/app/Debugger/inspector-scrolls-to-top", test_inspector_scrolls_to_top);
   g_test_add_func ("/app/Debugger/alerts-restart", test_alerts_restart);
   g_test_add_func ("/app/Debugger/alerts-restart-after-replace", test_alerts_restart_after_replace);
