@@ -9,6 +9,7 @@
 #include <glib/gi18n.h>
 
 #include "winnow-diagram-pane.h"
+#include "winnow-wrap-box.h"
 #include "winnow-panel-util.h"
 
 struct _WinnowDiagramPane
@@ -17,7 +18,7 @@ struct _WinnowDiagramPane
 
   GtkStack         *stack;
   WinnowDiagram    *diagram;
-  GtkBox           *legend;
+  WinnowWrapBox    *legend;
   AdwStatusPage    *empty_page;
   GtkBox           *examples;
   AdwStatusPage    *loading_page;  /* made on the first load off the GTK thread */
@@ -49,11 +50,14 @@ setup_legend (WinnowDiagramPane *self)
       GtkWidget *dot = gtk_label_new ("●");
       GtkWidget *text = gtk_label_new (_(keys[i].label));
 
+      GtkWidget *key = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 4);
+
       gtk_widget_add_css_class (dot, "legend-dot");
       gtk_widget_add_css_class (dot, dot_class);
-      gtk_box_append (self->legend, dot);
+      gtk_box_append (GTK_BOX (key), dot);
       gtk_widget_set_margin_end (text, 10);
-      gtk_box_append (self->legend, text);
+      gtk_box_append (GTK_BOX (key), text);
+      winnow_wrap_box_append (self->legend, key);
     }
 }
 
@@ -157,6 +161,7 @@ winnow_diagram_pane_class_init (WinnowDiagramPaneClass *klass)
   winnow_panel_class_follow (panel_class, "breakpoints-changed", G_CALLBACK (sync_breakpoints));
 
   g_type_ensure (WINNOW_TYPE_DIAGRAM);
+  g_type_ensure (WINNOW_TYPE_WRAP_BOX);
   gtk_widget_class_set_template_from_resource (widget_class, RESOURCE_BASE "/winnow-diagram-pane.ui");
   gtk_widget_class_bind_template_child (widget_class, WinnowDiagramPane, stack);
   gtk_widget_class_bind_template_child (widget_class, WinnowDiagramPane, diagram);

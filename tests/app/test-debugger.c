@@ -770,6 +770,20 @@ test_side_panel_toggle (void)
   winnow_test_settle (GTK_WIDGET (window));
   g_assert_true (gtk_widget_get_visible (inspector));
   g_assert_cmpint (gtk_widget_get_width (pane), ==, with_panel);
+
+  /* a narrow diagram: the legend wraps rather than run under the buttons */
+  set_panes (window, 420, 340);
+  {
+    GtkWidget *legend = winnow_test_find_named (pane, "legend");
+    graphene_rect_t a, b;
+
+    g_assert_true (gtk_widget_compute_bounds (legend, pane, &a));
+    g_assert_true (gtk_widget_compute_bounds (gtk_widget_get_parent (toggle), pane, &b));
+    g_test_message ("legend %.0f–%.0f, buttons from %.0f, in %d px", a.origin.x, a.origin.x + a.size.width,
+                    b.origin.x, gtk_widget_get_width (pane));
+    g_assert_false (graphene_rect_intersection (&a, &b, NULL));
+    g_assert_cmpfloat (a.origin.x + a.size.width, <=, gtk_widget_get_width (pane));
+  }
   close_window (window);
 }
 
