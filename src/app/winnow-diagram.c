@@ -2028,6 +2028,16 @@ winnow_diagram_get_layout_size (WinnowDiagram *self,
     *height = self->process != NULL ? self->layout->height : 0;
 }
 
+/* The live state of the node `node_id`, NULL when the process has none. */
+static NodeState *
+state_of (WinnowDiagram *self,
+          const char    *node_id)
+{
+  int index = node_index (self->process, node_id);
+
+  return index < 0 ? NULL : &self->states[index];
+}
+
 void
 winnow_diagram_set_badges (WinnowDiagram *self,
                            const char    *node_id,
@@ -2036,15 +2046,12 @@ winnow_diagram_set_badges (WinnowDiagram *self,
                            guint          incident)
 {
   NodeState *st;
-  int index;
 
   g_return_if_fail (WINNOW_IS_DIAGRAM (self));
   g_return_if_fail (node_id != NULL);
 
-  index = node_index (self->process, node_id);
-  if (index < 0)
+  if ((st = state_of (self, node_id)) == NULL)
     return;
-  st = &self->states[index];
   if (st->active == active && st->parked == parked && st->incident == incident)
     return;
   st->active = active;
@@ -2061,15 +2068,12 @@ winnow_diagram_get_badges (WinnowDiagram *self,
                            guint         *incident)
 {
   const NodeState *st;
-  int index;
 
   g_return_val_if_fail (WINNOW_IS_DIAGRAM (self), FALSE);
   g_return_val_if_fail (node_id != NULL, FALSE);
 
-  index = node_index (self->process, node_id);
-  if (index < 0)
+  if ((st = state_of (self, node_id)) == NULL)
     return FALSE;
-  st = &self->states[index];
   if (active != NULL)
     *active = st->active;
   if (parked != NULL)
@@ -2086,15 +2090,12 @@ winnow_diagram_set_job_badges (WinnowDiagram *self,
                                guint          locked)
 {
   NodeState *st;
-  int index;
 
   g_return_if_fail (WINNOW_IS_DIAGRAM (self));
   g_return_if_fail (node_id != NULL);
 
-  index = node_index (self->process, node_id);
-  if (index < 0)
+  if ((st = state_of (self, node_id)) == NULL)
     return;
-  st = &self->states[index];
   if (st->gated == gated && st->locked == locked)
     return;
   st->gated = gated;
@@ -2108,18 +2109,17 @@ winnow_diagram_get_job_badges (WinnowDiagram *self,
                                guint         *gated,
                                guint         *locked)
 {
-  int index;
+  const NodeState *st;
 
   g_return_val_if_fail (WINNOW_IS_DIAGRAM (self), FALSE);
   g_return_val_if_fail (node_id != NULL, FALSE);
 
-  index = node_index (self->process, node_id);
-  if (index < 0)
+  if ((st = state_of (self, node_id)) == NULL)
     return FALSE;
   if (gated != NULL)
-    *gated = self->states[index].gated;
+    *gated = st->gated;
   if (locked != NULL)
-    *locked = self->states[index].locked;
+    *locked = st->locked;
   return TRUE;
 }
 

@@ -397,6 +397,31 @@ test_task_policy (void)
   g_assert_null (wn_engine_get_task_policy (engine, "nowhere", NULL, NULL));
 }
 
+/* The journal a headless run of the saved session `text` (with `n_commands`
+ * operator commands, every one of which applies) writes. */
+static GString *
+replay_session (WnProcess  *process,
+                const char *text,
+                guint       n_commands)
+{
+  g_autoptr(GPtrArray) events = g_ptr_array_new_with_free_func ((GDestroyNotify) wn_event_free);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WnScenario) saved = wn_load_scenario_data (text, -1, "session.scenario.json", NULL, &error);
+  GString *journal = g_string_new (NULL);
+  WnEngine *engine;
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (saved->commands->len, ==, n_commands);
+  engine = wn_engine_new (process, saved, NULL);
+  wn_journal_subscribe (wn_engine_get_journal (engine), record_cb, events, NULL);
+  wn_engine_run (engine, WN_TIME_NEVER);
+  for (guint i = 0; i < events->len; i++)
+    wn_event_append_json (g_ptr_array_index (events, i), journal);
+  g_assert_cmpuint (wn_engine_get_notices (engine)->len, ==, 0);
+  wn_engine_free (engine);
+  return journal;
+}
+
 /* A session driven by hand: steps, pauses, injections, trust changes, starts and
  * an incident retry; its export replayed headless gives the same journal. */
 static void
@@ -404,10 +429,8 @@ test_session_round_trip (void)
 {
   g_autoptr(WnProcess) process = load_example ("order-fulfilment.process.json");
   g_autoptr(GPtrArray) live_events = g_ptr_array_new_with_free_func ((GDestroyNotify) wn_event_free);
-  g_autoptr(GPtrArray) replay_events = g_ptr_array_new_with_free_func ((GDestroyNotify) wn_event_free);
   g_autoptr(GString) live = g_string_new (NULL);
-  g_autoptr(GString) replay = g_string_new (NULL);
-  g_autoptr(WnScenario) saved = NULL;
+  g_autoptr(GString) replay = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(WnResponse) crash = wn_response_new (WN_RESPONSE_CRASH);
   g_autoptr(WnResponse) fail = NULL;
@@ -453,15 +476,7 @@ test_session_round_trip (void)
   g_assert_cmpuint (wn_engine_get_commands (engine)->len, ==, 10);
   wn_engine_free (engine);
 
-  saved = wn_load_scenario_data (text, -1, "session.scenario.json", NULL, &error);
-  g_assert_no_error (error);
-  g_assert_cmpuint (saved->commands->len, ==, 10);
-  engine = wn_engine_new (process, saved, NULL);
-  wn_journal_subscribe (wn_engine_get_journal (engine), record_cb, replay_events, NULL);
-  wn_engine_run (engine, WN_TIME_NEVER);
-  for (guint i = 0; i < replay_events->len; i++)
-    wn_event_append_json (g_ptr_array_index (replay_events, i), replay);
-  wn_engine_free (engine);
+  replay = replay_session (process, text, 10);
 
   g_assert_cmpuint (live->len, >, 2000);
   g_assert_nonnull (strstr (live->str, "\"kind\":\"clock\""));
@@ -478,10 +493,8 @@ test_cancel_injection (void)
 {
   g_autoptr(WnProcess) process = load_example ("order-fulfilment.process.json");
   g_autoptr(GPtrArray) live_events = g_ptr_array_new_with_free_func ((GDestroyNotify) wn_event_free);
-  g_autoptr(GPtrArray) replay_events = g_ptr_array_new_with_free_func ((GDestroyNotify) wn_event_free);
   g_autoptr(GString) live = g_string_new (NULL);
-  g_autoptr(GString) replay = g_string_new (NULL);
-  g_autoptr(WnScenario) saved = NULL;
+  g_autoptr(GString) replay = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(WnResponse) crash = wn_response_new (WN_RESPONSE_CRASH);
   g_autoptr(WnResponse) fail = wn_response_new_fail ("500", NULL, "injected");
@@ -564,16 +577,7 @@ test_cancel_injection (void)
   wn_engine_free (engine);
 
   /* the saved session replays it headless, byte for byte */
-  saved = wn_load_scenario_data (text, -1, "session.scenario.json", NULL, &error);
-  g_assert_no_error (error);
-  g_assert_cmpuint (saved->commands->len, ==, 3);
-  engine = wn_engine_new (process, saved, NULL);
-  wn_journal_subscribe (wn_engine_get_journal (engine), record_cb, replay_events, NULL);
-  wn_engine_run (engine, WN_TIME_NEVER);
-  for (guint i = 0; i < replay_events->len; i++)
-    wn_event_append_json (g_ptr_array_index (replay_events, i), replay);
-  g_assert_cmpuint (wn_engine_get_notices (engine)->len, ==, 0);
-  wn_engine_free (engine);
+  replay = replay_session (process, text, 3);
   g_assert_cmpstr (replay->str, ==, live->str);
 
   /* a hand-edited cancel of an injection that is not pending is a notice */
