@@ -295,10 +295,8 @@ test_compare_runs (void)
     GtkDropDown *kind = GTK_DROP_DOWN (winnow_test_find_named (GTK_WIDGET (page), "kind"));
     GtkEditable *delay = GTK_EDITABLE (winnow_test_find_named (GTK_WIDGET (page), "delay"));
     GtkEditable *cap = GTK_EDITABLE (winnow_test_find_named (GTK_WIDGET (page), "cap"));
-    GtkDropDown *trust = GTK_DROP_DOWN (gtk_widget_get_next_sibling (gtk_widget_get_next_sibling (
-      winnow_test_find_type (GTK_WIDGET (page), GTK_TYPE_ENTRY))));
-    GtkDropDown *jitter = GTK_DROP_DOWN (gtk_widget_get_next_sibling (
-      winnow_test_find_type (GTK_WIDGET (page), GTK_TYPE_ENTRY)));
+    GtkDropDown *trust = GTK_DROP_DOWN (winnow_test_find_named (GTK_WIDGET (page), "trust"));
+    GtkDropDown *jitter = GTK_DROP_DOWN (winnow_test_find_named (GTK_WIDGET (page), "jitter"));
     GtkLabel *said = GTK_LABEL (winnow_test_find_named (GTK_WIDGET (page), "error"));
     GPtrArray *varied;
     WnLabSeedStats fast, slow, exp_fast, exp_slow;
