@@ -20,6 +20,7 @@ struct _WinnowSession
 
   GFile           *file;
   char            *process_id;      /* BPMN: the process chosen of several, or NULL */
+  WnBpmnImportFlags import_flags;   /* BPMN: how conditions outside the subset are imported */
   char            *process_json;    /* BPMN: the import as winnow.process/1, or NULL (a JSON file) */
   WnProcess       *process;
   WnScenario      *scenario;        /* explicit scenario, or NULL: the embedded one */

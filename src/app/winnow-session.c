@@ -586,7 +586,8 @@ winnow_session_load_bpmn_process (WinnowSession          *self,
   path = local_path (file, error);
   if (path == NULL)
     return FALSE;
-  process = wn_load_process_or_bpmn_file (path, process_id, &json, diagnostics, error);
+  process = wn_load_process_or_bpmn_file_with_flags (path, 0, process_id, self->import_flags, &json, diagnostics,
+                                                     error);
   if (process == NULL)
     return FALSE;
   if (options != NULL)
@@ -622,6 +623,15 @@ winnow_session_get_imported_json (WinnowSession *self)
 {
   g_return_val_if_fail (WINNOW_IS_SESSION (self), NULL);
   return self->process_json;
+}
+
+void
+winnow_session_set_bpmn_import_flags (WinnowSession     *self,
+                                      WnBpmnImportFlags  flags)
+{
+  g_return_if_fail (WINNOW_IS_SESSION (self));
+
+  self->import_flags = flags;
 }
 
 const char *
@@ -704,7 +714,8 @@ winnow_session_reload (WinnowSession  *self,
       winnow_session_restart (self);
       return TRUE;
     }
-  process = wn_load_process_or_bpmn_file (path, self->process_id, &json, diagnostics, error);
+  process = wn_load_process_or_bpmn_file_with_flags (path, 0, self->process_id, self->import_flags, &json,
+                                                     diagnostics, error);
   if (process == NULL)
     return FALSE;
   if (self->scenario != NULL && self->scenario->filename != NULL)

@@ -69,6 +69,12 @@ gboolean          winnow_session_load_bpmn_process (WinnowSession          *self
                                                     const WnEngineOptions  *options,
                                                     GPtrArray             **diagnostics,
                                                     GError                **error);
+/* How the next loads (and Reload) import a BPMN file: with
+ * WN_BPMN_IMPORT_SCENARIO_DECIDES a condition outside the translated subset
+ * becomes a branch the scenario decides (the preference
+ * "undecidable-conditions"); default WN_BPMN_IMPORT_DEFAULT. */
+void              winnow_session_set_bpmn_import_flags (WinnowSession     *self,
+                                                        WnBpmnImportFlags  flags);
 /* A BPMN file's import as a winnow.process/1 document (what winnow-run
  * --export-json writes, and Save as Winnow Process…); NULL when the process
  * was not imported from BPMN. */

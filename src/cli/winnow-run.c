@@ -45,6 +45,7 @@ typedef struct {
   gboolean  quiet;
   gboolean  validate;
   char     *process_id;
+  char     *undecidable;
   char     *export_json;
   gboolean  version;
   gsize     max_input;
@@ -68,6 +69,7 @@ options_clear (Options *o)
   g_clear_pointer (&o->save_session, g_free);
   g_clear_pointer (&o->summary, g_free);
   g_clear_pointer (&o->process_id, g_free);
+  g_clear_pointer (&o->undecidable, g_free);
   g_clear_pointer (&o->export_json, g_free);
   g_clear_pointer (&o->breaks, g_strfreev);
   g_clear_pointer (&o->files, g_strfreev);
@@ -642,6 +644,7 @@ parse_options (int       *argc,
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &o->quiet, N_("No journal, summary only"), NULL },
     { "validate", 0, 0, G_OPTION_ARG_NONE, &o->validate, N_("Load and validate only; print nothing on success"), NULL },
     { "process", 0, 0, G_OPTION_ARG_STRING, &o->process_id, N_("BPMN: the process to import when the file has several executable ones"), N_("ID") },
+    { "undecidable-conditions", 0, 0, G_OPTION_ARG_STRING, &o->undecidable, N_("BPMN: what a condition outside the subset translated to lite does: refuse (the default: the model is refused) | scenario (its exclusive gateway becomes a branch the scenario’s “decisions” weigh, drawn from the seeded PRNG)"), N_("MODE") },
     { "export-json", 0, 0, G_OPTION_ARG_FILENAME, &o->export_json, N_("BPMN: write the imported process as winnow.process/1 to FILE (- for standard output) and exit"), N_("FILE") },
     { "break", 'b', 0, G_OPTION_ARG_STRING_ARRAY, &o->breaks, N_("Stop after the first event matching KIND.PHASE[@NODE] and print the state (repeatable)"), N_("SPEC") },
     { "at", 0, 0, G_OPTION_ARG_CALLBACK, parse_at_cb, N_("Stop right after the step that journals event EVENT_SEQ and print the whole state there as one JSON line"), N_("EVENT_SEQ") },
@@ -702,6 +705,7 @@ main (int argc, char **argv)
   g_autoptr(WnScenario) scenario = NULL;
   g_autofree char *exported = NULL;
   WnEngineOptions options = { 0 };
+  WnBpmnImportFlags import_flags = WN_BPMN_IMPORT_DEFAULT;
   WnTime until = WN_TIME_NEVER;
   gboolean summary_json = FALSE;
   Sink trace = { NULL, NULL };
@@ -731,6 +735,12 @@ main (int argc, char **argv)
     {
       print_out ("winnow-run %s\n", PACKAGE_VERSION);
       return finish_output (stdout_out) ? EXIT_COMPLETED : EXIT_OUTPUT;
+    }
+  if (winnow_run_lab_requested (&lab_options) && o.undecidable != NULL)
+    {
+      g_printerr ("winnow-run: %s\n", _("--undecidable-conditions applies to one run: for a sweep, write the "
+                                         "process with --export-json first and sweep that file"));
+      return EXIT_INPUT;
     }
   if (winnow_run_lab_requested (&lab_options))
     return run_lab (&o);
@@ -766,8 +776,19 @@ main (int argc, char **argv)
     }
   if (o.max_input == 0)
     o.max_input = WN_LOAD_DEFAULT_MAX_SIZE;
+  if (o.undecidable != NULL && strcmp (o.undecidable, "scenario") == 0)
+    import_flags |= WN_BPMN_IMPORT_SCENARIO_DECIDES;
+  else if (o.undecidable != NULL && strcmp (o.undecidable, "refuse") != 0)
+    {
+      g_printerr ("winnow-run: %s\n", _("--undecidable-conditions takes refuse or scenario"));
+      return EXIT_INPUT;
+    }
   if (o.process_id != NULL || o.export_json != NULL)
-    process = wn_load_bpmn_file (o.files[0], o.max_input, o.process_id, &exported, &diagnostics, &error);
+    process = wn_load_bpmn_file_with_flags (o.files[0], o.max_input, o.process_id, import_flags, &exported,
+                                            &diagnostics, &error);
+  else if (import_flags != WN_BPMN_IMPORT_DEFAULT)
+    process = wn_load_process_or_bpmn_file_with_flags (o.files[0], o.max_input, NULL, import_flags, NULL,
+                                                       &diagnostics, &error);
   else
     process = wn_load_process_file_full (o.files[0], o.max_input, &diagnostics, &error);
   if (process == NULL)

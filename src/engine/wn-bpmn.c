@@ -47,6 +47,7 @@ typedef struct {
   GHashTable *locations;         /* JSON path → Loc* */
   guint       n_documentation;
   xmlNode    *first_documentation;
+  WnBpmnImportFlags flags;
 } Import;
 
 static void
@@ -1269,13 +1270,28 @@ convert_flow (Import *im, xmlNode *el)
 
       if (language != NULL && g_ascii_strcasecmp (language, "juel") != 0 && g_ascii_strcasecmp (language, "feel") != 0 &&
           strstr (language, "FEEL") == NULL && strstr (language, "feel") == NULL)
-        refuse (im, cond, "a condition in %s is not supported (only JUEL ${…} and FEEL =… are translated)", language);
+        why = g_strdup_printf ("a condition in %s is not supported (only JUEL ${…} and FEEL =… are translated)",
+                               language);
       else if (*text == '\0' && prop (cond, "resource") != NULL)
-        refuse (im, cond, "an external condition script (camunda:resource) is not supported");
-      else if ((lite = _wn_bpmn_expr_to_lite (text, &why)) == NULL)
-        refuse (im, cond, "the condition `%s`: %s", text, why);
-      else
+        why = g_strdup ("an external condition script (camunda:resource) is not supported");
+      else if ((lite = _wn_bpmn_expr_to_lite (text, &why)) != NULL)
         json_object_set_string_member (flow, "condition", lite);
+      else
+        {
+          char *detail = g_strdup_printf ("the condition `%s`: %s", text, why);
+
+          g_free (why);
+          why = detail;
+        }
+      if (lite == NULL && (im->flags & WN_BPMN_IMPORT_SCENARIO_DECIDES) != 0)
+        {
+          /* decide_by_scenario() turns its gateway into a decision, once the scope is read */
+          json_object_set_boolean_member (flow, "x-undecidable", TRUE);
+          warn (im, cond, "%s; the scenario decides this branch instead (`decisions` weighs the flows "
+                "leaving gateway %s)", why, prop (el, "sourceRef") != NULL ? prop (el, "sourceRef") : "?");
+        }
+      else if (lite == NULL)
+        refuse (im, cond, "%s", why);
     }
   return flow;
 }
@@ -1290,6 +1306,75 @@ add_node (Import *im, JsonArray *nodes, const char *prefix, xmlNode *el, JsonObj
   json_array_add_object_element (nodes, node);
   if (strcmp (json_object_get_string_member (node, "type"), "subProcess") == 0)
     convert_scope (im, el, node, path);
+}
+
+/* The child of `scope` with the id `id`, or NULL. */
+static xmlNode *
+element_at (Import *im, xmlNode *scope, const char *id)
+{
+  for (xmlNode *el = scope->children; el != NULL; el = el->next)
+    if (el->type == XML_ELEMENT_NODE && g_strcmp0 (prop (el, "id"), id) == 0)
+      return el;
+  return NULL;
+}
+
+/* With WN_BPMN_IMPORT_SCENARIO_DECIDES: each exclusive gateway with a flow
+ * whose condition could not be translated (marked "x-undecidable" by
+ * convert_flow) becomes one the scenario decides: "decidedBy": "scenario", no
+ * default, and no conditions on its flows (each dropped one is a warning).
+ * A flow so marked that leaves anything else is refused as before. */
+static void
+decide_by_scenario (Import *im, JsonArray *nodes, JsonArray *flows, xmlNode *scope)
+{
+  g_autoptr(GHashTable) decided = g_hash_table_new (g_str_hash, g_str_equal);
+
+  for (guint i = 0; i < json_array_get_length (flows); i++)
+    {
+      JsonObject *flow = json_array_get_object_element (flows, i);
+      const char *from = json_object_get_string_member (flow, "from");
+      xmlNode *el;
+
+      if (!json_object_has_member (flow, "x-undecidable"))
+        continue;
+      json_object_remove_member (flow, "x-undecidable");
+      el = element_at (im, scope, from);
+      if (el != NULL && is_el (el, NS_BPMN, "exclusiveGateway"))
+        g_hash_table_add (decided, (gpointer) from);
+      else
+        refuse (im, child (element_at (im, scope, json_object_get_string_member (flow, "id")), NS_BPMN,
+                           "conditionExpression"),
+                "the scenario can only decide a condition on a flow leaving an exclusive gateway");
+    }
+  if (g_hash_table_size (decided) == 0)
+    return;
+  for (guint i = 0; i < json_array_get_length (nodes); i++)
+    {
+      JsonObject *node = json_array_get_object_element (nodes, i);
+
+      if (!g_hash_table_contains (decided, json_object_get_string_member (node, "id")))
+        continue;
+      json_object_set_string_member (node, "decidedBy", "scenario");
+      if (json_object_has_member (node, "default"))
+        {
+          warn (im, element_at (im, scope, json_object_get_string_member (node, "id")),
+                "its default flow %s is not a fallback any more: the scenario decides the gateway, and may "
+                "draw any of its flows", json_object_get_string_member (node, "default"));
+          json_object_remove_member (node, "default");
+        }
+    }
+  for (guint i = 0; i < json_array_get_length (flows); i++)
+    {
+      JsonObject *flow = json_array_get_object_element (flows, i);
+
+      if (!g_hash_table_contains (decided, json_object_get_string_member (flow, "from")) ||
+          !json_object_has_member (flow, "condition"))
+        continue;
+      warn (im, child (element_at (im, scope, json_object_get_string_member (flow, "id")), NS_BPMN,
+                       "conditionExpression"),
+            "its condition is not used: gateway %s is decided by the scenario",
+            json_object_get_string_member (flow, "from"));
+      json_object_remove_member (flow, "condition");
+    }
 }
 
 static gboolean
@@ -1387,6 +1472,7 @@ convert_scope (Import *im, xmlNode *scope, JsonObject *into, const char *prefix)
           add_node (im, nodes, prefix, el, node);
         }
     }
+  decide_by_scenario (im, nodes, flows, scope);
   json_object_set_array_member (into, "nodes", nodes);
   if (json_array_get_length (flows) > 0 || *prefix == '\0')
     json_object_set_array_member (into, "flows", flows);
@@ -1796,6 +1882,20 @@ wn_load_bpmn_data (const char  *data,
                    GPtrArray  **diagnostics,
                    GError     **error)
 {
+  return wn_load_bpmn_data_with_flags (data, length, display_name, process_id, WN_BPMN_IMPORT_DEFAULT,
+                                       json_out, diagnostics, error);
+}
+
+WnProcess *
+wn_load_bpmn_data_with_flags (const char        *data,
+                              gssize             length,
+                              const char        *display_name,
+                              const char        *process_id,
+                              WnBpmnImportFlags  flags,
+                              char             **json_out,
+                              GPtrArray        **diagnostics,
+                              GError           **error)
+{
   Import im = { 0 };
   g_autoptr(JsonNode) root_json = NULL;
   g_autoptr(JsonGenerator) generator = NULL;
@@ -1821,6 +1921,7 @@ wn_load_bpmn_data (const char  *data,
   data = data != NULL ? data : "";
   len = length < 0 ? strlen (data) : (gsize) length;
   im.file = display_name != NULL ? display_name : "<data>";
+  im.flags = flags;
   im.errors = g_ptr_array_new_with_free_func ((GDestroyNotify) wn_diagnostic_free);
   im.warnings = g_ptr_array_new_with_free_func ((GDestroyNotify) wn_diagnostic_free);
   im.error_codes = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
@@ -1934,13 +2035,14 @@ out:
 /* Read `filename` and import it: as BPMN (`any` FALSE), or as BPMN when it is
  * XML and else as winnow.process/1. */
 static WnProcess *
-load_file (const char  *filename,
-           gsize        max_size,
-           gboolean     any,
-           const char  *process_id,
-           char       **json_out,
-           GPtrArray  **diagnostics,
-           GError     **error)
+load_file (const char         *filename,
+           gsize               max_size,
+           gboolean            any,
+           const char         *process_id,
+           WnBpmnImportFlags   flags,
+           char              **json_out,
+           GPtrArray         **diagnostics,
+           GError            **error)
 {
   g_autofree char *contents = NULL;
   gsize length = 0;
@@ -1956,7 +2058,8 @@ load_file (const char  *filename,
     return NULL;
   if (any && !wn_load_data_is_xml (contents, length))
     return wn_load_process_data (contents, (gssize) length, filename, diagnostics, error);
-  return wn_load_bpmn_data (contents, (gssize) length, filename, process_id, json_out, diagnostics, error);
+  return wn_load_bpmn_data_with_flags (contents, (gssize) length, filename, process_id, flags, json_out,
+                                       diagnostics, error);
 }
 
 WnProcess *
@@ -1967,7 +2070,19 @@ wn_load_bpmn_file (const char  *filename,
                    GPtrArray  **diagnostics,
                    GError     **error)
 {
-  return load_file (filename, max_size, FALSE, process_id, json_out, diagnostics, error);
+  return load_file (filename, max_size, FALSE, process_id, WN_BPMN_IMPORT_DEFAULT, json_out, diagnostics, error);
+}
+
+WnProcess *
+wn_load_bpmn_file_with_flags (const char        *filename,
+                              gsize              max_size,
+                              const char        *process_id,
+                              WnBpmnImportFlags  flags,
+                              char             **json_out,
+                              GPtrArray        **diagnostics,
+                              GError           **error)
+{
+  return load_file (filename, max_size, FALSE, process_id, flags, json_out, diagnostics, error);
 }
 
 /* ---- for front ends: the file as the runner reads it, and its processes ------ */
@@ -1979,7 +2094,19 @@ wn_load_process_or_bpmn_file (const char  *filename,
                               GPtrArray  **diagnostics,
                               GError     **error)
 {
-  return load_file (filename, 0, TRUE, process_id, json_out, diagnostics, error);
+  return load_file (filename, 0, TRUE, process_id, WN_BPMN_IMPORT_DEFAULT, json_out, diagnostics, error);
+}
+
+WnProcess *
+wn_load_process_or_bpmn_file_with_flags (const char        *filename,
+                                         gsize              max_size,
+                                         const char        *process_id,
+                                         WnBpmnImportFlags  flags,
+                                         char             **json_out,
+                                         GPtrArray        **diagnostics,
+                                         GError           **error)
+{
+  return load_file (filename, max_size, TRUE, process_id, flags, json_out, diagnostics, error);
 }
 
 GStrv

@@ -137,6 +137,8 @@ struct _WnEngine
   GPtrArray      *implicit_topics;   /* char*, NULL-terminated */
 
   guint          *end_counts;    /* per node: completed instances that ended there */
+  guint64       **decision_weights; /* per node: a gateway the scenario decides, the weight of each
+                                      * of its outgoing flows (in `outgoing` order); else NULL */
   GArray         *completion_times;
   GArray         *breakpoints;   /* WnBreakpoint, node strings owned */
   GListStore     *breakpoint_items;  /* WnBreakpointItem, one per breakpoints[i] */

@@ -519,6 +519,69 @@ topic_served (WnEngine   *self,
   return FALSE;
 }
 
+/* The weights of each gateway the scenario decides, from its `decisions`;
+ * equal ones, with a notice saying so, where it gives none; a notice for each
+ * entry that names no such gateway or a flow not leaving it. */
+static void
+setup_decisions (WnEngine *self)
+{
+  const WnProcess *process = self->process;
+  GArray *decisions = self->scenario->decisions;
+
+  self->decision_weights = g_new0 (guint64 *, process->n_nodes);
+  for (guint d = 0; d < decisions->len; d++)
+    {
+      const WnDecisionSpec *spec = &g_array_index (decisions, WnDecisionSpec, d);
+      const WnNode *node = wn_process_find_node (process, spec->gateway);
+
+      if (node == NULL || !node->scenario_decides)
+        g_ptr_array_add (self->notices,
+                         g_strdup_printf ("the scenario's decisions name %s, which is not a gateway the scenario "
+                                          "decides: ignored", spec->gateway));
+    }
+  for (guint n = 0; n < process->n_nodes; n++)
+    {
+      const WnNode *node = &process->nodes[n];
+      const WnDecisionSpec *spec = NULL;
+      guint64 *weights;
+      guint64 total = 0;
+
+      if (!node->scenario_decides)
+        continue;
+      for (guint d = 0; d < decisions->len && spec == NULL; d++)
+        if (strcmp (g_array_index (decisions, WnDecisionSpec, d).gateway, node->id) == 0)
+          spec = &g_array_index (decisions, WnDecisionSpec, d);
+      weights = self->decision_weights[n] = g_new0 (guint64, node->outgoing->len);
+      for (guint w = 0; spec != NULL && w < spec->weights->len; w++)
+        {
+          const WnDecisionWeight *weight = &g_array_index (spec->weights, WnDecisionWeight, w);
+          guint o = 0;
+
+          while (o < node->outgoing->len &&
+                 strcmp (process->flows[g_array_index (node->outgoing, guint, o)].id, weight->flow) != 0)
+            o++;
+          if (o == node->outgoing->len)
+            g_ptr_array_add (self->notices,
+                             g_strdup_printf ("the scenario's decisions for gateway %s weigh %s, which does not "
+                                              "leave it: ignored", node->id, weight->flow));
+          else
+            {
+              weights[o] = weight->weight;
+              total += weight->weight;
+            }
+        }
+      if (total == 0)
+        {
+          for (guint o = 0; o < node->outgoing->len; o++)
+            weights[o] = 1;
+          g_ptr_array_add (self->notices,
+                           g_strdup_printf ("the gateway %s is decided by the scenario, which gives it no weights "
+                                            "(`decisions`): each of its %u flows is taken with equal weight",
+                                            node->id, node->outgoing->len));
+        }
+    }
+}
+
 WnEngine *
 wn_engine_new (WnProcess             *process,
                WnScenario            *scenario,
@@ -605,6 +668,7 @@ wn_engine_new (WnProcess             *process,
                                           process->nodes[i].id));
         break;
       }
+  setup_decisions (self);
   for (guint i = 0; i < self->workers->len; i++)
     _wn_sim_worker_start (g_ptr_array_index (self->workers, i));
 
@@ -675,6 +739,9 @@ wn_engine_free (WnEngine *self)
   invalidate_policies (self);
   g_free (self->policies);
   g_free (self->task_trust);
+  for (guint i = 0; i < self->process->n_nodes; i++)
+    g_free (self->decision_weights[i]);
+  g_free (self->decision_weights);
   wn_journal_free (self->journal);
   wn_scheduler_free (self->scheduler);
   wn_engine_config_clear (&self->config);

@@ -864,16 +864,38 @@ run_script (WnTrack      *track,
   return TRUE;
 }
 
-/* Journal the flow an exclusive gateway takes. */
+/* Journal the flow an exclusive gateway takes (`by`: "scenario" when drawn). */
 static void
-emit_decided (WnTrack *track,
-              guint    flow)
+emit_decided (WnTrack    *track,
+              guint       flow,
+              const char *by)
 {
   const char *flows[2] = { track->instance->engine->process->flows[flow].id, NULL };
   WnEvent ev = WN_EVENT_INIT (WN_EV_GATEWAY, WN_PH_DECIDED);
 
   ev.flows = flows;
+  ev.by = by;
   emit (track, WN_EV_GATEWAY, WN_PH_DECIDED, &ev);
+}
+
+/* A gateway the scenario decides: the flow drawn from the engine's seeded
+ * PRNG by the weights of its outgoing flows (one draw per arrival; a process
+ * without such gateways never draws here). */
+static guint
+draw_flow (WnEngine     *engine,
+           const WnNode *node)
+{
+  const guint64 *weights = engine->decision_weights[node->index];
+  guint64 total = 0;
+  guint64 pick;
+  guint o = 0;
+
+  for (guint i = 0; i < node->outgoing->len; i++)
+    total += weights[i];
+  pick = (guint64) wn_rng_range (&engine->rng, (gint64) total - 1);   /* total ≥ 1: setup_decisions() */
+  while (pick >= weights[o])
+    pick -= weights[o++];
+  return g_array_index (node->outgoing, guint, o);
 }
 
 /* Exclusive gateway: index of the flow taken, or -1 (the track failed). */
@@ -885,6 +907,12 @@ decide (WnTrack      *track,
   const WnProcess *process = instance->engine->process;
   int chosen = -1;
 
+  if (node->scenario_decides && node->outgoing->len > 0)
+    {
+      chosen = (int) draw_flow (instance->engine, node);
+      emit_decided (track, (guint) chosen, "scenario");
+      return chosen;
+    }
   for (guint i = 0; i < node->outgoing->len && chosen < 0; i++)
     {
       guint f = g_array_index (node->outgoing, guint, i);
@@ -918,7 +946,7 @@ decide (WnTrack      *track,
       track_fail (track, message);
       return -1;
     }
-  emit_decided (track, (guint) chosen);
+  emit_decided (track, (guint) chosen, NULL);
   return chosen;
 }
 
@@ -2167,7 +2195,7 @@ take_event_flow (WnTrack      *track,
   const WnNode *target = &process->nodes[wait->boundary];
 
   disarm_boundaries (track);   /* `wait` goes with the others */
-  emit_decided (track, flow);
+  emit_decided (track, flow, NULL);
   emit_simple (track, WN_EV_NODE, WN_PH_COMPLETED, NULL);
   track->node = target->index;
   emit_simple (track, WN_EV_NODE, WN_PH_ENTERED, NULL);
@@ -2641,7 +2669,7 @@ _wn_instance_incident_resolve (WnInstance *instance,
   set_state (track, WN_TRACK_ACTIVE);
   if (at->type == WN_NODE_EXCLUSIVE)
     {
-      emit_decided (track, (guint) at->default_flow);
+      emit_decided (track, (guint) at->default_flow, NULL);
       emit_simple (track, WN_EV_NODE, WN_PH_COMPLETED, NULL);
       track_run (track, at->default_flow);
     }

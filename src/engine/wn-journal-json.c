@@ -445,6 +445,7 @@ append_json (const WnEvent   *ev,
         }
       *p++ = ']';
     }
+  STRING_FIELD ("by", ev->by);
   STRING_FIELD ("action", ev->action);
   if (ev->trust != WN_TRUST_UNSET)
     p = put_fragment (p, &trust_fragments[ev->trust == WN_TRUST_WORKER_TRUSTED ? 0 : 1]);

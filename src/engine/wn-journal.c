@@ -115,6 +115,7 @@ wn_event_copy (const WnEvent *event)
   copy->flows = (const char **) g_strdupv ((char **) event->flows);
   copy->action = g_strdup (event->action);
   copy->scope = g_strdup (event->scope);
+  copy->by = g_strdup (event->by);
   return copy;
 }
 
@@ -135,6 +136,7 @@ wn_event_free (WnEvent *event)
   g_strfreev ((char **) event->flows);
   g_free ((char *) event->action);
   g_free ((char *) event->scope);
+  g_free ((char *) event->by);
   g_free (event);
 }
 
@@ -225,6 +227,8 @@ wn_event_append_text (const WnEvent *ev,
       g_autofree char *flows = g_strjoinv (", ", (char **) ev->flows);
       detail (details, "→ %s", flows);
     }
+  if (ev->by != NULL)
+    detail (details, "drawn by the %s", ev->by);
   if (ev->action != NULL)
     detail (details, "%s", ev->action);
   if (ev->error != NULL)

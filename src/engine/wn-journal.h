@@ -131,10 +131,13 @@ typedef struct {
    * sub-process the event happens in, "i1/s2". */
   const char   *scope;
   guint         loop;        /* an iteration of a multi-instance activity, from 1; 0: absent */
+  /* gateway.decided at a gateway the scenario decides: "scenario" (the flow
+   * was drawn from the seeded PRNG by the scenario's weights); NULL otherwise. */
+  const char   *by;
 } WnEvent;
 
 /* An event with every field absent. */
-#define WN_EVENT_INIT(k, p) { 0, 0, (k), (p), NULL, NULL, NULL, NULL, NULL, NULL, 0, 0, -1, -1, -1, NULL, NULL, NULL, NULL, NULL, WN_TRUST_UNSET, NULL, 0 }
+#define WN_EVENT_INIT(k, p) { 0, 0, (k), (p), NULL, NULL, NULL, NULL, NULL, NULL, 0, 0, -1, -1, -1, NULL, NULL, NULL, NULL, NULL, WN_TRUST_UNSET, NULL, 0, NULL }
 
 /* A heap copy that owns its strings (for subscribers that keep events). */
 WnEvent    *wn_event_copy            (const WnEvent *event);

@@ -152,6 +152,8 @@ void         _wn_load_engine_block (WnCheck *ctx, JsonNode *node, const char *pa
  * "format" needed) under `prefix`. */
 WnScenario  *_wn_load_scenario_object (WnCheck *ctx, JsonNode *root, const char *prefix,
                                        gboolean embedded);
+/* wn-scenario.c: an empty `decisions` entry for `gateway`. */
+void         _wn_decision_spec_init (WnDecisionSpec *spec, const char *gateway);
 
 /* wn-external.c: whether an outside worker's recorded call (a session's
  * "external" command) can be read; the error names the member. */

@@ -20,6 +20,7 @@ typedef struct {
   WnWorkerSpec  *worker;
   char          *error_code;
   JsonNode      *default_json;   /* exclusiveGateway `default` (a string node) */
+  JsonNode      *decided_json;   /* exclusiveGateway `decidedBy` ("scenario"), or NULL */
   JsonNode      *attached_json;  /* boundaryEvent `attachedTo` (a string node) */
   /* Engine II */
   int            scope;          /* the enclosing subProcess's source index, -1: the process */
@@ -56,7 +57,7 @@ static const char * const process_keys[] = {
 static const char * const node_keys_all[] = {
   "id", "type", "name", "error", "duration", "set", "worker", "attachedTo", "default",
   "nodes", "flows", "terminate", "timer", "repeat", "interrupting", "message", "correlation", "multiInstance",
-  "date", "triggeredByEvent", NULL
+  "date", "triggeredByEvent", "decidedBy", NULL
 };
 static const char * const multi_keys[] = { "sequential", "cardinality", "collection", "element", "completion",
                                             "outputCollection", "outputElement", NULL };
@@ -571,7 +572,7 @@ parse_node (WnCheck    *ctx,
   static const char * const message_keys[] = { "id", "type", "name", "message", "correlation", NULL };
   static const char * const subprocess_keys[] = { "id", "type", "name", "nodes", "flows", "multiInstance",
                                                    "triggeredByEvent", NULL };
-  static const char * const exclusive_keys[] = { "id", "type", "name", "default", NULL };
+  static const char * const exclusive_keys[] = { "id", "type", "name", "default", "decidedBy", NULL };
   static const char * const timer_keys[] = { "id", "type", "name", "duration", "date", NULL };
   const char * const *allowed = start_keys_node;
   const char *path = src->path;
@@ -736,6 +737,21 @@ parse_node (WnCheck    *ctx,
       if (_wn_check_identifier (ctx, m, p) != NULL)
         src->default_json = m;
     }
+  if (src->type == WN_NODE_EXCLUSIVE &&
+      (m = _wn_check_member (ctx, node, path, "decidedBy", FALSE)) != NULL)
+    {
+      g_autofree char *p = _wn_check_path_key (path, "decidedBy");
+      const char *by = _wn_check_string (ctx, m, p);
+
+      if (by != NULL && strcmp (by, "scenario") != 0)
+        _wn_check_report (ctx, m, p, "must be \"scenario\" (the scenario's `decisions` weigh the flows), "
+                          "not \"%s\"", by);
+      else if (by != NULL && src->default_json != NULL)
+        _wn_check_report (ctx, m, p, "a gateway the scenario decides has no `default` flow: every flow "
+                          "leaving it is one the draw can take");
+      else if (by != NULL)
+        src->decided_json = m;
+    }
 }
 
 static int
@@ -843,6 +859,9 @@ parse_flow (WnCheck    *ctx,
       if (src->from >= 0 &&
           ((NodeSrc *) g_ptr_array_index (nodes, src->from))->type != WN_NODE_EXCLUSIVE)
         _wn_check_report (ctx, m, p, "a condition only applies to a flow leaving an exclusiveGateway");
+      else if (src->from >= 0 && ((NodeSrc *) g_ptr_array_index (nodes, src->from))->decided_json != NULL)
+        _wn_check_report (ctx, m, p, "a flow leaving a gateway the scenario decides (\"decidedBy\": "
+                          "\"scenario\") takes no condition");
     }
 }
 
@@ -986,6 +1005,7 @@ build_process (WnCheck    *ctx,
       node->correlation = g_steal_pointer (&src->correlation);
       node->multi = g_steal_pointer (&src->multi);
       node->triggered_by_event = src->triggered_by_event;
+      node->scenario_decides = src->decided_json != NULL;
     }
   for (guint i = 0; i < flows->len; i++)
     {

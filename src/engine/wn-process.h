@@ -85,6 +85,8 @@ typedef struct {
   char          *error_code;       /* boundaryEvent: the caught code; endEvent: the thrown code or NULL */
   int            attached_to;      /* boundaryEvent: host node index; else -1 */
   int            default_flow;     /* exclusiveGateway: flow index or -1 */
+  gboolean       scenario_decides; /* exclusiveGateway `"decidedBy": "scenario"`: the flow taken is
+                                    * drawn by the scenario's `decisions` weights (no conditions) */
   GArray        *outgoing;         /* guint flow indices, document order */
   GArray        *incoming;         /* guint flow indices */
   GArray        *boundaries;       /* guint node indices of boundaries attached here */

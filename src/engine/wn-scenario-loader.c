@@ -16,7 +16,7 @@ typedef enum {
 } ResponseMode;
 
 static const char * const scenario_keys[] = {
-  "format", "seed", "engine", "start", "workers", "faults", "userTasks", "messages", "epoch", "people", NULL
+  "format", "seed", "engine", "start", "workers", "faults", "userTasks", "messages", "epoch", "people", "decisions", NULL
 };
 static const char * const start_keys[] = { "at", "count", "variables", NULL };
 static const char * const worker_config_keys[] = {
@@ -1027,6 +1027,58 @@ parse_messages (WnCheck    *ctx,
     }
 }
 
+/* `decisions`: {gateway id: {flow id: weight}}, the weights a gateway the
+ * scenario decides draws by (which gateway and flows they name is checked
+ * against the process when a run starts: wn_engine_new()'s notices). */
+static void
+parse_decisions (WnCheck    *ctx,
+                 JsonNode   *node,
+                 const char *path,
+                 WnScenario *scenario)
+{
+  g_autoptr(GList) gateways = NULL;
+
+  if (!_wn_check_object (ctx, node, path))
+    return;
+  /* the members in the order they are written */
+  gateways = json_object_get_members (json_node_get_object (node));
+  for (GList *g = gateways; g != NULL; g = g->next)
+    {
+      const char *gateway = g->data;
+      JsonNode *flows = json_object_get_member (json_node_get_object (node), gateway);
+      g_autofree char *gp = _wn_check_path_key (path, gateway);
+      g_autoptr(GList) names = NULL;
+      WnDecisionSpec spec = { 0 };
+      guint64 total = 0;
+      guint before = _wn_check_n_errors (ctx);
+
+      if (!_wn_check_object (ctx, flows, gp))
+        continue;
+      _wn_decision_spec_init (&spec, gateway);
+      names = json_object_get_members (json_node_get_object (flows));
+      for (GList *f = names; f != NULL; f = f->next)
+        {
+          g_autofree char *wp = _wn_check_path_key (gp, f->data);
+          WnDecisionWeight w = { NULL, 0 };
+
+          if (!_wn_check_uint (ctx, json_object_get_member (json_node_get_object (flows), f->data), wp, 0, &w.weight))
+            continue;
+          w.flow = g_strdup (f->data);
+          total += w.weight;
+          g_array_append_val (spec.weights, w);
+        }
+      if (_wn_check_n_errors (ctx) == before && total == 0)
+        _wn_check_report (ctx, flows, gp, spec.weights->len == 0
+                          ? "gives no flows: weigh each flow leaving gateway \"%s\", such as {\"Flow_a\": 3, \"Flow_b\": 1}"
+                          : "the weights of gateway \"%s\" add up to 0: at least one flow needs a weight ≥ 1",
+                          gateway);
+      /* kept only when whole: taking it out again clears it */
+      g_array_append_val (scenario->decisions, spec);
+      if (_wn_check_n_errors (ctx) != before)
+        g_array_set_size (scenario->decisions, scenario->decisions->len - 1);
+    }
+}
+
 WnScenario *
 _wn_load_scenario_object (WnCheck *ctx, JsonNode *root, const char *prefix, gboolean embedded)
 {
@@ -1165,6 +1217,12 @@ _wn_load_scenario_object (WnCheck *ctx, JsonNode *root, const char *prefix, gboo
       g_autofree char *p = _wn_check_path_key (prefix, "messages");
 
       parse_messages (ctx, m, p, scenario);
+    }
+  if ((m = _wn_check_member (ctx, root, prefix, "decisions", FALSE)) != NULL)
+    {
+      g_autofree char *p = _wn_check_path_key (prefix, "decisions");
+
+      parse_decisions (ctx, m, p, scenario);
     }
   if ((faults_json = _wn_check_member (ctx, root, prefix, "faults", FALSE)) != NULL)
     {

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* wn-scenario.c — workers, load and faults around a process. */
 #include "wn-scenario.h"
+#include "wn-loader-private.h"
 
 #include "wn-duration.h"
 #include "wn-journal.h"
@@ -392,6 +393,30 @@ scenario_branch_free (gpointer data)
   g_free (branch);
 }
 
+static void
+decision_weight_clear (gpointer data)
+{
+  g_free (((WnDecisionWeight *) data)->flow);
+}
+
+static void
+decision_spec_clear (gpointer data)
+{
+  WnDecisionSpec *spec = data;
+
+  g_free (spec->gateway);
+  g_clear_pointer (&spec->weights, g_array_unref);
+}
+
+/* An empty `decisions` entry for `gateway`, its weights cleared with it. */
+void
+_wn_decision_spec_init (WnDecisionSpec *spec, const char *gateway)
+{
+  spec->gateway = g_strdup (gateway);
+  spec->weights = g_array_new (FALSE, TRUE, sizeof (WnDecisionWeight));
+  g_array_set_clear_func (spec->weights, decision_weight_clear);
+}
+
 WnScenario *
 wn_scenario_new (void)
 {
@@ -412,6 +437,8 @@ wn_scenario_new (void)
   g_array_set_clear_func (scenario->messages, message_spec_clear);
   scenario->people = g_array_new (FALSE, TRUE, sizeof (WnPeopleSpec));
   g_array_set_clear_func (scenario->people, people_spec_clear);
+  scenario->decisions = g_array_new (FALSE, TRUE, sizeof (WnDecisionSpec));
+  g_array_set_clear_func (scenario->decisions, decision_spec_clear);
   return scenario;
 }
 
@@ -444,6 +471,7 @@ wn_scenario_unref (WnScenario *scenario)
   g_array_unref (scenario->user_tasks);
   g_array_unref (scenario->messages);
   g_array_unref (scenario->people);
+  g_array_unref (scenario->decisions);
   g_clear_pointer (&scenario->source, json_node_unref);
   g_free (scenario);
 }

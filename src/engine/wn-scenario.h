@@ -182,6 +182,17 @@ typedef struct {
 /* An operator's command recorded during an interactive run, replayed exactly:
  * after `after` scheduler actions, at virtual time `at` (journal-and-cli.md has
  * no such thing: a saved session keeps them under the scenario's "x-winnow" key). */
+/* `decisions`: the weights a gateway the scenario decides draws its flow by. */
+typedef struct {
+  char       *flow;
+  guint       weight;             /* ≥ 0 */
+} WnDecisionWeight;
+
+typedef struct {
+  char       *gateway;
+  GArray     *weights;            /* WnDecisionWeight, in the scenario's order; their sum > 0 */
+} WnDecisionSpec;
+
 typedef enum {
   WN_COMMAND_START,                                          /* variables */
   WN_COMMAND_INJECT,                                         /* topic or worker, response */
@@ -260,6 +271,7 @@ struct _WnScenario {
   GArray         *user_tasks;     /* WnUserTaskSpec, in order: the first for a node applies */
   GArray         *messages;       /* WnMessageSpec */
   GArray         *people;         /* WnPeopleSpec */
+  GArray         *decisions;      /* WnDecisionSpec */
   JsonNode       *source;         /* the scenario object as loaded, or NULL */
   gboolean        outside_workers;/* a served run's session ("x-winnow".outsideWorkers): no
                                    * implicit workers, as WnEngineOptions.no_implicit_workers */

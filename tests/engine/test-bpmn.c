@@ -617,6 +617,166 @@ test_zeebe_output_collection (void)
   g_assert_nonnull (charge->multi->output_element);
 }
 
+/* Each gateway.decided event's flow and JSON line, for the decision tests. */
+static void
+gateway_cb (const WnEvent *event,
+            gpointer       data)
+{
+  if (event->kind == WN_EV_GATEWAY && event->phase == WN_PH_DECIDED)
+    wn_event_append_json (event, data);
+}
+
+/* `instances` runs of the corpus's customer-data process (its gateway decided
+ * by the scenario) with `seed` and `decisions` (a JSON object or NULL): the
+ * gateway.decided lines, *n_over the instances that took SequenceFlow_4. */
+static GString *
+run_decided (WnProcess *process, guint64 seed, guint instances, const char *decisions, guint *n_over,
+             GPtrArray **notices)
+{
+  g_autofree char *text = g_strdup_printf (
+    "{\"format\":\"winnow.scenario/1\",\"seed\":%" G_GUINT64_FORMAT ",\"start\":[{\"count\":%u}],"
+    "\"userTasks\":[{\"node\":\"UserTask_1\",\"complete\":{}},{\"node\":\"UserTask_2\",\"complete\":{}},"
+    "{\"node\":\"UserTask_3\",\"complete\":{}}]%s%s}", seed, instances,
+    decisions != NULL ? ",\"decisions\":" : "", decisions != NULL ? decisions : "");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WnScenario) scenario = wn_load_scenario_data (text, -1, "s.json", NULL, &error);
+  WnEngineOptions options = { 0 };
+  GString *lines = g_string_new (NULL);
+  WnEngine *engine;
+
+  g_assert_no_error (error);
+  engine = wn_engine_new (process, scenario, &options);
+  wn_journal_subscribe (wn_engine_get_journal (engine), gateway_cb, lines, NULL);
+  g_assert_cmpint (wn_engine_run (engine, WN_TIME_NEVER), ==, WN_STOP_QUIESCENT);
+  *n_over = 0;
+  for (const char *p = lines->str; (p = strstr (p, "\"flows\":[\"SequenceFlow_4\"]")) != NULL; p++)
+    (*n_over)++;
+  if (notices != NULL)
+    *notices = g_ptr_array_ref (wn_engine_get_notices (engine));
+  wn_engine_free (engine);
+  return lines;
+}
+
+/* A condition outside the translated subset (a real Camunda 7 example's
+ * `customer.prop("age").numberValue()`): refused by default; with
+ * WN_BPMN_IMPORT_SCENARIO_DECIDES its gateway becomes a branch the scenario
+ * weighs, listed on load, drawn from the seeded PRNG and journaled. */
+static void
+test_scenario_decides (void)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "bpmn", "c7-examples--4-process.bpmn", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WnProcess) refused = wn_load_bpmn_file (path, 0, NULL, NULL, NULL, &error);
+  g_autoptr(WnProcess) process = NULL;
+  g_autoptr(GPtrArray) notices = NULL;
+  g_autofree char *json = NULL;
+  g_autofree char *text = NULL;
+  g_autoptr(WnProcess) mixed = NULL;
+  GString *lines;
+  guint over = 0, over_b = 0, over_c = 0;
+
+  g_assert_null (refused);
+  g_assert_nonnull (strstr (error->message, "c7-examples--4-process.bpmn:19:7: SequenceFlow_4 (sequenceFlow): "
+                            "the condition `${customer.prop(\"age\").numberValue() >= 21}`: at 11: `prop` is outside"));
+  g_clear_error (&error);
+
+  process = wn_load_bpmn_file_with_flags (path, 0, NULL, WN_BPMN_IMPORT_SCENARIO_DECIDES, &json, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (wn_process_find_node (process, "ExclusiveGateway_1")->scenario_decides);
+  g_assert_nonnull (strstr (json, "\"decidedBy\" : \"scenario\""));
+  g_assert_null (strstr (json, "\"condition\""));
+  g_assert_nonnull (process->warnings);
+  {
+    guint listed = 0;
+
+    for (guint i = 0; i < process->warnings->len; i++)
+      {
+        const char *w = g_ptr_array_index (process->warnings, i);
+
+        if (strstr (w, "; the scenario decides this branch instead (`decisions` weighs the flows leaving gateway "
+                    "ExclusiveGateway_1)") == NULL)
+          continue;
+        g_assert_nonnull (strstr (w, listed == 0 ? "c7-examples--4-process.bpmn:19:7: SequenceFlow_4 (sequenceFlow): "
+                                                 : "c7-examples--4-process.bpmn:22:7: SequenceFlow_5 (sequenceFlow): "));
+        listed++;
+      }
+    g_assert_cmpuint (listed, ==, 2);
+  }
+
+  /* the draw is journaled; the same seed, the same branches */
+  lines = run_decided (process, 7, 1, "{\"ExclusiveGateway_1\":{\"SequenceFlow_4\":3,\"SequenceFlow_5\":1}}", &over, NULL);
+  g_assert_nonnull (strstr (lines->str, "\"kind\":\"gateway\",\"phase\":\"decided\",\"instance\":\"i1\",\"node\":\"ExclusiveGateway_1\""));
+  g_assert_nonnull (strstr (lines->str, "],\"by\":\"scenario\"}\n"));
+  g_string_free (lines, TRUE);
+
+  /* weights respected: 3 : 1 over 2,000 instances (expected 1,500 ± 4.5 σ, σ ≈ 19.4) */
+  lines = run_decided (process, 7, 2000, "{\"ExclusiveGateway_1\":{\"SequenceFlow_4\":3,\"SequenceFlow_5\":1}}", &over, NULL);
+  g_assert_cmpuint (over, >, 1413);
+  g_assert_cmpuint (over, <, 1587);
+  {
+    guint again = 0;
+    GString *same = run_decided (process, 7, 2000, "{\"ExclusiveGateway_1\":{\"SequenceFlow_4\":3,\"SequenceFlow_5\":1}}",
+                                 &again, NULL);
+
+    g_assert_cmpstr (same->str, ==, lines->str);
+    g_string_free (same, TRUE);
+  }
+  /* another seed: other branches for some instances */
+  {
+    GString *other = run_decided (process, 8, 2000, "{\"ExclusiveGateway_1\":{\"SequenceFlow_4\":3,\"SequenceFlow_5\":1}}",
+                                  &over_b, NULL);
+
+    g_assert_cmpstr (other->str, !=, lines->str);
+    g_string_free (other, TRUE);
+  }
+  g_string_free (lines, TRUE);
+  /* a weight of 0 is never drawn; no weights: equal ones, and a notice says so */
+  g_string_free (run_decided (process, 7, 200, "{\"ExclusiveGateway_1\":{\"SequenceFlow_4\":0,\"SequenceFlow_5\":1}}",
+                              &over_c, NULL), TRUE);
+  g_assert_cmpuint (over_c, ==, 0);
+  g_string_free (run_decided (process, 7, 2000, NULL, &over_c, &notices), TRUE);
+  g_assert_cmpuint (over_c, >, 900);
+  g_assert_cmpuint (over_c, <, 1100);
+  g_assert_true (g_ptr_array_find_with_equal_func (notices,
+    "the gateway ExclusiveGateway_1 is decided by the scenario, which gives it no weights (`decisions`): "
+    "each of its 2 flows is taken with equal weight", g_str_equal, NULL));
+  g_clear_pointer (&notices, g_ptr_array_unref);
+  g_string_free (run_decided (process, 7, 1, "{\"Gateway_x\":{\"a\":1},\"ExclusiveGateway_1\":{\"Flow_x\":1}}",
+                              &over_c, &notices), TRUE);
+  g_assert_true (g_ptr_array_find_with_equal_func (notices,
+    "the scenario's decisions name Gateway_x, which is not a gateway the scenario decides: ignored", g_str_equal, NULL));
+  g_assert_true (g_ptr_array_find_with_equal_func (notices,
+    "the scenario's decisions for gateway ExclusiveGateway_1 weigh Flow_x, which does not leave it: ignored",
+    g_str_equal, NULL));
+
+  /* beside a translated condition and a default: both give way to the draw, and say so */
+  text = doc ("<bpmn:startEvent id=\"s\"/><bpmn:exclusiveGateway id=\"g\" default=\"f3\"/>\n"
+              "<bpmn:endEvent id=\"e\"/>\n"
+              "<bpmn:sequenceFlow id=\"f1\" sourceRef=\"s\" targetRef=\"g\"/>\n"
+              "<bpmn:sequenceFlow id=\"f2\" sourceRef=\"g\" targetRef=\"e\">\n"
+              "  <bpmn:conditionExpression>${amount &gt; 10}</bpmn:conditionExpression></bpmn:sequenceFlow>\n"
+              "<bpmn:sequenceFlow id=\"f4\" sourceRef=\"g\" targetRef=\"e\">\n"
+              "  <bpmn:conditionExpression>${order.isLarge()}</bpmn:conditionExpression></bpmn:sequenceFlow>\n"
+              "<bpmn:sequenceFlow id=\"f3\" sourceRef=\"g\" targetRef=\"e\"/>\n");
+  mixed = wn_load_bpmn_data_with_flags (text, -1, "m.bpmn", NULL, WN_BPMN_IMPORT_SCENARIO_DECIDES, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (wn_process_find_node (mixed, "g")->scenario_decides);
+  g_assert_cmpint (wn_process_find_node (mixed, "g")->default_flow, ==, -1);
+  for (guint i = 0; i < mixed->n_flows; i++)
+    g_assert_null (mixed->flows[i].condition);
+  g_assert_true (g_ptr_array_find_with_equal_func (mixed->warnings,
+    "m.bpmn:8:3: f2 (sequenceFlow): its condition is not used: gateway g is decided by the scenario", g_str_equal, NULL));
+  g_assert_true (g_ptr_array_find_with_equal_func (mixed->warnings,
+    "m.bpmn:4:26: g (exclusiveGateway): its default flow f3 is not a fallback any more: the scenario decides the "
+    "gateway, and may draw any of its flows", g_str_equal, NULL));
+  g_assert_nonnull (strstr (g_ptr_array_index (mixed->warnings, 3), "m.bpmn:10:3: f4 (sequenceFlow): the condition "
+                            "`${order.isLarge()}`"));
+  g_clear_pointer (&refused, wn_process_unref);
+  refused = wn_load_bpmn_data (text, -1, "m.bpmn", NULL, NULL, NULL, &error);
+  g_assert_null (refused);
+  g_assert_nonnull (strstr (error->message, "m.bpmn:10:3: f4 (sequenceFlow): the condition `${order.isLarge()}`"));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -639,5 +799,6 @@ main (int argc, char **argv)
   g_test_add_func ("/engine/Bpmn/time-date", test_time_date);
   g_test_add_func ("/engine/Bpmn/event-subprocesses", test_event_subprocesses);
   g_test_add_func ("/engine/Bpmn/zeebe-output-collection", test_zeebe_output_collection);
+  g_test_add_func ("/engine/Bpmn/scenario-decides", test_scenario_decides);
   return g_test_run ();
 }

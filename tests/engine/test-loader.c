@@ -1669,6 +1669,56 @@ test_scenario_size_limits (void)
   g_assert_cmpuint (((WnWorkerConfig *) g_ptr_array_index (most->workers, 0))->concurrency, ==, 10000);
 }
 
+/* `decisions` (weights per flow of a gateway the scenario decides) and the
+ * process's `decidedBy`: bad weights are refused where they are written. */
+static void
+test_decisions (void)
+{
+  g_autofree char *errors = scenario_errors (
+    "{`format`: `winnow.scenario/1`, `decisions`: {\n"
+    "  `g1`: {`a`: -1, `b`: 2.5},\n"
+    "  `g2`: {`a`: 0, `b`: 0},\n"
+    "  `g3`: {},\n"
+    "  `g4`: [1, 2],\n"
+    "  `g5`: {`a`: `3`}}}");
+  g_autofree char *not_object = scenario_errors ("{`format`: `winnow.scenario/1`, `decisions`: [1]}");
+  g_autofree char *process = process_errors (HEAD
+    "`nodes`: [{`id`: `s`, `type`: `startEvent`},\n"
+    "  {`id`: `g`, `type`: `exclusiveGateway`, `decidedBy`: `scenario`},\n"
+    "  {`id`: `h`, `type`: `exclusiveGateway`, `decidedBy`: `operator`},\n"
+    "  {`id`: `k`, `type`: `exclusiveGateway`, `default`: `f6`, `decidedBy`: `scenario`},\n"
+    "  {`id`: `e`, `type`: `endEvent`}],\n"
+    "`flows`: [{`id`: `f1`, `from`: `s`, `to`: `g`}, {`id`: `f2`, `from`: `g`, `to`: `h`, `condition`: `true`},\n"
+    "  {`id`: `f3`, `from`: `g`, `to`: `e`}, {`id`: `f4`, `from`: `h`, `to`: `k`}, {`id`: `f5`, `from`: `k`, `to`: `e`},\n"
+    "  {`id`: `f6`, `from`: `k`, `to`: `e`}]}");
+  g_autoptr(WnScenario) ok = scenario_ok ("{`format`: `winnow.scenario/1`, `decisions`: "
+                                          "{`g`: {`a`: 3, `b`: 0, `c`: 1}}}");
+  const WnDecisionSpec *spec;
+
+  g_assert_cmpstr (errors, ==,
+    "t.json:2:15: decisions.g1.a: must be ≥ 0\n"
+    "t.json:2:24: decisions.g1.b: must be an integer ≥ 0, not a fraction\n"
+    "t.json:3:9: decisions.g2: the weights of gateway \"g2\" add up to 0: at least one flow needs a weight ≥ 1\n"
+    "t.json:4:9: decisions.g3: gives no flows: weigh each flow leaving gateway \"g3\", such as "
+    "{\"Flow_a\": 3, \"Flow_b\": 1}\n"
+    "t.json:5:9: decisions.g4: must be an object, not an array\n"
+    "t.json:6:15: decisions.g5.a: must be an integer ≥ 0, not a string");
+  g_assert_cmpstr (not_object, ==, "t.json:1:46: decisions: must be an object, not an array");
+  g_assert_cmpstr (process, ==,
+    "t.json:4:56: nodes[2].decidedBy: must be \"scenario\" (the scenario's `decisions` weigh the flows), "
+    "not \"operator\"\n"
+    "t.json:5:73: nodes[3].decidedBy: a gateway the scenario decides has no `default` flow: every flow "
+    "leaving it is one the draw can take\n"
+    "t.json:7:99: flows[1].condition: a flow leaving a gateway the scenario decides (\"decidedBy\": "
+    "\"scenario\") takes no condition");
+  g_assert_cmpuint (ok->decisions->len, ==, 1);
+  spec = &g_array_index (ok->decisions, WnDecisionSpec, 0);
+  g_assert_cmpstr (spec->gateway, ==, "g");
+  g_assert_cmpuint (spec->weights->len, ==, 3);
+  g_assert_cmpstr (g_array_index (spec->weights, WnDecisionWeight, 2).flow, ==, "c");
+  g_assert_cmpuint (g_array_index (spec->weights, WnDecisionWeight, 0).weight, ==, 3);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -1717,6 +1767,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/engine/Loader/scenario-size-limits", test_scenario_size_limits);
   g_test_add_func ("/engine/Loader/builder-errors", test_builder_errors);
   g_test_add_func ("/engine/Loader/node-types-and-config", test_node_types_and_config);
+  g_test_add_func ("/engine/Loader/decisions", test_decisions);
 
   return g_test_run ();
 }
