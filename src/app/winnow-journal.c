@@ -21,6 +21,7 @@ enum {
   S_ERROR,
   S_ACTION,
   S_SCOPE,
+  S_BY,
   N_STRINGS
 };
 
@@ -216,6 +217,7 @@ winnow_journal_append (WinnowJournal *self,
   r->strings[S_ERROR] = intern_field (self, S_ERROR, event->error);
   r->strings[S_ACTION] = intern_field (self, S_ACTION, event->action);
   r->strings[S_SCOPE] = intern_field (self, S_SCOPE, event->scope);
+  r->strings[S_BY] = intern_field (self, S_BY, event->by);
   r->attempt = event->attempt;
   r->attempts = event->attempts;
   r->kind = (guint8) event->kind;
@@ -272,6 +274,7 @@ winnow_journal_get_event (WinnowJournal *self,
   out->error = lookup (self, r->strings[S_ERROR]);
   out->action = lookup (self, r->strings[S_ACTION]);
   out->scope = lookup (self, r->strings[S_SCOPE]);
+  out->by = lookup (self, r->strings[S_BY]);
   out->trust = (WnTrust) r->trust;
   out->loop = r->loop;
   out->status = NULL;
@@ -289,7 +292,7 @@ winnow_journal_get_event (WinnowJournal *self,
  * winnow_journal_get_event() and compared by winnow_journal_event_equal():
  * this stops the build until it is. */
 #if GLIB_SIZEOF_VOID_P == 8
-G_STATIC_ASSERT (sizeof (WnEvent) == 168);
+G_STATIC_ASSERT (sizeof (WnEvent) == 176);
 #endif
 
 /* A record's string against one of the event's: the interned copy or NULL. */
@@ -335,7 +338,8 @@ winnow_journal_event_equal (WinnowJournal *self,
       !same_string (self, r->strings[S_CODE], event->code) ||
       !same_string (self, r->strings[S_ERROR], event->error) ||
       !same_string (self, r->strings[S_ACTION], event->action) ||
-      !same_string (self, r->strings[S_SCOPE], event->scope))
+      !same_string (self, r->strings[S_SCOPE], event->scope) ||
+      !same_string (self, r->strings[S_BY], event->by))
     return FALSE;
   if (r->extra == 0)
     return event->status == NULL && event->flows == NULL;
