@@ -534,7 +534,8 @@ step_by_action (GSimpleAction *action,
 }
 
 /* ---- settings-backed actions ----
- * win.set-speed, win.set-step-delta and win.default-trust are the settings of
+ * win.set-speed, win.set-step-delta, win.default-trust and
+ * win.undecidable-conditions are the settings of
  * the same names (g_settings_create_action()) when the schema is installed,
  * plain stateful actions that check their target otherwise. Either way the
  * window follows the speed's and the step's state, not the code that changed
@@ -602,6 +603,12 @@ valid_trust (const char *target)
   return wn_trust_from_string (target, &trust);
 }
 
+static gboolean
+valid_undecidable (const char *target)
+{
+  return g_strcmp0 (target, "refuse") == 0 || g_strcmp0 (target, "scenario") == 0;
+}
+
 static const struct {
   const char *name;
   const char *fallback;
@@ -612,6 +619,8 @@ static const struct {
   { "set-step-delta", "1s", valid_step_delta, step_delta_state_cb },
   /* the preference for a file that sets none, read when one opens */
   { "default-trust", "workerTrusted", valid_trust, NULL },
+  /* what a BPMN condition outside lite's subset becomes, read when one opens */
+  { "undecidable-conditions", "refuse", valid_undecidable, NULL },
 };
 
 /* Without the schema: take a target only if it is one the setting would. */
@@ -637,6 +646,7 @@ add_setting_actions (WinnowWindow *self)
       backed[0] = g_settings_create_action (self->settings, "set-speed");
       backed[1] = g_settings_create_action (self->settings, "set-step-delta");
       backed[2] = g_settings_create_action (self->settings, "default-trust");
+      backed[3] = g_settings_create_action (self->settings, "undecidable-conditions");
     }
   for (guint i = 0; i < G_N_ELEMENTS (setting_actions); i++)
     {

@@ -178,15 +178,16 @@ open_options (WinnowWindow    *self,
   /* a default: the session keeps the trust a process (or its embedded scenario) sets */
   if (self->settings != NULL)
     options->trust = (WnTrust) g_settings_get_enum (self->settings, "default-trust");
-  /* how a BPMN file's conditions outside the translated subset are imported */
-  if (self->settings != NULL)
-    {
-      g_autofree char *undecidable = g_settings_get_string (self->settings, "undecidable-conditions");
+  /* how a BPMN file's conditions outside the translated subset are imported:
+   * the setting's action (the setting itself when the schema is installed) */
+  {
+    g_autoptr(GVariant) undecidable = g_action_group_get_action_state (G_ACTION_GROUP (self),
+                                                                       "undecidable-conditions");
+    gboolean scenario = undecidable != NULL && g_strcmp0 (g_variant_get_string (undecidable, NULL), "scenario") == 0;
 
-      winnow_session_set_bpmn_import_flags (self->session, g_strcmp0 (undecidable, "scenario") == 0
-                                                           ? WN_BPMN_IMPORT_SCENARIO_DECIDES
-                                                           : WN_BPMN_IMPORT_DEFAULT);
-    }
+    winnow_session_set_bpmn_import_flags (self->session, scenario ? WN_BPMN_IMPORT_SCENARIO_DECIDES
+                                                                  : WN_BPMN_IMPORT_DEFAULT);
+  }
 }
 
 gboolean

@@ -326,6 +326,36 @@ test_window_bpmn (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* The menu's BPMN Conditions choice: a condition outside lite's subset
+ * refuses the model, or, chosen, makes its gateway the scenario's to decide. */
+static void
+test_window_undecidable_conditions (void)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "..", "data", "bpmn", "c7-examples--4-process.bpmn", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  WinnowWindow *window = winnow_window_new (NULL);
+  WinnowSession *session = winnow_window_get_session (window);
+  g_autoptr(GVariant) state = NULL;
+  WnProcess *process;
+  guint decided = 0;
+
+  gtk_window_present (GTK_WINDOW (window));
+  winnow_test_settle (GTK_WIDGET (window));
+  state = g_action_group_get_action_state (G_ACTION_GROUP (window), "undecidable-conditions");
+  g_assert_cmpstr (g_variant_get_string (state, NULL), ==, "refuse");
+  g_assert_false (winnow_window_open_file (window, file));
+  g_action_group_change_action_state (G_ACTION_GROUP (window), "undecidable-conditions",
+                                      g_variant_new_string ("scenario"));
+  g_assert_true (winnow_window_open_file (window, file));
+  process = winnow_session_get_process (session);
+  g_assert_nonnull (process);
+  for (guint i = 0; i < process->n_nodes; i++)
+    decided += process->nodes[i].scenario_decides;
+  g_assert_cmpuint (decided, ==, 1);
+  winnow_test_settle (GTK_WIDGET (window));
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 /* File ▸ Save as Winnow Process…: the import as winnow.process/1, the same
  * model when it is opened again; never over the BPMN file; a failed write
  * is an error; a JSON process has nothing to save this way. */
@@ -1336,6 +1366,7 @@ main (int argc, char **argv)
   g_test_add_func ("/app/Window/bpmn-save-process", test_window_save_process);
   g_test_add_func ("/app/Window/bpmn-process-chooser", test_window_process_chooser);
   g_test_add_func ("/app/Window/bpmn-command-line", test_window_command_line_bpmn);
+  g_test_add_func ("/app/Window/bpmn-undecidable-conditions", test_window_undecidable_conditions);
   g_test_add_func ("/app/Window/fast-forward-10000", test_window_responsive);
   g_test_add_func ("/app/Window/failed-save", test_window_failed_save);
   g_test_add_func ("/app/Window/step-in-slices", test_window_step_in_slices);
