@@ -23,6 +23,19 @@ struct _WinnowNodeInspector
   AdwActionRow        *node_break_row;
   GtkSwitch           *node_break_switch;
   AdwComboRow         *task_trust_row;
+  AdwPreferencesGroup *operator_group;
+  AdwEntryRow         *op_name_row;
+  AdwEntryRow         *op_key_row;
+  AdwEntryRow         *op_vars_row;
+  AdwEntryRow         *op_code_row;
+  AdwEntryRow         *op_message_row;
+  GtkWidget           *op_actions;
+  GtkLabel            *op_error;
+  GtkLabel            *op_reason;
+  GtkWidget           *op_throw_button;
+  GtkWidget           *op_submit_button;
+
+  char                *op_instance;   /* the first instance waiting at the node, or NULL */
 
   gboolean             updating;
 };
@@ -46,6 +59,219 @@ describe_task_retry (WinnowNodeInspector *self,
     return g_strdup ("—");
   text = wn_retry_policy_describe (&policy->retry);
   return g_strdup_printf ("%s (%s)", text, origin);
+}
+
+
+/* ---- the operator's hand on a wait ----
+ *
+ * A user task, or a node that waits for a message (messageEvent, receiveTask,
+ * a message boundary: its host's tokens wait for it). The panel finds the
+ * first instance (in start order) with a live token there; with none, the
+ * buttons are off and the reason says why. */
+
+typedef enum { OP_NONE, OP_USER, OP_MESSAGE } OpKind;
+
+static OpKind
+op_kind (const WnNode *node)
+{
+  if (node == NULL)
+    return OP_NONE;
+  if (node->type == WN_NODE_USER)
+    return OP_USER;
+  return node->message != NULL ? OP_MESSAGE : OP_NONE;
+}
+
+typedef struct { const char *node; char *instance; } OpFind;
+
+static void
+op_find_cb (const WnTrackInfo *info,
+            gpointer           data)
+{
+  OpFind *find = data;
+
+  if (find->instance == NULL && info->state == WN_TRACK_ACTIVE && g_strcmp0 (info->node, find->node) == 0)
+    find->instance = g_strdup (info->instance);
+}
+
+static void
+update_operator (WinnowNodeInspector *self)
+{
+  WinnowSession *session = winnow_panel_get_session (WINNOW_PANEL (self));
+  const WnNode *node = session ? winnow_panel_selected_node (session) : NULL;
+  WnEngine *engine = session ? winnow_session_get_engine (session) : NULL;
+  OpKind kind = op_kind (node);
+  OpFind find = { NULL, NULL };
+  g_autofree char *reason = NULL;
+
+  gtk_widget_set_visible (GTK_WIDGET (self->operator_group), kind != OP_NONE);
+  gtk_widget_set_visible (self->op_actions, kind != OP_NONE);
+  if (kind == OP_NONE)
+    return;
+  find.node = node->id;
+  if (node->type == WN_NODE_BOUNDARY && node->attached_to >= 0)
+    {
+      const WnProcess *process = winnow_session_get_process (session);
+
+      find.node = process->nodes[node->attached_to].id;
+    }
+  if (engine != NULL)
+    wn_engine_foreach_track (engine, FALSE, op_find_cb, &find);
+  g_free (self->op_instance);
+  self->op_instance = find.instance;
+
+  if (engine == NULL)
+    reason = g_strdup (_("Nothing waits here: no run is loaded"));
+  else if (self->op_instance == NULL)
+    reason = g_strdup (kind == OP_USER ? _("Nothing waits here: no token is at this user task")
+                                       : _("Nothing waits here: no token waits for this message"));
+  else
+    /* Translators: %s is an instance id such as i1 */
+    reason = g_strdup_printf (kind == OP_USER ? _("Instance %s waits here") : _("Instance %s waits for this message"),
+                              self->op_instance);
+  gtk_label_set_text (self->op_reason, reason);
+  gtk_widget_set_sensitive (self->op_submit_button, self->op_instance != NULL);
+  gtk_widget_set_sensitive (self->op_throw_button, self->op_instance != NULL);
+}
+
+/* the rows for the node's kind, fresh: on a new selection only, so typing survives the steps */
+static void
+reset_operator (WinnowNodeInspector *self,
+                const WnNode        *node)
+{
+  OpKind kind = op_kind (node);
+
+  adw_preferences_group_set_description (self->operator_group,
+                                         kind == OP_USER ? _("Complete the user task, or throw a BPMN error from it")
+                                                         : _("Correlate a message to the first instance that waits for it"));
+  gtk_widget_set_visible (GTK_WIDGET (self->op_name_row), kind == OP_MESSAGE);
+  gtk_widget_set_visible (GTK_WIDGET (self->op_key_row), kind == OP_MESSAGE);
+  gtk_widget_set_visible (GTK_WIDGET (self->op_code_row), kind == OP_USER);
+  gtk_widget_set_visible (GTK_WIDGET (self->op_message_row), kind == OP_USER);
+  gtk_widget_set_visible (self->op_throw_button, kind == OP_USER);
+  gtk_button_set_label (GTK_BUTTON (self->op_submit_button), kind == OP_USER ? _("_Complete") : _("C_orrelate"));
+  gtk_editable_set_text (GTK_EDITABLE (self->op_name_row), node && node->message ? node->message : "");
+  winnow_field_set_error (self->op_error, NULL);
+}
+
+/* a row's JSON, NULL when empty; FALSE and the error shown when it is not JSON
+ * (or, for variables, not an object) */
+static gboolean
+op_read_json (WinnowNodeInspector *self,
+              AdwEntryRow         *row,
+              gboolean             object,
+              JsonNode           **out)
+{
+  g_autofree char *text = g_strstrip (g_strdup (gtk_editable_get_text (GTK_EDITABLE (row))));
+  g_autofree char *message = NULL;
+  JsonNode *value;
+
+  *out = NULL;
+  if (*text == '\0')
+    return TRUE;
+  value = winnow_parse_json (text, &message);
+  if (value == NULL)
+    {
+      /* Translators: "Variables: 1:5: …", the row's title and the parser's place and message */
+      g_autofree char *shown = g_strdup_printf ("%s: %s", adw_preferences_row_get_title (ADW_PREFERENCES_ROW (row)), message);
+
+      winnow_field_set_error (self->op_error, shown);
+      return FALSE;
+    }
+  if (object && !JSON_NODE_HOLDS_OBJECT (value))
+    {
+      json_node_unref (value);
+      winnow_field_set_error (self->op_error, _("The variables must be a JSON object, e.g. {\"approved\": true}"));
+      return FALSE;
+    }
+  *out = value;
+  return TRUE;
+}
+
+static void
+op_done (WinnowNodeInspector *self,
+         gboolean             ok,
+         GError              *error,
+         const char          *toast)
+{
+  if (!ok)
+    {
+      winnow_field_set_error (self->op_error, error ? error->message : _("The engine refused it"));
+      return;
+    }
+  winnow_field_set_error (self->op_error, NULL);
+  winnow_panel_toast (GTK_WIDGET (self), toast);
+  update_operator (self);
+}
+
+static void
+op_submit_cb (WinnowNodeInspector *self)
+{
+  WinnowSession *session = winnow_panel_get_session (WINNOW_PANEL (self));
+  const WnNode *node = session ? winnow_panel_selected_node (session) : NULL;
+  OpKind kind = op_kind (node);
+  g_autoptr(JsonNode) vars = NULL;
+  g_autoptr(JsonNode) key = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *toast = NULL;
+  gboolean ok;
+
+  update_operator (self);
+  if (kind == OP_NONE || self->op_instance == NULL)
+    return;
+  if (!op_read_json (self, self->op_vars_row, TRUE, &vars))
+    return;
+  if (kind == OP_USER)
+    {
+      g_autofree char *instance = g_strdup (self->op_instance);
+
+      ok = winnow_session_complete_user_task (session, instance, node->id,
+                                              vars ? json_node_get_object (vars) : NULL, &error);
+      /* Translators: "Completed approve in i1" */
+      toast = g_strdup_printf (_("Completed %s in %s"), node->id, instance);
+    }
+  else
+    {
+      g_autofree char *name = g_strstrip (g_strdup (gtk_editable_get_text (GTK_EDITABLE (self->op_name_row))));
+
+      if (*name == '\0')
+        {
+          winnow_field_set_error (self->op_error, _("A message needs a name"));
+          return;
+        }
+      if (!op_read_json (self, self->op_key_row, FALSE, &key))
+        return;
+      ok = winnow_session_correlate_message (session, name, key, vars ? json_node_get_object (vars) : NULL, &error);
+      /* Translators: %s is a message name */
+      toast = g_strdup_printf (_("Correlated message %s"), name);
+    }
+  op_done (self, ok, error, toast);
+}
+
+static void
+op_throw_cb (WinnowNodeInspector *self)
+{
+  WinnowSession *session = winnow_panel_get_session (WINNOW_PANEL (self));
+  const WnNode *node = session ? winnow_panel_selected_node (session) : NULL;
+  g_autofree char *code = g_strstrip (g_strdup (gtk_editable_get_text (GTK_EDITABLE (self->op_code_row))));
+  g_autofree char *message = g_strstrip (g_strdup (gtk_editable_get_text (GTK_EDITABLE (self->op_message_row))));
+  g_autofree char *instance = NULL;
+  g_autofree char *toast = NULL;
+  g_autoptr(GError) error = NULL;
+  gboolean ok;
+
+  update_operator (self);
+  if (op_kind (node) != OP_USER || self->op_instance == NULL)
+    return;
+  if (*code == '\0')
+    {
+      winnow_field_set_error (self->op_error, _("A BPMN error needs a code"));
+      return;
+    }
+  instance = g_strdup (self->op_instance);
+  ok = winnow_session_throw_user_task_error (session, instance, node->id, code, *message ? message : NULL, &error);
+  /* Translators: "Threw REJECTED from approve in i1" */
+  toast = g_strdup_printf (_("Threw %s from %s in %s"), code, node->id, instance);
+  op_done (self, ok, error, toast);
 }
 
 static void
@@ -86,6 +312,7 @@ update_node_inspector (WinnowNodeInspector *self)
       gtk_switch_set_active (self->node_break_switch, winnow_session_node_breaks (session, node->id));
       update_node_counts_row (self);
     }
+  update_operator (self);
   if (worker)
     {
       g_autofree char *retry = describe_task_retry (self, node);
@@ -106,6 +333,7 @@ selected_node_cb (WinnowSession       *session,
                   GParamSpec          *pspec,
                   WinnowNodeInspector *self)
 {
+  reset_operator (self, winnow_panel_selected_node (session));
   update_node_inspector (self);
 }
 
@@ -155,7 +383,19 @@ winnow_node_inspector_session_changed (WinnowPanel   *panel,
                                        WinnowSession *old)
 {
   if (winnow_panel_get_session (panel) != NULL)
-    update_node_inspector (WINNOW_NODE_INSPECTOR (panel));
+    {
+      reset_operator (WINNOW_NODE_INSPECTOR (panel), winnow_panel_selected_node (winnow_panel_get_session (panel)));
+      update_node_inspector (WINNOW_NODE_INSPECTOR (panel));
+    }
+}
+
+static void
+winnow_node_inspector_finalize (GObject *object)
+{
+  WinnowNodeInspector *self = WINNOW_NODE_INSPECTOR (object);
+
+  g_free (self->op_instance);
+  G_OBJECT_CLASS (winnow_node_inspector_parent_class)->finalize (object);
 }
 
 static void
@@ -164,6 +404,7 @@ winnow_node_inspector_class_init (WinnowNodeInspectorClass *klass)
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
   WinnowPanelClass *panel_class = WINNOW_PANEL_CLASS (klass);
 
+  G_OBJECT_CLASS (klass)->finalize = winnow_node_inspector_finalize;
   panel_class->session_changed = winnow_node_inspector_session_changed;
   winnow_panel_class_follow (panel_class, "notify::selected-node", G_CALLBACK (selected_node_cb));
   winnow_panel_class_follow (panel_class, "run-changed", G_CALLBACK (run_changed_cb));
@@ -179,7 +420,20 @@ winnow_node_inspector_class_init (WinnowNodeInspectorClass *klass)
   BIND (node_break_row);
   BIND (node_break_switch);
   BIND (task_trust_row);
+  BIND (operator_group);
+  BIND (op_name_row);
+  BIND (op_key_row);
+  BIND (op_vars_row);
+  BIND (op_code_row);
+  BIND (op_message_row);
+  BIND (op_actions);
+  BIND (op_error);
+  BIND (op_reason);
+  BIND (op_throw_button);
+  BIND (op_submit_button);
 #undef BIND
+  gtk_widget_class_bind_template_callback (widget_class, op_submit_cb);
+  gtk_widget_class_bind_template_callback (widget_class, op_throw_cb);
   gtk_widget_class_bind_template_callback (widget_class, task_trust_selected_cb);
   gtk_widget_class_bind_template_callback (widget_class, node_break_switch_cb);
 }
@@ -188,7 +442,14 @@ static void
 winnow_node_inspector_init (WinnowNodeInspector *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  /* Enter submits: the code and message rows throw, the others complete or correlate */
+  g_signal_connect_swapped (self->op_name_row, "entry-activated", G_CALLBACK (op_submit_cb), self);
+  g_signal_connect_swapped (self->op_key_row, "entry-activated", G_CALLBACK (op_submit_cb), self);
+  g_signal_connect_swapped (self->op_vars_row, "entry-activated", G_CALLBACK (op_submit_cb), self);
+  g_signal_connect_swapped (self->op_code_row, "entry-activated", G_CALLBACK (op_throw_cb), self);
+  g_signal_connect_swapped (self->op_message_row, "entry-activated", G_CALLBACK (op_throw_cb), self);
 }
+
 
 void
 winnow_node_inspector_update (WinnowNodeInspector *self)
@@ -196,5 +457,8 @@ winnow_node_inspector_update (WinnowNodeInspector *self)
   g_return_if_fail (WINNOW_IS_NODE_INSPECTOR (self));
 
   if (winnow_panel_get_session (WINNOW_PANEL (self)) != NULL)
-    update_node_counts_row (self);
+    {
+      update_node_counts_row (self);
+      update_operator (self);
+    }
 }

@@ -1245,6 +1245,43 @@ winnow_session_incident_resolve (WinnowSession  *self,
 }
 
 gboolean
+winnow_session_complete_user_task (WinnowSession  *self,
+                                   const char     *instance,
+                                   const char     *node,
+                                   JsonObject     *variables,
+                                   GError        **error)
+{
+  g_return_val_if_fail (WINNOW_IS_SESSION (self), FALSE);
+  return check_loaded (self, error) &&
+         after_command (self, wn_engine_complete_user_task (self->engine, instance, node, variables, error));
+}
+
+gboolean
+winnow_session_throw_user_task_error (WinnowSession  *self,
+                                      const char     *instance,
+                                      const char     *node,
+                                      const char     *code,
+                                      const char     *message,
+                                      GError        **error)
+{
+  g_return_val_if_fail (WINNOW_IS_SESSION (self), FALSE);
+  return check_loaded (self, error) &&
+         after_command (self, wn_engine_throw_user_task_error (self->engine, instance, node, code, message, error));
+}
+
+gboolean
+winnow_session_correlate_message (WinnowSession  *self,
+                                  const char     *name,
+                                  JsonNode       *key,
+                                  JsonObject     *variables,
+                                  GError        **error)
+{
+  g_return_val_if_fail (WINNOW_IS_SESSION (self), FALSE);
+  return check_loaded (self, error) &&
+         after_command (self, wn_engine_correlate_message (self->engine, name, key, variables, error));
+}
+
+gboolean
 winnow_session_cancel_instance (WinnowSession  *self,
                                 const char     *instance,
                                 GError        **error)

@@ -268,6 +268,24 @@ gboolean          winnow_session_incident_resolve  (WinnowSession          *self
                                                     const char             *instance,
                                                     const char             *node,
                                                     GError                **error);
+/* The operator's waits (wn_engine_complete_user_task() and friends), recorded
+ * like every operator command so reruns replay them. */
+gboolean          winnow_session_complete_user_task (WinnowSession         *self,
+                                                     const char            *instance,
+                                                     const char            *node,
+                                                     JsonObject            *variables,
+                                                     GError               **error);
+gboolean          winnow_session_throw_user_task_error (WinnowSession      *self,
+                                                     const char            *instance,
+                                                     const char            *node,
+                                                     const char            *code,
+                                                     const char            *message,
+                                                     GError               **error);
+gboolean          winnow_session_correlate_message (WinnowSession          *self,
+                                                    const char             *name,
+                                                    JsonNode               *key,
+                                                    JsonObject             *variables,
+                                                    GError                **error);
 gboolean          winnow_session_cancel_instance   (WinnowSession          *self,
                                                     const char             *instance,
                                                     GError                **error);

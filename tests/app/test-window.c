@@ -1338,6 +1338,84 @@ test_window_crashed_holder (void)
   winnow_test_drain ();
 }
 
+/* Issue 18: the operator completes a waiting user task from the node
+ * inspector; bad JSON is refused inline with its place, Enter submits, the
+ * journal names the operator, the saved session records the command, and
+ * Step Back takes it back. */
+static void
+test_window_operator_user_task (void)
+{
+  WinnowWindow *window = open_example_window ("manual-approval.process.json");
+  WinnowSession *session = winnow_window_get_session (window);
+  g_autoptr(GFile) file = NULL;
+  g_autofree char *path = NULL;
+  g_autofree char *saved = NULL;
+  g_autoptr(GError) error = NULL;
+  GtkWidget *vars, *label, *reason, *submit;
+  const WnEvent *done;
+  guint steps;
+
+  winnow_session_set_selected_node (session, "approve");
+  winnow_test_settle (GTK_WIDGET (window));
+  submit = winnow_test_find_named (GTK_WIDGET (window), "operator-submit");
+  reason = winnow_test_find_named (GTK_WIDGET (window), "operator-reason");
+  g_assert_true (gtk_widget_get_visible (winnow_test_find_named (GTK_WIDGET (window), "operator")));
+  /* nothing waits yet: off, with the reason */
+  g_assert_false (gtk_widget_get_sensitive (submit));
+  g_assert_true (g_str_has_prefix (gtk_label_get_text (GTK_LABEL (reason)), "Nothing waits here"));
+
+  for (steps = 0; steps < 50 && winnow_test_find_event (session, WN_EV_USER_TASK, WN_PH_CREATED, NULL, "i1") == NULL; steps++)
+    winnow_test_activate (window, "step-next", NULL);
+  g_assert_nonnull (winnow_test_find_event (session, WN_EV_USER_TASK, WN_PH_CREATED, NULL, "i1"));
+  winnow_test_settle (GTK_WIDGET (window));
+  g_assert_true (gtk_widget_get_sensitive (submit));
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (reason)), ==, "Instance i1 waits here");
+
+  /* bad JSON: refused inline, with its line and column, and nothing changes */
+  vars = winnow_test_find_named (GTK_WIDGET (window), "operator-variables");
+  gtk_editable_set_text (GTK_EDITABLE (vars), "{\"approved\": tru}");
+  g_signal_emit_by_name (vars, "entry-activated");
+  label = winnow_test_find_named (GTK_WIDGET (window), "operator-error");
+  g_assert_true (gtk_widget_get_visible (label));
+  g_assert_nonnull (strstr (gtk_label_get_text (GTK_LABEL (label)), "Not valid JSON (line 1, column "));
+  g_assert_null (winnow_test_find_event (session, WN_EV_USER_TASK, WN_PH_COMPLETED, NULL, NULL));
+  gtk_editable_set_text (GTK_EDITABLE (vars), "[1]");
+  g_signal_emit_by_name (vars, "entry-activated");
+  g_assert_true (gtk_widget_get_visible (label));
+  g_assert_null (winnow_test_find_event (session, WN_EV_USER_TASK, WN_PH_COMPLETED, NULL, NULL));
+
+  /* Enter completes it */
+  gtk_editable_set_text (GTK_EDITABLE (vars), "{\"approved\": true}");
+  g_signal_emit_by_name (vars, "entry-activated");
+  g_assert_false (gtk_widget_get_visible (label));
+  winnow_test_wait_for_flush (session);
+  done = winnow_test_find_event (session, WN_EV_USER_TASK, WN_PH_COMPLETED, NULL, "i1");
+  g_assert_nonnull (done);
+  g_assert_cmpstr (done->action, ==, "operator");
+  winnow_test_settle (GTK_WIDGET (window));
+  winnow_test_save_screenshot (GTK_WIDGET (window), "operator-user-task.png");
+
+  /* the saved session records the command */
+  path = g_build_filename (g_get_tmp_dir (), "winnow-operator-XXXXXX.session.json", NULL);
+  g_close (g_mkstemp (path), NULL);
+  file = g_file_new_for_path (path);
+  g_assert_true (winnow_window_save_session (window, file, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (path, &saved, NULL, NULL));
+  g_assert_nonnull (strstr (saved, "userTaskComplete"));
+  g_unlink (path);
+
+  /* Step Back undoes it: the task waits again */
+  g_assert_true (winnow_session_step_back (session));
+  winnow_test_wait_for_flush (session);
+  winnow_test_settle (GTK_WIDGET (window));
+  g_assert_null (winnow_test_find_event (session, WN_EV_USER_TASK, WN_PH_COMPLETED, NULL, "i1"));
+  g_assert_true (gtk_widget_get_sensitive (submit));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  winnow_test_drain ();
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1373,5 +1451,6 @@ main (int argc, char **argv)
   g_test_add_func ("/app/Window/transport-steady", test_window_transport_steady);
   g_test_add_func ("/app/Window/header", test_window_header);
   g_test_add_func ("/app/Window/crashed-holder", test_window_crashed_holder);
+  g_test_add_func ("/app/Window/operator-user-task", test_window_operator_user_task);
   return g_test_run ();
 }
