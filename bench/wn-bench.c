@@ -14,6 +14,8 @@
  *   peer         winnow-run -n 10000 against bpmn-engine on the same topology, and
  *                Winnow's BPMN importer against bpmn-moddle on the same generated model
  *   sweep        winnow-run --sweep of 20 variants × 10⁵ instances with -j 1 and -j 2: the speed-up
+ *   rest         fetchAndLock calls per second through the REST server, beside a bare
+ *                libsoup server answering the same requests, one keep-alive HTTP client
  */
 #include "config.h"
 
@@ -29,7 +31,10 @@
 #include <unistd.h>
 #include <glib/gstdio.h>
 
+#include <libsoup/soup.h>
+
 #include "winnow.h"
+#include "wn-rest-server.h"
 #include "wn-bench-ideal.h"
 
 #define MAX_RUNS 64
@@ -1717,6 +1722,165 @@ bench_sweep (Bench *bench)
     g_print ("  (load average %.1f before the sweep rows: the wall speed-up needs both cores free)\n", load[0]);
 }
 
+/* ---- the REST server against a bare libsoup server ---- */
+
+#define REST_CALLS 4000
+
+/* The same fetchAndLock for both servers: a topic with no job, no long poll,
+ * so Winnow parses, checks and routes the call, asks the dispatcher and
+ * answers the empty list the bare server answers without looking. */
+static const char rest_fetch_body[] =
+  "{\"workerId\":\"bench\",\"maxTasks\":100,\"asyncResponseTimeout\":0,"
+  "\"topics\":[{\"topicName\":\"bench-none\",\"lockDuration\":10000}]}";
+
+typedef struct {
+  SoupSession *session;
+  char        *url;
+  guint        left;
+  gboolean     failed;
+  GMainLoop   *loop;
+} RestClient;
+
+static void rest_send (RestClient *client);
+
+static void
+rest_sent (GObject      *source,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  RestClient *client = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) body = soup_session_send_and_read_finish (SOUP_SESSION (source), result, &error);
+  SoupMessage *message = soup_session_get_async_result_message (SOUP_SESSION (source), result);
+  gsize size = 0;
+  const char *data = body != NULL ? g_bytes_get_data (body, &size) : NULL;
+
+  if (body == NULL || soup_message_get_status (message) != SOUP_STATUS_OK || size != 2 || memcmp (data, "[]", 2) != 0)
+    {
+      g_printerr ("wn-bench: %s: %s\n", client->url,
+                  error != NULL ? error->message : soup_message_get_reason_phrase (message));
+      client->failed = TRUE;
+      g_main_loop_quit (client->loop);
+      return;
+    }
+  if (--client->left == 0)
+    g_main_loop_quit (client->loop);
+  else
+    rest_send (client);
+}
+
+static void
+rest_send (RestClient *client)
+{
+  g_autoptr(SoupMessage) message = soup_message_new (SOUP_METHOD_POST, client->url);
+  g_autoptr(GBytes) body = g_bytes_new_static (rest_fetch_body, sizeof rest_fetch_body - 1);
+
+  soup_message_set_request_body_from_bytes (message, "application/json", body);
+  soup_session_send_and_read_async (client->session, message, G_PRIORITY_DEFAULT, NULL, rest_sent, client);
+}
+
+/* `calls` fetchAndLocks one after the other on one keep-alive connection;
+ * calls per wall second. Client and server share this thread's main loop. */
+static double
+rest_rate (const char *url,
+           guint       calls)
+{
+  RestClient client = { 0 };
+  double t0;
+
+  client.session = soup_session_new ();
+  client.url = g_strdup (url);
+  client.loop = g_main_loop_new (NULL, FALSE);
+  /* one call first, so that the connection is open before the clock starts */
+  client.left = 1;
+  rest_send (&client);
+  g_main_loop_run (client.loop);
+  client.left = calls;
+  t0 = wall_seconds ();
+  if (!client.failed)
+    {
+      rest_send (&client);
+      g_main_loop_run (client.loop);
+    }
+  t0 = wall_seconds () - t0;
+  g_main_loop_unref (client.loop);
+  g_object_unref (client.session);
+  g_free (client.url);
+  if (client.failed)
+    exit (1);
+  return calls / t0;
+}
+
+static void
+bare_fetch (SoupServer        *server,
+            SoupServerMessage *message,
+            const char        *path,
+            GHashTable        *query,
+            gpointer           user_data)
+{
+  soup_server_message_set_status (message, SOUP_STATUS_OK, NULL);
+  soup_server_message_set_response (message, "application/json", SOUP_MEMORY_STATIC, "[]", 2);
+}
+
+static void
+bench_rest (Bench *bench)
+{
+  g_autoptr(WnProcess) process = load_data_process (bench, "parked.process.json");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SoupServer) bare = soup_server_new (NULL, NULL);
+  WnEngineOptions options = { 0 };
+  WnEngine *engine;
+  WnRestServer *server;
+  g_autofree char *winnow_url = NULL;
+  g_autofree char *bare_url = NULL;
+  GSList *uris;
+  Series winnow = { { 0 }, 0 }, peer = { { 0 }, 0 }, ratio = { { 0 }, 0 };
+  guint calls = bench->quick ? REST_CALLS / 10 : REST_CALLS;
+  double load[3];
+
+  if (getloadavg (load, 1) < 1)
+    load[0] = -1;
+  options.instances = 1;
+  engine = wn_engine_new (process, NULL, &options);
+  server = wn_rest_server_new (engine);
+  if (!wn_rest_server_listen (server, "127.0.0.1", 0, &error) ||
+      !soup_server_listen_local (bare, 0, SOUP_SERVER_LISTEN_IPV4_ONLY, &error))
+    {
+      g_printerr ("wn-bench: cannot listen: %s\n", error->message);
+      exit (2);
+    }
+  soup_server_add_handler (bare, "/engine-rest/external-task/fetchAndLock", bare_fetch, NULL, NULL);
+  winnow_url = g_strconcat (wn_rest_server_get_url (server), "/external-task/fetchAndLock", NULL);
+  uris = soup_server_get_uris (bare);
+  {
+    char *base = g_uri_to_string (uris->data);
+
+    bare_url = g_strconcat (base, g_str_has_suffix (base, "/") ? "" : "/",
+                            "engine-rest/external-task/fetchAndLock", NULL);
+    g_free (base);
+  }
+  g_slist_free_full (uris, (GDestroyNotify) g_uri_unref);
+
+  print_section ("rest: fetchAndLock (no job, no long poll) over HTTP/1.1 keep-alive, one libsoup client, calls per second");
+  for (guint i = 0; i < bench->runs; i++)
+    {
+      /* in turns, so that both see the same machine */
+      double w = rest_rate (winnow_url, calls);
+      double b = rest_rate (bare_url, calls);
+
+      series_add (&winnow, w);
+      series_add (&peer, b);
+      series_add (&ratio, w / b);
+    }
+  print_row ("Winnow's REST server", &winnow, 0, "/s", TARGET_NONE, 0, BASIS_NONE);
+  print_row ("bare libsoup server, fixed \"[]\"", &peer, 0, "/s", TARGET_NONE, 0, BASIS_NONE);
+  print_row ("ratio Winnow / bare server", &ratio, 2, "×", TARGET_AT_LEAST, 0.5, BASIS_RATIO);
+  if (load[0] >= 0)
+    g_print ("  (load average %.1f before the rest rows; client and servers share one thread)\n", load[0]);
+  wn_rest_server_free (server);
+  wn_engine_free (engine);
+}
+
 /* ---- main ---- */
 
 static gboolean
@@ -1747,7 +1911,7 @@ main (int    argc,
   GOptionEntry entries[] = {
     { "runs", 'r', 0, G_OPTION_ARG_INT, &runs, "Runs per measure (the table shows the median)", "N" },
     { "quick", 0, 0, G_OPTION_ARG_NONE, &quick, "Smaller sizes, for a smoke test", NULL },
-    { "only", 0, 0, G_OPTION_ARG_STRING, &only, "Comma-separated: throughput,fetch,memory,travel,travel-app,load,gui,peer,sweep", "LIST" },
+    { "only", 0, 0, G_OPTION_ARG_STRING, &only, "Comma-separated: throughput,fetch,memory,travel,travel-app,load,gui,peer,sweep,rest", "LIST" },
     { "data", 0, 0, G_OPTION_ARG_FILENAME, &data_dir, "The bench's process files", "DIR" },
     { "winnow-run", 0, 0, G_OPTION_ARG_FILENAME, &winnow_run, "The runner to compare with the peer", "PATH" },
     { "peer", 0, 0, G_OPTION_ARG_FILENAME, &peer_dir, "The peer's directory (run.mjs, node_modules)", "DIR" },
@@ -1824,6 +1988,8 @@ main (int    argc,
     bench_moddle (&bench);
   if (wanted (&bench, "sweep") && bench.winnow_run != NULL)
     bench_sweep (&bench);
+  if (wanted (&bench, "rest"))
+    bench_rest (&bench);
 
   g_print ("\n%u rows; %u target%s missed\n", n_rows, n_failed_targets, n_failed_targets == 1 ? "" : "s");
   if (bench.csv_out != NULL)
