@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Winnow's benchmarks, in one command: builds a release tree in bench/build,
 # installs the peer (bpmn-engine, pinned in bench/peer/package-lock.json), runs
-# wn-bench under Xvfb and prints the table. docs/performance.md explains it.
+# wn-bench under Xvfb and prints the table (every section, the REST server's
+# and the sweep's included). docs/performance.md explains it.
 #
 #   bench/run.sh [--runs N] [--quick] [--no-gui] [--no-peer] [--no-curves]
 #
@@ -29,7 +30,7 @@ while [ $# -gt 0 ]; do
     --no-gui) gui=; shift ;;
     --no-peer) peer=; shift ;;
     --no-curves) curves=; shift ;;
-    -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
     *) echo "bench/run.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
 done
