@@ -423,8 +423,13 @@ static void
 refresh_tracks (WinnowSession *self,
                 WnTime         now)
 {
-  Pass pass = { self, g_ptr_array_new_with_free_func (g_object_unref), 0, now,
-                self->snapshots_exact ? g_ptr_array_new () : NULL };
+  /* Every full pass lists the tracks in the engine's order (by instance,
+   * then by track), not only an exact one: appended, a track an instance
+   * makes later (an event sub-process's) would land after the other
+   * instances' tracks or before them depending on which frame first saw it,
+   * and a travel to that point, listing the engine's order, would read
+   * otherwise than the live run did. */
+  Pass pass = { self, g_ptr_array_new_with_free_func (g_object_unref), 0, now, g_ptr_array_new () };
 
   for (guint i = 0; i < self->process->n_nodes; i++)
     self->counts[i].active = self->counts[i].parked = self->counts[i].incident = 0;
