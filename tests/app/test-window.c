@@ -489,8 +489,11 @@ look_and_quit (gpointer data)
       g_object_set_data (G_OBJECT (app), "winnow-diagram",
                          GINT_TO_POINTER (winnow_session_get_process (session)->diagram != NULL));
     }
+  /* destroying a window takes it out of the application's list: walk a copy */
+  windows = g_list_copy (windows);
   for (GList *l = windows; l != NULL; l = l->next)
     gtk_window_destroy (l->data);
+  g_list_free (windows);
   return G_SOURCE_REMOVE;
 }
 
