@@ -2,8 +2,10 @@
 /* winnow-diagram.c — the process diagram: draws the layout of its process
  * (winnow-layout.c, computed once per process, with the texts made here with
  * Pango), the live badges and breakpoints on it, and lets the user select,
- * hover, pan and zoom. Longer than most files because every node type's
- * shape, glyph and tooltip is drawn here: one widget, one concept.
+ * hover, pan and zoom. Past 1,500 lines because every node type's shape,
+ * glyph and tooltip, the badges (gated, locked, parked, incident) and a BPMN
+ * model's pool and lane frames are drawn here on one shared geometry: one
+ * widget, one concept.
  *
  * Everything is kept in diagram units (zoom 1); the view maps them to the
  * widget with a zoom factor and a pan offset.

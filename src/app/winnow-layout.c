@@ -15,7 +15,8 @@
  *
  * Past 1,500 lines because it is one concept, a layout, in two sources of
  * geometry that share every placement helper: the automatic pipeline above
- * and a BPMN model's own diagram (BPMNDI shapes and waypoints).
+ * and a BPMN model's own diagram (BPMNDI shapes, waypoints, label bounds,
+ * and its pools and lanes as frames).
  */
 #include "config.h"
 

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* winnow-timeline.c — the timeline widget (see winnow-timeline.h): the lanes'
  * layout over the trace, the ruler, the bars, gates, lock spans and outcome
- * glyphs, zoom and pan, hit-testing and tooltips, and the legend's swatches
- * and glyphs drawn the same way. Past 1,500 lines because it is one custom-
- * drawn widget whose drawing, measuring and interaction share one geometry:
- * split, each part would need the others' internals.
+ * glyphs, zoom and pan, hit-testing and tooltips, the aggregate view's rows
+ * of counts for many instances (counted by winnow-timeline-aggregate.c, drawn
+ * here), and the legend's swatches and glyphs drawn the same way. Past 1,500
+ * lines because it is one custom-drawn widget whose drawing, measuring and
+ * interaction share one geometry (the ruler, the scale, the rows) in both
+ * views: split, each part would need the others' internals.
  */
 #include "config.h"
 

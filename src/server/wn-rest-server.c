@@ -3,9 +3,10 @@
  * listening, auth, the body cap, routing, Camunda's DTOs and error bodies,
  * and the long polls. Every request is answered within the main-loop
  * iteration that read it, except a long poll, which watches the dispatcher
- * and the virtual clock from the main loop (no scheduler action of its own). Past 1,500 lines because it is one concept, the
- * API's surface: each endpoint's route, DTO and error answers sit together
- * (the bodies' parsing is wn-rest-body.c). */
+ * and the virtual clock from the main loop (no scheduler action of its own).
+ * Past 1,500 lines because it is one concept, the API's surface: each
+ * endpoint's route, DTO and error answers sit together (the bodies' parsing
+ * is wn-rest-body.c, the calls' effects on the run wn-external.c). */
 #include "config.h"
 
 #include <string.h>
