@@ -1898,6 +1898,7 @@ main (int    argc,
 {
   Bench bench = { 0 };
   int runs = 5;
+  int status = 0;
   int child_memory_instances = 0;
   int child_throughput_instances = 0;
   char *only = NULL;
@@ -1994,8 +1995,18 @@ main (int    argc,
     bench_rest (&bench);
 
   g_print ("\n%u rows; %u target%s missed\n", n_rows, n_failed_targets, n_failed_targets == 1 ? "" : "s");
-  if (bench.csv_out != NULL)
-    fclose (bench.csv_out);
+  /* the table and the curves' figures are the bench's output: a lost write
+   * is an error, as for winnow-run (exit 4) */
+  if (bench.csv_out != NULL && (ferror (bench.csv_out) | fclose (bench.csv_out)) != 0)
+    {
+      g_printerr ("wn-bench: %s: could not be written whole\n", csv);
+      status = 4;
+    }
+  if (fflush (stdout) != 0 || ferror (stdout))
+    {
+      g_printerr ("wn-bench: standard output: %s\n", g_strerror (errno));
+      status = 4;
+    }
   g_strfreev (bench.only);
   g_free (only);
   g_free (data_dir);
@@ -2006,5 +2017,5 @@ main (int    argc,
   g_free (schemas);
   g_free (csv);
   g_free (rows);
-  return 0;
+  return status;
 }
