@@ -48,6 +48,7 @@ typedef struct {
   guint       n_documentation;
   xmlNode    *first_documentation;
   WnBpmnImportFlags flags;
+  gboolean    told_scenario_decides;  /* the first refused condition says how to import it anyway */
 } Import;
 
 static void
@@ -1289,6 +1290,13 @@ convert_flow (Import *im, xmlNode *el)
           json_object_set_boolean_member (flow, "x-undecidable", TRUE);
           warn (im, cond, "%s; the scenario decides this branch instead (`decisions` weighs the flows "
                 "leaving gateway %s)", why, prop (el, "sourceRef") != NULL ? prop (el, "sourceRef") : "?");
+        }
+      else if (lite == NULL && !im->told_scenario_decides)
+        {
+          im->told_scenario_decides = TRUE;
+          refuse (im, cond, "%s; winnow-run --undecidable-conditions=scenario (in the app: the main menu's "
+                  "BPMN Conditions Winnow Cannot Translate ▸ Let the Scenario Decide) imports such a branch "
+                  "as one the scenario decides", why);
         }
       else if (lite == NULL)
         refuse (im, cond, "%s", why);

@@ -775,6 +775,11 @@ test_scenario_decides (void)
   refused = wn_load_bpmn_data (text, -1, "m.bpmn", NULL, NULL, NULL, &error);
   g_assert_null (refused);
   g_assert_nonnull (strstr (error->message, "m.bpmn:10:3: f4 (sequenceFlow): the condition `${order.isLarge()}`"));
+  /* the first refused condition, and only the first, says how to import it anyway */
+  g_assert_nonnull (strstr (error->message, "; winnow-run --undecidable-conditions=scenario (in the app: the main "
+                            "menu's BPMN Conditions Winnow Cannot Translate ▸ Let the Scenario Decide) imports such a "
+                            "branch as one the scenario decides"));
+  g_assert_null (strstr (strstr (error->message, "undecidable-conditions") + 1, "undecidable-conditions"));
 }
 
 int
