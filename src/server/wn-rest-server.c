@@ -10,6 +10,7 @@
 #include "config.h"
 
 #include <string.h>
+#include <sys/socket.h>
 
 #include <libsoup/soup.h>
 
@@ -21,6 +22,7 @@
 #define MAX_ASYNC_TIMEOUT_MS (30 * 60 * 1000)
 #define BODY_KEY "wn-rest-body"
 #define DEADLINE_KEY "wn-rest-deadline"
+#define IDLE_KEY "wn-rest-idle"
 /* Connections waiting to be accepted (the kernel caps it at somaxconn). */
 #define LISTEN_BACKLOG 1024
 
@@ -1507,10 +1509,54 @@ request_late_cb (gpointer data)
 }
 
 static void
-deadline_free (gpointer data)
+source_free (gpointer data)
 {
   g_source_destroy (data);
   g_source_unref (data);
+}
+
+/* A kept-alive connection between two requests. libsoup 3.2 does not close
+ * one the client closes (fixed in 3.3.0, "server: do not leak idle
+ * connections closed by the client"): its descriptor stayed open for ever,
+ * and a client that opens a connection per call ran the process out of
+ * descriptors (the 10⁵-call load test's lost request). The watch looks at
+ * the socket when it becomes readable, without reading: the end of the
+ * stream closes the socket (libsoup's source then reads a closed GSocket,
+ * which fails without touching the descriptor); the first bytes of a next
+ * request end the watch (request-started does too). */
+static gboolean
+idle_readable_cb (GSocket      *socket,
+                  GIOCondition  condition,
+                  gpointer      data)
+{
+  char byte;
+
+  /* never blocking: libsoup's source may have read what made it readable */
+  if (!g_socket_is_closed (socket) && recv (g_socket_get_fd (socket), &byte, 1, MSG_PEEK | MSG_DONTWAIT) == 0)
+    g_socket_close (socket, NULL);
+  /* else a request is coming (libsoup reads it), or the socket failed (libsoup sees it) */
+  /* the socket owns the watch: drop it from there (which destroys it) */
+  g_object_set_data (G_OBJECT (socket), IDLE_KEY, NULL);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+request_finished_cb (SoupServer        *soup,
+                     SoupServerMessage *msg,
+                     WnRestServer      *self)
+{
+  GSocket *socket = soup_server_message_get_socket (msg);
+  GSource *watch;
+
+  if (socket == NULL || g_socket_is_closed (socket))
+    return;
+  watch = g_socket_create_source (socket, G_IO_IN | G_IO_HUP | G_IO_ERR | G_IO_NVAL, NULL);
+  /* libsoup's own priority: a lower one starves while calls keep coming */
+  g_source_set_priority (watch, G_PRIORITY_DEFAULT);
+  g_source_set_callback (watch, (GSourceFunc) (void (*) (void)) idle_readable_cb, NULL, NULL);
+  g_source_set_static_name (watch, "WnRestServer idle connection");
+  g_source_attach (watch, self->context);
+  g_object_set_data_full (G_OBJECT (socket), IDLE_KEY, watch, source_free);
 }
 
 static void
@@ -1519,12 +1565,16 @@ request_started_cb (SoupServer        *soup,
                     WnRestServer      *self)
 {
   GSource *deadline = g_timeout_source_new (self->request_timeout_ms);
+  GSocket *socket = soup_server_message_get_socket (msg);
+
+  if (socket != NULL)
+    g_object_set_data (G_OBJECT (socket), IDLE_KEY, NULL);
 
   /* the message owns the timer; the callback gets it unreferenced */
   g_source_set_callback (deadline, request_late_cb, msg, NULL);
   g_source_set_static_name (deadline, "WnRestServer request deadline");
   g_source_attach (deadline, self->context);
-  g_object_set_data_full (G_OBJECT (msg), DEADLINE_KEY, deadline, deadline_free);
+  g_object_set_data_full (G_OBJECT (msg), DEADLINE_KEY, deadline, source_free);
 }
 
 static void
@@ -1555,6 +1605,7 @@ wn_rest_server_new (WnEngine *engine)
   self->request_timeout_ms = WN_REST_DEFAULT_REQUEST_TIMEOUT_MS;
   g_signal_connect (self->soup, "request-started", G_CALLBACK (request_started_cb), self);
   g_signal_connect (self->soup, "request-read", G_CALLBACK (request_read_cb), self);
+  g_signal_connect (self->soup, "request-finished", G_CALLBACK (request_finished_cb), self);
   soup_server_add_early_handler (self->soup, NULL, early_cb, self, NULL);
   soup_server_add_handler (self->soup, NULL, handler_cb, self, NULL);
   return self;

@@ -3,8 +3,8 @@
  * clients with nothing lost, clients that die holding locks, 1,000 parked
  * long polls, slow and oversized requests. libsoup's client on the server's
  * own main context; the journal's invariants checked at the end.
- * WINNOW_LOAD_CALLS sets the calls of the load test (default 10,000; the
- * figure in docs/reliability.md is for 100,000). */
+ * WINNOW_LOAD_CALLS sets the calls of the load test (default 10,000;
+ * docs/reliability.md also gives the figure for 100,000). */
 #include <string.h>
 
 #include <gio/gio.h>
@@ -54,21 +54,27 @@ struct _Load {
 
 static void client_next (Client *client);
 
+/* libsoup's client sends a POST on a new connection unless told that it may
+ * repeat it (SOUP_MESSAGE_IDEMPOTENT): the clients of even index keep their
+ * connections alive, as the JS client does, the others open one per call and
+ * leave it to the pool to close (as a worker without a pool would). */
 static void
 post (Load       *load,
       const char *path,
       const char *body,
       GAsyncReadyCallback callback,
-      gpointer    data)
+      Client     *client)
 {
   g_autofree char *url = g_strconcat (load->base, path, NULL);
   SoupMessage *msg = soup_message_new ("POST", url);
   g_autoptr(GBytes) payload = g_bytes_new (body, strlen (body));
 
+  if (client->index % 2 == 0)
+    soup_message_add_flags (msg, SOUP_MESSAGE_IDEMPOTENT);
   soup_message_set_request_body_from_bytes (msg, "application/json", payload);
   load->in_flight++;
   load->calls++;
-  soup_session_send_and_read_async (load->session, msg, G_PRIORITY_DEFAULT, NULL, callback, data);
+  soup_session_send_and_read_async (load->session, msg, G_PRIORITY_DEFAULT, NULL, callback, client);
   g_object_unref (msg);
 }
 
@@ -415,6 +421,57 @@ test_slow_and_oversized (void)
   wn_rest_server_free (server);
 }
 
+static guint
+open_descriptors (void)
+{
+  g_autoptr(GDir) dir = g_dir_open ("/proc/self/fd", 0, NULL);
+  guint n = 0;
+
+  g_assert_nonnull (dir);
+  while (g_dir_read_name (dir) != NULL)
+    n++;
+  return n;
+}
+
+/* Clients that make one kept-alive call each and close their connection
+ * (curl, a worker without a connection pool): the server lets every
+ * connection go. libsoup 3.2 kept them all open, and a long run of such
+ * calls ran the process out of descriptors. */
+static void
+test_closed_connections (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WnTestRun) run = NULL;
+  g_autofree char *url = NULL;
+  static const char version[] = "GET /engine-rest/version HTTP/1.1\r\nHost: x\r\n\r\n";
+  WnEngineOptions options = { 0 };
+  WnRestServer *server;
+  gint64 elapsed = 0, until;
+  guint before;
+  const guint n = 200;
+
+  options.no_implicit_workers = TRUE;
+  run = wn_test_run_new (process_json, NULL, &options);
+  server = wn_rest_server_new (run->engine);
+  g_assert_true (wn_rest_server_listen (server, NULL, 0, &error));
+  url = g_strdup (wn_rest_server_get_url (server));
+  before = open_descriptors ();
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *answer = raw_exchange (url, version, sizeof version - 1, &elapsed);
+
+      /* kept alive: the client is the one that closes */
+      g_assert_true (g_str_has_prefix (answer, "HTTP/1.1 200"));
+      g_assert_null (strstr (answer, "Connection: close"));
+    }
+  /* the server's ends close once it has seen the clients' */
+  until = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
+  while (open_descriptors () > before + 4 && g_get_monotonic_time () < until)
+    g_main_context_iteration (NULL, FALSE);
+  g_assert_cmpuint (open_descriptors (), <=, before + 4);
+  wn_rest_server_free (server);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -422,5 +479,6 @@ main (int argc, char **argv)
   g_test_add_func ("/server/Load/many-clients", test_many_clients);
   g_test_add_func ("/server/Load/parked-polls", test_parked_polls);
   g_test_add_func ("/server/Load/slow-and-oversized", test_slow_and_oversized);
+  g_test_add_func ("/server/Load/closed-connections", test_closed_connections);
   return g_test_run ();
 }
