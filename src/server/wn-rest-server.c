@@ -192,10 +192,21 @@ respond_gerror (SoupServerMessage *msg,
     respond_error (msg, 500, "ProcessEngineException", error->message);
 }
 
+/* libsoup 3.2 closes the connection after every 204: writing the headers it
+ * removes the Content-Length a 204 must not have, which makes the response
+ * one "ended by closing" when it decides whether to keep the connection. Once
+ * the headers are out, saying that the response had no body keeps it. */
+static void
+no_content_written_cb (SoupServerMessage *msg)
+{
+  soup_message_headers_set_encoding (soup_server_message_get_response_headers (msg), SOUP_ENCODING_NONE);
+}
+
 static void
 respond_no_content (SoupServerMessage *msg)
 {
   soup_server_message_set_status (msg, 204, NULL);
+  g_signal_connect (msg, "wrote-headers", G_CALLBACK (no_content_written_cb), NULL);
 }
 
 /* Virtual time as a Camunda date: T+0 is the Unix epoch. */

@@ -54,6 +54,15 @@ struct _Load {
 
 static void client_next (Client *client);
 
+/* A 204 said to have no body: libsoup 3.2's client otherwise takes it for a
+ * response ended by closing and drops the connection after it. */
+static void
+got_headers_cb (SoupMessage *msg)
+{
+  if (soup_message_get_status (msg) == 204)
+    soup_message_headers_set_encoding (soup_message_get_response_headers (msg), SOUP_ENCODING_NONE);
+}
+
 /* libsoup's client sends a POST on a new connection unless told that it may
  * repeat it (SOUP_MESSAGE_IDEMPOTENT): the clients of even index keep their
  * connections alive, as the JS client does, the others open one per call and
@@ -70,7 +79,10 @@ post (Load       *load,
   g_autoptr(GBytes) payload = g_bytes_new (body, strlen (body));
 
   if (client->index % 2 == 0)
-    soup_message_add_flags (msg, SOUP_MESSAGE_IDEMPOTENT);
+    {
+      soup_message_add_flags (msg, SOUP_MESSAGE_IDEMPOTENT);
+      g_signal_connect (msg, "got-headers", G_CALLBACK (got_headers_cb), NULL);
+    }
   soup_message_set_request_body_from_bytes (msg, "application/json", payload);
   load->in_flight++;
   load->calls++;
@@ -472,6 +484,46 @@ test_closed_connections (void)
   wn_rest_server_free (server);
 }
 
+/* A complete's 204 and the next request on the same connection: both
+ * answered (libsoup 3.2 closed the connection after every 204, so no worker
+ * kept one across its completes). */
+static void
+test_no_content_keeps_connection (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WnTestRun) run = NULL;
+  g_autoptr(GPtrArray) locked = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *url = NULL;
+  g_autofree char *requests = NULL;
+  g_autofree char *answer = NULL;
+  static const char complete[] = "{\"workerId\": \"w\"}";
+  WnExternalTopic topic = { "t", 10 * SEC, NULL };
+  WnEngineOptions options = { 0 };
+  WnRestServer *server;
+  gint64 elapsed = 0;
+
+  options.no_implicit_workers = TRUE;
+  run = wn_test_run_new (process_json, "{ \"format\": \"winnow.scenario/1\", \"start\": [{ \"at\": \"0s\" }] }",
+                         &options);
+  wn_engine_run (run->engine, 0);
+  g_assert_true (wn_external_fetch_and_lock (wn_engine_get_external (run->engine), "w", 1, FALSE, &topic, 1,
+                                             locked, &error));
+  g_assert_cmpuint (locked->len, ==, 1);
+  server = wn_rest_server_new (run->engine);
+  g_assert_true (wn_rest_server_listen (server, NULL, 0, &error));
+  url = g_strdup (wn_rest_server_get_url (server));
+  requests = g_strdup_printf ("POST /engine-rest/external-task/%s/complete HTTP/1.1\r\nHost: x\r\n"
+                              "Content-Type: application/json\r\nContent-Length: %zu\r\n\r\n%s"
+                              "GET /engine-rest/version HTTP/1.1\r\nHost: x\r\n\r\n",
+                              (char *) g_ptr_array_index (locked, 0), strlen (complete), complete);
+  answer = raw_exchange (url, requests, strlen (requests), &elapsed);
+  g_assert_true (g_str_has_prefix (answer, "HTTP/1.1 204"));
+  g_assert_null (strstr (answer, "Content-Length: 0"));
+  g_assert_nonnull (strstr (answer, "\r\n\r\nHTTP/1.1 200"));
+  g_assert_nonnull (strstr (answer, "7.20.0"));
+  wn_rest_server_free (server);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -480,5 +532,6 @@ main (int argc, char **argv)
   g_test_add_func ("/server/Load/parked-polls", test_parked_polls);
   g_test_add_func ("/server/Load/slow-and-oversized", test_slow_and_oversized);
   g_test_add_func ("/server/Load/closed-connections", test_closed_connections);
+  g_test_add_func ("/server/Load/no-content-keeps-connection", test_no_content_keeps_connection);
   return g_test_run ();
 }
