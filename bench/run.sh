@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Winnow's benchmarks, in one command: builds a release tree in bench/build,
-# installs the peer (bpmn-engine, pinned in bench/peer/package-lock.json), runs
+# installs the peer (bpmn-engine, pinned in bench/peer/package-lock.json) and the
+# JS external-task client (pinned in tests/interop/package-lock.json), runs
 # wn-bench under Xvfb and prints the table (every section, the REST server's
 # and the sweep's included). docs/performance.md explains it.
 #
@@ -10,7 +11,7 @@
 # --runs N      runs per measure (default 5; the table shows the median)
 # --quick       smaller sizes, two runs: a smoke test, not a measurement
 # --no-gui      skip the app (and its build)
-# --no-peer     skip the bpmn-engine comparison (and npm)
+# --no-peer     skip the bpmn-engine comparison and the JS client's REST row (and npm)
 # --no-curves   skip the growth curves (bench/build/curves.csv and curves.svg)
 set -eu
 
@@ -30,7 +31,7 @@ while [ $# -gt 0 ]; do
     --no-gui) gui=; shift ;;
     --no-peer) peer=; shift ;;
     --no-curves) curves=; shift ;;
-    -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
     *) echo "bench/run.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -75,11 +76,29 @@ if [ -n "$peer" ]; then
   fi
 fi
 
+# ---- the JS external-task client, for the REST section's JS row ----
+# camunda-external-task-client-js as tests/interop pins it, installed with the
+# row's script into the build tree (not the source tree)
+interop_args=
+if [ -n "$peer" ]; then
+  if command -v node >/dev/null && command -v npm >/dev/null; then
+    mkdir -p "$build/interop"
+    cp tests/interop/package.json tests/interop/package-lock.json bench/rest-js.mjs "$build/interop/"
+    if (cd "$build/interop" && npm ci --no-audit --no-fund --loglevel=error >/dev/null); then
+      interop_args="--interop $build/interop"
+    else
+      note "npm ci failed in $build/interop: the JS client's REST row says n/a"
+    fi
+  else
+    note "node or npm not found: the JS client's REST row says n/a"
+  fi
+fi
+
 # ---- run ----
 curve_args=
 [ -n "$curves" ] && curve_args="--csv $build/curves.csv"
 set -- "$build/bench/wn-bench" --runs "$runs" $quick --winnow-run "$build/src/cli/winnow-run" \
-  $peer_args $app_args $curve_args
+  $peer_args $interop_args $app_args $curve_args
 if [ -n "$app_args" ] && command -v xvfb-run >/dev/null; then
   xvfb-run -a -s "-screen 0 1280x800x24 -nolisten tcp" "$@"
 else

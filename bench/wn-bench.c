@@ -14,8 +14,10 @@
  *   peer         winnow-run -n 10000 against bpmn-engine on the same topology, and
  *                Winnow's BPMN importer against bpmn-moddle on the same generated model
  *   sweep        winnow-run --sweep of 20 variants × 10⁵ instances with -j 1 and -j 2: the speed-up
- *   rest         fetchAndLock calls per second through the REST server, beside a bare
- *                libsoup server answering the same requests, one libsoup HTTP client
+ *   rest         external tasks completed per second through the REST server (fetchAndLock
+ *                with maxTasks 100, then a complete each, kept-alive libsoup clients), beside
+ *                a bare libsoup server giving the same answers; the JS client with its defaults
+ *                against winnow-run --serve; 1,000 parked long polls (resident size)
  */
 #include "config.h"
 
@@ -25,11 +27,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
 
 #include <libsoup/soup.h>
 
@@ -51,6 +55,7 @@ typedef struct {
   const char *data_dir;
   const char *winnow_run;
   const char *peer_dir;
+  const char *interop_dir;
   const char *app;
   const char *probe;
   const char *schemas;
@@ -1724,163 +1729,644 @@ bench_sweep (Bench *bench)
 
 /* ---- the REST server against a bare libsoup server ---- */
 
-#define REST_CALLS 2000
+#define REST_TASKS 10000       /* tasks completed a run (a tenth with --quick) */
+#define REST_WORKERS 4         /* concurrent clients of one SoupSession, one connection each */
+#define REST_MAX_TASKS 100
+#define REST_JS_TASKS 300      /* the JS client with its defaults: about 33 tasks a second */
+#define REST_POLLS 1000
 
-/* The same fetchAndLock for both servers: a topic with no job, no long poll,
- * so Winnow parses, checks and routes the call, asks the dispatcher and
- * answers the empty list the bare server answers without looking. */
 static const char rest_fetch_body[] =
-  "{\"workerId\":\"bench\",\"maxTasks\":100,\"asyncResponseTimeout\":0,"
-  "\"topics\":[{\"topicName\":\"bench-none\",\"lockDuration\":10000}]}";
+  "{\"workerId\":\"bench\",\"maxTasks\":100,\"usePriority\":true,"
+  "\"topics\":[{\"topicName\":\"work\",\"lockDuration\":600000}]}";
+static const char rest_complete_body[] = "{\"workerId\":\"bench\"}";
+
+typedef struct _RestClient RestClient;
 
 typedef struct {
-  SoupSession *session;
-  char        *url;
-  guint        left;
-  gboolean     failed;
-  GMainLoop   *loop;
-} RestClient;
+  RestClient *client;
+  GPtrArray  *todo;         /* char*: the ids its last fetch locked */
+  guint       next;         /* the next of them to complete */
+} RestWorker;
 
-static void rest_send (RestClient *client);
+/* Workers that fetch 100 tasks, complete them one by one, and fetch again
+ * until `target` tasks have been asked for; in a thread of their own, so
+ * that the server's thread serves and only serves. */
+struct _RestClient {
+  char         *base;       /* …/engine-rest */
+  guint         tasks;      /* tasks of the timed round */
+  guint         warm;       /* tasks of the untimed first round */
+  guint         target;     /* of the round under way */
+  guint         asked;
+  guint         completed;
+  guint         busy;       /* workers not yet done */
+  GBytes       *first;      /* the body of the first fetch's answer */
+  char         *failure;
+  GMainLoop    *loop;
+  SoupSession  *session;
+  RestWorker    workers[REST_WORKERS];
+  double        seconds;    /* the timed round */
+  gint          done;       /* atomic: the thread has finished */
+  GMainContext *server_context;
+};
+
+static void rest_worker_next (RestWorker *worker);
 
 static void
-rest_sent (GObject      *source,
-           GAsyncResult *result,
-           gpointer      user_data)
+rest_fail (RestClient *client,
+           char       *message)
 {
-  RestClient *client = user_data;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GBytes) body = soup_session_send_and_read_finish (SOUP_SESSION (source), result, &error);
-  SoupMessage *message = soup_session_get_async_result_message (SOUP_SESSION (source), result);
-  gsize size = 0;
-  const char *data = body != NULL ? g_bytes_get_data (body, &size) : NULL;
+  if (client->failure == NULL)
+    client->failure = message;
+  else
+    g_free (message);
+  g_main_loop_quit (client->loop);
+}
 
-  if (body == NULL || soup_message_get_status (message) != SOUP_STATUS_OK || size != 2 || memcmp (data, "[]", 2) != 0)
+/* libsoup 3.2's client, as its server, takes a 204 without a length for a
+ * response ended by closing, and drops the connection after it: said to
+ * have no body, the connection is kept. */
+static void
+rest_got_headers (SoupMessage *message)
+{
+  if (soup_message_get_status (message) == SOUP_STATUS_NO_CONTENT)
+    soup_message_headers_set_encoding (soup_message_get_response_headers (message), SOUP_ENCODING_NONE);
+}
+
+static void
+rest_post (RestWorker          *worker,
+           const char          *path,
+           const char          *body,
+           gsize                length,
+           GAsyncReadyCallback  callback)
+{
+  g_autofree char *url = g_strconcat (worker->client->base, path, NULL);
+  g_autoptr(SoupMessage) message = soup_message_new (SOUP_METHOD_POST, url);
+  g_autoptr(GBytes) bytes = g_bytes_new_static (body, length);
+
+  /* a POST reuses a kept-alive connection only when flagged repeatable */
+  soup_message_add_flags (message, SOUP_MESSAGE_IDEMPOTENT);
+  g_signal_connect (message, "got-headers", G_CALLBACK (rest_got_headers), NULL);
+  soup_message_set_request_body_from_bytes (message, "application/json", bytes);
+  soup_session_send_and_read_async (worker->client->session, message, G_PRIORITY_DEFAULT, NULL, callback, worker);
+}
+
+/* The answer, checked to have `status`; NULL (the client failed) otherwise. */
+static GBytes *
+rest_answer (RestWorker   *worker,
+             GObject      *source,
+             GAsyncResult *result,
+             guint         status)
+{
+  g_autoptr(GError) error = NULL;
+  GBytes *body = soup_session_send_and_read_finish (SOUP_SESSION (source), result, &error);
+  SoupMessage *message = soup_session_get_async_result_message (SOUP_SESSION (source), result);
+
+  if (body == NULL || soup_message_get_status (message) != status)
     {
-      g_printerr ("wn-bench: %s: %s\n", client->url,
-                  error != NULL ? error->message : soup_message_get_reason_phrase (message));
-      client->failed = TRUE;
-      g_main_loop_quit (client->loop);
+      rest_fail (worker->client, g_strdup_printf ("%s: %s", g_uri_get_path (soup_message_get_uri (message)),
+                                                  error != NULL ? error->message
+                                                  : soup_message_get_reason_phrase (message)));
+      g_clear_pointer (&body, g_bytes_unref);
+    }
+  return body;
+}
+
+static void
+rest_completed (GObject      *source,
+                GAsyncResult *result,
+                gpointer      data)
+{
+  RestWorker *worker = data;
+  g_autoptr(GBytes) body = rest_answer (worker, source, result, 204);
+
+  if (body == NULL)
+    return;
+  worker->client->completed++;
+  worker->next++;
+  rest_worker_next (worker);
+}
+
+static void
+rest_fetched (GObject      *source,
+              GAsyncResult *result,
+              gpointer      data)
+{
+  RestWorker *worker = data;
+  RestClient *client = worker->client;
+  g_autoptr(GBytes) body = rest_answer (worker, source, result, 200);
+  g_autoptr(JsonParser) parser = json_parser_new_immutable ();
+  g_autoptr(GError) error = NULL;
+  gsize size = 0;
+  const char *text;
+  JsonNode *root;
+
+  if (body == NULL)
+    return;
+  text = g_bytes_get_data (body, &size);
+  if (!json_parser_load_from_data (parser, text, (gssize) size, &error) ||
+      !JSON_NODE_HOLDS_ARRAY (root = json_parser_get_root (parser)) ||
+      json_array_get_length (json_node_get_array (root)) == 0)
+    {
+      rest_fail (client, g_strdup_printf ("fetchAndLock: no task in %.*s", (int) MIN (size, 200), text));
       return;
     }
-  if (--client->left == 0)
-    g_main_loop_quit (client->loop);
-  else
-    rest_send (client);
+  if (client->first == NULL)
+    client->first = g_bytes_ref (body);
+  g_ptr_array_set_size (worker->todo, 0);
+  worker->next = 0;
+  for (guint i = 0; i < json_array_get_length (json_node_get_array (root)); i++)
+    {
+      JsonObject *task = json_array_get_object_element (json_node_get_array (root), i);
+
+      g_ptr_array_add (worker->todo, g_strdup_printf ("/external-task/%s/complete",
+                                                      json_object_get_string_member (task, "id")));
+    }
+  rest_worker_next (worker);
 }
 
 static void
-rest_send (RestClient *client)
+rest_worker_next (RestWorker *worker)
 {
-  g_autoptr(SoupMessage) message = soup_message_new (SOUP_METHOD_POST, client->url);
-  g_autoptr(GBytes) body = g_bytes_new_static (rest_fetch_body, sizeof rest_fetch_body - 1);
+  RestClient *client = worker->client;
 
-  soup_message_set_request_body_from_bytes (message, "application/json", body);
-  soup_session_send_and_read_async (client->session, message, G_PRIORITY_DEFAULT, NULL, rest_sent, client);
+  if (worker->next < worker->todo->len)
+    rest_post (worker, g_ptr_array_index (worker->todo, worker->next), rest_complete_body,
+               sizeof rest_complete_body - 1, rest_completed);
+  else if (client->asked < client->target)
+    {
+      client->asked += REST_MAX_TASKS;
+      rest_post (worker, "/external-task/fetchAndLock", rest_fetch_body, sizeof rest_fetch_body - 1,
+                 rest_fetched);
+    }
+  else if (--client->busy == 0)
+    g_main_loop_quit (client->loop);
 }
 
-/* `calls` fetchAndLocks one after the other from one SoupSession; calls per
- * wall second. Client and server share this thread's main loop. The session
- * does not reuse its connections here (the process's descriptors grow with the
- * calls), so each call also pays a TCP connect on loopback, for both servers. */
-static double
-rest_rate (const char *url,
-           guint       calls)
+/* One round: every worker works until `target` tasks have been asked for. */
+static void
+rest_round (RestClient *client,
+            guint       target)
 {
-  RestClient client = { 0 };
+  client->target = target;
+  client->asked = 0;
+  client->completed = 0;
+  client->busy = REST_WORKERS;
+  for (guint i = 0; i < REST_WORKERS; i++)
+    rest_worker_next (&client->workers[i]);
+  g_main_loop_run (client->loop);
+}
+
+static gpointer
+rest_client_thread (gpointer data)
+{
+  RestClient *client = data;
+  GMainContext *context = g_main_context_new ();
   double t0;
 
-  client.session = soup_session_new ();
-  client.url = g_strdup (url);
-  client.loop = g_main_loop_new (NULL, FALSE);
-  /* one call first, so that the connection is open before the clock starts */
-  client.left = 1;
-  rest_send (&client);
-  g_main_loop_run (client.loop);
-  client.left = calls;
+  g_main_context_push_thread_default (context);
+  client->loop = g_main_loop_new (context, FALSE);
+  client->session = soup_session_new_with_options ("max-conns-per-host", REST_WORKERS, NULL);
+  for (guint i = 0; i < REST_WORKERS; i++)
+    client->workers[i] = (RestWorker) { client, g_ptr_array_new_with_free_func (g_free), 0 };
+  /* untimed: the connections opened, the first answer kept for the bare server */
+  rest_round (client, client->warm);
   t0 = wall_seconds ();
-  if (!client.failed)
+  if (client->failure == NULL)
+    rest_round (client, client->tasks);
+  client->seconds = wall_seconds () - t0;
+  if (client->failure == NULL && client->completed != client->tasks)
+    client->failure = g_strdup_printf ("%u tasks completed of %u", client->completed, client->tasks);
+  for (guint i = 0; i < REST_WORKERS; i++)
+    g_ptr_array_unref (client->workers[i].todo);
+  soup_session_abort (client->session);
+  g_object_unref (client->session);
+  g_main_loop_unref (client->loop);
+  g_main_context_pop_thread_default (context);
+  g_main_context_unref (context);
+  g_atomic_int_set (&client->done, 1);
+  g_main_context_wakeup (client->server_context);
+  return NULL;
+}
+
+/* Tasks completed per wall second by the workers against the server at
+ * `base`, which this thread's main loop serves meanwhile. `first`, when not
+ * NULL, receives the first fetch's answer. */
+static double
+rest_completion_rate (const char *base,
+                      guint       tasks,
+                      GBytes    **first)
+{
+  RestClient client = { 0 };
+  GThread *thread;
+
+  client.base = g_strdup (base);
+  client.warm = REST_WORKERS * REST_MAX_TASKS;
+  client.tasks = tasks;
+  client.server_context = g_main_context_default ();
+  thread = g_thread_new ("rest client", rest_client_thread, &client);
+  while (!g_atomic_int_get (&client.done))
+    g_main_context_iteration (NULL, TRUE);
+  g_thread_join (thread);
+  if (client.failure != NULL)
     {
-      rest_send (&client);
-      g_main_loop_run (client.loop);
+      g_printerr ("wn-bench: %s: %s\n", base, client.failure);
+      exit (1);
     }
-  t0 = wall_seconds () - t0;
-  g_main_loop_unref (client.loop);
-  g_object_unref (client.session);
-  g_free (client.url);
-  if (client.failed)
-    exit (1);
-  return calls / t0;
+  if (first != NULL)
+    *first = g_steal_pointer (&client.first);
+  g_clear_pointer (&client.first, g_bytes_unref);
+  g_free (client.base);
+  return tasks / client.seconds;
+}
+
+/* The bare server: Winnow's first answer to every fetchAndLock, 204 to
+ * every complete, nothing looked at. As Winnow's server does, it says after
+ * the headers of a 204 that it had no body, or libsoup 3.2 would close the
+ * connection after every complete (wn-rest-server.c, respond_no_content). */
+static void
+bare_no_content_written (SoupServerMessage *message)
+{
+  soup_message_headers_set_encoding (soup_server_message_get_response_headers (message), SOUP_ENCODING_NONE);
 }
 
 static void
-bare_fetch (SoupServer        *server,
-            SoupServerMessage *message,
-            const char        *path,
-            GHashTable        *query,
-            gpointer           user_data)
+bare_answer (SoupServer        *server,
+             SoupServerMessage *message,
+             const char        *path,
+             GHashTable        *query,
+             gpointer           data)
 {
-  soup_server_message_set_status (message, SOUP_STATUS_OK, NULL);
-  soup_server_message_set_response (message, "application/json", SOUP_MEMORY_STATIC, "[]", 2);
+  GBytes **answer = data;
+
+  if (g_str_has_suffix (path, "/fetchAndLock"))
+    {
+      gsize size = 0;
+      gconstpointer bytes = g_bytes_get_data (*answer, &size);
+
+      soup_server_message_set_status (message, SOUP_STATUS_OK, NULL);
+      soup_server_message_set_response (message, "application/json", SOUP_MEMORY_COPY, bytes, size);
+    }
+  else
+    {
+      soup_server_message_set_status (message, SOUP_STATUS_NO_CONTENT, NULL);
+      g_signal_connect (message, "wrote-headers", G_CALLBACK (bare_no_content_written), NULL);
+    }
+}
+
+/* Winnow's side of one pair: a fresh run of `tasks` jobs (and the warm-up
+ * round's) served as winnow-run --serve serves them, the clock at 1×. */
+static double
+rest_winnow_once (WnProcess *process,
+                  guint      tasks,
+                  GBytes   **first)
+{
+  g_autoptr(GError) error = NULL;
+  WnEngineOptions options = { 0 };
+  g_autofree char *base = NULL;
+  WnScheduler *scheduler;
+  WnRestServer *server;
+  WnEngine *engine;
+  WnRunStats stats;
+  double rate;
+
+  options.instances = tasks + REST_WORKERS * REST_MAX_TASKS;
+  options.no_implicit_workers = TRUE;
+  engine = wn_engine_new (process, NULL, &options);
+  wn_engine_run (engine, 0);
+  scheduler = wn_engine_get_scheduler (engine);
+  server = wn_rest_server_new (engine);
+  if (!wn_rest_server_listen (server, "127.0.0.1", 0, &error))
+    {
+      g_printerr ("wn-bench: cannot listen: %s\n", error->message);
+      exit (2);
+    }
+  wn_scheduler_set_speed (scheduler, 1.0);
+  wn_scheduler_attach (scheduler, NULL);
+  wn_scheduler_resume (scheduler);
+  base = g_strdup (wn_rest_server_get_url (server));
+  rate = rest_completion_rate (base, tasks, first);
+  /* the completions' continuations, then every instance must have ended */
+  wn_scheduler_pause (scheduler);
+  wn_scheduler_detach (scheduler);
+  wn_engine_run (engine, WN_TIME_NEVER);
+  wn_engine_get_stats (engine, &stats);
+  if (stats.active != 0 || stats.instances != options.instances)
+    {
+      g_printerr ("wn-bench: rest: %u of %u instances still active\n", stats.active, stats.instances);
+      exit (1);
+    }
+  wn_rest_server_free (server);
+  wn_engine_free (engine);
+  return rate;
+}
+
+static void
+bench_rest_completions (Bench     *bench,
+                        WnProcess *process)
+{
+  g_autoptr(SoupServer) bare = soup_server_new (NULL, NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) answer = NULL;
+  g_autofree char *bare_base = NULL;
+  g_autofree char *title = NULL;
+  Series winnow = { { 0 }, 0 }, peer = { { 0 }, 0 }, ratio = { { 0 }, 0 };
+  guint tasks = bench->quick ? REST_TASKS / 10 : REST_TASKS;
+  GSList *uris;
+
+  if (!soup_server_listen_local (bare, 0, SOUP_SERVER_LISTEN_IPV4_ONLY, &error))
+    {
+      g_printerr ("wn-bench: cannot listen: %s\n", error->message);
+      exit (2);
+    }
+  soup_server_add_handler (bare, "/engine-rest/external-task", bare_answer, &answer, NULL);
+  uris = soup_server_get_uris (bare);
+  bare_base = g_strdup_printf ("http://127.0.0.1:%d/engine-rest", g_uri_get_port (uris->data));
+  g_slist_free_full (uris, (GDestroyNotify) g_uri_unref);
+
+  title = g_strdup_printf ("rest: tasks completed per second, fetchAndLock (maxTasks %u) then a complete each, "
+                           "%u kept-alive libsoup clients, %u tasks a run", REST_MAX_TASKS, REST_WORKERS, tasks);
+  print_section (title);
+  for (guint i = 0; i < bench->runs; i++)
+    {
+      /* in turns, so that both see the same machine; the bare server
+       * answers every fetch with Winnow's first answer of this pair */
+      g_autoptr(GBytes) first = NULL;
+      double w = rest_winnow_once (process, tasks, &first);
+      double b;
+
+      g_clear_pointer (&answer, g_bytes_unref);
+      answer = g_steal_pointer (&first);
+      b = rest_completion_rate (bare_base, tasks, NULL);
+      series_add (&winnow, w);
+      series_add (&peer, b);
+      series_add (&ratio, w / b);
+    }
+  print_row ("Winnow's REST server (the run at 1×)", &winnow, 0, "/s", TARGET_NONE, 0, BASIS_NONE);
+  print_row ("bare libsoup server, the same answers", &peer, 0, "/s", TARGET_NONE, 0, BASIS_NONE);
+  print_row ("ratio Winnow / bare server", &ratio, 2, "×", TARGET_AT_LEAST, 0.5, BASIS_RATIO);
+  soup_server_disconnect (bare);
+}
+
+/* The real JS client with its defaults against winnow-run --serve: the
+ * wall seconds it took to complete `tasks`, as its script measured them. */
+static double
+rest_js_once (Bench      *bench,
+              const char *script,
+              const char *process_path,
+              guint       tasks)
+{
+  g_autofree char *count = g_strdup_printf ("%u", tasks);
+  const char *serve_argv[] = { bench->winnow_run, "--serve", "127.0.0.1:0", "-n", count, "-q",
+                               "--summary", "json", process_path, NULL };
+  g_autoptr(GError) error = NULL;
+  g_autofree char *url = NULL;
+  g_autofree char *out = NULL;
+  char line[4096];
+  FILE *errors;
+  GPid pid;
+  int err_fd, status;
+
+  if (!g_spawn_async_with_pipes (NULL, (char **) serve_argv, NULL,
+                                 G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL,
+                                 NULL, NULL, &pid, NULL, NULL, &err_fd, &error))
+    {
+      g_printerr ("wn-bench: %s: %s\n", bench->winnow_run, error->message);
+      exit (1);
+    }
+  errors = fdopen (err_fd, "r");
+  /* "winnow-run: serving … at http://127.0.0.1:PORT/engine-rest (…)", in any language */
+  while (url == NULL && errors != NULL && fgets (line, sizeof line, errors) != NULL)
+    {
+      const char *at = strstr (line, "http://");
+
+      if (at != NULL)
+        url = g_strndup (at, strcspn (at, " \n"));
+    }
+  if (url == NULL)
+    {
+      g_printerr ("wn-bench: winnow-run --serve ended before it served\n");
+      exit (1);
+    }
+  {
+    const char *node_argv[] = { "node", script, url, count, NULL };
+
+    if (!g_spawn_sync (NULL, (char **) node_argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, &out, NULL,
+                       &status, &error) ||
+        !g_spawn_check_wait_status (status, &error))
+      {
+        g_printerr ("wn-bench: %s: %s\n", script, error->message);
+        kill (pid, SIGTERM);
+        exit (1);
+      }
+  }
+  /* every instance has ended: the runner ends by itself (what it still says is read, not kept) */
+  while (fgets (line, sizeof line, errors) != NULL)
+    ;
+  fclose (errors);
+  if (waitpid (pid, &status, 0) != pid || !g_spawn_check_wait_status (status, &error))
+    {
+      g_printerr ("wn-bench: winnow-run --serve: %s\n", error != NULL ? error->message : g_strerror (errno));
+      exit (1);
+    }
+  g_spawn_close_pid (pid);
+  return g_ascii_strtod (out, NULL);
+}
+
+static void
+bench_rest_js (Bench *bench)
+{
+  g_autofree char *script = NULL;
+  g_autofree char *process_path = g_build_filename (bench->data_dir, "rest.process.json", NULL);
+  g_autofree char *label = NULL;
+  guint tasks = bench->quick ? REST_JS_TASKS / 3 : REST_JS_TASKS;
+  Series s = { { 0 }, 0 };
+
+  label = g_strdup_printf ("JS client, its defaults, %u tasks", tasks);
+  if (bench->interop_dir == NULL || bench->winnow_run == NULL)
+    {
+      print_na (label, "needs --interop DIR (bench/run.sh installs the client) and --winnow-run");
+      return;
+    }
+  script = g_build_filename (bench->interop_dir, "rest-js.mjs", NULL);
+  print_section ("rest: camunda-external-task-client-js 3.1.0 against winnow-run --serve, tasks completed per second");
+  for (guint i = 0; i < bench->runs; i++)
+    series_add (&s, rest_js_once (bench, script, process_path, tasks));
+  print_row (label, &s, 1, "/s", TARGET_NONE, 0, BASIS_NONE);
+}
+
+/* ---- parked long polls ---- */
+
+/* In a fresh child process: serve, say where, and once `polls` long polls
+ * are parked, print the resident size (now and at its peak, KiB) and the
+ * CPU time one wall second of holding them costs, then end. */
+static int
+child_polls (Bench *bench,
+             guint  polls)
+{
+  static const char no_start[] = "{\"format\": \"winnow.scenario/1\", \"start\": []}";
+  g_autoptr(WnProcess) process = load_data_process (bench, "rest.process.json");
+  g_autoptr(WnScenario) scenario = wn_load_scenario_data (no_start, -1, "polls", NULL, NULL);
+  g_autoptr(GError) error = NULL;
+  WnEngineOptions options = { 0 };
+  WnRestServer *server;
+  WnEngine *engine;
+  double give_up, cpu, wall;
+
+  /* no instance: every poll waits */
+  options.no_implicit_workers = TRUE;
+  engine = wn_engine_new (process, scenario, &options);
+  server = wn_rest_server_new (engine);
+  if (!wn_rest_server_listen (server, "127.0.0.1", 0, &error))
+    {
+      g_printerr ("wn-bench: cannot listen: %s\n", error->message);
+      return 2;
+    }
+  wn_scheduler_set_speed (wn_engine_get_scheduler (engine), 1.0);
+  wn_scheduler_attach (wn_engine_get_scheduler (engine), NULL);
+  wn_scheduler_resume (wn_engine_get_scheduler (engine));
+  g_print ("%s\n", wn_rest_server_get_url (server));
+  fflush (stdout);
+  give_up = wall_seconds () + 120;
+  while (wn_rest_server_get_n_polls (server) < polls)
+    {
+      g_main_context_iteration (NULL, TRUE);
+      if (wall_seconds () > give_up)
+        {
+          g_printerr ("wn-bench: %u of %u polls parked\n", wn_rest_server_get_n_polls (server), polls);
+          return 1;
+        }
+    }
+  cpu = cpu_seconds ();
+  wall = wall_seconds ();
+  while (wall_seconds () < wall + 1)
+    g_main_context_iteration (NULL, TRUE);
+  cpu = (cpu_seconds () - cpu) / (wall_seconds () - wall);
+  if (wn_rest_server_get_n_polls (server) != polls)
+    {
+      g_printerr ("wn-bench: a parked poll was answered\n");
+      return 1;
+    }
+  g_print ("%.0f %.0f %.4f\n", rss_now_kib (), rss_peak_kib (), cpu);
+  fflush (stdout);
+  return 0;
+}
+
+static void
+polls_answered (GObject      *source,
+                GAsyncResult *result,
+                gpointer      data)
+{
+  g_autoptr(GBytes) body = soup_session_send_and_read_finish (SOUP_SESSION (source), result, NULL);
+}
+
+/* The child's resident size and CPU share with `polls` parked polls sent
+ * from this process, each on its own connection. */
+static void
+polls_once (Bench  *bench,
+            guint   polls,
+            double *rss_mib,
+            double *peak_mib,
+            double *cpu_share)
+{
+  g_autofree char *count = g_strdup_printf ("%u", polls);
+  const char *argv[] = { bench->self, "--data", bench->data_dir, "--child-polls", count, NULL };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SoupSession) session = soup_session_new_with_options ("max-conns", polls + 1,
+                                                                  "max-conns-per-host", polls + 1, NULL);
+  g_autofree char *target = NULL;
+  char line[4096];
+  gboolean figures = FALSE;
+  FILE *out;
+  GPid pid;
+  int out_fd, status;
+
+  if (!g_spawn_async_with_pipes (NULL, (char **) argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD, NULL, NULL, &pid,
+                                 NULL, &out_fd, NULL, &error))
+    {
+      g_printerr ("wn-bench: polls child: %s\n", error->message);
+      exit (1);
+    }
+  out = fdopen (out_fd, "r");
+  if (out == NULL || fgets (line, sizeof line, out) == NULL)
+    {
+      g_printerr ("wn-bench: polls child ended before it served\n");
+      exit (1);
+    }
+  line[strcspn (line, "\n")] = '\0';
+  target = g_strconcat (line, "/external-task/fetchAndLock", NULL);
+  for (guint i = 0; i < polls; i++)
+    {
+      g_autofree char *body =
+        g_strdup_printf ("{\"workerId\":\"poll%u\",\"maxTasks\":1,\"asyncResponseTimeout\":600000,"
+                         "\"topics\":[{\"topicName\":\"work\",\"lockDuration\":10000}]}", i);
+      g_autoptr(SoupMessage) message = soup_message_new (SOUP_METHOD_POST, target);
+      g_autoptr(GBytes) bytes = g_bytes_new (body, strlen (body));
+
+      soup_message_set_request_body_from_bytes (message, "application/json", bytes);
+      soup_session_send_and_read_async (session, message, G_PRIORITY_DEFAULT, NULL, polls_answered, NULL);
+    }
+  /* send them while the child waits for them, until it gives its figures */
+  while (!figures)
+    {
+      GPollFD fd = { out_fd, G_IO_IN | G_IO_HUP, 0 };
+
+      g_main_context_iteration (NULL, FALSE);
+      if (g_poll (&fd, 1, 5) > 0)
+        {
+          if (fgets (line, sizeof line, out) == NULL ||
+              sscanf (line, "%lf %lf %lf", rss_mib, peak_mib, cpu_share) != 3)
+            {
+              g_printerr ("wn-bench: polls child ended without its figures\n");
+              exit (1);
+            }
+          figures = TRUE;
+        }
+    }
+  fclose (out);
+  *rss_mib /= 1024;
+  *peak_mib /= 1024;
+  if (waitpid (pid, &status, 0) != pid || !g_spawn_check_wait_status (status, &error))
+    {
+      g_printerr ("wn-bench: polls child: %s\n", error != NULL ? error->message : g_strerror (errno));
+      exit (1);
+    }
+  g_spawn_close_pid (pid);
+  soup_session_abort (session);
+}
+
+static void
+bench_rest_polls (Bench *bench)
+{
+  Series rss = { { 0 }, 0 }, peak = { { 0 }, 0 }, cpu = { { 0 }, 0 };
+
+  print_section ("rest: 1 000 long polls parked at once on one server (a child process each run)");
+  for (guint i = 0; i < bench->runs; i++)
+    {
+      double r, p, c;
+
+      polls_once (bench, REST_POLLS, &r, &p, &c);
+      series_add (&rss, r);
+      series_add (&peak, p);
+      series_add (&cpu, c * 100);
+    }
+  print_row ("resident size of the whole process, peak", &peak, 1, "MiB", TARGET_BELOW, 50, BASIS_BUDGET);
+  print_row ("resident size, polls held", &rss, 1, "MiB", TARGET_NONE, 0, BASIS_NONE);
+  print_row ("CPU while they wait (one wall second)", &cpu, 1, "%", TARGET_NONE, 0, BASIS_NONE);
 }
 
 static void
 bench_rest (Bench *bench)
 {
-  g_autoptr(WnProcess) process = load_data_process (bench, "parked.process.json");
-  g_autoptr(GError) error = NULL;
-  g_autoptr(SoupServer) bare = soup_server_new (NULL, NULL);
-  WnEngineOptions options = { 0 };
-  WnEngine *engine;
-  WnRestServer *server;
-  g_autofree char *winnow_url = NULL;
-  g_autofree char *bare_url = NULL;
-  GSList *uris;
-  Series winnow = { { 0 }, 0 }, peer = { { 0 }, 0 }, ratio = { { 0 }, 0 };
-  guint calls = bench->quick ? REST_CALLS / 10 : REST_CALLS;
+  g_autoptr(WnProcess) process = load_data_process (bench, "rest.process.json");
   double load[3];
 
   if (getloadavg (load, 1) < 1)
     load[0] = -1;
-  options.instances = 1;
-  engine = wn_engine_new (process, NULL, &options);
-  server = wn_rest_server_new (engine);
-  if (!wn_rest_server_listen (server, "127.0.0.1", 0, &error) ||
-      !soup_server_listen_local (bare, 0, SOUP_SERVER_LISTEN_IPV4_ONLY, &error))
-    {
-      g_printerr ("wn-bench: cannot listen: %s\n", error->message);
-      exit (2);
-    }
-  soup_server_add_handler (bare, "/engine-rest/external-task/fetchAndLock", bare_fetch, NULL, NULL);
-  winnow_url = g_strconcat (wn_rest_server_get_url (server), "/external-task/fetchAndLock", NULL);
-  uris = soup_server_get_uris (bare);
-  {
-    char *base = g_uri_to_string (uris->data);
-
-    bare_url = g_strconcat (base, g_str_has_suffix (base, "/") ? "" : "/",
-                            "engine-rest/external-task/fetchAndLock", NULL);
-    g_free (base);
-  }
-  g_slist_free_full (uris, (GDestroyNotify) g_uri_unref);
-
-  print_section ("rest: fetchAndLock (no job, no long poll) one call at a time from one libsoup client, calls per second");
-  for (guint i = 0; i < bench->runs; i++)
-    {
-      /* in turns, so that both see the same machine */
-      double w = rest_rate (winnow_url, calls);
-      double b = rest_rate (bare_url, calls);
-
-      series_add (&winnow, w);
-      series_add (&peer, b);
-      series_add (&ratio, w / b);
-    }
-  print_row ("Winnow's REST server", &winnow, 0, "/s", TARGET_NONE, 0, BASIS_NONE);
-  print_row ("bare libsoup server, fixed \"[]\"", &peer, 0, "/s", TARGET_NONE, 0, BASIS_NONE);
-  print_row ("ratio Winnow / bare server", &ratio, 2, "×", TARGET_AT_LEAST, 0.5, BASIS_RATIO);
+  bench_rest_completions (bench, process);
+  bench_rest_js (bench);
+  bench_rest_polls (bench);
   if (load[0] >= 0)
-    g_print ("  (load average %.1f before the rest rows; client and servers share one thread)\n", load[0]);
-  wn_rest_server_free (server);
-  wn_engine_free (engine);
+    g_print ("  (load average %.1f before the rest rows; the C clients run in a thread of their own)\n", load[0]);
 }
 
 /* ---- main ---- */
@@ -1901,10 +2387,12 @@ main (int    argc,
   int status = 0;
   int child_memory_instances = 0;
   int child_throughput_instances = 0;
+  int child_polls_count = 0;
   char *only = NULL;
   char *data_dir = NULL;
   char *winnow_run = NULL;
   char *peer_dir = NULL;
+  char *interop_dir = NULL;
   char *app = NULL;
   char *probe = NULL;
   char *schemas = NULL;
@@ -1918,6 +2406,7 @@ main (int    argc,
     { "data", 0, 0, G_OPTION_ARG_FILENAME, &data_dir, "The bench's process files", "DIR" },
     { "winnow-run", 0, 0, G_OPTION_ARG_FILENAME, &winnow_run, "The runner to compare with the peer", "PATH" },
     { "peer", 0, 0, G_OPTION_ARG_FILENAME, &peer_dir, "The peer's directory (run.mjs, node_modules)", "DIR" },
+    { "interop", 0, 0, G_OPTION_ARG_FILENAME, &interop_dir, "camunda-external-task-client-js installed with rest-js.mjs (the JS rest row)", "DIR" },
     { "app", 0, 0, G_OPTION_ARG_FILENAME, &app, "The GTK app, for the GUI measures", "PATH" },
     { "probe", 0, 0, G_OPTION_ARG_FILENAME, &probe, "wn-frame-probe.so, loaded into the app", "PATH" },
     { "schemas", 0, 0, G_OPTION_ARG_FILENAME, &schemas, "The app's compiled GSettings schema directory", "DIR" },
@@ -1925,6 +2414,7 @@ main (int    argc,
     { "rows", 0, 0, G_OPTION_ARG_STRING, &rows, "Only the throughput workloads whose name contains TEXT, or that TEXT names: (a), (b), workerTrusted …", "TEXT" },
     { "child-memory", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_INT, &child_memory_instances, NULL, NULL },
     { "child-throughput", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_INT, &child_throughput_instances, NULL, NULL },
+    { "child-polls", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_INT, &child_polls_count, NULL, NULL },
     { NULL }
   };
   g_autoptr(GOptionContext) context = g_option_context_new (NULL);
@@ -1945,6 +2435,7 @@ main (int    argc,
   bench.data_dir = data_dir != NULL ? data_dir : BENCH_DATA_DIR;
   bench.winnow_run = winnow_run;
   bench.peer_dir = peer_dir;
+  bench.interop_dir = interop_dir;
   bench.app = app;
   bench.probe = probe;
   bench.schemas = schemas;
@@ -1956,6 +2447,8 @@ main (int    argc,
     return child_memory (&bench, (guint) child_memory_instances);
   if (child_throughput_instances > 0)
     return child_throughput (&bench, (guint) child_throughput_instances);
+  if (child_polls_count > 0)
+    return child_polls (&bench, (guint) child_polls_count);
 
   if (csv != NULL)
     {
@@ -2012,6 +2505,7 @@ main (int    argc,
   g_free (data_dir);
   g_free (winnow_run);
   g_free (peer_dir);
+  g_free (interop_dir);
   g_free (app);
   g_free (probe);
   g_free (schemas);
