@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* wn-rest-server.c — the HTTP side of outside workers (wn-rest-server.h):
  * listening, auth, the body cap, routing, Camunda's DTOs and error bodies,
- * and the long polls. Every request is answered within the main-loop
- * iteration that read it, except a long poll, which watches the dispatcher
- * and the virtual clock from the main loop (no scheduler action of its own).
+ * the long polls, and two workarounds that keep connections right on
+ * libsoup 3.2 (a 204's connection kept, one its client closed closed).
+ * Every request is answered within the main-loop iteration that read it,
+ * except a long poll, which watches the dispatcher and the virtual clock
+ * from the main loop (no scheduler action of its own).
  * Past 1,500 lines because it is one concept, the API's surface: each
  * endpoint's route, DTO and error answers sit together (the bodies' parsing
  * is wn-rest-body.c, the calls' effects on the run wn-external.c). */
