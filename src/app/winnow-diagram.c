@@ -416,6 +416,7 @@ hit_node (WinnowDiagram *self, double wx, double wy)
 {
   const WnProcess *p = self->process;
   double x, y, slop;
+  int best = -1;
 
   if (p == NULL)
     return -1;
@@ -423,13 +424,14 @@ hit_node (WinnowDiagram *self, double wx, double wy)
   slop = CLICK_SLOP / self->zoom;
 
   for (guint i = 0; i < p->n_nodes; i++)
-    if (winnow_layout_is_attached (p, &p->nodes[i]) && shape_contains (&p->nodes[i], &self->layout->nodes[i], x, y, slop))
+    if (winnow_layout_is_attached (p, &p->nodes[i]) && !self->layout->nodes[i].hidden &&
+        shape_contains (&p->nodes[i], &self->layout->nodes[i], x, y, slop))
       return (int) i;
   for (guint i = 0; i < p->n_nodes; i++)
     {
       const WinnowLayoutNode *n = &self->layout->nodes[i];
 
-      if (winnow_layout_is_attached (p, &p->nodes[i]))
+      if (winnow_layout_is_attached (p, &p->nodes[i]) || n->container || n->hidden)
         continue;
       if (shape_contains (&p->nodes[i], n, x, y, slop))
         return (int) i;
@@ -437,7 +439,16 @@ hit_node (WinnowDiagram *self, double wx, double wy)
           rect_contains (&n->label_rect, x, y))
         return (int) i;
     }
-  return -1;
+  /* inside a container but on none of its children: the innermost container */
+  for (guint i = 0; i < p->n_nodes; i++)
+    {
+      const WinnowLayoutNode *n = &self->layout->nodes[i];
+
+      if (n->container && !n->hidden && shape_contains (&p->nodes[i], n, x, y, slop) &&
+          (best < 0 || n->depth > self->layout->nodes[best].depth))
+        best = (int) i;
+    }
+  return best;
 }
 
 static int
@@ -714,6 +725,29 @@ draw_event_rings (cairo_t       *cr,
   cairo_set_dash (cr, NULL, 0, 0);
 }
 
+/* An expanded sub-process: a frame with a light wash, its children drawn
+ * over it; dashed for an event sub-process, as BPMN draws one. */
+static void
+draw_container (cairo_t                *cr,
+                const Palette          *pal,
+                const WnNode           *node,
+                const WinnowLayoutNode *n)
+{
+  static const double dash[] = { 5, 3 };
+
+  winnow_paint_rounded_rect (cr, n->box.x, n->box.y, n->box.width, n->box.height, TASK_RADIUS);
+  winnow_paint_set_color (cr, &pal->fill, 0.55);
+  cairo_fill_preserve (cr);
+  if (node->triggered_by_event)
+    cairo_set_dash (cr, dash, G_N_ELEMENTS (dash), 0);
+  winnow_paint_set_color (cr, &pal->fg, 0.6);
+  cairo_set_line_width (cr, 1.6);
+  cairo_stroke (cr);
+  cairo_set_dash (cr, NULL, 0, 0);
+  if (node->multi != NULL)
+    draw_multi_marker (cr, pal, n->box.x + n->box.width / 2, n->box.y + n->box.height - 9, node->multi->sequential);
+}
+
 static void
 draw_node (cairo_t       *cr,
            const Palette *pal,
@@ -723,6 +757,11 @@ draw_node (cairo_t       *cr,
   double x = n->box.x, y = n->box.y;
 
   cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
+  if (n->container)
+    {
+      draw_container (cr, pal, node, n);
+      return;
+    }
   switch (node->type)
     {
     case WN_NODE_TASK:
@@ -1265,6 +1304,33 @@ draw_frame (cairo_t                 *cr,
     }
 }
 
+/* A node with its texts, and its hover or selection ring. */
+static void
+draw_one_node (cairo_t                *cr,
+               const Palette          *pal,
+               const WnNode           *node,
+               const WinnowLayoutNode *n,
+               gboolean                hover,
+               gboolean                selected)
+{
+  if (hover && !selected)
+    {
+      path_node_outline (cr, node, n, 3);
+      winnow_paint_set_color (cr, &pal->accent, 0.4);
+      cairo_set_line_width (cr, 2);
+      cairo_stroke (cr);
+    }
+  draw_node (cr, pal, node, n);
+  draw_node_texts (cr, pal, node, n);
+  if (selected)
+    {
+      path_node_outline (cr, node, n, 3.5);
+      winnow_paint_set_color (cr, &pal->accent, 1);
+      cairo_set_line_width (cr, 2.5);
+      cairo_stroke (cr);
+    }
+}
+
 /* The diagram without its badges, in widget coordinates. */
 static GskRenderNode *
 make_scene (WinnowDiagram *self,
@@ -1275,15 +1341,27 @@ make_scene (WinnowDiagram *self,
 {
   const WnProcess *p = self->process;
   GtkSnapshot *snapshot = gtk_snapshot_new ();
+  int max_depth = 0;
   cairo_t *cr;
+
+  for (guint i = 0; i < p->n_nodes; i++)
+    max_depth = MAX (max_depth, self->layout->nodes[i].depth);
 
   cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, w, h));
   cairo_translate (cr, self->off_x, self->off_y);
   cairo_scale (cr, self->zoom, self->zoom);
 
-  /* Pools and lanes under everything */
+  /* Pools and lanes under everything, then the containers, outer ones first */
   for (guint k = 0; k < self->layout->n_frames; k++)
     draw_frame (cr, pal, &self->layout->frames[k]);
+  for (int depth = 0; depth <= max_depth; depth++)
+    for (guint i = 0; i < p->n_nodes; i++)
+      {
+        const WinnowLayoutNode *n = &self->layout->nodes[i];
+
+        if (n->container && !n->hidden && n->depth == depth)
+          draw_one_node (cr, pal, &p->nodes[i], n, (int) i == self->hover, (int) i == selected);
+      }
   /* Flows under the nodes; the selected node's on top of the others. */
   for (guint f = 0; f < p->n_flows; f++)
     if (!flow_touches (p, f, selected))
@@ -1308,28 +1386,42 @@ make_scene (WinnowDiagram *self,
     for (guint i = 0; i < p->n_nodes; i++)
       {
         const WnNode *node = &p->nodes[i];
+        const WinnowLayoutNode *n = &self->layout->nodes[i];
 
-        if (winnow_layout_is_attached (p, node) != (pass == 1))
+        if (n->container || n->hidden || winnow_layout_is_attached (p, node) != (pass == 1))
           continue;
-        if ((int) i == self->hover && (int) i != selected)
-          {
-            path_node_outline (cr, node, &self->layout->nodes[i], 3);
-            winnow_paint_set_color (cr, &pal->accent, 0.4);
-            cairo_set_line_width (cr, 2);
-            cairo_stroke (cr);
-          }
-        draw_node (cr, pal, node, &self->layout->nodes[i]);
-        draw_node_texts (cr, pal, node, &self->layout->nodes[i]);
-        if ((int) i == selected)
-          {
-            path_node_outline (cr, node, &self->layout->nodes[i], 3.5);
-            winnow_paint_set_color (cr, &pal->accent, 1);
-            cairo_set_line_width (cr, 2.5);
-            cairo_stroke (cr);
-          }
+        draw_one_node (cr, pal, node, n, (int) i == self->hover, (int) i == selected);
       }
   cairo_destroy (cr);
   return gtk_snapshot_free_to_node (snapshot);
+}
+
+/* The states as drawn when a closed sub-process hides some nodes: each hidden
+ * node's tokens and jobs counted on the sub-process that shows it; NULL when
+ * nothing is hidden. */
+static NodeState *
+shown_states (WinnowDiagram *self)
+{
+  const WnProcess *p = self->process;
+  NodeState *shown = NULL;
+
+  for (guint i = 0; i < p->n_nodes; i++)
+    {
+      const NodeState *st = &self->states[i];
+      NodeState *to;
+
+      if (!self->layout->nodes[i].hidden)
+        continue;
+      if (shown == NULL)
+        shown = g_memdup2 (self->states, sizeof (NodeState) * p->n_nodes);
+      to = &shown[winnow_layout_shown_as (self->layout, p, i)];
+      to->active += st->active;
+      to->parked += st->parked;
+      to->gated += st->gated;
+      to->locked += st->locked;
+      to->incident += st->incident;
+    }
+  return shown;
 }
 
 static void
@@ -1341,6 +1433,7 @@ winnow_diagram_snapshot (GtkWidget   *widget,
   double w = gtk_widget_get_width (widget);
   double h = gtk_widget_get_height (widget);
   g_autoptr(PangoLayout) badge_layout = NULL;
+  g_autofree NodeState *shown = NULL;
   int selected;
   Palette pal;
 
@@ -1377,14 +1470,17 @@ winnow_diagram_snapshot (GtkWidget   *widget,
    * below 1 shifted within its bounds, so a short pane (a fit zoom under 1)
    * showed a sliver of each badge, or nothing. */
   badge_layout = text_new (widget, "", TRUE, TRUE);
+  shown = shown_states (self);
   for (guint i = 0; i < p->n_nodes; i++)
     {
-      double total = badges_width (badge_layout, &self->states[i]);
+      const NodeState *st = shown != NULL ? &shown[i] : &self->states[i];
+      double total = badges_width (badge_layout, st);
       graphene_rect_t bounds;
       double x0, y0, x1, y1;
       cairo_t *cr;
 
-      if (!decorations_bounds (&p->nodes[i], &self->layout->nodes[i], &self->states[i], total, &bounds))
+      if (self->layout->nodes[i].hidden ||
+          !decorations_bounds (&p->nodes[i], &self->layout->nodes[i], st, total, &bounds))
         continue;
       x0 = floor (self->off_x + bounds.origin.x * self->zoom);
       y0 = floor (self->off_y + bounds.origin.y * self->zoom);
@@ -1393,7 +1489,7 @@ winnow_diagram_snapshot (GtkWidget   *widget,
       cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (x0, y0, x1 - x0, y1 - y0));
       cairo_translate (cr, self->off_x, self->off_y);
       cairo_scale (cr, self->zoom, self->zoom);
-      draw_decorations (cr, &pal, badge_layout, &p->nodes[i], &self->layout->nodes[i], &self->states[i], total);
+      draw_decorations (cr, &pal, badge_layout, &p->nodes[i], &self->layout->nodes[i], st, total);
       cairo_destroy (cr);
     }
 }
@@ -2012,6 +2108,8 @@ winnow_diagram_get_node_bounds (WinnowDiagram   *self,
   index = node_index (self->process, node_id);
   if (index < 0)
     return FALSE;
+  /* a node a closed sub-process hides: where that sub-process is */
+  index = (int) winnow_layout_shown_as (self->layout, self->process, (guint) index);
   if (out != NULL)
     *out = to_graphene (&self->layout->nodes[index].box);
   return TRUE;

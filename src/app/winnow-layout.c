@@ -9,6 +9,12 @@
  * (winnow_layout_new). Boundary events are not layered: they sit on the
  * bottom border of their host, and their flows leave from there.
  *
+ * Each scope is laid out on its own, innermost first (lay_out_scope): a
+ * sub-process becomes a container as large as its laid-out content, a node
+ * of its parent's graph that may span several rows, and its content moves
+ * into it once the parent has placed it. Event sub-processes are not on the
+ * flow: they line up below their scope's content.
+ *
  * Geometry is single precision where the shapes, points and rectangles are
  * kept (as graphene keeps them), with the same operations graphene's would
  * do, so that the drawing gets what it always got.
@@ -43,6 +49,10 @@
 #define LANE_BELOW      32.0
 #define LANE_STEP        6.0
 #define ARROW_LEN      WINNOW_LAYOUT_ARROW_LENGTH
+#define CONTAINER_PAD   16.0    /* a container's content from its left, right and bottom edges */
+#define CONTAINER_TOP   30.0    /* …and from its top edge, under its name */
+#define EVENT_SUB_GAP   28.0    /* event sub-processes below their scope's content, and apart */
+#define ROW_CLEAR       24.0    /* a container's edge from the next shape in its column */
 #define N_SWEEPS         4
 #define MAX_ROW_PASSES  12
 
@@ -186,8 +196,19 @@ typedef struct {
   int rank;              /* first segment of a boundary's flow: its rank on the host; else -1 */
 } LEdge;
 
+/* Per node, how far it reaches from its row's line: a container as far as
+ * its content made it, anything else as its shape's type says. */
+typedef struct {
+  double *half_w;
+  double *up;
+  double *down;
+} Extents;
+
 typedef struct {
   const WnProcess *process;
+  const Extents   *ext;
+  int              scope;       /* the sub-process laid out (its index); -1: the process */
+  gboolean        *flow_in;     /* per flow: one of this scope's */
   GArray          *lnodes;      /* LNode */
   GArray          *ledges;      /* LEdge */
   GPtrArray       *layers;      /* GArray of int: LNode indices in order */
@@ -216,6 +237,7 @@ graph_free (Graph *g)
   g_free (g->chains);
   g_free (g->node_lnode);
   g_free (g->back);
+  g_free (g->flow_in);
 }
 
 static int
@@ -224,6 +246,40 @@ flow_source (const WnProcess *process, const WnFlow *flow)
   const WnNode *from = &process->nodes[flow->from];
 
   return winnow_layout_is_attached (process, from) ? from->attached_to : (int) flow->from;
+}
+
+static gboolean
+is_event_sub (const WnNode *node)
+{
+  return node->type == WN_NODE_SUBPROCESS && node->triggered_by_event;
+}
+
+/* Is the node one of the graph's: in its scope, on the flow (not an event
+ * sub-process), not a boundary? */
+static gboolean
+in_graph (const Graph *g, guint i)
+{
+  const WnNode *node = &g->process->nodes[i];
+
+  return node->scope == g->scope && !winnow_layout_is_attached (g->process, node) && !is_event_sub (node);
+}
+
+/* Rows a layered node takes below its own (a tall container), and above. */
+static int
+rows_below (const Graph *g, const LNode *ln)
+{
+  double down = ln->node >= 0 ? g->ext->down[ln->node] : 0;
+
+  return MAX (0, (int) ceil ((down + ROW_CLEAR + TASK_H / 2) / ROW_PITCH) - 1);
+}
+
+static int
+rows_above (const Graph *g, const LNode *ln)
+{
+  double up = ln->node >= 0 ? g->ext->up[ln->node] : 0;
+  double room = ROW_PITCH - TASK_H / 2 - ROW_CLEAR;
+
+  return up > room ? (int) ceil ((up - room) / ROW_PITCH) : 0;
 }
 
 static double
@@ -308,13 +364,15 @@ graph_layering (Graph *g)
   GArray **outs = g_new0 (GArray *, p->n_nodes);
   int *layer = g_new0 (int, p->n_nodes);
 
+  int start = g->scope < 0 ? (int) p->start : p->nodes[g->scope].inner_start;
+
   for (guint i = 0; i < p->n_nodes; i++)
-    if (!winnow_layout_is_attached (p, &p->nodes[i]))
+    if (in_graph (g, i))
       outs[i] = effective_outgoing (p, &p->nodes[i]);
 
   for (guint k = 0; k <= p->n_nodes; k++)
     {
-      int root = k == 0 ? (int) p->start : (int) k - 1;
+      int root = k == 0 ? start : (int) k - 1;
       int depth = 0;
 
       if (root < 0 || (guint) root >= p->n_nodes || outs[root] == NULL || state[root] != 0)
@@ -517,7 +575,8 @@ graph_rows (Graph *g)
               for (guint k = 0; k < ln->in->len; k++)
                 {
                   const LEdge *e = LE (g, g_array_index (ln->in, int, k));
-                  int row = LN (g, e->from)->row + (e->rank >= 0 ? 1 + e->rank : 0);
+                  const LNode *from = LN (g, e->from);
+              int row = from->row + (e->rank >= 0 ? 1 + rows_below (g, from) + e->rank : 0);
 
                   g_array_append_val (wanted, row);
                 }
@@ -526,8 +585,8 @@ graph_rows (Graph *g)
                   g_array_sort (wanted, compare_int);
                   desired = g_array_index (wanted, int, (wanted->len - 1) / 2);
                 }
-              ln->row = MAX (MAX (desired, prev + 1), ln->min_row);
-              prev = ln->row;
+              ln->row = MAX (MAX (desired, prev + 1 + rows_above (g, ln)), ln->min_row);
+              prev = ln->row + rows_below (g, ln);
             }
         }
 
@@ -558,11 +617,14 @@ graph_rows (Graph *g)
 }
 
 static void
-graph_build (Graph *g, const WnProcess *p)
+graph_build (Graph *g, const WnProcess *p, const Extents *ext, int scope)
 {
   g_autofree int *layer = NULL;
 
   g->process = p;
+  g->ext = ext;
+  g->scope = scope;
+  g->flow_in = g_new0 (gboolean, p->n_flows);
   g->lnodes = g_array_new (FALSE, TRUE, sizeof (LNode));
   g->ledges = g_array_new (FALSE, TRUE, sizeof (LEdge));
   g->layers = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
@@ -576,7 +638,7 @@ graph_build (Graph *g, const WnProcess *p)
   for (guint i = 0; i < p->n_nodes; i++)
     {
       g->node_lnode[i] = -1;
-      if (winnow_layout_is_attached (p, &p->nodes[i]))
+      if (!in_graph (g, i))
         continue;
       g->node_lnode[i] = add_lnode (g, (int) i, -1, layer[i]);
       g->n_layers = MAX (g->n_layers, layer[i] + 1);
@@ -589,7 +651,8 @@ graph_build (Graph *g, const WnProcess *p)
       int s, t, prev;
       int rank;
 
-      if (g->back[f])
+      g->flow_in[f] = in_graph (g, (guint) flow_source (p, flow));
+      if (g->back[f] || !g->flow_in[f])
         continue;
       s = g->node_lnode[flow_source (p, flow)];
       t = g->node_lnode[flow->to];
@@ -656,6 +719,8 @@ typedef struct {
   int              *lanes_above; /* per row: back-flow lanes in the gap above it */
   int              *lanes_below;
   int              *lanes_gap;   /* per layer: back-flow channels in the gap right of it */
+  double           *row_top;     /* per row: the highest top and lowest bottom of its shapes */
+  double           *row_bottom;
 } Router;
 
 static void
@@ -674,6 +739,8 @@ router_clear (Router *r)
   g_clear_pointer (&r->lanes_above, g_free);
   g_clear_pointer (&r->lanes_below, g_free);
   g_clear_pointer (&r->lanes_gap, g_free);
+  g_clear_pointer (&r->row_top, g_free);
+  g_clear_pointer (&r->row_bottom, g_free);
 }
 
 static double
@@ -740,10 +807,16 @@ layer_blocked (Router *r, int l, int except, double from_y, double to_y)
       int index = g_array_index (layer, int, i);
       const LNode *ln = LN (r->g, index);
       double y = row_y (ln->row);
+      double top = y - TASK_H / 2, bottom = y + TASK_H / 2;
 
       if (index == except)
         continue;
-      if (y + TASK_H / 2 + 6 > lo && y - TASK_H / 2 - 6 < hi)
+      if (ln->node >= 0 && r->nodes[ln->node].container)
+        {
+          top = MIN (top, r->nodes[ln->node].box.y);
+          bottom = MAX (bottom, r->nodes[ln->node].box.y + r->nodes[ln->node].box.height);
+        }
+      if (bottom + 6 > lo && top - 6 < hi)
         return TRUE;
     }
   return FALSE;
@@ -782,7 +855,7 @@ route_forward (Router *r, int f)
       double ty = row_y (first->row);
 
       cur_x = n->box.x + n->box.width;
-      cur_y = n->cy;
+      cur_y = row_y (src->row);   /* the centre, or a container's row line */
       if (winnow_layout_is_gateway (from->type) && first->row != src->row &&
           !layer_blocked (r, src->layer, s, n->cy + (ty > n->cy ? GATEWAY_R : -GATEWAY_R), ty))
         {
@@ -845,13 +918,13 @@ route_forward (Router *r, int f)
 static double
 lane_above (Router *r, int row)
 {
-  return row_y (row) - TASK_H / 2 - LANE_ABOVE - LANE_STEP * r->lanes_above[row]++;
+  return r->row_top[row] - LANE_ABOVE - LANE_STEP * r->lanes_above[row]++;
 }
 
 static double
 lane_below (Router *r, int row)
 {
-  return row_y (row) + TASK_H / 2 + LANE_BELOW + LANE_STEP * r->lanes_below[row]++;
+  return r->row_bottom[row] + LANE_BELOW + LANE_STEP * r->lanes_below[row]++;
 }
 
 /* Does a flow touching this gateway leave or enter it through its bottom
@@ -993,6 +1066,8 @@ assign_bends (Router *r)
     {
       GArray *points = r->flows[f].points;
 
+      if (!r->g->flow_in[f])
+        continue;
       for (guint k = 0; k < points->len; k++)
         {
           int bend = g_array_index (r->bend_ids[f], int, k);
@@ -1061,17 +1136,14 @@ place_flow_label (WinnowLayout     *self,
 /* ---- the steps of a layout ---- */
 
 static void
-init_flows (WinnowLayout *self,
-            const Graph  *g)
+init_flows (WinnowLayout    *self,
+            const WnProcess *p)
 {
-  const WnProcess *p = g->process;
-
   for (guint f = 0; f < p->n_flows; f++)
     {
       WinnowLayoutFlow *fg = &self->flows[f];
 
       fg->points = g_array_new (FALSE, FALSE, sizeof (WinnowLayoutPoint));
-      fg->back = g->back[f];
       fg->is_default = p->nodes[p->flows[f].from].default_flow == (int) f;
     }
 }
@@ -1079,11 +1151,9 @@ init_flows (WinnowLayout *self,
 /* Texts first: their sizes shape the columns. A boundary's text goes on the
  * flow leaving it, when it has one; a condition on its flow. */
 static void
-make_texts (WinnowLayout *self,
-            const Graph  *g)
+make_texts (WinnowLayout    *self,
+            const WnProcess *p)
 {
-  const WnProcess *p = g->process;
-
   for (guint i = 0; i < p->n_nodes; i++)
     {
       const WnNode *node = &p->nodes[i];
@@ -1146,11 +1216,11 @@ place_columns (WinnowLayout *self,
   for (guint i = 0; i < g->lnodes->len; i++)
     {
       const LNode *ln = LN (g, i);
-      double hw = 0, hh = 0, lw = 0, lh = 0, left, right;
+      double hw = 0, lw = 0, lh = 0, left, right;
 
       if (ln->node < 0)
         continue;
-      shape_half (&p->nodes[ln->node], &hw, &hh);
+      hw = g->ext->half_w[ln->node];
       left = right = hw;
       if (self->nodes[ln->node].label != NULL && !winnow_layout_is_task (p->nodes[ln->node].type))
         {
@@ -1177,14 +1247,9 @@ place_columns (WinnowLayout *self,
       src = LN (g, g_array_index (g->chains[f], int, 0));
       text_size (self, self->flows[f].label, &lw, &lh);
       if (winnow_layout_is_attached (p, from))
-        start = TASK_W / 2 - boundary_offset (p, from);
+        start = g->ext->half_w[from->attached_to] - boundary_offset (p, from);
       else
-        {
-          double hw, hh;
-
-          shape_half (from, &hw, &hh);
-          start = hw;
-        }
+        start = g->ext->half_w[from->index];
       gap[src->layer] = MAX (gap[src->layer], lw + 22 + ARROW_LEN - (right_ext[src->layer] - start));
     }
   x = 0;
@@ -1212,23 +1277,29 @@ place_nodes (WinnowLayout *self,
     {
       const WnNode *node = &p->nodes[i];
       WinnowLayoutNode *n = &self->nodes[i];
-      double hw, hh, w, h;
+      double hw, up, down, w, h;
       const LNode *ln;
 
-      if (winnow_layout_is_attached (p, node))
+      if (g->node_lnode[i] < 0)
         continue;
       ln = LN (g, g->node_lnode[i]);
-      shape_half (node, &hw, &hh);
+      hw = g->ext->half_w[i];
+      up = g->ext->up[i];
+      down = g->ext->down[i];
       n->layer = ln->layer;
       n->row = ln->row;
       n->cx = r->col_cx[ln->layer];
-      n->cy = row_y (ln->row);
-      n->box = rect_init (n->cx - hw, n->cy - hh, 2 * hw, 2 * hh);
+      n->box = rect_init (n->cx - hw, row_y (ln->row) - up, 2 * hw, up + down);
+      n->cy = n->box.y + n->box.height / 2;
 
       if (n->label == NULL)
         continue;
+      if (n->container)
+        text_fit (self, n->label, MAX (2 * hw - 20, 24), 1, WINNOW_LAYOUT_ALIGN_LEFT, WINNOW_LAYOUT_ELLIPSIZE_END);
       text_size (self, n->label, &w, &h);
-      if (winnow_layout_is_task (node->type))
+      if (n->container)
+        n->label_rect = rect_init (n->box.x + 10, n->box.y + 7, w, h);
+      else if (winnow_layout_is_task (node->type))
         {
           double top = n->box.y + (node->type != WN_NODE_TASK ? TASK_HEADER : 8);
           double bottom = n->box.y + TASK_H - 8;
@@ -1245,22 +1316,24 @@ place_nodes (WinnowLayout *self,
       else if (winnow_layout_is_gateway (node->type))
         n->label_rect = rect_init (n->cx - 8 - w, n->cy - 18 - h, w, h);
       else
-        n->label_rect = rect_init (n->cx - w / 2, n->cy + hh + 4, w, h);
+        n->label_rect = rect_init (n->cx - w / 2, n->cy + down + 4, w, h);
     }
 }
 
 /* The boundary events on their host's bottom border, right to left. */
 static void
-place_boundaries (WinnowLayout    *self,
-                  const WnProcess *p)
+place_boundaries (WinnowLayout *self,
+                  const Graph  *g)
 {
+  const WnProcess *p = g->process;
+
   for (guint i = 0; i < p->n_nodes; i++)
     {
       const WnNode *node = &p->nodes[i];
       WinnowLayoutNode *n = &self->nodes[i];
       const WinnowLayoutNode *host;
 
-      if (!winnow_layout_is_attached (p, node))
+      if (!winnow_layout_is_attached (p, node) || !in_graph (g, (guint) node->attached_to))
         continue;
       host = &self->nodes[node->attached_to];
       n->layer = -1;
@@ -1300,6 +1373,21 @@ route_flows (WinnowLayout *self,
   r->lanes_above = g_new0 (int, max_row + 1);
   r->lanes_below = g_new0 (int, max_row + 1);
   r->lanes_gap = g_new0 (int, g->n_layers + 1);
+  r->row_top = g_new (double, max_row + 1);
+  r->row_bottom = g_new (double, max_row + 1);
+  for (int row = 0; row <= max_row; row++)
+    {
+      r->row_top[row] = row_y (row) - TASK_H / 2;
+      r->row_bottom[row] = row_y (row) + TASK_H / 2;
+    }
+  for (guint i = 0; i < p->n_nodes; i++)
+    if (g->node_lnode[i] >= 0 && self->nodes[i].container)
+      {
+        const WinnowLayoutNode *n = &self->nodes[i];
+
+        r->row_top[n->row] = MIN (r->row_top[n->row], n->box.y);
+        r->row_bottom[n->row] = MAX (r->row_bottom[n->row], n->box.y + n->box.height);
+      }
   for (guint f = 0; f < p->n_flows; f++)
     {
       r->bend_ids[f] = g_array_new (FALSE, FALSE, sizeof (int));
@@ -1307,13 +1395,15 @@ route_flows (WinnowLayout *self,
         route_forward (r, (int) f);
     }
   for (guint f = 0; f < p->n_flows; f++)
-    if (g->chains[f] == NULL)
+    if (g->flow_in[f] && g->chains[f] == NULL)
       route_back (r, (int) f);
   assign_bends (r);
   for (guint f = 0; f < p->n_flows; f++)
     {
       WinnowLayoutFlow *fg = &self->flows[f];
 
+      if (!g->flow_in[f])
+        continue;
       simplify_points (fg->points);
       if (fg->label == NULL)
         continue;
@@ -1343,6 +1433,20 @@ apply_diagram_texts (WinnowLayout    *self,
       const WnNode *node = &process->nodes[i];
       const WnDiagramShape *lb = d->node_labels != NULL ? &d->node_labels[i] : NULL;
 
+      if (n->hidden)
+        {
+          text_clear (self, &n->label);
+          text_clear (self, &n->topic);
+          continue;
+        }
+      if (n->container && n->label != NULL)
+        {
+          text_fit (self, n->label, MAX (n->box.width - 20, 24), 1, WINNOW_LAYOUT_ALIGN_LEFT,
+                    WINNOW_LAYOUT_ELLIPSIZE_END);
+          text_size (self, n->label, &w, &h);
+          n->label_rect = rect_init (n->box.x + 10, n->box.y + 7, w, h);
+          continue;
+        }
       if (winnow_layout_is_task (node->type))
         {
           if (n->topic != NULL)
@@ -1352,7 +1456,7 @@ apply_diagram_texts (WinnowLayout    *self,
               text_size (self, n->topic, &w, &h);
               n->topic_rect = rect_init (n->box.x + 26, n->box.y + 15 - h / 2, w, h);
             }
-          if (n->label != NULL && node->type != WN_NODE_SUBPROCESS)
+          if (n->label != NULL)
             {
               double top = n->box.y + (node->type != WN_NODE_TASK ? TASK_HEADER : 8);
               double bottom = n->box.y + n->box.height - 8;
@@ -1414,6 +1518,12 @@ apply_diagram_texts (WinnowLayout    *self,
     }
 }
 
+static gboolean
+diagram_collapsed (const WnDiagram *d, guint index)
+{
+  return d->collapsed != NULL && index < d->n_shapes && d->collapsed[index];
+}
+
 /* A BPMN model's own diagram replaces the layered layout: each node centred
  * where its author drew it (tasks and sub-processes at their drawn size,
  * events and gateways at the drawing's), each flow along its waypoints (a
@@ -1433,6 +1543,11 @@ apply_diagram (WinnowLayout    *self,
       float dx = (float) (cx - n->cx);
       float dy = (float) (cy - n->cy);
 
+      /* a sub-process as its author left it: open (a container) or closed;
+       * what a closed one holds is not drawn */
+      n->container = process->nodes[i].type == WN_NODE_SUBPROCESS && !diagram_collapsed (d, i);
+      for (int sc = process->nodes[i].scope; sc >= 0; sc = process->nodes[sc].scope)
+        n->hidden |= diagram_collapsed (d, (guint) sc);
       n->cx = cx;
       n->cy = cy;
       rect_offset (&n->label_rect, dx, dy);
@@ -1455,6 +1570,12 @@ apply_diagram (WinnowLayout    *self,
       const WnFlow *flow = &process->flows[f];
 
       g_array_set_size (fg->points, 0);
+      fg->back = FALSE;
+      if (self->nodes[flow->from].hidden)
+        {
+          text_clear (self, &fg->label);
+          continue;
+        }
       if (e->n_points >= 2)
         for (guint k = 0; k < e->n_points; k++)
           {
@@ -1470,11 +1591,229 @@ apply_diagram (WinnowLayout    *self,
           g_array_append_val (fg->points, a);
           g_array_append_val (fg->points, b);
         }
-      fg->back = FALSE;
       if (fg->label != NULL)
         place_flow_label (self, fg);
     }
   apply_diagram_texts (self, process);
+}
+
+/* ---- scopes: containers, innermost first ---- */
+
+static void
+move_node (WinnowLayoutNode *n, double dx, double dy)
+{
+  n->cx += dx;
+  n->cy += dy;
+  rect_offset (&n->box, dx, dy);
+  rect_offset (&n->label_rect, dx, dy);
+  rect_offset (&n->topic_rect, dx, dy);
+}
+
+static void
+move_flow (WinnowLayoutFlow *fg, double dx, double dy)
+{
+  for (guint k = 0; k < fg->points->len; k++)
+    {
+      WinnowLayoutPoint *pt = &g_array_index (fg->points, WinnowLayoutPoint, k);
+
+      pt->x += dx;
+      pt->y += dy;
+    }
+  rect_offset (&fg->label_rect, dx, dy);
+}
+
+static void
+extents_init (Extents         *ext,
+              const WnProcess *p)
+{
+  ext->half_w = g_new (double, p->n_nodes);
+  ext->up = g_new (double, p->n_nodes);
+  ext->down = g_new (double, p->n_nodes);
+  for (guint i = 0; i < p->n_nodes; i++)
+    {
+      double hw, hh;
+
+      shape_half (&p->nodes[i], &hw, &hh);
+      ext->half_w[i] = hw;
+      ext->up[i] = ext->down[i] = hh;
+    }
+}
+
+static void
+extents_clear (Extents *ext)
+{
+  g_clear_pointer (&ext->half_w, g_free);
+  g_clear_pointer (&ext->up, g_free);
+  g_clear_pointer (&ext->down, g_free);
+}
+
+/* Is `node` inside the sub-process `scope`, at any depth? */
+static gboolean
+is_inside (const WnProcess *p, const WnNode *node, int scope)
+{
+  for (int s = node->scope; s >= 0; s = p->nodes[s].scope)
+    if (s == scope)
+      return TRUE;
+  return FALSE;
+}
+
+/* Everything inside the container `scope` (its shapes, texts and flows), moved. */
+static void
+move_inside (WinnowLayout    *self,
+             const WnProcess *p,
+             int              scope,
+             float            dx,
+             float            dy)
+{
+  for (guint i = 0; i < p->n_nodes; i++)
+    if (is_inside (p, &p->nodes[i], scope))
+      move_node (&self->nodes[i], dx, dy);
+  for (guint f = 0; f < p->n_flows; f++)
+    if (is_inside (p, &p->nodes[p->flows[f].from], scope))
+      move_flow (&self->flows[f], dx, dy);
+}
+
+/* What the scope's own shapes, texts and flows cover (a container covers
+ * its content); FALSE when it has none. */
+static gboolean
+scope_bounds (const WinnowLayout *self,
+              const WnProcess    *p,
+              int                 scope,
+              WinnowLayoutRect   *bounds)
+{
+  gboolean any = FALSE;
+
+  for (guint i = 0; i < p->n_nodes; i++)
+    {
+      const WinnowLayoutNode *n = &self->nodes[i];
+
+      if (p->nodes[i].scope != scope)
+        continue;
+      rect_union (bounds, &any, &n->box);
+      if (n->label != NULL)
+        rect_union (bounds, &any, &n->label_rect);
+    }
+  for (guint f = 0; f < p->n_flows; f++)
+    {
+      const WinnowLayoutFlow *fg = &self->flows[f];
+
+      if (p->nodes[p->flows[f].from].scope != scope)
+        continue;
+      for (guint k = 0; k < fg->points->len; k++)
+        {
+          const WinnowLayoutPoint *pt = &g_array_index (fg->points, WinnowLayoutPoint, k);
+          WinnowLayoutRect r = rect_init (pt->x - 1, pt->y - 1, 2, 2);
+
+          rect_union (bounds, &any, &r);
+        }
+      if (fg->label != NULL)
+        rect_union (bounds, &any, &fg->label_rect);
+    }
+  return any;
+}
+
+/* A container's box at (x, y) (its row's line y + up when on the flow), and
+ * its content moved into it. */
+static void
+place_container (WinnowLayout           *self,
+                 const WnProcess        *p,
+                 const Extents          *ext,
+                 guint                   index,
+                 const WinnowLayoutRect *content,
+                 double                  x,
+                 double                  y)
+{
+  WinnowLayoutNode *n = &self->nodes[index];
+  double width = 2 * ext->half_w[index];
+
+  n->box = rect_init (x, y, width, ext->up[index] + ext->down[index]);
+  n->cx = x + width / 2;
+  n->cy = y + n->box.height / 2;
+  move_inside (self, p, (int) index,
+               (float) (x + (width - content->width) / 2 - content->x),
+               (float) (y + ext->up[index]));
+}
+
+static void lay_out_scope (WinnowLayout    *self,
+                           const WnProcess *p,
+                           Extents         *ext,
+                           int              scope);
+
+/* The scope's layered graph, in its own coordinates (its first row's line at
+ * y = 0); then its containers' contents moved into them, and its event
+ * sub-processes lined up below, left to right. */
+static void
+lay_out_scope (WinnowLayout    *self,
+               const WnProcess *p,
+               Extents         *ext,
+               int              scope)
+{
+  g_autofree WinnowLayoutRect *content = g_new0 (WinnowLayoutRect, p->n_nodes);
+  Graph graph = { 0 };
+  Router router = { 0 };
+  WinnowLayoutRect bounds;
+  double x;
+
+  for (guint i = 0; i < p->n_nodes; i++)
+    {
+      const WnNode *node = &p->nodes[i];
+
+      if (node->scope != scope || node->type != WN_NODE_SUBPROCESS)
+        continue;
+      lay_out_scope (self, p, ext, (int) i);
+      if (!scope_bounds (self, p, (int) i, &content[i]))
+        continue;   /* nothing inside: a plain box */
+      self->nodes[i].container = TRUE;
+      ext->half_w[i] = MAX (content[i].width / 2 + CONTAINER_PAD, TASK_W / 2);
+      ext->up[i] = CONTAINER_TOP - content[i].y;
+      ext->down[i] = content[i].y + content[i].height + CONTAINER_PAD;
+    }
+
+  graph_build (&graph, p, ext, scope);
+  for (guint f = 0; f < p->n_flows; f++)
+    if (graph.flow_in[f])
+      self->flows[f].back = graph.back[f];
+  place_columns (self, &graph, &router);
+  place_nodes (self, &graph, &router);
+  place_boundaries (self, &graph);
+  route_flows (self, &graph, &router);
+  router_clear (&router);
+
+  for (guint i = 0; i < p->n_nodes; i++)
+    if (graph.node_lnode[i] >= 0 && self->nodes[i].container)
+      place_container (self, p, ext, i, &content[i], self->nodes[i].box.x, self->nodes[i].box.y);
+
+  if (!scope_bounds (self, p, scope, &bounds))
+    bounds = rect_init (0, 0, 0, 0);
+  x = bounds.x;
+  for (guint i = 0; i < p->n_nodes; i++)
+    {
+      WinnowLayoutNode *n = &self->nodes[i];
+
+      if (p->nodes[i].scope != scope || !is_event_sub (&p->nodes[i]))
+        continue;
+      if (!n->container)
+        {
+          double hw = ext->half_w[i], hh = ext->up[i];
+
+          n->box = rect_init (x, bounds.y + bounds.height + EVENT_SUB_GAP, 2 * hw, 2 * hh);
+          n->cx = x + hw;
+          n->cy = n->box.y + hh;
+        }
+      else
+        place_container (self, p, ext, i, &content[i], x, bounds.y + bounds.height + EVENT_SUB_GAP);
+      if (n->label != NULL)
+        {
+          double w, h;
+
+          text_fit (self, n->label, MAX (n->box.width - 20, 24), 1, WINNOW_LAYOUT_ALIGN_LEFT,
+                    WINNOW_LAYOUT_ELLIPSIZE_END);
+          text_size (self, n->label, &w, &h);
+          n->label_rect = rect_init (n->box.x + 10, n->box.y + 7, w, h);
+        }
+      x += n->box.width + EVENT_SUB_GAP;
+    }
+  graph_free (&graph);
 }
 
 /* Bounds, then move everything to the margin. */
@@ -1491,6 +1830,8 @@ fit_margin (WinnowLayout *self)
       /* graphene_rect_inset_r (box, -10, -12) */
       WinnowLayoutRect decorated = { n->box.x - 10.f, n->box.y - 12.f, n->box.width + 20.f, n->box.height + 24.f };
 
+      if (n->hidden)
+        continue;
       rect_union (&bounds, &any, &decorated);
       if (n->label != NULL)
         rect_union (&bounds, &any, &n->label_rect);
@@ -1521,28 +1862,9 @@ fit_margin (WinnowLayout *self)
       rect_offset (&self->frames[k].band, dx, dy);
     }
   for (guint i = 0; i < self->n_nodes; i++)
-    {
-      WinnowLayoutNode *n = &self->nodes[i];
-
-      n->cx += dx;
-      n->cy += dy;
-      rect_offset (&n->box, dx, dy);
-      rect_offset (&n->label_rect, dx, dy);
-      rect_offset (&n->topic_rect, dx, dy);
-    }
+    move_node (&self->nodes[i], dx, dy);
   for (guint f = 0; f < self->n_flows; f++)
-    {
-      WinnowLayoutFlow *fg = &self->flows[f];
-
-      for (guint k = 0; k < fg->points->len; k++)
-        {
-          WinnowLayoutPoint *pt = &g_array_index (fg->points, WinnowLayoutPoint, k);
-
-          pt->x += dx;
-          pt->y += dy;
-        }
-      rect_offset (&fg->label_rect, dx, dy);
-    }
+    move_flow (&self->flows[f], dx, dy);
   self->width = ceil (bounds.width + 2 * MARGIN);
   self->height = ceil (bounds.height + 2 * MARGIN);
 }
@@ -1572,6 +1894,18 @@ winnow_layout_is_attached (const WnProcess *process,
          (guint) node->attached_to < process->n_nodes;
 }
 
+guint
+winnow_layout_shown_as (const WinnowLayout *layout,
+                        const WnProcess    *process,
+                        guint               index)
+{
+  g_return_val_if_fail (index < process->n_nodes, index);
+
+  while (layout->nodes[index].hidden && process->nodes[index].scope >= 0)
+    index = (guint) process->nodes[index].scope;
+  return index;
+}
+
 const char *
 winnow_layout_node_title (const WnNode *node)
 {
@@ -1584,8 +1918,7 @@ winnow_layout_new (const WnProcess             *process,
                    gpointer                     user_data)
 {
   WinnowLayout *self;
-  Graph graph = { 0 };
-  Router router = { 0 };
+  Extents ext = { 0 };
 
   g_return_val_if_fail (process != NULL, NULL);
   g_return_val_if_fail (process->builder == NULL, NULL);   /* finished */
@@ -1599,19 +1932,17 @@ winnow_layout_new (const WnProcess             *process,
   self->nodes = g_new0 (WinnowLayoutNode, process->n_nodes);
   self->flows = g_new0 (WinnowLayoutFlow, process->n_flows);
 
-  graph_build (&graph, process);
-  init_flows (self, &graph);
-  make_texts (self, &graph);
-  place_columns (self, &graph, &router);
-  place_nodes (self, &graph, &router);
-  place_boundaries (self, process);
-  route_flows (self, &graph, &router);
+  init_flows (self, process);
+  make_texts (self, process);
+  extents_init (&ext, process);
+  lay_out_scope (self, process, &ext, -1);
+  extents_clear (&ext);
+  for (guint i = 0; i < process->n_nodes; i++)
+    for (int s = process->nodes[i].scope; s >= 0; s = process->nodes[s].scope)
+      self->nodes[i].depth++;
   if (process->diagram != NULL)
     apply_diagram (self, process);
   fit_margin (self);
-
-  router_clear (&router);
-  graph_free (&graph);
   return self;
 }
 

@@ -77,6 +77,10 @@ typedef struct {
   WinnowLayoutRect label_rect;
   gpointer         topic;      /* service tasks with a worker */
   WinnowLayoutRect topic_rect;
+  gboolean         container;  /* an expanded sub-process: a frame its children are drawn inside,
+                                * its name (label) at the frame's top-left corner */
+  gboolean         hidden;     /* inside a collapsed sub-process (BPMN): not drawn */
+  int              depth;      /* how many containers hold it (0: the process's own) */
 } WinnowLayoutNode;
 
 typedef struct {
@@ -124,6 +128,11 @@ gboolean      winnow_layout_is_gateway     (WnNodeType                   type);
 /* A boundary event on a host (drawn on its border, not laid out itself). */
 gboolean      winnow_layout_is_attached    (const WnProcess             *process,
                                             const WnNode                *node);
+/* The nearest node that is drawn: `index` itself, or the collapsed
+ * sub-process that holds it. */
+guint         winnow_layout_shown_as       (const WinnowLayout          *layout,
+                                            const WnProcess             *process,
+                                            guint                        index);
 /* The node's name, or its id when it has none. */
 const char   *winnow_layout_node_title     (const WnNode                *node);
 

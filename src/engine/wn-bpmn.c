@@ -1658,8 +1658,46 @@ read_frames_and_labels (xmlNode *root, xmlNode *process_el, GHashTable *shapes, 
   diagram->frames = (WnDiagramFrame *) (void *) g_array_free (frames, FALSE);
 }
 
+/* Is the subProcess `index` (drawn as `shape`) drawn closed? As isExpanded
+ * says; without it, when none of its children is drawn in the same plane. */
+static gboolean
+subprocess_collapsed (const WnProcess *process,
+                      guint            index,
+                      xmlNode         *shape,
+                      GHashTable      *shapes)
+{
+  const char *expanded = prop (shape, "isExpanded");
+
+  if (expanded != NULL)
+    return g_strcmp0 (expanded, "false") == 0;
+  for (guint i = 0; i < process->n_nodes; i++)
+    {
+      xmlNode *inner;
+
+      if (process->nodes[i].scope != (int) index)
+        continue;
+      inner = g_hash_table_lookup (shapes, process->nodes[i].id);
+      if (inner != NULL && inner->parent == shape->parent)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* Is the node inside a subProcess drawn closed? */
+static gboolean
+inside_collapsed (const WnProcess *process,
+                  const gboolean  *collapsed,
+                  guint            index)
+{
+  for (int s = process->nodes[index].scope; s >= 0; s = process->nodes[s].scope)
+    if (collapsed[s])
+      return TRUE;
+  return FALSE;
+}
+
 /* The BPMNDI shapes and edges of the process's elements; NULL (and a warning)
- * when the file has none or leaves a node without a shape. */
+ * when the file has none or leaves a node without a shape (the content of a
+ * sub-process drawn closed needs none). */
 static WnDiagram *
 read_diagram (Import *im, xmlNode *root, xmlNode *process_el, WnProcess *process)
 {
@@ -1697,12 +1735,22 @@ read_diagram (Import *im, xmlNode *root, xmlNode *process_el, WnProcess *process
   diagram->shapes = g_new0 (WnDiagramShape, process->n_nodes);
   diagram->n_edges = process->n_flows;
   diagram->edges = g_new0 (WnDiagramEdge, process->n_flows);
+  diagram->collapsed = g_new0 (gboolean, process->n_nodes);
+  for (guint i = 0; i < process->n_nodes; i++)
+    {
+      xmlNode *shape = g_hash_table_lookup (shapes, process->nodes[i].id);
+
+      if (process->nodes[i].type == WN_NODE_SUBPROCESS && shape != NULL)
+        diagram->collapsed[i] = subprocess_collapsed (process, i, shape, shapes);
+    }
   for (guint i = 0; i < process->n_nodes && missing_id == NULL; i++)
     {
       xmlNode *shape = g_hash_table_lookup (shapes, process->nodes[i].id);
       xmlNode *bounds = shape != NULL ? child (shape, "http://www.omg.org/spec/DD/20100524/DC", "Bounds") : NULL;
       WnDiagramShape *s = &diagram->shapes[i];
 
+      if (inside_collapsed (process, diagram->collapsed, i))
+        continue;
       if (bounds == NULL || !number_prop (bounds, "x", &s->x) || !number_prop (bounds, "y", &s->y) ||
           !number_prop (bounds, "width", &s->width) || !number_prop (bounds, "height", &s->height))
         {

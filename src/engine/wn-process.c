@@ -299,6 +299,7 @@ wn_diagram_free (WnDiagram *diagram)
   for (guint i = 0; i < diagram->n_frames; i++)
     g_free (diagram->frames[i].name);
   g_free (diagram->frames);
+  g_free (diagram->collapsed);
   g_free (diagram->node_labels);
   g_free (diagram->flow_labels);
   g_free (diagram->edges);

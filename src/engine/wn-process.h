@@ -169,6 +169,10 @@ typedef struct {
   WnDiagramShape *flow_labels;
   WnDiagramFrame *frames;          /* the pool first, then its lanes (outer before inner) */
   guint           n_frames;
+  /* Per node: a subProcess drawn closed (isExpanded="false", or without
+   * isExpanded and none of its content drawn beside it, in its plane): its
+   * content is not part of this diagram (no shape needed). */
+  gboolean       *collapsed;
 } WnDiagram;
 
 void wn_diagram_free (WnDiagram *diagram);

@@ -838,6 +838,114 @@ test_tooltips (void)
   g_object_unref (diagram);
 }
 
+static WnProcess *
+load_model (const char *dir, const char *name)
+{
+  g_autofree char *path = g_strcmp0 (dir, "examples") == 0 ?
+                          g_test_build_filename (G_TEST_DIST, "..", "data", "examples", name, NULL) :
+                          g_test_build_filename (G_TEST_DIST, "data", "bpmn", "winnow", name, NULL);
+  g_autoptr(GError) error = NULL;
+  WnProcess *process = wn_load_process_or_bpmn_file (path, NULL, NULL, NULL, &error);
+
+  g_assert_no_error (error);
+  return process;
+}
+
+/* A click at (x, y), in widget coordinates, through the diagram's own gesture. */
+static void
+click_at (GtkWidget *diagram, double x, double y)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (diagram);
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
+
+      if (GTK_IS_GESTURE_CLICK (controller))
+        {
+          g_signal_emit_by_name (controller, "released", 1, x, y);
+          return;
+        }
+    }
+  g_error ("the diagram has no click gesture");
+}
+
+/* Nodes inside a container are nodes like any other: a click selects the
+ * child under it, the container where none is (a boundary on its border
+ * before either), each has its tooltip, and a badge on a child is drawn. */
+static void
+test_containers (void)
+{
+  g_autoptr(WnProcess) process = load_model ("examples", "payment-timeout.process.json");
+  GtkWidget *diagram = winnow_diagram_new ();
+  WinnowDiagram *d = WINNOW_DIAGRAM (diagram);
+  graphene_rect_t payment, charge, declined;
+  g_autoptr(GdkTexture) plain = NULL;
+  g_autoptr(GdkTexture) badged = NULL;
+  GtkWidget *window;
+
+  g_object_ref_sink (diagram);
+  winnow_diagram_set_process (d, process);
+  /* unallocated, widget and layout coordinates agree */
+  payment = bounds_of (d, "payment");
+  charge = bounds_of (d, "charge");
+  declined = bounds_of (d, "declined");
+  g_assert_true (graphene_rect_contains_rect (&payment, &charge));
+  click_at (diagram, center_x (&charge), center_y (&charge));
+  g_assert_cmpstr (winnow_diagram_get_selected_node (d), ==, "charge");
+  click_at (diagram, payment.origin.x + 6, center_y (&payment));
+  g_assert_cmpstr (winnow_diagram_get_selected_node (d), ==, "payment");
+  click_at (diagram, center_x (&declined), center_y (&declined));
+  g_assert_cmpstr (winnow_diagram_get_selected_node (d), ==, "declined");
+  click_at (diagram, 1, 1);
+  g_assert_null (winnow_diagram_get_selected_node (d));
+  g_assert_true (query_tooltip (diagram, (int) center_x (&charge), (int) center_y (&charge), FALSE));
+  g_assert_true (query_tooltip (diagram, (int) payment.origin.x + 6, (int) center_y (&payment), FALSE));
+  g_object_unref (diagram);
+
+  diagram = winnow_diagram_new ();
+  d = WINNOW_DIAGRAM (diagram);
+  winnow_diagram_set_process (d, process);
+  window = show_in_window (diagram);
+  plain = render (window, diagram);
+  winnow_diagram_set_badges (d, "charge", 1, 2, 0);
+  badged = render (window, diagram);
+  g_assert_cmpuint (count_differences (plain, badged), >, 100);
+  gtk_window_destroy (GTK_WINDOW (window));
+
+  render_to_png (process, "diagram-containers.png", FALSE, "charge");
+  render_to_png (process, "diagram-containers-dark.png", TRUE, "payment");
+}
+
+/* A closed BPMN sub-process hides its content: the tokens of a node inside
+ * it are counted on it, and the node's bounds are its. */
+static void
+test_collapsed (void)
+{
+  g_autoptr(WnProcess) process = load_model ("bpmn", "subprocesses-c7.bpmn");
+  GtkWidget *diagram = winnow_diagram_new ();
+  WinnowDiagram *d = WINNOW_DIAGRAM (diagram);
+  g_autoptr(GdkTexture) plain = NULL;
+  g_autoptr(GdkTexture) badged = NULL;
+  graphene_rect_t ship, book;
+  guint active = 0;
+  GtkWidget *window;
+
+  winnow_diagram_set_process (d, process);
+  ship = bounds_of (d, "ship");
+  book = bounds_of (d, "book");
+  g_assert_true (graphene_rect_equal (&ship, &book));
+  window = show_in_window (diagram);
+  plain = render (window, diagram);
+  winnow_diagram_set_badges (d, "book", 1, 0, 0);
+  g_assert_true (winnow_diagram_get_badges (d, "book", &active, NULL, NULL));
+  g_assert_cmpuint (active, ==, 1);
+  badged = render (window, diagram);
+  g_assert_cmpuint (count_differences (plain, badged), >, 100);
+  gtk_window_destroy (GTK_WINDOW (window));
+  render_to_png (process, "diagram-bpmn-subprocesses.png", FALSE, NULL);
+}
+
 static void
 test_empty (void)
 {
@@ -920,6 +1028,8 @@ main (int argc, char *argv[])
   g_test_add_func ("/app/Diagram/tooltip-policy", test_tooltip_policy);
   g_test_add_func ("/app/Diagram/render", test_render);
   g_test_add_func ("/app/Diagram/empty", test_empty);
+  g_test_add_func ("/app/Diagram/containers", test_containers);
+  g_test_add_func ("/app/Diagram/collapsed", test_collapsed);
 
   return g_test_run ();
 }

@@ -183,6 +183,30 @@ on_border (const WinnowLayoutRect  *r,
                     fabs (p->y - r->y) < EPSILON || fabs (p->y - (r->y + r->height)) < EPSILON);
 }
 
+/* Is `node` inside the sub-process `scope`, at any depth? */
+static gboolean
+is_inside (const WnProcess *process,
+           const WnNode    *node,
+           guint            scope)
+{
+  for (int s = node->scope; s >= 0; s = process->nodes[s].scope)
+    if (s == (int) scope)
+      return TRUE;
+  return FALSE;
+}
+
+/* `inner` lies inside `outer`, at least `pad` from its edges. */
+static void
+assert_within (const WinnowLayoutRect *outer,
+               const WinnowLayoutRect *inner,
+               double                  pad)
+{
+  g_assert_cmpfloat (inner->x, >=, outer->x + pad - EPSILON);
+  g_assert_cmpfloat (inner->y, >=, outer->y + pad - EPSILON);
+  g_assert_cmpfloat (inner->x + inner->width, <=, outer->x + outer->width - pad + EPSILON);
+  g_assert_cmpfloat (inner->y + inner->height, <=, outer->y + outer->height - pad + EPSILON);
+}
+
 /* What holds for every layout: shapes apart and inside the size, every flow
  * that is drawn a run of horizontal and vertical stretches from the border of
  * its source to the border of its target, texts within their limits. */
@@ -200,6 +224,8 @@ assert_well_formed (WinnowLayout    *layout,
       const WnNode *a = &process->nodes[i];
       const WinnowLayoutNode *n = &layout->nodes[i];
 
+      if (n->hidden)
+        continue;
       g_assert_cmpfloat (n->box.width, >, 0);
       g_assert_cmpfloat (n->box.height, >, 0);
       g_assert_cmpfloat_with_epsilon (n->cx, n->box.x + n->box.width / 2, EPSILON);
@@ -217,8 +243,18 @@ assert_well_formed (WinnowLayout    *layout,
         {
           const WnNode *b = &process->nodes[j];
 
-          if (a->attached_to == (int) j || b->attached_to == (int) i)
+          if (a->attached_to == (int) j || b->attached_to == (int) i || layout->nodes[j].hidden)
             continue;
+          /* a container holds its content, which lies inside it */
+          if (is_inside (process, a, j) || is_inside (process, b, i))
+            {
+              const WinnowLayoutRect *outer = is_inside (process, a, j) ? &layout->nodes[j].box : &n->box;
+              const WinnowLayoutRect *inner = is_inside (process, a, j) ? &n->box : &layout->nodes[j].box;
+
+              g_assert_true (layout->nodes[is_inside (process, a, j) ? j : i].container);
+              assert_within (outer, inner, 8);
+              continue;
+            }
           if (rects_overlap (&n->box, &layout->nodes[j].box))
             g_error ("%s overlaps %s", a->id, b->id);
         }
@@ -269,13 +305,21 @@ static void
 test_examples (void)
 {
   static const char * const names[] = {
+    "batch-payments.process.json",
     "crashed-worker.process.json",
     "error-mapper-showcase.process.json",
     "flaky-service.process.json",
     "incident-on-exhaustion.process.json",
     "order-fulfilment-authoritative.process.json",
     "order-fulfilment.process.json",
+    "order-cancellation.process.json",
+    "order-terminate.process.json",
     "parallel-branch-failure.process.json",
+    "payment-messages.process.json",
+    "payment-timeout.process.json",
+    "reminder-cycle.process.json",
+    "manual-approval.process.json",
+    "invoice-reminder.process.json",
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (names); i++)
@@ -358,6 +402,129 @@ test_order (void)
                    "PaymentGatewayDown");
 }
 
+static const WinnowLayoutPoint *
+flow_points (WinnowLayout    *layout,
+             const WnProcess *process,
+             const char      *id,
+             guint           *n)
+{
+  const WinnowLayoutFlow *fg = &layout->flows[wn_process_find_flow (process, id)->index];
+
+  *n = fg->points->len;
+  g_assert_cmpuint (*n, >=, 2);
+  return (const WinnowLayoutPoint *) (const void *) fg->points->data;
+}
+
+/* A sub-process is a container: a frame around its content, laid out inside
+ * it, its name at the top-left above the content, its boundaries on its
+ * bottom border, the flow into it reaching its left border on the line of its
+ * start event, the flow out of it leaving its right border (issue 18, point
+ * 8: it was a marked box with its children laid out beside it). */
+static void
+test_containers (void)
+{
+  g_autoptr(WnProcess) process = load_example ("payment-timeout.process.json");
+  FakeTexts texts = { 0 };
+  g_autoptr(WinnowLayout) layout = lay_out (process, &texts);
+  const WinnowLayoutNode *payment = node_of (layout, process, "payment");
+  const WinnowLayoutNode *inner_start = node_of (layout, process, "payment-start");
+  const WinnowLayoutNode *charge = node_of (layout, process, "charge");
+  const WinnowLayoutNode *ship = node_of (layout, process, "ship");
+  const WinnowLayoutPoint *in, *out;
+  guint n_in, n_out;
+  const char *inside[] = { "payment-start", "charge", "paid" };
+  const char *boundaries[] = { "payment-timeout", "declined" };
+
+  assert_well_formed (layout, process);
+  g_assert_true (payment->container);
+  g_assert_false (charge->container);
+  g_assert_cmpint (payment->depth, ==, 0);
+  g_assert_cmpint (charge->depth, ==, 1);
+  for (guint i = 0; i < G_N_ELEMENTS (inside); i++)
+    {
+      const WinnowLayoutNode *n = node_of (layout, process, inside[i]);
+
+      assert_within (&payment->box, &n->box, 8);
+      if (n->label != NULL)
+        assert_within (&payment->box, &n->label_rect, 4);
+      /* under the container's name */
+      g_assert_cmpfloat (n->box.y, >, payment->label_rect.y + payment->label_rect.height);
+    }
+  assert_within (&payment->box, &payment->label_rect, 4);
+  g_assert_cmpfloat (payment->label_rect.x, <, payment->box.x + 20);
+  g_assert_cmpstr (((FakeText *) payment->label)->text, ==, "Payment");
+  for (guint i = 0; i < G_N_ELEMENTS (boundaries); i++)
+    {
+      const WinnowLayoutNode *b = node_of (layout, process, boundaries[i]);
+
+      g_assert_cmpfloat_with_epsilon (b->cy, payment->box.y + payment->box.height, EPSILON);
+      g_assert_cmpfloat (b->cx, >, payment->box.x);
+      g_assert_cmpfloat (b->cx, <, payment->box.x + payment->box.width);
+    }
+  in = flow_points (layout, process, "f1", &n_in);
+  g_assert_cmpfloat_with_epsilon (in[n_in - 1].x, payment->box.x, EPSILON);
+  g_assert_cmpfloat_with_epsilon (in[n_in - 1].y, inner_start->cy, EPSILON);
+  out = flow_points (layout, process, "f2", &n_out);
+  g_assert_cmpfloat_with_epsilon (out[0].x, payment->box.x + payment->box.width, EPSILON);
+  g_assert_cmpfloat_with_epsilon (out[0].y, inner_start->cy, EPSILON);
+  g_assert_cmpfloat (ship->box.x, >, payment->box.x + payment->box.width);
+  /* the flows inside stay inside */
+  for (guint f = 0; f < process->n_flows; f++)
+    {
+      const WinnowLayoutFlow *fg = &layout->flows[f];
+
+      if (!is_inside (process, &process->nodes[process->flows[f].from], wn_process_find_node (process, "payment")->index))
+        continue;
+      for (guint k = 0; k < fg->points->len; k++)
+        {
+          const WinnowLayoutPoint *pt = &g_array_index (fg->points, WinnowLayoutPoint, k);
+          WinnowLayoutRect r = { pt->x, pt->y, 0, 0 };
+
+          assert_within (&payment->box, &r, 8);
+        }
+    }
+}
+
+/* Event sub-processes are containers too, off the flow: lined up below their
+ * scope's content, left to right, inside the sub-process that holds them. */
+static void
+test_event_subprocesses (void)
+{
+  g_autoptr(WnProcess) process = load_example ("order-cancellation.process.json");
+  FakeTexts texts = { 0 };
+  g_autoptr(WinnowLayout) layout = lay_out (process, &texts);
+  const WinnowLayoutNode *fulfil = node_of (layout, process, "fulfil");
+  const WinnowLayoutNode *progress = node_of (layout, process, "progress");
+  const WinnowLayoutNode *declined = node_of (layout, process, "declined");
+  const WinnowLayoutNode *cancel = node_of (layout, process, "cancel");
+  const char *main_line[] = { "start", "fulfil", "ship", "shipped" };
+  const char *fulfil_line[] = { "fulfil-start", "charge", "pack", "fulfilled" };
+
+  assert_well_formed (layout, process);
+  g_assert_true (fulfil->container);
+  g_assert_true (progress->container);
+  g_assert_true (declined->container);
+  g_assert_true (cancel->container);
+  g_assert_cmpint (progress->depth, ==, 1);
+  assert_within (&fulfil->box, &progress->box, 8);
+  assert_within (&progress->box, &node_of (layout, process, "mail-progress")->box, 8);
+  for (guint i = 0; i < G_N_ELEMENTS (fulfil_line); i++)
+    {
+      const WinnowLayoutNode *n = node_of (layout, process, fulfil_line[i]);
+
+      g_assert_cmpfloat (progress->box.y, >, n->box.y + n->box.height);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (main_line); i++)
+    {
+      const WinnowLayoutNode *n = node_of (layout, process, main_line[i]);
+
+      g_assert_cmpfloat (declined->box.y, >, n->box.y + n->box.height);
+      g_assert_cmpfloat (cancel->box.y, >, n->box.y + n->box.height);
+    }
+  g_assert_cmpfloat_with_epsilon (declined->box.y, cancel->box.y, EPSILON);
+  g_assert_cmpfloat (declined->box.x + declined->box.width, <, cancel->box.x);
+}
+
 static void
 test_loop (void)
 {
@@ -436,6 +603,54 @@ test_bpmn_diagram (void)
   g_assert_cmpfloat_with_epsilon (pts[1].x - dx, 420, EPSILON);
   g_assert_cmpfloat_with_epsilon (pts[1].y - dy, 240, EPSILON);
   g_assert_cmpfloat_with_epsilon (pts[2].x - dx, 500, EPSILON);
+}
+
+/* A BPMN model's sub-processes as its author left them: an open one a
+ * container around its content (as drawn), a closed one a marked box whose
+ * content is not drawn (its tokens count on the box), an open event
+ * sub-process a container. */
+static void
+test_bpmn_subprocesses (void)
+{
+  g_autoptr(WnProcess) process = load_bpmn ("subprocesses-c7.bpmn");
+  FakeTexts texts = { 0 };
+  g_autoptr(WinnowLayout) layout = lay_out (process, &texts);
+  const WinnowLayoutNode *pay = node_of (layout, process, "pay");
+  const WinnowLayoutNode *ship = node_of (layout, process, "ship");
+  const WinnowLayoutNode *audit = node_of (layout, process, "audit");
+  const WinnowLayoutNode *charge = node_of (layout, process, "charge");
+  const char *closed[] = { "ship-start", "book", "booked" };
+  guint n;
+
+  g_assert_true (pay->container);
+  g_assert_true (audit->container);
+  g_assert_false (ship->container);
+  g_assert_false (pay->hidden || ship->hidden || charge->hidden);
+  /* pay at (240, 100) 400×160, charge at (380, 140): as drawn, inside it */
+  g_assert_cmpfloat_with_epsilon (pay->box.width, 400, EPSILON);
+  g_assert_cmpfloat_with_epsilon (charge->box.x - pay->box.x, 140, EPSILON);
+  assert_within (&pay->box, &charge->box, 8);
+  assert_within (&audit->box, &node_of (layout, process, "note")->box, 8);
+  assert_within (&pay->box, &pay->label_rect, 4);
+  g_assert_cmpfloat (pay->label_rect.y + pay->label_rect.height, <=, charge->box.y);
+  /* a closed one's name in its box, as a task's */
+  g_assert_cmpfloat (ship->label_rect.y, >, ship->box.y + 8);
+  for (guint i = 0; i < G_N_ELEMENTS (closed); i++)
+    {
+      const WinnowLayoutNode *c = node_of (layout, process, closed[i]);
+
+      g_assert_true (c->hidden);
+      g_assert_null (c->label);
+      g_assert_cmpuint (winnow_layout_shown_as (layout, process, wn_process_find_node (process, closed[i])->index), ==,
+                        wn_process_find_node (process, "ship")->index);
+    }
+  g_assert_cmpuint (winnow_layout_shown_as (layout, process, wn_process_find_node (process, "charge")->index), ==,
+                    wn_process_find_node (process, "charge")->index);
+  g_assert_cmpuint (layout->flows[wn_process_find_flow (process, "s1")->index].points->len, ==, 0);
+  flow_points (layout, process, "p1", &n);
+  /* the hidden content (no shape read: at 0, 0) does not widen the drawing:
+   * it spans the main plane's shapes (x 152…898), their labels, the margins */
+  g_assert_cmpfloat (layout->width, <=, 898 - 152 + 2 * 32 + 60);
 }
 
 static gboolean
@@ -533,5 +748,8 @@ main (int argc, char **argv)
   g_test_add_func ("/app/Layout/examples", test_examples);
   g_test_add_func ("/app/Layout/order-fulfilment", test_order);
   g_test_add_func ("/app/Layout/loop", test_loop);
+  g_test_add_func ("/app/Layout/containers", test_containers);
+  g_test_add_func ("/app/Layout/event-subprocesses", test_event_subprocesses);
+  g_test_add_func ("/app/Layout/bpmn-subprocesses", test_bpmn_subprocesses);
   return g_test_run ();
 }

@@ -32,6 +32,43 @@ doc (const char *body)
                       "</bpmn:process>\n</bpmn:definitions>\n", NULL);
 }
 
+/* A sub-process is open or closed as the modeller saved it: isExpanded, or
+ * (without it) whether its content is drawn in its plane. What a closed one
+ * holds needs no shape: on a plane of its own (Camunda Modeler 5) or none at
+ * all (older modellers), the diagram is kept; before, the first drew the
+ * content at its own plane's coordinates, the second dropped the diagram. */
+static void
+test_collapsed_subprocess (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WnProcess) process = load_file ("subprocesses-c7.bpmn", &error);
+  g_autofree char *path = data_path ("subprocesses-c7.bpmn");
+  g_autofree char *text = NULL;
+  g_autoptr(WnProcess) bare = NULL;
+  char *plane;
+
+  g_assert_no_error (error);
+  g_assert_nonnull (process->diagram);
+  g_assert_nonnull (process->diagram->collapsed);
+  g_assert_false (process->diagram->collapsed[wn_process_find_node (process, "pay")->index]);
+  g_assert_true (process->diagram->collapsed[wn_process_find_node (process, "ship")->index]);
+  g_assert_false (process->diagram->collapsed[wn_process_find_node (process, "audit")->index]);
+  g_assert_false (process->diagram->collapsed[wn_process_find_node (process, "book")->index]);
+  g_assert_null (process->warnings);
+
+  /* the same model without the closed sub-process's plane */
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  plane = strstr (text, "  <bpmndi:BPMNDiagram id=\"BPMNDiagram_ship\">");
+  g_assert_nonnull (plane);
+  strcpy (plane, "</bpmn:definitions>\n");
+  bare = wn_load_bpmn_data (text, -1, "bare.bpmn", NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (bare->diagram);
+  g_assert_null (bare->warnings);
+  g_assert_true (bare->diagram->collapsed[wn_process_find_node (bare, "ship")->index]);
+  g_assert_cmpfloat (bare->diagram->shapes[wn_process_find_node (bare, "pay")->index].width, ==, 400);
+}
+
 static void
 test_xxe_refused (void)
 {
@@ -805,5 +842,6 @@ main (int argc, char **argv)
   g_test_add_func ("/engine/Bpmn/event-subprocesses", test_event_subprocesses);
   g_test_add_func ("/engine/Bpmn/zeebe-output-collection", test_zeebe_output_collection);
   g_test_add_func ("/engine/Bpmn/scenario-decides", test_scenario_decides);
+  g_test_add_func ("/engine/Bpmn/collapsed-subprocess", test_collapsed_subprocess);
   return g_test_run ();
 }
