@@ -240,7 +240,7 @@ op_submit_cb (WinnowNodeInspector *self)
         }
       if (!op_read_json (self, self->op_key_row, FALSE, &key))
         return;
-      ok = winnow_session_correlate_message (session, name, key, vars ? json_node_get_object (vars) : NULL, &error);
+      ok = winnow_session_correlate_message (session, NULL, name, key, vars ? json_node_get_object (vars) : NULL, &error);
       /* Translators: %s is a message name */
       toast = g_strdup_printf (_("Correlated message %s"), name);
     }

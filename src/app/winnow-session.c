@@ -1271,6 +1271,7 @@ winnow_session_throw_user_task_error (WinnowSession  *self,
 
 gboolean
 winnow_session_correlate_message (WinnowSession  *self,
+                                  const char     *instance,
                                   const char     *name,
                                   JsonNode       *key,
                                   JsonObject     *variables,
@@ -1278,7 +1279,7 @@ winnow_session_correlate_message (WinnowSession  *self,
 {
   g_return_val_if_fail (WINNOW_IS_SESSION (self), FALSE);
   return check_loaded (self, error) &&
-         after_command (self, wn_engine_correlate_message (self->engine, name, key, variables, error));
+         after_command (self, wn_engine_correlate_message_to (self->engine, instance, name, key, variables, error));
 }
 
 gboolean

@@ -281,7 +281,9 @@ gboolean          winnow_session_throw_user_task_error (WinnowSession      *self
                                                      const char            *code,
                                                      const char            *message,
                                                      GError               **error);
+/* `instance` NULL: the first instance whose wait takes the message */
 gboolean          winnow_session_correlate_message (WinnowSession          *self,
+                                                    const char             *instance,
                                                     const char             *name,
                                                     JsonNode               *key,
                                                     JsonObject             *variables,

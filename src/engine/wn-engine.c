@@ -166,7 +166,7 @@ replay_cb (gpointer data)
       ok = wn_engine_throw_user_task_error (self, c->instance, c->node, c->code, c->message, &error);
       break;
     case WN_COMMAND_CORRELATE:
-      ok = wn_engine_correlate_message (self, c->message, c->key, c->variables, &error);
+      ok = wn_engine_correlate_message_to (self, c->instance, c->message, c->key, c->variables, &error);
       break;
     case WN_COMMAND_EXTERNAL:
       ok = _wn_external_replay (wn_engine_get_external (self), c->call, &error);
@@ -1355,17 +1355,41 @@ wn_engine_correlate_message (WnEngine   *self,
                              JsonObject *variables,
                              GError    **error)
 {
+  return wn_engine_correlate_message_to (self, NULL, name, key, variables, error);
+}
+
+gboolean
+wn_engine_correlate_message_to (WnEngine   *self,
+                                const char *instance,
+                                const char *name,
+                                JsonNode   *key,
+                                JsonObject *variables,
+                                GError    **error)
+{
   WnCommand *command;
+  WnInstance *inst = NULL;
 
   g_return_val_if_fail (self != NULL, FALSE);
   g_return_val_if_fail (name != NULL, FALSE);
 
+  if (instance != NULL && (inst = find_instance (self, instance, error)) == NULL)
+    return FALSE;
   command = record (self, WN_COMMAND_CORRELATE);
   if (command != NULL)
     {
+      command->instance = g_strdup (instance);
       command->message = g_strdup (name);
       command->key = key != NULL ? json_node_copy (key) : NULL;
       command->variables = variables != NULL ? wn_json_object_deep_copy (variables) : NULL;
+    }
+  if (inst != NULL)
+    {
+      if (_wn_instance_correlate (inst, name, key, variables))
+        return TRUE;
+      forget (self, command);
+      g_set_error (error, WN_ENGINE_ERROR, WN_ENGINE_ERROR_NO_SUBSCRIPTION, "instance %s does not wait for message %s",
+                   instance, name);
+      return FALSE;
     }
   if (correlate_any (self, name, key, variables))
     return TRUE;

@@ -171,6 +171,11 @@ gboolean      wn_engine_throw_user_task_error (WnEngine *engine, const char *ins
  * the session. WN_ENGINE_ERROR_NO_SUBSCRIPTION when nothing waits for it. */
 gboolean      wn_engine_correlate_message (WnEngine *engine, const char *name, JsonNode *key,
                                            JsonObject *variables, GError **error);
+/* The same for the instance `instance` only (NULL: the first, as above):
+ * WN_ENGINE_ERROR_NO_SUCH_INSTANCE or NOT_ACTIVE when it is not an active
+ * instance, NO_SUBSCRIPTION when none of its waits takes the message. */
+gboolean      wn_engine_correlate_message_to (WnEngine *engine, const char *instance, const char *name,
+                                              JsonNode *key, JsonObject *variables, GError **error);
 
 /* Interactive clock commands: journal clock.paused / resumed / stepped (with
  * `action`, e.g. "step to next event") and remember them for the session. The

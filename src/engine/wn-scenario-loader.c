@@ -570,6 +570,7 @@ parse_command_list (WnCheck *ctx, JsonNode *list, const char *cp, GPtrArray *out
           break;
         case WN_COMMAND_CORRELATE:
           STRING_FIELD ("message", message, TRUE)
+          STRING_FIELD ("instance", instance, FALSE)
           if ((v = _wn_check_member (ctx, entry, ep, "key", FALSE)) != NULL)
             command->key = json_node_copy (v);
           ok = parse_variables (ctx, entry, ep, "variables", &command->variables) && ok;

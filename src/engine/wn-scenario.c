@@ -755,6 +755,8 @@ wn_command_to_json (const WnCommand *c)
         json_object_set_string_member (o, "message", c->message);
       break;
     case WN_COMMAND_CORRELATE:
+      if (c->instance != NULL)
+        json_object_set_string_member (o, "instance", c->instance);
       json_object_set_string_member (o, "message", c->message);
       if (c->key != NULL)
         json_object_set_member (o, "key", json_node_copy (c->key));

@@ -863,6 +863,52 @@ test_message_correlation (void)
   assert_reruns (run);
 }
 
+/* The operator can aim a message at one instance: its waits alone are tried
+ * (the key still has to match), an unknown instance or one that does not
+ * wait is refused and recorded nowhere, and a saved session names the
+ * instance, so a replay takes the same one. */
+static void
+test_message_to_instance (void)
+{
+  g_autoptr(WnTestRun) run = run_new (WAITS, "{`format`: `winnow.scenario/1`, `start`: [{`count`: 3,"
+                                      " `variables`: {`k`: 7}}]}", NULL);
+  g_autoptr(JsonNode) seven = json_node_init_int (json_node_alloc (), 7);
+  g_autoptr(JsonNode) eight = json_node_init_int (json_node_alloc (), 8);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *session = NULL;
+  guint commands;
+
+  wn_engine_run (run->engine, WN_USEC_PER_SEC);
+  commands = wn_engine_get_commands (run->engine)->len;
+  g_assert_false (wn_engine_correlate_message_to (run->engine, "i9", "go", seven, NULL, &error));
+  g_assert_error (error, WN_ENGINE_ERROR, WN_ENGINE_ERROR_NO_SUCH_INSTANCE);
+  g_clear_error (&error);
+  g_assert_false (wn_engine_correlate_message_to (run->engine, "i2", "go", eight, NULL, &error));
+  g_assert_error (error, WN_ENGINE_ERROR, WN_ENGINE_ERROR_NO_SUBSCRIPTION);
+  g_clear_error (&error);
+  g_assert_cmpuint (wn_engine_get_commands (run->engine)->len, ==, commands);
+  /* i2, though i1 waits for the same message and key */
+  g_assert_true (wn_engine_correlate_message_to (run->engine, "i2", "go", seven, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (wn_test_find (run, WN_EV_MESSAGE, WN_PH_CORRELATED, "keyed", 0)->instance, ==, "i2");
+  /* i3 waits at `keyed`, which takes key 7 only */
+  g_assert_false (wn_engine_correlate_message_to (run->engine, "i3", "go", NULL, NULL, &error));
+  g_assert_error (error, WN_ENGINE_ERROR, WN_ENGINE_ERROR_NO_SUBSCRIPTION);
+  g_clear_error (&error);
+  g_assert_true (wn_engine_correlate_message_to (run->engine, "i2", "go", NULL, NULL, &error));
+  g_assert_cmpstr (wn_test_find (run, WN_EV_MESSAGE, WN_PH_CORRELATED, "any", 0)->instance, ==, "i2");
+  /* i2 has ended: refused as not active */
+  wn_engine_run (run->engine, 2 * WN_USEC_PER_SEC);
+  g_assert_false (wn_engine_correlate_message_to (run->engine, "i2", "go", seven, NULL, &error));
+  g_assert_error (error, WN_ENGINE_ERROR, WN_ENGINE_ERROR_NOT_ACTIVE);
+  session = wn_engine_export_session (run->engine);
+  g_assert_nonnull (strstr (session, "\"instance\" : \"i2\""));
+  wn_test_run_until (run, WN_TIME_NEVER);
+  g_assert_cmpuint (end_count (run, "e"), ==, 1);
+  assert_replays (run);
+  assert_reruns (run);
+}
+
 /* The scenario's messages: taken when something waits, else lost. */
 static void
 test_message_scenario (void)
@@ -1324,6 +1370,7 @@ main (int argc, char **argv)
   g_test_add_func ("/engine/UserTasks/people-distribution", test_user_task_people_distribution);
   g_test_add_func ("/engine/UserTasks/people-load-errors", test_user_task_people_load_errors);
   g_test_add_func ("/engine/Messages/correlation", test_message_correlation);
+  g_test_add_func ("/engine/Messages/to-instance", test_message_to_instance);
   g_test_add_func ("/engine/Messages/scenario", test_message_scenario);
   g_test_add_func ("/engine/Messages/ttl", test_message_ttl);
   g_test_add_func ("/engine/EventGateways/first-event-wins", test_event_gateway);
