@@ -24,6 +24,8 @@ struct _WinnowNodeInspector
   GtkSwitch           *node_break_switch;
   AdwComboRow         *task_trust_row;
   AdwPreferencesGroup *operator_group;
+  AdwComboRow         *op_instance_row;
+  GtkStringList       *op_instances;
   AdwEntryRow         *op_name_row;
   AdwEntryRow         *op_key_row;
   AdwEntryRow         *op_vars_row;
@@ -35,9 +37,11 @@ struct _WinnowNodeInspector
   GtkWidget           *op_throw_button;
   GtkWidget           *op_submit_button;
 
-  char                *op_instance;   /* the first instance waiting at the node, or NULL */
+  GPtrArray           *op_ids;        /* char*: the instances waiting at the node, as listed in op_instances */
+  char                *op_instance;   /* the one chosen (the first by default), or NULL */
 
   gboolean             updating;
+  gboolean             op_listing;    /* op_instances is being refilled */
 };
 
 G_DEFINE_FINAL_TYPE (WinnowNodeInspector, winnow_node_inspector, WINNOW_TYPE_PANEL)
@@ -65,9 +69,10 @@ describe_task_retry (WinnowNodeInspector *self,
 /* ---- the operator's hand on a wait ----
  *
  * A user task, or a node that waits for a message (messageEvent, receiveTask,
- * a message boundary: its host's tokens wait for it). The panel finds the
- * first instance (in start order) with a live token there; with none, the
- * buttons are off and the reason says why. */
+ * a message boundary: its host's tokens wait for it). The panel lists the
+ * instances (in start order) with a live token there and acts on the one
+ * chosen, the first by default; with none, the buttons are off and the
+ * reason says why. */
 
 typedef enum { OP_NONE, OP_USER, OP_MESSAGE } OpKind;
 
@@ -81,16 +86,75 @@ op_kind (const WnNode *node)
   return node->message != NULL ? OP_MESSAGE : OP_NONE;
 }
 
-typedef struct { const char *node; char *instance; } OpFind;
+typedef struct { const char *node; GPtrArray *ids; GPtrArray *labels; } OpFind;
 
+/* tracks come in (instance, track) order: an instance's tracks one after the other */
 static void
 op_find_cb (const WnTrackInfo *info,
             gpointer           data)
 {
   OpFind *find = data;
+  g_autofree char *since = NULL;
 
-  if (find->instance == NULL && info->state == WN_TRACK_ACTIVE && g_strcmp0 (info->node, find->node) == 0)
-    find->instance = g_strdup (info->instance);
+  if (info->state != WN_TRACK_ACTIVE || g_strcmp0 (info->node, find->node) != 0)
+    return;
+  if (find->ids->len > 0 && g_strcmp0 (g_ptr_array_index (find->ids, find->ids->len - 1), info->instance) == 0)
+    return;
+  since = wn_time_format_clock (info->since);
+  g_ptr_array_add (find->ids, g_strdup (info->instance));
+  /* Translators: an instance in the operator's list, e.g. "i2 · since T+00:01.250" (when its token came) */
+  g_ptr_array_add (find->labels, g_strdup_printf (_("%s · since %s"), info->instance, since));
+}
+
+static gboolean
+same_ids (GPtrArray *a, GPtrArray *b)
+{
+  if (a == NULL || a->len != b->len)
+    return FALSE;
+  for (guint i = 0; i < a->len; i++)
+    if (g_strcmp0 (g_ptr_array_index (a, i), g_ptr_array_index (b, i)) != 0)
+      return FALSE;
+  return TRUE;
+}
+
+/* The list as the engine has it now: rebuilt only when the instances
+ * changed, the choice kept while its instance still waits, else the first. */
+static void
+op_set_instances (WinnowNodeInspector *self,
+                  GPtrArray           *ids,
+                  GPtrArray           *labels)
+{
+  guint keep = 0;
+
+  if (same_ids (self->op_ids, ids))
+    return;
+  for (guint i = 0; i < ids->len; i++)
+    if (g_strcmp0 (g_ptr_array_index (ids, i), self->op_instance) == 0)
+      keep = i;
+  g_ptr_array_add (labels, NULL);
+  self->op_listing = TRUE;
+  gtk_string_list_splice (self->op_instances, 0, g_list_model_get_n_items (G_LIST_MODEL (self->op_instances)),
+                          (const char * const *) labels->pdata);
+  g_clear_pointer (&self->op_ids, g_ptr_array_unref);
+  self->op_ids = g_ptr_array_ref (ids);
+  if (ids->len > 0)
+    adw_combo_row_set_selected (self->op_instance_row, keep);
+  self->op_listing = FALSE;
+  g_free (self->op_instance);
+  self->op_instance = ids->len > 0 ? g_strdup (g_ptr_array_index (ids, keep)) : NULL;
+}
+
+static void
+op_instance_selected_cb (AdwComboRow         *row,
+                         GParamSpec          *pspec,
+                         WinnowNodeInspector *self)
+{
+  guint selected = adw_combo_row_get_selected (row);
+
+  if (self->op_listing || self->op_ids == NULL || selected >= self->op_ids->len)
+    return;
+  g_free (self->op_instance);
+  self->op_instance = g_strdup (g_ptr_array_index (self->op_ids, selected));
 }
 
 static void
@@ -100,7 +164,9 @@ update_operator (WinnowNodeInspector *self)
   const WnNode *node = session ? winnow_panel_selected_node (session) : NULL;
   WnEngine *engine = session ? winnow_session_get_engine (session) : NULL;
   OpKind kind = op_kind (node);
-  OpFind find = { NULL, NULL };
+  g_autoptr(GPtrArray) ids = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) labels = g_ptr_array_new_with_free_func (g_free);
+  OpFind find = { NULL, ids, labels };
   g_autofree char *reason = NULL;
 
   gtk_widget_set_visible (GTK_WIDGET (self->operator_group), kind != OP_NONE);
@@ -116,18 +182,23 @@ update_operator (WinnowNodeInspector *self)
     }
   if (engine != NULL)
     wn_engine_foreach_track (engine, FALSE, op_find_cb, &find);
-  g_free (self->op_instance);
-  self->op_instance = find.instance;
+  op_set_instances (self, ids, labels);
+  gtk_widget_set_visible (GTK_WIDGET (self->op_instance_row), ids->len > 0);
 
   if (engine == NULL)
     reason = g_strdup (_("Nothing waits here: no run is loaded"));
   else if (self->op_instance == NULL)
     reason = g_strdup (kind == OP_USER ? _("Nothing waits here: no token is at this user task")
                                        : _("Nothing waits here: no token waits for this message"));
-  else
+  else if (ids->len == 1)
     /* Translators: %s is an instance id such as i1 */
     reason = g_strdup_printf (kind == OP_USER ? _("Instance %s waits here") : _("Instance %s waits for this message"),
                               self->op_instance);
+  else
+    /* Translators: %u is a count of instances, at least 2 */
+    reason = g_strdup_printf (kind == OP_USER ? _("%u instances wait here: the one chosen above is acted on")
+                                              : _("%u instances wait for this message: it goes to the one chosen above"),
+                              ids->len);
   gtk_label_set_text (self->op_reason, reason);
   gtk_widget_set_sensitive (self->op_submit_button, self->op_instance != NULL);
   gtk_widget_set_sensitive (self->op_throw_button, self->op_instance != NULL);
@@ -142,7 +213,7 @@ reset_operator (WinnowNodeInspector *self,
 
   adw_preferences_group_set_description (self->operator_group,
                                          kind == OP_USER ? _("Complete the user task, or throw a BPMN error from it")
-                                                         : _("Correlate a message to the first instance that waits for it"));
+                                                         : _("Correlate a message to an instance that waits for it"));
   gtk_widget_set_visible (GTK_WIDGET (self->op_name_row), kind == OP_MESSAGE);
   gtk_widget_set_visible (GTK_WIDGET (self->op_key_row), kind == OP_MESSAGE);
   gtk_widget_set_visible (GTK_WIDGET (self->op_code_row), kind == OP_USER);
@@ -212,6 +283,7 @@ op_submit_cb (WinnowNodeInspector *self)
   g_autoptr(JsonNode) vars = NULL;
   g_autoptr(JsonNode) key = NULL;
   g_autoptr(GError) error = NULL;
+  g_autofree char *instance = NULL;
   g_autofree char *toast = NULL;
   gboolean ok;
 
@@ -220,10 +292,9 @@ op_submit_cb (WinnowNodeInspector *self)
     return;
   if (!op_read_json (self, self->op_vars_row, TRUE, &vars))
     return;
+  instance = g_strdup (self->op_instance);
   if (kind == OP_USER)
     {
-      g_autofree char *instance = g_strdup (self->op_instance);
-
       ok = winnow_session_complete_user_task (session, instance, node->id,
                                               vars ? json_node_get_object (vars) : NULL, &error);
       /* Translators: "Completed approve in i1" */
@@ -240,9 +311,10 @@ op_submit_cb (WinnowNodeInspector *self)
         }
       if (!op_read_json (self, self->op_key_row, FALSE, &key))
         return;
-      ok = winnow_session_correlate_message (session, NULL, name, key, vars ? json_node_get_object (vars) : NULL, &error);
-      /* Translators: %s is a message name */
-      toast = g_strdup_printf (_("Correlated message %s"), name);
+      ok = winnow_session_correlate_message (session, instance, name, key, vars ? json_node_get_object (vars) : NULL,
+                                             &error);
+      /* Translators: "Correlated message paymentConfirmed to i2" */
+      toast = g_strdup_printf (_("Correlated message %s to %s"), name, instance);
     }
   op_done (self, ok, error, toast);
 }
@@ -395,6 +467,7 @@ winnow_node_inspector_finalize (GObject *object)
   WinnowNodeInspector *self = WINNOW_NODE_INSPECTOR (object);
 
   g_free (self->op_instance);
+  g_clear_pointer (&self->op_ids, g_ptr_array_unref);
   G_OBJECT_CLASS (winnow_node_inspector_parent_class)->finalize (object);
 }
 
@@ -421,6 +494,8 @@ winnow_node_inspector_class_init (WinnowNodeInspectorClass *klass)
   BIND (node_break_switch);
   BIND (task_trust_row);
   BIND (operator_group);
+  BIND (op_instance_row);
+  BIND (op_instances);
   BIND (op_name_row);
   BIND (op_key_row);
   BIND (op_vars_row);
@@ -434,6 +509,7 @@ winnow_node_inspector_class_init (WinnowNodeInspectorClass *klass)
 #undef BIND
   gtk_widget_class_bind_template_callback (widget_class, op_submit_cb);
   gtk_widget_class_bind_template_callback (widget_class, op_throw_cb);
+  gtk_widget_class_bind_template_callback (widget_class, op_instance_selected_cb);
   gtk_widget_class_bind_template_callback (widget_class, task_trust_selected_cb);
   gtk_widget_class_bind_template_callback (widget_class, node_break_switch_cb);
 }

@@ -1372,7 +1372,9 @@ test_window_operator_user_task (void)
   g_assert_nonnull (winnow_test_find_event (session, WN_EV_USER_TASK, WN_PH_CREATED, NULL, "i1"));
   winnow_test_settle (GTK_WIDGET (window));
   g_assert_true (gtk_widget_get_sensitive (submit));
-  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (reason)), ==, "Instance i1 waits here");
+  /* several wait: the first is chosen */
+  g_assert_true (g_str_has_suffix (gtk_label_get_text (GTK_LABEL (reason)), "instances wait here: the one chosen above is acted on"));
+  g_assert_cmpuint (adw_combo_row_get_selected (ADW_COMBO_ROW (winnow_test_find_named (GTK_WIDGET (window), "operator-instance"))), ==, 0);
 
   /* bad JSON: refused inline, with its line and column, and nothing changes */
   vars = winnow_test_find_named (GTK_WIDGET (window), "operator-variables");
@@ -1419,6 +1421,215 @@ test_window_operator_user_task (void)
   winnow_test_drain ();
 }
 
+/* The instance the operator's list shows at `index` ("i2 · since …"), by its id. */
+static char *
+picker_instance (GtkWidget *picker, guint index)
+{
+  GListModel *model = adw_combo_row_get_model (ADW_COMBO_ROW (picker));
+  const char *label;
+
+  g_assert_cmpuint (index, <, g_list_model_get_n_items (model));
+  label = gtk_string_list_get_string (GTK_STRING_LIST (model), index);
+  return g_strndup (label, strcspn (label, " "));
+}
+
+/* The operator's list at the node: the row chosen for `instance`. */
+static void
+pick_instance (GtkWidget *picker, const char *instance)
+{
+  GListModel *model = adw_combo_row_get_model (ADW_COMBO_ROW (picker));
+
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autofree char *id = picker_instance (picker, i);
+
+      if (g_strcmp0 (id, instance) == 0)
+        {
+          adw_combo_row_set_selected (ADW_COMBO_ROW (picker), i);
+          return;
+        }
+    }
+  g_error ("%s is not in the operator's list", instance);
+}
+
+/* Issue 18: the operator chooses which waiting instance a user task action
+ * goes to (the first by default), completes one and throws a BPMN error from
+ * another through the inspector's list, fields and buttons; the journal says
+ * the operator did it to those instances, a missing code is refused inline,
+ * and the saved session names them. */
+static void
+test_window_operator_instance_picker (void)
+{
+  WinnowWindow *window = open_example_window ("manual-approval.process.json");
+  WinnowSession *session = winnow_window_get_session (window);
+  g_autofree char *path = NULL;
+  g_autofree char *saved = NULL;
+  g_autofree char *first = NULL;
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(GError) error = NULL;
+  GtkWidget *picker, *vars, *code, *message, *submit, *throw, *label;
+  const WnEvent *done, *thrown;
+  guint steps, waiting;
+
+  winnow_session_set_selected_node (session, "approve");
+  winnow_test_settle (GTK_WIDGET (window));
+  picker = winnow_test_find_named (GTK_WIDGET (window), "operator-instance");
+  g_assert_false (gtk_widget_get_visible (picker));
+  for (steps = 0; steps < 80 && winnow_test_find_event (session, WN_EV_USER_TASK, WN_PH_CREATED, NULL, "i3") == NULL; steps++)
+    winnow_test_activate (window, "step-next", NULL);
+  winnow_test_settle (GTK_WIDGET (window));
+  g_assert_true (gtk_widget_get_visible (picker));
+  waiting = g_list_model_get_n_items (adw_combo_row_get_model (ADW_COMBO_ROW (picker)));
+  g_assert_cmpuint (waiting, >=, 3);
+  first = picker_instance (picker, 0);
+  g_assert_cmpstr (first, ==, "i1");
+  g_assert_cmpuint (adw_combo_row_get_selected (ADW_COMBO_ROW (picker)), ==, 0);
+
+  /* complete i2's, not the first's */
+  pick_instance (picker, "i2");
+  vars = winnow_test_find_named (GTK_WIDGET (window), "operator-variables");
+  submit = winnow_test_find_named (GTK_WIDGET (window), "operator-submit");
+  gtk_editable_set_text (GTK_EDITABLE (vars), "{\"approvedBy\": \"lee\"}");
+  g_signal_emit_by_name (submit, "clicked");
+  winnow_test_wait_for_flush (session);
+  done = winnow_test_find_event (session, WN_EV_USER_TASK, WN_PH_COMPLETED, NULL, NULL);
+  g_assert_nonnull (done);
+  g_assert_cmpstr (done->instance, ==, "i2");
+  g_assert_cmpstr (done->action, ==, "operator");
+  winnow_test_settle (GTK_WIDGET (window));
+  /* i2 has left the list; the choice falls back to the first */
+  g_assert_cmpuint (g_list_model_get_n_items (adw_combo_row_get_model (ADW_COMBO_ROW (picker))), ==, waiting - 1);
+  g_clear_pointer (&first, g_free);
+  first = picker_instance (picker, adw_combo_row_get_selected (ADW_COMBO_ROW (picker)));
+  g_assert_cmpstr (first, ==, "i1");
+
+  /* a BPMN error from i3: without a code it is refused inline, with one it is thrown */
+  pick_instance (picker, "i3");
+  throw = winnow_test_find_named (GTK_WIDGET (window), "operator-throw");
+  code = winnow_test_find_named (GTK_WIDGET (window), "operator-code");
+  message = winnow_test_find_named (GTK_WIDGET (window), "operator-error-message");
+  label = winnow_test_find_named (GTK_WIDGET (window), "operator-error");
+  g_signal_emit_by_name (throw, "clicked");
+  g_assert_true (gtk_widget_get_visible (label));
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (label)), ==, "A BPMN error needs a code");
+  g_assert_null (winnow_test_find_event (session, WN_EV_FAULT, WN_PH_THROWN, NULL, NULL));
+  gtk_editable_set_text (GTK_EDITABLE (code), "Rejected");
+  gtk_editable_set_text (GTK_EDITABLE (message), "not this one");
+  g_signal_emit_by_name (message, "entry-activated");   /* Enter in the message field throws */
+  winnow_test_wait_for_flush (session);
+  thrown = winnow_test_find_event (session, WN_EV_FAULT, WN_PH_THROWN, NULL, NULL);
+  g_assert_nonnull (thrown);
+  g_assert_cmpstr (thrown->instance, ==, "i3");
+  g_assert_cmpstr (thrown->code, ==, "Rejected");
+  g_assert_cmpstr (thrown->error, ==, "not this one");
+  g_assert_cmpstr (thrown->action, ==, "operator");
+  g_assert_false (gtk_widget_get_visible (label));
+  /* i1 still waits */
+  g_assert_null (winnow_test_find_event (session, WN_EV_USER_TASK, WN_PH_COMPLETED, NULL, "i1"));
+  winnow_test_settle (GTK_WIDGET (window));
+  winnow_test_save_screenshot (GTK_WIDGET (window), "operator-instance-picker.png");
+
+  path = g_build_filename (g_get_tmp_dir (), "winnow-picker-XXXXXX.session.json", NULL);
+  g_close (g_mkstemp (path), NULL);
+  file = g_file_new_for_path (path);
+  g_assert_true (winnow_window_save_session (window, file, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (path, &saved, NULL, NULL));
+  g_assert_nonnull (strstr (saved, "\"op\" : \"userTaskComplete\",\n        \"instance\" : \"i2\""));
+  g_assert_nonnull (strstr (saved, "\"op\" : \"userTaskError\",\n        \"instance\" : \"i3\""));
+  g_unlink (path);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  winnow_test_drain ();
+}
+
+/* Issue 18: the operator correlates a message from the inspector of a
+ * receive task, to the instance chosen in the list: a key that is not JSON
+ * and a key the chosen instance's wait does not take are refused inline
+ * (nothing is journaled), the right one correlates to that instance only,
+ * and the saved session names the instance. */
+static void
+test_window_operator_message (void)
+{
+  WinnowWindow *window = open_example_window ("payment-messages.process.json");
+  WinnowSession *session = winnow_window_get_session (window);
+  g_autofree char *path = NULL;
+  g_autofree char *saved = NULL;
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(GError) error = NULL;
+  GtkWidget *picker, *name, *key, *vars, *submit, *label, *reason;
+  const WnEvent *correlated;
+  guint steps;
+
+  winnow_session_set_selected_node (session, "confirmed");
+  winnow_test_settle (GTK_WIDGET (window));
+  picker = winnow_test_find_named (GTK_WIDGET (window), "operator-instance");
+  name = winnow_test_find_named (GTK_WIDGET (window), "operator-message-name");
+  key = winnow_test_find_named (GTK_WIDGET (window), "operator-key");
+  vars = winnow_test_find_named (GTK_WIDGET (window), "operator-variables");
+  submit = winnow_test_find_named (GTK_WIDGET (window), "operator-submit");
+  label = winnow_test_find_named (GTK_WIDGET (window), "operator-error");
+  reason = winnow_test_find_named (GTK_WIDGET (window), "operator-reason");
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (name)), ==, "paymentConfirmed");
+  g_assert_false (gtk_widget_get_sensitive (submit));
+  g_assert_true (g_str_has_prefix (gtk_label_get_text (GTK_LABEL (reason)), "Nothing waits here"));
+  /* all three orders wait for their payment's confirmation */
+  for (steps = 0; steps < 200; steps++)
+    {
+      winnow_test_settle (GTK_WIDGET (window));
+      if (gtk_widget_get_visible (picker) &&
+          g_list_model_get_n_items (adw_combo_row_get_model (ADW_COMBO_ROW (picker))) == 3)
+        break;
+      winnow_test_activate (window, "step-next", NULL);
+    }
+  g_assert_cmpuint (g_list_model_get_n_items (adw_combo_row_get_model (ADW_COMBO_ROW (picker))), ==, 3);
+  g_assert_true (gtk_widget_get_sensitive (submit));
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (reason)), ==,
+                   "3 instances wait for this message: it goes to the one chosen above");
+  g_assert_null (winnow_test_find_event (session, WN_EV_MESSAGE, WN_PH_CORRELATED, NULL, NULL));
+
+  pick_instance (picker, "i2");
+  /* not JSON */
+  gtk_editable_set_text (GTK_EDITABLE (key), "B");
+  g_signal_emit_by_name (key, "entry-activated");
+  g_assert_true (gtk_widget_get_visible (label));
+  g_assert_true (g_str_has_prefix (gtk_label_get_text (GTK_LABEL (label)), "Correlation key (JSON, optional): "));
+  /* order A's key: i2 (order B) does not take it, though i1 would */
+  gtk_editable_set_text (GTK_EDITABLE (key), "\"A\"");
+  g_signal_emit_by_name (submit, "clicked");
+  g_assert_true (gtk_widget_get_visible (label));
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (label)), ==, "instance i2 does not wait for message paymentConfirmed");
+  winnow_test_wait_for_flush (session);
+  g_assert_null (winnow_test_find_event (session, WN_EV_MESSAGE, WN_PH_CORRELATED, NULL, NULL));
+  /* its own key, with variables: Enter in the key field correlates */
+  gtk_editable_set_text (GTK_EDITABLE (key), "\"B\"");
+  gtk_editable_set_text (GTK_EDITABLE (vars), "{\"paid\": true}");
+  g_signal_emit_by_name (key, "entry-activated");
+  g_assert_false (gtk_widget_get_visible (label));
+  winnow_test_wait_for_flush (session);
+  correlated = winnow_test_find_event (session, WN_EV_MESSAGE, WN_PH_CORRELATED, NULL, NULL);
+  g_assert_nonnull (correlated);
+  g_assert_cmpstr (correlated->instance, ==, "i2");
+  g_assert_cmpstr (correlated->node, ==, "confirmed");
+  g_assert_cmpstr (correlated->action, ==, "paymentConfirmed");
+  g_assert_null (winnow_test_find_event (session, WN_EV_MESSAGE, WN_PH_CORRELATED, NULL, "i1"));
+  winnow_test_settle (GTK_WIDGET (window));
+  g_assert_cmpuint (g_list_model_get_n_items (adw_combo_row_get_model (ADW_COMBO_ROW (picker))), ==, 2);
+
+  path = g_build_filename (g_get_tmp_dir (), "winnow-correlate-XXXXXX.session.json", NULL);
+  g_close (g_mkstemp (path), NULL);
+  file = g_file_new_for_path (path);
+  g_assert_true (winnow_window_save_session (window, file, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (path, &saved, NULL, NULL));
+  g_assert_nonnull (strstr (saved, "\"op\" : \"correlate\",\n        \"instance\" : \"i2\",\n"
+                                   "        \"message\" : \"paymentConfirmed\""));
+  g_unlink (path);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  winnow_test_drain ();
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1455,5 +1666,7 @@ main (int argc, char **argv)
   g_test_add_func ("/app/Window/header", test_window_header);
   g_test_add_func ("/app/Window/crashed-holder", test_window_crashed_holder);
   g_test_add_func ("/app/Window/operator-user-task", test_window_operator_user_task);
+  g_test_add_func ("/app/Window/operator-instance-picker", test_window_operator_instance_picker);
+  g_test_add_func ("/app/Window/operator-message", test_window_operator_message);
   return g_test_run ();
 }
