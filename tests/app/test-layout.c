@@ -525,6 +525,311 @@ test_event_subprocesses (void)
   g_assert_cmpfloat (declined->box.x + declined->box.width, <, cancel->box.x);
 }
 
+/* ---- random processes with nested scopes ----
+ *
+ * Sequences of tasks, service tasks with boundaries, exclusive and parallel
+ * blocks, loops and sub-processes (nested up to three deep, with boundaries
+ * and event sub-processes of their own), for the layout's invariants. */
+
+typedef struct {
+  GRand *rand;
+  guint  next_id;
+} LayoutGen;
+
+typedef struct {
+  JsonArray *nodes;
+  JsonArray *flows;
+} GenScope;
+
+static char *
+gen_node (LayoutGen *g, GenScope *sc, const char *prefix, const char *type)
+{
+  JsonObject *o = json_object_new ();
+  char *id = g_strdup_printf ("%s%u", prefix, ++g->next_id);
+
+  json_object_set_string_member (o, "id", id);
+  json_object_set_string_member (o, "type", type);
+  json_array_add_object_element (sc->nodes, o);
+  return id;
+}
+
+static JsonObject *
+gen_flow (LayoutGen *g, GenScope *sc, const char *from, const char *to)
+{
+  JsonObject *o = json_object_new ();
+  g_autofree char *id = g_strdup_printf ("f%u", ++g->next_id);
+
+  json_object_set_string_member (o, "id", id);
+  json_object_set_string_member (o, "from", from);
+  json_object_set_string_member (o, "to", to);
+  json_array_add_object_element (sc->flows, o);
+  return o;
+}
+
+static JsonObject *
+last_node (GenScope *sc)
+{
+  return json_array_get_object_element (sc->nodes, json_array_get_length (sc->nodes) - 1);
+}
+
+static void gen_block (LayoutGen *g, GenScope *sc, int depth, char **entry, char **exit);
+
+/* a boundary on `host` and the end event its flow leads to */
+static void
+gen_boundary (LayoutGen *g, GenScope *sc, const char *host)
+{
+  g_autofree char *b = gen_node (g, sc, "b", "boundaryEvent");
+  g_autofree char *end = NULL;
+
+  json_object_set_string_member (last_node (sc), "attachedTo", host);
+  if (g_rand_boolean (g->rand))
+    json_object_set_string_member (last_node (sc), "timer", "1m");
+  else
+    json_object_set_string_member (last_node (sc), "error", "E");
+  end = gen_node (g, sc, "x", "endEvent");
+  gen_flow (g, sc, b, end);
+}
+
+/* a scope's content: start → block → end, and now and then an event sub-process */
+static void
+gen_scope_content (LayoutGen *g, GenScope *sc, int depth)
+{
+  g_autofree char *start = gen_node (g, sc, "s", "startEvent");
+  g_autofree char *end = NULL;
+  char *entry, *exit;
+
+  gen_block (g, sc, depth, &entry, &exit);
+  end = gen_node (g, sc, "e", "endEvent");
+  gen_flow (g, sc, start, entry);
+  gen_flow (g, sc, exit, end);
+  g_free (entry);
+  g_free (exit);
+  if (depth < 3 && g_rand_int_range (g->rand, 0, 4) == 0)
+    {
+      GenScope inner = { json_array_new (), json_array_new () };
+      g_autofree char *esp = gen_node (g, sc, "v", "subProcess");
+      JsonObject *o = last_node (sc);
+      g_autofree char *s = gen_node (g, &inner, "s", "startEvent");
+      g_autofree char *e = NULL;
+      char *in, *out;
+
+      json_object_set_boolean_member (json_array_get_object_element (inner.nodes, 0), "interrupting", FALSE);
+      json_object_set_string_member (json_array_get_object_element (inner.nodes, 0), "timer", "30s");
+      json_object_set_boolean_member (o, "triggeredByEvent", TRUE);
+      gen_block (g, &inner, depth + 2, &in, &out);
+      e = gen_node (g, &inner, "e", "endEvent");
+      gen_flow (g, &inner, s, in);
+      gen_flow (g, &inner, out, e);
+      g_free (in);
+      g_free (out);
+      json_object_set_array_member (o, "nodes", inner.nodes);
+      json_object_set_array_member (o, "flows", inner.flows);
+    }
+}
+
+static void
+gen_step (LayoutGen *g, GenScope *sc, int depth, char **entry, char **exit)
+{
+  int kind = g_rand_int_range (g->rand, 0, depth < 3 ? 6 : 3);
+
+  switch (kind)
+    {
+    case 0:
+      *entry = gen_node (g, sc, "t", "task");
+      *exit = g_strdup (*entry);
+      break;
+    case 1:
+    case 2:
+      *entry = gen_node (g, sc, "w", "serviceTask");
+      json_object_set_object_member (last_node (sc), "worker", json_object_new ());
+      json_object_set_string_member (json_object_get_object_member (last_node (sc), "worker"), "topic", "topic");
+      *exit = g_strdup (*entry);
+      for (int n = g_rand_int_range (g->rand, 0, 3); n > 0; n--)
+        gen_boundary (g, sc, *entry);
+      break;
+    case 3:
+      {
+        GenScope inner = { json_array_new (), json_array_new () };
+        JsonObject *o;
+
+        *entry = gen_node (g, sc, "p", "subProcess");
+        o = last_node (sc);
+        json_object_set_string_member (o, "name", "A sub-process with a long name");
+        gen_scope_content (g, &inner, depth + 1);
+        json_object_set_array_member (o, "nodes", inner.nodes);
+        json_object_set_array_member (o, "flows", inner.flows);
+        *exit = g_strdup (*entry);
+        for (int n = g_rand_int_range (g->rand, 0, 3); n > 0; n--)
+          gen_boundary (g, sc, *entry);
+        break;
+      }
+    default:
+      {
+        gboolean parallel = kind == 4;
+        g_autofree char *split = gen_node (g, sc, "g", parallel ? "parallelGateway" : "exclusiveGateway");
+        JsonObject *split_node = last_node (sc);
+        g_autofree char *join = NULL;
+        int branches = g_rand_int_range (g->rand, 2, 4);
+        g_autoptr(GPtrArray) ins = g_ptr_array_new_with_free_func (g_free);
+        g_autoptr(GPtrArray) outs = g_ptr_array_new_with_free_func (g_free);
+
+        for (int b = 0; b < branches; b++)
+          {
+            char *in, *out;
+
+            gen_block (g, sc, depth + 1, &in, &out);
+            g_ptr_array_add (ins, in);
+            g_ptr_array_add (outs, out);
+          }
+        join = gen_node (g, sc, "j", parallel ? "parallelGateway" : "exclusiveGateway");
+        for (int b = 0; b < branches; b++)
+          {
+            JsonObject *f = gen_flow (g, sc, split, g_ptr_array_index (ins, b));
+
+            if (!parallel && b == 0)
+              json_object_set_string_member (split_node, "default", json_object_get_string_member (f, "id"));
+            else if (!parallel)
+              json_object_set_string_member (f, "condition", "n < 3");
+            gen_flow (g, sc, g_ptr_array_index (outs, b), join);
+          }
+        if (!parallel && g_rand_int_range (g->rand, 0, 3) == 0)
+          {
+            /* a loop back from the join to the split */
+            g_autofree char *again = gen_node (g, sc, "g", "exclusiveGateway");
+            JsonObject *again_node = last_node (sc);
+            JsonObject *out = gen_flow (g, sc, join, again);
+            JsonObject *back = gen_flow (g, sc, again, split);
+
+            (void) out;
+            json_object_set_string_member (back, "condition", "n < 1");
+            *entry = g_strdup (split);
+            *exit = g_strdup (again);
+            /* the gateway's default: the flow the caller adds next is not known
+             * here, so the loop's way on is its own task */
+            {
+              g_autofree char *on = gen_node (g, sc, "t", "task");
+              JsonObject *f = gen_flow (g, sc, again, on);
+
+              json_object_set_string_member (again_node, "default", json_object_get_string_member (f, "id"));
+              g_free (*exit);
+              *exit = g_strdup (on);
+            }
+            break;
+          }
+        *entry = g_strdup (split);
+        *exit = g_strdup (join);
+        break;
+      }
+    }
+}
+
+/* one to three steps in a row */
+static void
+gen_block (LayoutGen *g, GenScope *sc, int depth, char **entry, char **exit)
+{
+  int n = g_rand_int_range (g->rand, 1, depth < 2 ? 4 : 3);
+  char *prev_exit = NULL;
+
+  for (int i = 0; i < n; i++)
+    {
+      char *in, *out;
+
+      gen_step (g, sc, depth, &in, &out);
+      if (prev_exit == NULL)
+        *entry = in;
+      else
+        {
+          gen_flow (g, sc, prev_exit, in);
+          g_free (prev_exit);
+          g_free (in);
+        }
+      prev_exit = out;
+    }
+  *exit = prev_exit;
+}
+
+static char *
+gen_layout_process (guint32 seed)
+{
+  LayoutGen g = { g_rand_new_with_seed (seed), 0 };
+  GenScope top = { json_array_new (), json_array_new () };
+  g_autoptr(JsonNode) root = json_node_new (JSON_NODE_OBJECT);
+  JsonObject *o = json_object_new ();
+  JsonObject *vars = json_object_new ();
+  char *text;
+
+  gen_scope_content (&g, &top, 0);
+  json_object_set_string_member (o, "format", "winnow.process/1");
+  json_object_set_string_member (o, "id", "random");
+  json_object_set_int_member (vars, "n", 0);
+  json_object_set_object_member (o, "variables", vars);
+  json_object_set_array_member (o, "nodes", top.nodes);
+  json_object_set_array_member (o, "flows", top.flows);
+  json_node_take_object (root, o);
+  text = json_to_string (root, TRUE);
+  g_rand_free (g.rand);
+  return text;
+}
+
+/* Over random processes with nested sub-processes, boundaries on them and
+ * event sub-processes: the invariants of every layout hold, a container's
+ * content (shapes, texts, flows) lies inside it, and a container's boundaries
+ * sit on its bottom border. */
+static void
+test_random_containers (void)
+{
+  guint containers = 0;
+
+  for (guint32 seed = 1; seed <= 300; seed++)
+    {
+      g_autofree char *json = gen_layout_process (seed);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(WnProcess) process = wn_load_process_data (json, -1, "random.json", NULL, &error);
+      FakeTexts texts = { 0 };
+      WinnowLayout *layout;
+
+      if (process == NULL)
+        g_error ("seed %u: %s\n%s", seed, error->message, json);
+      layout = lay_out (process, &texts);
+      assert_well_formed (layout, process);
+      for (guint i = 0; i < process->n_nodes; i++)
+        {
+          const WnNode *node = &process->nodes[i];
+          const WinnowLayoutNode *n = &layout->nodes[i];
+
+          if (winnow_layout_is_attached (process, node) && layout->nodes[node->attached_to].container)
+            g_assert_cmpfloat_with_epsilon (n->cy, layout->nodes[node->attached_to].box.y +
+                                                   layout->nodes[node->attached_to].box.height, EPSILON);
+          if (!n->container)
+            continue;
+          containers++;
+          for (guint j = 0; j < process->n_nodes; j++)
+            if (is_inside (process, &process->nodes[j], i) && layout->nodes[j].label != NULL)
+              assert_within (&n->box, &layout->nodes[j].label_rect, 2);
+          for (guint f = 0; f < process->n_flows; f++)
+            {
+              const WinnowLayoutFlow *fg = &layout->flows[f];
+
+              if (!is_inside (process, &process->nodes[process->flows[f].from], i))
+                continue;
+              for (guint k = 0; k < fg->points->len; k++)
+                {
+                  const WinnowLayoutPoint *pt = &g_array_index (fg->points, WinnowLayoutPoint, k);
+                  WinnowLayoutRect r = { pt->x, pt->y, 0, 0 };
+
+                  assert_within (&n->box, &r, 2);
+                }
+              if (fg->label != NULL)
+                assert_within (&n->box, &fg->label_rect, 2);
+            }
+        }
+      winnow_layout_free (layout);
+      g_assert_cmpuint (texts.live, ==, 0);
+    }
+  g_test_message ("%u containers", containers);
+  g_assert_cmpuint (containers, >, 300);
+}
+
 static void
 test_loop (void)
 {
@@ -751,5 +1056,6 @@ main (int argc, char **argv)
   g_test_add_func ("/app/Layout/containers", test_containers);
   g_test_add_func ("/app/Layout/event-subprocesses", test_event_subprocesses);
   g_test_add_func ("/app/Layout/bpmn-subprocesses", test_bpmn_subprocesses);
+  g_test_add_func ("/app/Layout/random-containers", test_random_containers);
   return g_test_run ();
 }
