@@ -1443,6 +1443,8 @@ winnow_diagram_snapshot (GtkWidget   *widget,
   memset (&pal, 0, sizeof pal);
   palette_init (self, &pal);
   selected = node_index (p, self->selected);
+  if (selected >= 0)   /* a node a closed sub-process hides: the ring goes round the sub-process */
+    selected = (int) winnow_layout_shown_as (self->layout, p, (guint) selected);
 
   if (self->scene == NULL || self->scene_key.w != w || self->scene_key.h != h ||
       self->scene_key.zoom != self->zoom || self->scene_key.off_x != self->off_x ||

@@ -927,6 +927,8 @@ test_collapsed (void)
   WinnowDiagram *d = WINNOW_DIAGRAM (diagram);
   g_autoptr(GdkTexture) plain = NULL;
   g_autoptr(GdkTexture) badged = NULL;
+  g_autoptr(GdkTexture) with_book = NULL;
+  g_autoptr(GdkTexture) with_ship = NULL;
   graphene_rect_t ship, book;
   guint active = 0;
   GtkWidget *window;
@@ -942,6 +944,14 @@ test_collapsed (void)
   g_assert_cmpuint (active, ==, 1);
   badged = render (window, diagram);
   g_assert_cmpuint (count_differences (plain, badged), >, 100);
+  /* selecting a hidden node (from a table) rings the closed box */
+  winnow_diagram_clear_badges (d);
+  winnow_diagram_set_selected_node (d, "book");
+  with_book = render (window, diagram);
+  g_assert_cmpuint (count_differences (plain, with_book), >, 100);
+  winnow_diagram_set_selected_node (d, "ship");
+  with_ship = render (window, diagram);
+  g_assert_cmpuint (count_differences (with_book, with_ship), ==, 0);
   gtk_window_destroy (GTK_WINDOW (window));
   render_to_png (process, "diagram-bpmn-subprocesses.png", FALSE, NULL);
 }
