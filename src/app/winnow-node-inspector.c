@@ -211,6 +211,7 @@ reset_operator (WinnowNodeInspector *self,
 {
   OpKind kind = op_kind (node);
 
+  g_clear_pointer (&self->op_ids, g_ptr_array_unref);   /* the list is made again (the choice kept) */
   adw_preferences_group_set_description (self->operator_group,
                                          kind == OP_USER ? _("Complete the user task, or throw a BPMN error from it")
                                                          : _("Correlate a message to an instance that waits for it"));
@@ -414,6 +415,7 @@ static void
 run_changed_cb (WinnowSession       *session,
                 WinnowNodeInspector *self)
 {
+  g_clear_pointer (&self->op_ids, g_ptr_array_unref);   /* a new run: the list's times are its */
   update_node_inspector (self);
 }
 
