@@ -880,6 +880,7 @@ test_containers (void)
   GtkWidget *diagram = winnow_diagram_new ();
   WinnowDiagram *d = WINNOW_DIAGRAM (diagram);
   graphene_rect_t payment, charge, declined;
+  double w, h;
   g_autoptr(GdkTexture) plain = NULL;
   g_autoptr(GdkTexture) badged = NULL;
   GtkWidget *window;
@@ -907,6 +908,16 @@ test_containers (void)
   d = WINNOW_DIAGRAM (diagram);
   winnow_diagram_set_process (d, process);
   window = show_in_window (diagram);
+  /* zoom to fit takes in every container with its content and boundaries */
+  winnow_diagram_zoom_in (d);
+  winnow_diagram_zoom_to_fit (d);
+  winnow_diagram_get_layout_size (d, &w, &h);
+  payment = bounds_of (d, "payment");
+  declined = bounds_of (d, "declined");
+  g_assert_cmpfloat (payment.origin.x + payment.size.width, <=, w);
+  g_assert_cmpfloat (declined.origin.y + declined.size.height, <=, h);
+  g_assert_cmpfloat (w * winnow_diagram_get_zoom (d), <=, gtk_widget_get_width (diagram) + 0.5);
+  g_assert_cmpfloat (h * winnow_diagram_get_zoom (d), <=, gtk_widget_get_height (diagram) + 0.5);
   plain = render (window, diagram);
   winnow_diagram_set_badges (d, "charge", 1, 2, 0);
   badged = render (window, diagram);
