@@ -64,6 +64,7 @@ typedef struct {
   FILE       *csv_out;
   const char *self;
   const char *tab;          /* the gui rows: a tab the probe shows first, or NULL */
+  gboolean    compare;      /* the gui rows: a comparison kept running meanwhile */
 } Bench;
 
 /* ---- clocks and memory ---- */
@@ -1255,6 +1256,7 @@ typedef struct {
   double work_p95_ms;
   double interval_p95_ms;
   guint  frames;
+  guint  compares;          /* comparisons the probe started (bench->compare) */
 } GuiRun;
 
 static double
@@ -1328,6 +1330,10 @@ gui_once (Bench      *bench,
     env = g_environ_setenv (env, "WN_PROBE_TAB", bench->tab, TRUE);
   else
     env = g_environ_unsetenv (env, "WN_PROBE_TAB");
+  if (bench->compare)
+    env = g_environ_setenv (env, "WN_PROBE_COMPARE", "1", TRUE);
+  else
+    env = g_environ_unsetenv (env, "WN_PROBE_COMPARE");
   if (bench->schemas != NULL)
     env = g_environ_setenv (env, "GSETTINGS_SCHEMA_DIR", bench->schemas, TRUE);
   if (renderer != NULL)
@@ -1349,9 +1355,15 @@ gui_once (Bench      *bench,
   run->work_p95_ms = probe_field (line, "work_p95_us") / 1000.0;
   run->interval_p95_ms = probe_field (line, "interval_p95_us") / 1000.0;
   run->frames = (guint) MAX (0, probe_field (line, "frames"));
+  run->compares = (guint) MAX (0, probe_field (line, "compares"));
   if (run->frames == 0)
     {
       *reason = g_strdup ("(the app drew no frame while running)");
+      return FALSE;
+    }
+  if (bench->compare && run->compares == 0)
+    {
+      *reason = g_strdup ("(no comparison started: no Compare tab, or its Run was never enabled)");
       return FALSE;
     }
   return TRUE;
@@ -1393,17 +1405,27 @@ gui_rows (Bench      *bench,
 }
 
 /* The same 10⁴ orders played with the Timeline tab shown: its aggregate
- * view (above 500 instances) copies and counts the trace every frame. */
+ * view (above 500 instances) folds the events of each frame and counts its
+ * columns. Then the same while the Compare tab's variants run on the other
+ * threads (the probe starts a comparison whenever none runs), with the
+ * Timeline tab shown and with the Compare tab's own plots shown. */
 static void
 gui_timeline_rows (Bench *bench)
 {
   bench->tab = "timeline";
   gui_rows (bench, "cairo", FALSE, "cairo, Timeline tab aggregated", TRUE);
+  bench->compare = TRUE;
+  gui_rows (bench, "cairo", FALSE, "cairo, Timeline aggregated, a Compare running", TRUE);
+  bench->tab = "compare";
+  gui_rows (bench, "cairo", FALSE, "cairo, Compare tab, a Compare running", TRUE);
+  bench->compare = FALSE;
   bench->tab = NULL;
 }
 
+/* `all` FALSE: the Timeline and Compare rows alone (--only gui-timeline). */
 static void
-bench_gui (Bench *bench)
+bench_gui (Bench    *bench,
+           gboolean  all)
 {
   print_section ("GUI: the app under Xvfb, Monte-Carlo example (-n 10000) at fast-forward, 5 s of frames");
   if (bench->app == NULL || bench->probe == NULL)
@@ -1421,11 +1443,14 @@ bench_gui (Bench *bench)
   /* Xvfb has no GPU: GTK's GL renderer there runs on Mesa's software
    * rasterizer, so the targets apply to the cairo renderer, which measures the
    * app's own drawing; the default renderer is shown for comparison. */
-  gui_rows (bench, "cairo", FALSE, "GSK_RENDERER=cairo", TRUE);
-  /* GTK 4.8 on X11 loads GL (here Mesa with LLVM) to choose the window's
-   * visual even when cairo draws; this shows what that costs at start */
-  gui_rows (bench, "cairo", TRUE, "cairo, GDK_DEBUG=gl-disable", FALSE);
-  gui_rows (bench, NULL, FALSE, "GTK's default renderer", FALSE);
+  if (all)
+    {
+      gui_rows (bench, "cairo", FALSE, "GSK_RENDERER=cairo", TRUE);
+      /* GTK 4.8 on X11 loads GL (here Mesa with LLVM) to choose the window's
+       * visual even when cairo draws; this shows what that costs at start */
+      gui_rows (bench, "cairo", TRUE, "cairo, GDK_DEBUG=gl-disable", FALSE);
+      gui_rows (bench, NULL, FALSE, "GTK's default renderer", FALSE);
+    }
   gui_timeline_rows (bench);
 }
 
@@ -2402,7 +2427,7 @@ main (int    argc,
   GOptionEntry entries[] = {
     { "runs", 'r', 0, G_OPTION_ARG_INT, &runs, "Runs per measure (the table shows the median)", "N" },
     { "quick", 0, 0, G_OPTION_ARG_NONE, &quick, "Smaller sizes, for a smoke test", NULL },
-    { "only", 0, 0, G_OPTION_ARG_STRING, &only, "Comma-separated: throughput,fetch,memory,travel,travel-app,load,gui,peer,sweep,rest", "LIST" },
+    { "only", 0, 0, G_OPTION_ARG_STRING, &only, "Comma-separated: throughput,fetch,memory,travel,travel-app,load,gui (gui-timeline: its Timeline and Compare rows alone),peer,sweep,rest", "LIST" },
     { "data", 0, 0, G_OPTION_ARG_FILENAME, &data_dir, "The bench's process files", "DIR" },
     { "winnow-run", 0, 0, G_OPTION_ARG_FILENAME, &winnow_run, "The runner to compare with the peer", "PATH" },
     { "peer", 0, 0, G_OPTION_ARG_FILENAME, &peer_dir, "The peer's directory (run.mjs, node_modules)", "DIR" },
@@ -2475,7 +2500,9 @@ main (int    argc,
   if (wanted (&bench, "load"))
     bench_load (&bench);
   if (wanted (&bench, "gui"))
-    bench_gui (&bench);
+    bench_gui (&bench, TRUE);
+  else if (wanted (&bench, "gui-timeline"))
+    bench_gui (&bench, FALSE);
   if (wanted (&bench, "travel-app"))
     bench_travel_app (&bench);
   if (wanted (&bench, "peer") && bench.winnow_run != NULL)

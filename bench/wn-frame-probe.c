@@ -19,6 +19,12 @@
  * frames' after-paint, which the engine's own batches lengthen when they hog
  * the main loop.
  *
+ * WN_PROBE_COMPARE=1 keeps a comparison running off the GTK thread while the
+ * frames are recorded (issue 21: the app stays responsive while one runs):
+ * the Compare tab's compare.run, with its own variants, is activated as the
+ * run starts and again whenever the last one has ended; the line then ends
+ * with compares=… (how many were started).
+ *
  * WN_PROBE_TRAVEL=K measures time travel instead (issue 22): the run is
  * played at fast-forward to its end (the session's "alert" signal says
  * finished), then Step Back (win.step-back) is activated K times, and
@@ -70,6 +76,10 @@ typedef struct {
   GArray     *scrub_us;        /* gint64 */
   GArray     *back_cpu_us;     /* gint64: the CPU time the app spent on it (the machine's load aside) */
   GArray     *scrub_cpu_us;    /* gint64 */
+  /* WN_PROBE_COMPARE */
+  gboolean    compare;
+  GtkWidget  *compare_page;    /* the app's WinnowComparePage */
+  guint       compares;        /* comparisons started */
 } Probe;
 
 static Probe probe;
@@ -134,12 +144,17 @@ finish (void)
       printf ("\n");
     }
   else
-    printf ("wn-frame-probe: first_frame_us=%" G_GINT64_FORMAT " frames=%u"
-            " work_p50_us=%" G_GINT64_FORMAT " work_p95_us=%" G_GINT64_FORMAT
-            " interval_p50_us=%" G_GINT64_FORMAT " interval_p95_us=%" G_GINT64_FORMAT "\n",
-            probe.first_frame, probe.work->len,
-            percentile (probe.work, 50), percentile (probe.work, 95),
-            percentile (probe.intervals, 50), percentile (probe.intervals, 95));
+    {
+      printf ("wn-frame-probe: first_frame_us=%" G_GINT64_FORMAT " frames=%u"
+              " work_p50_us=%" G_GINT64_FORMAT " work_p95_us=%" G_GINT64_FORMAT
+              " interval_p50_us=%" G_GINT64_FORMAT " interval_p95_us=%" G_GINT64_FORMAT,
+              probe.first_frame, probe.work->len,
+              percentile (probe.work, 50), percentile (probe.work, 95),
+              percentile (probe.intervals, 50), percentile (probe.intervals, 95));
+      if (probe.compare)
+        printf (" compares=%u", probe.compares);
+      printf ("\n");
+    }
   fflush (stdout);
   if (app != NULL)
     g_application_quit (app);
@@ -238,6 +253,55 @@ travel_start_cb (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
+/* The first widget under `widget` (itself included) that `is` says is the one. */
+static GtkWidget *
+find_widget (GtkWidget *widget,
+             gboolean (*is) (GtkWidget *widget, gconstpointer what),
+             gconstpointer what)
+{
+  if (is (widget, what))
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_widget (child, is, what);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static gboolean
+is_compare_page (GtkWidget     *widget,
+                 gconstpointer  what)
+{
+  return g_str_equal (G_OBJECT_TYPE_NAME (widget), "WinnowComparePage");
+}
+
+/* A button bound to the action named `what`. */
+static gboolean
+is_action_button (GtkWidget     *widget,
+                  gconstpointer  what)
+{
+  return GTK_IS_BUTTON (widget) && g_strcmp0 (gtk_actionable_get_action_name (GTK_ACTIONABLE (widget)), what) == 0;
+}
+
+/* Start a comparison whenever none runs: the Run button is sensitive (its
+ * action enabled) then. */
+static gboolean
+compare_cb (gpointer data)
+{
+  GtkWidget *run = find_widget (probe.compare_page, is_action_button, "compare.run");
+
+  if (probe.done)
+    return G_SOURCE_REMOVE;
+  if (run != NULL && gtk_widget_get_sensitive (run) &&
+      gtk_widget_activate_action (probe.compare_page, "compare.run", NULL))
+    probe.compares++;
+  return G_SOURCE_CONTINUE;
+}
+
 static gboolean
 start_run_cb (gpointer data)
 {
@@ -249,6 +313,18 @@ start_run_cb (gpointer data)
       probe.first_frame = -1;
       finish ();
       return G_SOURCE_REMOVE;
+    }
+  if (probe.compare)
+    {
+      probe.compare_page = find_widget (probe.window, is_compare_page, NULL);
+      if (probe.compare_page == NULL)
+        {
+          printf ("wn-frame-probe: error=the window has no Compare tab (WinnowComparePage)\n");
+          probe.first_frame = -1;
+          finish ();
+          return G_SOURCE_REMOVE;
+        }
+      g_timeout_add (50, compare_cb, NULL);
     }
   if (g_getenv ("WN_PROBE_TAB") != NULL && g_action_group_has_action (actions, "show-tab"))
     g_action_group_activate_action (actions, "show-tab", g_variant_new_string (g_getenv ("WN_PROBE_TAB")));
@@ -396,6 +472,7 @@ probe_init (void)
   const char *scrub = g_getenv ("WN_PROBE_SCRUB");
 
   probe.dump = g_getenv ("WN_PROBE_DUMP") != NULL;
+  probe.compare = g_strcmp0 (g_getenv ("WN_PROBE_COMPARE"), "1") == 0;
   probe.origin = spawn != NULL ? g_ascii_strtoll (spawn, NULL, 10) : g_get_monotonic_time ();
   probe.first_frame = -1;
   probe.duration = (gint64) ((seconds != NULL ? g_ascii_strtod (seconds, NULL) : 5.0) * G_USEC_PER_SEC);

@@ -7,9 +7,11 @@
  * service task, a row per state — executions running, jobs waiting out a
  * backoff, failed attempts — each counting, in every pixel column of the
  * axis, how many spans were in progress during it on average (or the marks
- * in it). One pass over
- * the trace's spans per frame: its cost grows with the jobs, not with what a
- * lane view would draw. Plain data, no GTK.
+ * in it). The aggregate folds the trace as it grows: a frame reads only the
+ * changes of the events since the last one (winnow_trace_get_changes()), and
+ * counts a column with two searches, so a frame's cost follows the new
+ * events and the columns, not the run's length; a travel or a restart (a new
+ * generation of the trace) is folded again whole. Plain data, no GTK.
  */
 #pragma once
 
@@ -32,7 +34,9 @@ WinnowAggregate      *winnow_aggregate_new        (void);
 void                  winnow_aggregate_free       (WinnowAggregate *self);
 
 /* Count the trace over n_columns columns, column c covering
- * [t0 + c·scale, t0 + (c + 1)·scale) µs; `now` stands for open ends. */
+ * [t0 + c·scale, t0 + (c + 1)·scale) µs; `now` (the trace's end, if that is
+ * later) stands for open ends. What was counted before is folded on: the
+ * same trace again reads only what changed since. */
 void                  winnow_aggregate_compute    (WinnowAggregate *self,
                                                    WinnowTrace     *trace,
                                                    WnTime           t0,

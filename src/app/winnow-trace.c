@@ -17,6 +17,8 @@ struct _WinnowTrace
   gboolean    lanes_dirty;
   WnTime      end;
   guint64     stamp;          /* bumped by every event, clear and cut */
+  guint64     generation;     /* bumped by every clear and cut */
+  GArray     *changes;        /* WinnowTraceChange, this generation's */
   guint       n_events;       /* fed since the last clear */
   /* every change of track_jobs, for winnow_trace_truncate() to undo */
   GArray     *track_undo;     /* TrackUndo */
@@ -29,6 +31,25 @@ typedef struct {
   guint           event;
   WinnowJobTrace *prev;
 } TrackUndo;
+
+/* An event changed `instance` (and `job`): for the readers of the changes. */
+static void
+note_change (WinnowTrace         *self,
+             WinnowTraceInstance *instance,
+             WinnowJobTrace      *job)
+{
+  WinnowTraceChange change = { instance, job };
+
+  if (!self->replaying)
+    g_array_append_val (self->changes, change);
+}
+
+static void
+new_generation (WinnowTrace *self)
+{
+  self->generation++;
+  g_array_set_size (self->changes, 0);
+}
 
 static void
 execution_clear (gpointer data)
@@ -266,6 +287,7 @@ job_event (WinnowTrace   *self,
   job->version++;
   if (!self->replaying)
     g_array_append_val (job->events, self->n_events);
+  note_change (self, job->instance, job);
 
   switch (ev->phase)
     {
@@ -415,6 +437,7 @@ remove_job (WinnowTrace   *self,
   job->version++;
   if (!self->replaying)
     g_array_append_val (job->events, self->n_events);
+  note_change (self, job->instance, job);
 }
 
 /* track_jobs at `track` becomes `job` (NULL: removed), undoably. */
@@ -477,6 +500,7 @@ winnow_trace_new (void)
   self->track_jobs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->lanes = g_array_new (FALSE, FALSE, sizeof (WinnowLane));
   self->track_undo = g_array_new (FALSE, FALSE, sizeof (TrackUndo));
+  self->changes = g_array_new (FALSE, FALSE, sizeof (WinnowTraceChange));
   return self;
 }
 
@@ -500,6 +524,7 @@ winnow_trace_unref (WinnowTrace *self)
   g_ptr_array_unref (self->instances);
   g_array_unref (self->lanes);
   g_array_unref (self->track_undo);
+  g_array_unref (self->changes);
   g_free (self);
 }
 
@@ -518,6 +543,7 @@ winnow_trace_clear (WinnowTrace *self)
   self->stamp++;
   self->n_events = 0;
   g_array_set_size (self->track_undo, 0);
+  new_generation (self);
 }
 
 void
@@ -546,6 +572,7 @@ winnow_trace_add_event (WinnowTrace   *self,
             instance->ends = g_array_new (FALSE, FALSE, sizeof (guint));
           g_array_append_val (instance->ends, self->n_events);
         }
+      note_change (self, instance, NULL);
       break;
     case WN_EV_NODE:
       node_event (self, ev);
@@ -730,6 +757,7 @@ winnow_trace_truncate (WinnowTrace   *self,
 
   self->n_events = n_events;
   self->stamp++;
+  new_generation (self);
   if (n_events > 0)
     {
       WnEvent last;
@@ -805,6 +833,18 @@ winnow_trace_get_stamp (WinnowTrace *self)
 {
   g_return_val_if_fail (self != NULL, 0);
   return self->stamp;
+}
+
+const WinnowTraceChange *
+winnow_trace_get_changes (WinnowTrace *self,
+                          guint       *n_changes,
+                          guint64     *generation)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  *n_changes = self->changes->len;
+  *generation = self->generation;
+  return (const WinnowTraceChange *) (gpointer) self->changes->data;
 }
 
 WnTime

@@ -173,6 +173,23 @@ const WinnowLane *winnow_trace_get_lanes     (WinnowTrace    *trace,
                                               guint          *n_lanes);
 /* Changes whenever the trace does (an event added, a clear). */
 guint64          winnow_trace_get_stamp      (WinnowTrace    *trace);
+
+/* What one event changed: an instance, and the job it changed, if any (a
+ * job's first change may have made its instance too). */
+typedef struct {
+  WinnowTraceInstance *instance;
+  WinnowJobTrace      *job;         /* NULL: the instance alone */
+} WinnowTraceChange;
+
+/* The changes of the events fed since the trace's generation began, one per
+ * event that changed a job or an instance, in the order fed: what a reader
+ * that keeps a position in them (the timeline's aggregate) folds since it
+ * last read. A clear or a cut back (winnow_trace_truncate) begins a new
+ * generation with no changes: a reader that saw the old one reads the trace
+ * again whole (the objects it knew may be gone). */
+const WinnowTraceChange *winnow_trace_get_changes (WinnowTrace *trace,
+                                                   guint       *n_changes,
+                                                   guint64     *generation);
 /* The latest time any event carried (0 when none). */
 WnTime           winnow_trace_get_end        (WinnowTrace    *trace);
 

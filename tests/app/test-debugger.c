@@ -1663,8 +1663,8 @@ test_timeline_aggregate (void)
   g_assert_cmpuint (items, <=, 4 * gtk_widget_get_width (GTK_WIDGET (timeline)));
 
   /* the counts: every order active from t = 0, none at the end */
-  /* figures: copying the trace (a frame while the run plays) and counting
-   * it (a frame while zooming or panning) */
+  /* figures: folding the whole trace (a travel's frame) and counting it
+   * again (a frame while zooming or panning) */
   {
     gint64 copy[11], count[11];
 
@@ -1681,7 +1681,7 @@ test_timeline_aggregate (void)
       }
     qsort (copy, G_N_ELEMENTS (copy), sizeof copy[0], compare_gint64);
     qsort (count, G_N_ELEMENTS (count), sizeof count[0], compare_gint64);
-    g_test_message ("aggregate of 10^4 instances: copied and counted median %.2f ms (%.2f to %.2f), "
+    g_test_message ("aggregate of 10^4 instances: folded and counted median %.2f ms (%.2f to %.2f), "
                     "counted again median %.2f ms (%.2f to %.2f)", copy[5] / 1000.0, copy[0] / 1000.0,
                     copy[10] / 1000.0, count[5] / 1000.0, count[0] / 1000.0, count[10] / 1000.0);
   }
