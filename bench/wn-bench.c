@@ -1331,7 +1331,8 @@ gui_once (Bench      *bench,
   else
     env = g_environ_unsetenv (env, "WN_PROBE_TAB");
   if (bench->compare)
-    env = g_environ_setenv (env, "WN_PROBE_COMPARE", "1", TRUE);
+    /* orders enough for a comparison to outlast the frames recorded */
+    env = g_environ_setenv (env, "WN_PROBE_COMPARE", "100000", TRUE);
   else
     env = g_environ_unsetenv (env, "WN_PROBE_COMPARE");
   if (bench->schemas != NULL)

@@ -19,11 +19,12 @@
  * frames' after-paint, which the engine's own batches lengthen when they hog
  * the main loop.
  *
- * WN_PROBE_COMPARE=1 keeps a comparison running off the GTK thread while the
- * frames are recorded (issue 21: the app stays responsive while one runs):
- * the Compare tab's compare.run, with its own variants, is activated as the
- * run starts and again whenever the last one has ended; the line then ends
- * with compares=… (how many were started).
+ * WN_PROBE_COMPARE=ORDERS keeps a comparison running off the GTK thread
+ * while the frames are recorded (issue 21: the app stays responsive while
+ * one runs): the Compare tab's Orders (its first spin button) is set to
+ * ORDERS and its compare.run, with its own variants, is activated as the run
+ * starts and again whenever the last one has ended; the line then ends with
+ * compares=… (how many were started).
  *
  * WN_PROBE_TRAVEL=K measures time travel instead (issue 22): the run is
  * played at fast-forward to its end (the session's "alert" signal says
@@ -77,7 +78,7 @@ typedef struct {
   GArray     *back_cpu_us;     /* gint64: the CPU time the app spent on it (the machine's load aside) */
   GArray     *scrub_cpu_us;    /* gint64 */
   /* WN_PROBE_COMPARE */
-  gboolean    compare;
+  guint       compare;         /* WN_PROBE_COMPARE: the orders of a variant's seed; 0: none */
   GtkWidget  *compare_page;    /* the app's WinnowComparePage */
   guint       compares;        /* comparisons started */
 } Probe;
@@ -279,6 +280,13 @@ is_compare_page (GtkWidget     *widget,
   return g_str_equal (G_OBJECT_TYPE_NAME (widget), "WinnowComparePage");
 }
 
+static gboolean
+is_spin_button (GtkWidget     *widget,
+                gconstpointer  what)
+{
+  return GTK_IS_SPIN_BUTTON (widget);
+}
+
 /* A button bound to the action named `what`. */
 static gboolean
 is_action_button (GtkWidget     *widget,
@@ -316,14 +324,18 @@ start_run_cb (gpointer data)
     }
   if (probe.compare)
     {
+      GtkWidget *orders;
+
       probe.compare_page = find_widget (probe.window, is_compare_page, NULL);
-      if (probe.compare_page == NULL)
+      orders = probe.compare_page != NULL ? find_widget (probe.compare_page, is_spin_button, NULL) : NULL;
+      if (orders == NULL)
         {
-          printf ("wn-frame-probe: error=the window has no Compare tab (WinnowComparePage)\n");
+          printf ("wn-frame-probe: error=the window has no Compare tab (WinnowComparePage) with its Orders\n");
           probe.first_frame = -1;
           finish ();
           return G_SOURCE_REMOVE;
         }
+      gtk_spin_button_set_value (GTK_SPIN_BUTTON (orders), probe.compare);
       g_timeout_add (50, compare_cb, NULL);
     }
   if (g_getenv ("WN_PROBE_TAB") != NULL && g_action_group_has_action (actions, "show-tab"))
@@ -472,7 +484,8 @@ probe_init (void)
   const char *scrub = g_getenv ("WN_PROBE_SCRUB");
 
   probe.dump = g_getenv ("WN_PROBE_DUMP") != NULL;
-  probe.compare = g_strcmp0 (g_getenv ("WN_PROBE_COMPARE"), "1") == 0;
+  probe.compare = g_getenv ("WN_PROBE_COMPARE") != NULL
+                  ? (guint) g_ascii_strtoull (g_getenv ("WN_PROBE_COMPARE"), NULL, 10) : 0;
   probe.origin = spawn != NULL ? g_ascii_strtoll (spawn, NULL, 10) : g_get_monotonic_time ();
   probe.first_frame = -1;
   probe.duration = (gint64) ((seconds != NULL ? g_ascii_strtod (seconds, NULL) : 5.0) * G_USEC_PER_SEC);

@@ -12,6 +12,9 @@ G_BEGIN_DECLS
 #define WINNOW_TYPE_COMPARE_PAGE (winnow_compare_page_get_type ())
 G_DECLARE_FINAL_TYPE (WinnowComparePage, winnow_compare_page, WINNOW, COMPARE_PAGE, WinnowPanel)
 
+/* How much nicer than the window the variants' threads run (Linux). */
+#define WINNOW_COMPARE_NICE 10
+
 /* What the Run button does, with the page's fields as they are. FALSE (and the
  * reason shown on the page) when the variants cannot run. */
 gboolean   winnow_compare_page_run        (WinnowComparePage *self);
