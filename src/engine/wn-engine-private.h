@@ -44,7 +44,7 @@ struct _WnTrack
   /* Engine II (wn-instance.c, "scopes"); NULL in a v1 process */
   WnScope      *scope;          /* the sub-process scope it runs in; NULL: the process */
   WnScope      *inner;          /* while at a subProcess: the scope it waits on */
-  GPtrArray    *boundary_timers;/* while at a host with timer boundaries: BoundaryTimer* */
+  GPtrArray    *boundary_timers;/* while at a host with boundary events or at an event gateway: BoundaryWait* */
   gboolean      user_task;      /* waiting at a userTask for a person */
   const WnUserTaskSpec *user_rule; /* the scenario's rule that will finish it, or NULL */
   guint         user_pool;      /* its rule's people (index + 1 into scenario->people), or 0 */

@@ -1165,25 +1165,50 @@ track_run (WnTrack *track,
  * are armed when their host is entered and disarmed when the track leaves it.
  */
 
-/* A boundary event armed on the track at its host: a timer, or a message
- * subscription (with its correlation key). */
+/* A wait for an event, armed: a timer, or a message subscription with its
+ * correlation key. The first member of what waits (BoundaryWait,
+ * EventStart), which the scheduler's callbacks are given. */
 typedef struct {
-  WnTrack   *track;        /* the track at the host */
-  guint      boundary;     /* the boundary event's node index, or an event gateway's target */
-  int        flow;         /* an event gateway's: the flow to the target; -1: a boundary */
-  guint      fired;
+  guint      fired;        /* a timer: how often it has fired */
   WnTimerId  id;           /* a timer: 0 when not pending */
   JsonNode  *key;          /* a message: its correlation key, or NULL */
   gboolean   keyed;        /* a message: it has a correlation (key NULL: it failed, takes none) */
+} EventWait;
+
+/* A boundary event armed on the track at its host, or an event gateway's
+ * target. */
+typedef struct {
+  EventWait  wait;
+  WnTrack   *track;        /* the track at the host */
+  guint      boundary;     /* the boundary event's node index, or an event gateway's target */
+  int        flow;         /* an event gateway's: the flow to the target; -1: a boundary */
 } BoundaryWait;
 
+/* Frees a BoundaryWait or an EventStart (GDestroyNotify). */
 static void
-boundary_wait_free (gpointer data)
+event_wait_free (gpointer data)
 {
-  BoundaryWait *wait = data;
+  EventWait *wait = data;
 
   g_clear_pointer (&wait->key, json_node_unref);
   g_free (wait);
+}
+
+/* Cancel the timers of `waits` (EventWait*, as their first member) and free them. */
+static void
+disarm_waits (WnEngine  *engine,
+              GPtrArray *waits)
+{
+  if (waits == NULL)
+    return;
+  for (guint i = 0; i < waits->len; i++)
+    {
+      EventWait *wait = g_ptr_array_index (waits, i);
+
+      if (wait->id != 0)
+        wn_scheduler_cancel (engine->scheduler, wait->id);
+    }
+  g_ptr_array_unref (waits);
 }
 
 /* A wait's correlation key, from the variables as they are when it begins. An
@@ -1199,6 +1224,27 @@ correlation_key (WnInstance   *instance,
     return NULL;
   scope.variables = instance_variables (instance);
   return wn_lite_eval_json (node->correlation, &scope, NULL);
+}
+
+/* Arm `wait` for `event`: with `message`, a subscription to its message
+ * keyed by the variables as they are now; else a timer that calls `func`
+ * with `wait` after `delay`. */
+static void
+begin_wait (EventWait    *wait,
+            WnInstance   *instance,
+            const WnNode *event,
+            gboolean      message,
+            WnTime        delay,
+            WnActionFunc  func)
+{
+  if (message)
+    {
+      wait->keyed = event->correlation != NULL;
+      wait->key = correlation_key (instance, event);
+      _wn_engine_wait_began (instance->engine);
+    }
+  else
+    wait->id = wn_scheduler_after (instance->engine->scheduler, delay, func, wait);
 }
 
 static void
@@ -1638,13 +1684,13 @@ boundary_timer_cb (gpointer data)
 
   if (timer->flow >= 0)
     {
-      timer->id = 0;
+      timer->wait.id = 0;
       track->loop_steps = 0;
       take_event_flow (track, timer, NULL, NULL);
       return;
     }
-  timer->id = 0;
-  timer->fired++;
+  timer->wait.id = 0;
+  timer->wait.fired++;
   track->loop_steps = 0;  /* timers are never 0 long: time has moved */
   ev.node = boundary->id;
   emit (track, WN_EV_TIMER, WN_PH_FIRED, &ev);
@@ -1652,8 +1698,8 @@ boundary_timer_cb (gpointer data)
     {
       WnTrack *branch;
 
-      if (timer->fired < boundary->repeat)
-        timer->id = wn_scheduler_after (instance->engine->scheduler, boundary->timer, boundary_timer_cb, timer);
+      if (timer->wait.fired < boundary->repeat)
+        timer->wait.id = wn_scheduler_after (instance->engine->scheduler, boundary->timer, boundary_timer_cb, timer);
       branch = track_new (instance, boundary->index, track->scope);
       track_run (branch, -2);
     }
@@ -1668,19 +1714,7 @@ boundary_timer_cb (gpointer data)
 static void
 disarm_boundaries (WnTrack *track)
 {
-  GPtrArray *timers = track->boundary_timers;
-
-  if (timers == NULL)
-    return;
-  track->boundary_timers = NULL;
-  for (guint i = 0; i < timers->len; i++)
-    {
-      BoundaryWait *timer = g_ptr_array_index (timers, i);
-
-      if (timer->id != 0)
-        wn_scheduler_cancel (track->instance->engine->scheduler, timer->id);
-    }
-  g_ptr_array_unref (timers);
+  disarm_waits (track->instance->engine, g_steal_pointer (&track->boundary_timers));
 }
 
 /* Arm the timer boundaries of `node`, which the track has just entered. One
@@ -1700,21 +1734,14 @@ arm_boundaries (WnTrack      *track,
       if (boundary->timer <= 0 && boundary->message == NULL)
         continue;
       if (track->boundary_timers == NULL)
-        track->boundary_timers = g_ptr_array_new_with_free_func (boundary_wait_free);
+        track->boundary_timers = g_ptr_array_new_with_free_func (event_wait_free);
       timer = g_new0 (BoundaryWait, 1);
       timer->track = track;
       timer->boundary = boundary->index;
       timer->flow = -1;
-      if (boundary->message != NULL)
-        {
-          timer->keyed = boundary->correlation != NULL;
-          timer->key = correlation_key (track->instance, boundary);
-          _wn_engine_wait_began (track->instance->engine);
-        }
-      else
-        timer->id = wn_scheduler_after (track->instance->engine->scheduler,
-                                        timer_wait (track->instance->engine, boundary, boundary->timer),
-                                        boundary_timer_cb, timer);
+      begin_wait (&timer->wait, track->instance, boundary, boundary->message != NULL,
+                  boundary->message == NULL ? timer_wait (track->instance->engine, boundary, boundary->timer) : 0,
+                  boundary_timer_cb);
       g_ptr_array_add (track->boundary_timers, timer);
     }
 }
@@ -2049,6 +2076,16 @@ key_matches (gboolean  keyed,
          strcmp (json_node_get_string (wanted), json_node_get_string (key)) == 0;
 }
 
+/* Whether `wait`, armed for `event`, takes the message `name` with `key`. */
+static gboolean
+wait_takes (const EventWait *wait,
+            const WnNode    *event,
+            const char      *name,
+            JsonNode        *key)
+{
+  return event->message != NULL && strcmp (event->message, name) == 0 && key_matches (wait->keyed, wait->key, key);
+}
+
 static void
 merge_variables (WnInstance *instance,
                  JsonObject *variables)
@@ -2110,8 +2147,7 @@ _wn_instance_correlate (WnInstance *instance,
           BoundaryWait *wait = g_ptr_array_index (track->boundary_timers, k);
           const WnNode *boundary = &process->nodes[wait->boundary];
 
-          if (boundary->message == NULL || strcmp (boundary->message, name) != 0 ||
-              !key_matches (wait->keyed, wait->key, key))
+          if (!wait_takes (&wait->wait, boundary, name, key))
             continue;
           merge_variables (instance, variables);
           if (wait->flow >= 0)
@@ -2159,7 +2195,7 @@ enter_event_gateway (WnTrack      *track,
   const WnProcess *process = track->instance->engine->process;
 
   disarm_boundaries (track);
-  track->boundary_timers = g_ptr_array_new_with_free_func (boundary_wait_free);
+  track->boundary_timers = g_ptr_array_new_with_free_func (event_wait_free);
   for (guint i = 0; i < node->outgoing->len; i++)
     {
       guint f = g_array_index (node->outgoing, guint, i);
@@ -2169,16 +2205,9 @@ enter_event_gateway (WnTrack      *track,
       wait->track = track;
       wait->boundary = target->index;
       wait->flow = (int) f;
-      if (target->type == WN_NODE_MESSAGE)
-        {
-          wait->keyed = target->correlation != NULL;
-          wait->key = correlation_key (track->instance, target);
-          _wn_engine_wait_began (track->instance->engine);
-        }
-      else
-        wait->id = wn_scheduler_after (track->instance->engine->scheduler,
-                                       timer_wait (track->instance->engine, target, target->duration),
-                                       boundary_timer_cb, wait);
+      begin_wait (&wait->wait, track->instance, target, target->type == WN_NODE_MESSAGE,
+                  target->type != WN_NODE_MESSAGE ? timer_wait (track->instance->engine, target, target->duration) : 0,
+                  boundary_timer_cb);
       g_ptr_array_add (track->boundary_timers, wait);
     }
 }
@@ -2219,23 +2248,11 @@ take_event_flow (WnTrack      *track,
  */
 
 typedef struct {
+  EventWait   wait;
   WnInstance *instance;
   WnScope    *scope;       /* where it is armed; NULL: the process */
   guint       event_sub;   /* the event sub-process's node index */
-  guint       fired;       /* a timer: how often it has fired */
-  WnTimerId   id;          /* a timer: 0 when not pending */
-  JsonNode   *key;         /* a message: its correlation key, or NULL */
-  gboolean    keyed;       /* a message: it has a correlation (key NULL: it failed, takes none) */
 } EventStart;
-
-static void
-event_start_free (gpointer data)
-{
-  EventStart *start = data;
-
-  g_clear_pointer (&start->key, json_node_unref);
-  g_free (start);
-}
 
 static GPtrArray **
 event_starts_of (WnInstance *instance,
@@ -2255,20 +2272,7 @@ static void
 disarm_event_starts (WnInstance *instance,
                      WnScope    *scope)
 {
-  GPtrArray **list = event_starts_of (instance, scope);
-  GPtrArray *starts = *list;
-
-  if (starts == NULL)
-    return;
-  *list = NULL;
-  for (guint i = 0; i < starts->len; i++)
-    {
-      EventStart *start = g_ptr_array_index (starts, i);
-
-      if (start->id != 0)
-        wn_scheduler_cancel (instance->engine->scheduler, start->id);
-    }
-  g_ptr_array_unref (starts);
+  disarm_waits (instance->engine, g_steal_pointer (event_starts_of (instance, scope)));
 }
 
 /* Run `track`, just made at an event sub-process's node in its scope. An
@@ -2329,10 +2333,10 @@ event_timer_cb (gpointer data)
   EventStart *start = data;
   const WnNode *trigger = start_of (start->instance->engine->process, start->event_sub);
 
-  start->id = 0;
-  start->fired++;
-  if (trigger->non_interrupting && start->fired < trigger->repeat)
-    start->id = wn_scheduler_after (start->instance->engine->scheduler, trigger->timer, event_timer_cb, start);
+  start->wait.id = 0;
+  start->wait.fired++;
+  if (trigger->non_interrupting && start->wait.fired < trigger->repeat)
+    start->wait.id = wn_scheduler_after (start->instance->engine->scheduler, trigger->timer, event_timer_cb, start);
   fire_event_start (start, NULL, NULL);
 }
 
@@ -2348,7 +2352,7 @@ arm_event_starts (WnInstance *instance,
   GPtrArray **list = event_starts_of (instance, scope);
 
   disarm_event_starts (instance, scope);
-  *list = g_ptr_array_new_with_free_func (event_start_free);
+  *list = g_ptr_array_new_with_free_func (event_wait_free);
   for (guint i = 0; i < event_subs->len; i++)
     {
       guint index = g_array_index (event_subs, guint, i);
@@ -2358,14 +2362,9 @@ arm_event_starts (WnInstance *instance,
       start->instance = instance;
       start->scope = scope;
       start->event_sub = index;
-      if (trigger->message != NULL)
-        {
-          start->keyed = trigger->correlation != NULL;
-          start->key = correlation_key (instance, trigger);
-          _wn_engine_wait_began (instance->engine);
-        }
-      else if (trigger->timer > 0)
-        start->id = wn_scheduler_after (instance->engine->scheduler, trigger->timer, event_timer_cb, start);
+      /* an error start waits for nothing: a throw finds it */
+      if (trigger->message != NULL || trigger->timer > 0)
+        begin_wait (&start->wait, instance, trigger, trigger->message != NULL, trigger->timer, event_timer_cb);
       g_ptr_array_add (*list, start);
     }
 }
@@ -2429,8 +2428,7 @@ correlate_event_starts (WnInstance *instance,
       EventStart *start = g_ptr_array_index (starts, i);
       const WnNode *trigger = start_of (process, start->event_sub);
 
-      if (trigger->message == NULL || strcmp (trigger->message, name) != 0 ||
-          !key_matches (start->keyed, start->key, key))
+      if (!wait_takes (&start->wait, trigger, name, key))
         continue;
       merge_variables (instance, variables);
       fire_event_start (start, name, key);

@@ -725,58 +725,92 @@ parse_distribution (WnCheck        *ctx,
   return _wn_check_n_errors (ctx) == before;
 }
 
-/* `people`: pools of simulated people who finish the user tasks whose rules
- * name them (`by`). */
+/* Reads one entry of a list into `spec` (zeroed; NULL for a list kept
+ * elsewhere); FALSE when it lacks what it needs (a name, say) without an
+ * error of its own. */
+typedef gboolean (*EntryFunc) (WnCheck    *ctx,
+                               JsonNode   *entry,
+                               const char *ep,
+                               gpointer    spec,
+                               gpointer    data);
+
+/* The list at `path`: each entry an object with only `keys`, read by
+ * `parse`. With `out`, an entry is kept there only when whole (no error
+ * while it was read, `parse` TRUE): taking it out again clears it. */
 static void
-parse_people (WnCheck    *ctx,
-              JsonNode   *node,
-              const char *path,
-              WnScenario *scenario)
+parse_entries (WnCheck            *ctx,
+               JsonNode           *node,
+               const char         *path,
+               const char * const *keys,
+               GArray             *out,
+               EntryFunc           parse,
+               gpointer            data)
 {
   JsonArray *array = _wn_check_array (ctx, node, path);
+  gpointer spec = out != NULL ? g_malloc0 (g_array_get_element_size (out)) : NULL;
 
   for (guint i = 0; array != NULL && i < json_array_get_length (array); i++)
     {
       JsonNode *entry = json_array_get_element (array, i);
       g_autofree char *ep = _wn_check_path_index (path, i);
-      WnPeopleSpec spec = { 0 };
-      JsonNode *v;
       guint before = _wn_check_n_errors (ctx);
+      gboolean whole;
 
       if (!_wn_check_object (ctx, entry, ep))
         continue;
-      _wn_check_keys (ctx, entry, ep, people_keys, NULL, NULL);
-      if ((v = _wn_check_member (ctx, entry, ep, "id", TRUE)) != NULL)
-        {
-          g_autofree char *vp = _wn_check_path_key (ep, "id");
-          const char *id = _wn_check_identifier (ctx, v, vp);
-
-          for (guint k = 0; id != NULL && k < scenario->people->len; k++)
-            if (strcmp (g_array_index (scenario->people, WnPeopleSpec, k).id, id) == 0)
-              {
-                _wn_check_report (ctx, v, vp, "duplicate people id \"%s\"", id);
-                id = NULL;
-              }
-          spec.id = g_strdup (id);
-        }
-      spec.count = 1;
-      if (_wn_check_member_uint (ctx, entry, ep, "count", FALSE, 1, &spec.count) && spec.count > 10000)
-        {
-          g_autofree char *vp = _wn_check_path_key (ep, "count");
-
-          _wn_check_report (ctx, json_object_get_member (json_node_get_object (entry), "count"), vp,
-                            "must be at most 10000");
-        }
-      if ((v = _wn_check_member (ctx, entry, ep, "duration", TRUE)) != NULL)
-        {
-          g_autofree char *vp = _wn_check_path_key (ep, "duration");
-
-          parse_distribution (ctx, v, vp, &spec.duration);
-        }
-      g_array_append_val (scenario->people, spec);
-      if (_wn_check_n_errors (ctx) != before || spec.id == NULL)
-        g_array_set_size (scenario->people, scenario->people->len - 1);
+      _wn_check_keys (ctx, entry, ep, keys, NULL, NULL);
+      whole = parse (ctx, entry, ep, spec, data);
+      if (out == NULL)
+        continue;
+      g_array_append_vals (out, spec, 1);
+      if (_wn_check_n_errors (ctx) != before || !whole)
+        g_array_set_size (out, out->len - 1);
+      memset (spec, 0, g_array_get_element_size (out));
     }
+  g_free (spec);
+}
+
+/* `people`: pools of simulated people who finish the user tasks whose rules
+ * name them (`by`). */
+static gboolean
+people_entry (WnCheck    *ctx,
+              JsonNode   *entry,
+              const char *ep,
+              gpointer    data,
+              gpointer    scenario_data)
+{
+  WnPeopleSpec *spec = data;
+  WnScenario *scenario = scenario_data;
+  JsonNode *v;
+
+  if ((v = _wn_check_member (ctx, entry, ep, "id", TRUE)) != NULL)
+    {
+      g_autofree char *vp = _wn_check_path_key (ep, "id");
+      const char *id = _wn_check_identifier (ctx, v, vp);
+
+      for (guint k = 0; id != NULL && k < scenario->people->len; k++)
+        if (strcmp (g_array_index (scenario->people, WnPeopleSpec, k).id, id) == 0)
+          {
+            _wn_check_report (ctx, v, vp, "duplicate people id \"%s\"", id);
+            id = NULL;
+          }
+      spec->id = g_strdup (id);
+    }
+  spec->count = 1;
+  if (_wn_check_member_uint (ctx, entry, ep, "count", FALSE, 1, &spec->count) && spec->count > 10000)
+    {
+      g_autofree char *vp = _wn_check_path_key (ep, "count");
+
+      _wn_check_report (ctx, json_object_get_member (json_node_get_object (entry), "count"), vp,
+                        "must be at most 10000");
+    }
+  if ((v = _wn_check_member (ctx, entry, ep, "duration", TRUE)) != NULL)
+    {
+      g_autofree char *vp = _wn_check_path_key (ep, "duration");
+
+      parse_distribution (ctx, v, vp, &spec->duration);
+    }
+  return spec->id != NULL;
 }
 
 /* "x-winnow": { "branches": { "shown": N, "list": [...] } } — the what-if
@@ -898,134 +932,89 @@ parse_commands (WnCheck *ctx, JsonNode *xw, const char *prefix, WnScenario *scen
 }
 
 /* `userTasks`: how the scenario's people finish user tasks. */
-static void
-parse_user_tasks (WnCheck    *ctx,
-                  JsonNode   *node,
-                  const char *path,
-                  WnScenario *scenario)
+static gboolean
+user_task_entry (WnCheck    *ctx,
+                 JsonNode   *entry,
+                 const char *ep,
+                 gpointer    data,
+                 gpointer    scenario_data)
 {
-  JsonArray *array = _wn_check_array (ctx, node, path);
+  WnUserTaskSpec *spec = data;
+  WnScenario *scenario = scenario_data;
+  JsonNode *complete;
+  JsonNode *error;
+  JsonNode *v;
 
-  for (guint i = 0; array != NULL && i < json_array_get_length (array); i++)
+  spec->node = g_strdup (_wn_check_member_identifier (ctx, entry, ep, "node", TRUE));
+  spec->when = _wn_check_member_lite (ctx, entry, ep, "when", FALSE);
+  _wn_check_member_duration (ctx, entry, ep, "after", FALSE, FALSE, &spec->after);
+  if ((v = _wn_check_member (ctx, entry, ep, "by", FALSE)) != NULL)
     {
-      JsonNode *entry = json_array_get_element (array, i);
-      g_autofree char *ep = _wn_check_path_index (path, i);
-      WnUserTaskSpec spec = { 0 };
-      JsonNode *complete;
-      JsonNode *error;
-      JsonNode *v;
-      guint before = _wn_check_n_errors (ctx);
+      g_autofree char *vp = _wn_check_path_key (ep, "by");
+      const char *by = _wn_check_identifier (ctx, v, vp);
+      gboolean known = FALSE;
 
-      if (!_wn_check_object (ctx, entry, ep))
-        continue;
-      _wn_check_keys (ctx, entry, ep, user_task_keys, NULL, NULL);
-      if ((v = _wn_check_member (ctx, entry, ep, "node", TRUE)) != NULL)
-        {
-          g_autofree char *vp = _wn_check_path_key (ep, "node");
-
-          spec.node = g_strdup (_wn_check_identifier (ctx, v, vp));
-        }
-      if ((v = _wn_check_member (ctx, entry, ep, "when", FALSE)) != NULL)
-        {
-          g_autofree char *vp = _wn_check_path_key (ep, "when");
-
-          spec.when = _wn_check_lite (ctx, v, vp);
-        }
-      _wn_check_member_duration (ctx, entry, ep, "after", FALSE, FALSE, &spec.after);
-      if ((v = _wn_check_member (ctx, entry, ep, "by", FALSE)) != NULL)
-        {
-          g_autofree char *vp = _wn_check_path_key (ep, "by");
-          const char *by = _wn_check_identifier (ctx, v, vp);
-          gboolean known = FALSE;
-
-          for (guint k = 0; by != NULL && k < scenario->people->len; k++)
-            known |= strcmp (g_array_index (scenario->people, WnPeopleSpec, k).id, by) == 0;
-          if (by != NULL && json_object_has_member (json_node_get_object (entry), "after"))
-            _wn_check_report (ctx, v, vp, "a rule with `by` takes no `after`: the people's duration is the time");
-          else if (by != NULL && !known)
-            _wn_check_report (ctx, v, vp, "no people \"%s\" in the scenario's `people`", by);
-          else
-            spec.by = g_strdup (by);
-        }
-      complete = json_object_get_member (json_node_get_object (entry), "complete");
-      error = json_object_get_member (json_node_get_object (entry), "bpmnError");
-      if ((complete == NULL) == (error == NULL))
-        _wn_check_report (ctx, entry, ep, "a user task rule has exactly one of `complete` (variables) "
-                          "and `bpmnError`");
-      else if (complete != NULL)
-        parse_variables (ctx, entry, ep, "complete", &spec.variables);
+      for (guint k = 0; by != NULL && k < scenario->people->len; k++)
+        known |= strcmp (g_array_index (scenario->people, WnPeopleSpec, k).id, by) == 0;
+      if (by != NULL && json_object_has_member (json_node_get_object (entry), "after"))
+        _wn_check_report (ctx, v, vp, "a rule with `by` takes no `after`: the people's duration is the time");
+      else if (by != NULL && !known)
+        _wn_check_report (ctx, v, vp, "no people \"%s\" in the scenario's `people`", by);
       else
-        {
-          g_autofree char *vp = _wn_check_path_key (ep, "bpmnError");
-
-          if (_wn_check_object (ctx, error, vp))
-            {
-              _wn_check_keys (ctx, error, vp, user_error_keys, NULL, NULL);
-              if ((v = _wn_check_member (ctx, error, vp, "code", TRUE)) != NULL)
-                {
-                  g_autofree char *cp = _wn_check_path_key (vp, "code");
-
-                  spec.code = g_strdup (_wn_check_nonempty (ctx, v, cp));
-                }
-              if ((v = _wn_check_member (ctx, error, vp, "message", FALSE)) != NULL)
-                {
-                  g_autofree char *cp = _wn_check_path_key (vp, "message");
-
-                  spec.message = g_strdup (_wn_check_string (ctx, v, cp));
-                }
-            }
-        }
-      /* kept only when whole: taking it out again clears it */
-      g_array_append_val (scenario->user_tasks, spec);
-      if (_wn_check_n_errors (ctx) != before || spec.node == NULL)
-        g_array_set_size (scenario->user_tasks, scenario->user_tasks->len - 1);
+        spec->by = g_strdup (by);
     }
+  complete = json_object_get_member (json_node_get_object (entry), "complete");
+  error = json_object_get_member (json_node_get_object (entry), "bpmnError");
+  if ((complete == NULL) == (error == NULL))
+    _wn_check_report (ctx, entry, ep, "a user task rule has exactly one of `complete` (variables) "
+                      "and `bpmnError`");
+  else if (complete != NULL)
+    parse_variables (ctx, entry, ep, "complete", &spec->variables);
+  else
+    {
+      g_autofree char *vp = _wn_check_path_key (ep, "bpmnError");
+
+      if (_wn_check_object (ctx, error, vp))
+        {
+          _wn_check_keys (ctx, error, vp, user_error_keys, NULL, NULL);
+          if ((v = _wn_check_member (ctx, error, vp, "code", TRUE)) != NULL)
+            {
+              g_autofree char *cp = _wn_check_path_key (vp, "code");
+
+              spec->code = g_strdup (_wn_check_nonempty (ctx, v, cp));
+            }
+          spec->message = g_strdup (_wn_check_member_string (ctx, error, vp, "message", FALSE));
+        }
+    }
+  return spec->node != NULL;
 }
 
 /* `messages`: what the scenario sends, when. A key is a string or a number. */
-static void
-parse_messages (WnCheck    *ctx,
-                JsonNode   *node,
-                const char *path,
-                WnScenario *scenario)
+static gboolean
+message_entry (WnCheck    *ctx,
+               JsonNode   *entry,
+               const char *ep,
+               gpointer    data,
+               gpointer    unused)
 {
-  JsonArray *array = _wn_check_array (ctx, node, path);
+  WnMessageSpec *spec = data;
+  JsonNode *v;
 
-  for (guint i = 0; array != NULL && i < json_array_get_length (array); i++)
+  _wn_check_member_duration (ctx, entry, ep, "at", FALSE, FALSE, &spec->at);
+  _wn_check_member_duration (ctx, entry, ep, "ttl", FALSE, FALSE, &spec->ttl);
+  spec->name = g_strdup (_wn_check_member_identifier (ctx, entry, ep, "name", TRUE));
+  if ((v = _wn_check_member (ctx, entry, ep, "key", FALSE)) != NULL)
     {
-      JsonNode *entry = json_array_get_element (array, i);
-      g_autofree char *ep = _wn_check_path_index (path, i);
-      WnMessageSpec spec = { 0 };
-      JsonNode *v;
-      guint before = _wn_check_n_errors (ctx);
+      g_autofree char *vp = _wn_check_path_key (ep, "key");
 
-      if (!_wn_check_object (ctx, entry, ep))
-        continue;
-      _wn_check_keys (ctx, entry, ep, message_keys, NULL, NULL);
-      _wn_check_member_duration (ctx, entry, ep, "at", FALSE, FALSE, &spec.at);
-      _wn_check_member_duration (ctx, entry, ep, "ttl", FALSE, FALSE, &spec.ttl);
-      if ((v = _wn_check_member (ctx, entry, ep, "name", TRUE)) != NULL)
-        {
-          g_autofree char *vp = _wn_check_path_key (ep, "name");
-
-          spec.name = g_strdup (_wn_check_identifier (ctx, v, vp));
-        }
-      if ((v = _wn_check_member (ctx, entry, ep, "key", FALSE)) != NULL)
-        {
-          g_autofree char *vp = _wn_check_path_key (ep, "key");
-
-          if (_wn_check_holds_type (v, G_TYPE_STRING) || _wn_check_holds_number (v))
-            spec.key = json_node_copy (v);
-          else
-            _wn_check_report (ctx, v, vp, "a correlation key is a string or a number, not %s",
-                              _wn_check_type_name (v));
-        }
-      parse_variables (ctx, entry, ep, "variables", &spec.variables);
-      /* kept only when whole: taking it out again clears it */
-      g_array_append_val (scenario->messages, spec);
-      if (_wn_check_n_errors (ctx) != before || spec.name == NULL)
-        g_array_set_size (scenario->messages, scenario->messages->len - 1);
+      if (_wn_check_holds_type (v, G_TYPE_STRING) || _wn_check_holds_number (v))
+        spec->key = json_node_copy (v);
+      else
+        _wn_check_report (ctx, v, vp, "a correlation key is a string or a number, not %s",
+                          _wn_check_type_name (v));
     }
+  parse_variables (ctx, entry, ep, "variables", &spec->variables);
+  return spec->name != NULL;
 }
 
 /* `decisions`: {gateway id: {flow id: weight}}, the weights a gateway the
@@ -1078,6 +1067,113 @@ parse_decisions (WnCheck    *ctx,
       if (_wn_check_n_errors (ctx) != before)
         g_array_set_size (scenario->decisions, scenario->decisions->len - 1);
     }
+}
+
+/* The instances a scenario's `start` list makes, as it is read. */
+typedef struct {
+  WnScenario *scenario;
+  guint       total;              /* the instances of the entries so far, up to WN_MAX_INSTANCES */
+} Starts;
+
+/* `start`: instances to start, when, with which variables. */
+static gboolean
+start_entry (WnCheck    *ctx,
+             JsonNode   *entry,
+             const char *ep,
+             gpointer    unused,
+             gpointer    data)
+{
+  Starts *starts = data;
+  WnTime at = 0;
+  guint count = 1;
+  JsonObject *variables = NULL;
+  JsonNode *v;
+
+  _wn_check_member_duration (ctx, entry, ep, "at", FALSE, FALSE, &at);
+  if ((v = _wn_check_member (ctx, entry, ep, "count", FALSE)) != NULL)
+    {
+      g_autofree char *vp = _wn_check_path_key (ep, "count");
+
+      if (_wn_check_uint (ctx, v, vp, 1, &count) && count > WN_MAX_INSTANCES - starts->total)
+        _wn_check_report (ctx, v, vp, "would start %" G_GUINT64_FORMAT " instances in all, "
+                          "more than the %u a run can hold",
+                          (guint64) starts->total + count, (guint) WN_MAX_INSTANCES);
+    }
+  starts->total += MIN (count, WN_MAX_INSTANCES - starts->total);
+  if ((v = _wn_check_member (ctx, entry, ep, "variables", FALSE)) != NULL)
+    {
+      g_autofree char *vp = _wn_check_path_key (ep, "variables");
+
+      if (_wn_check_object (ctx, v, vp))
+        variables = wn_json_object_deep_copy (json_node_get_object (v));
+    }
+  wn_scenario_add_start (starts->scenario, at, count, variables);
+  g_clear_pointer (&variables, json_object_unref);
+  return TRUE;
+}
+
+/* What a scenario's `faults` are read against. */
+typedef struct {
+  WnScenario *scenario;
+  GHashTable *worker_ids;         /* the workers read, by id */
+} Faults;
+
+/* `faults`: a response injected at a time into a topic's or a worker's next job. */
+static gboolean
+fault_entry (WnCheck    *ctx,
+             JsonNode   *entry,
+             const char *fp,
+             gpointer    unused,
+             gpointer    data)
+{
+  Faults *faults = data;
+  g_autoptr(WnResponse) next = NULL;
+  const char *topic = NULL;
+  const char *worker = NULL;
+  JsonNode *topic_json;
+  JsonNode *worker_json;
+  WnTime at = 0;
+  JsonNode *v;
+
+  _wn_check_member_duration (ctx, entry, fp, "at", FALSE, FALSE, &at);
+  topic_json = _wn_check_member (ctx, entry, fp, "topic", FALSE);
+  worker_json = _wn_check_member (ctx, entry, fp, "worker", FALSE);
+  if (topic_json != NULL && worker_json != NULL)
+    {
+      g_autofree char *vp = _wn_check_path_key (fp, "worker");
+
+      _wn_check_report (ctx, worker_json, vp, "a fault names a topic or a worker, not both");
+    }
+  else if (topic_json != NULL)
+    {
+      g_autofree char *vp = _wn_check_path_key (fp, "topic");
+
+      topic = _wn_check_identifier (ctx, topic_json, vp);
+    }
+  else if (worker_json != NULL)
+    {
+      g_autofree char *vp = _wn_check_path_key (fp, "worker");
+
+      worker = _wn_check_identifier (ctx, worker_json, vp);
+      if (worker != NULL && !g_hash_table_contains (faults->worker_ids, worker))
+        {
+          _wn_check_report (ctx, worker_json, vp, "unknown worker \"%s\"", worker);
+          worker = NULL;
+        }
+    }
+  else
+    {
+      _wn_check_report (ctx, entry, fp, "a fault needs a \"topic\" or a \"worker\"");
+    }
+  if ((v = _wn_check_member (ctx, entry, fp, "next", TRUE)) != NULL)
+    {
+      g_autofree char *vp = _wn_check_path_key (fp, "next");
+
+      next = parse_response (ctx, v, vp, RESPONSE_INJECTED);
+    }
+  if (next != NULL && (topic != NULL || worker != NULL))
+    wn_scenario_add_fault (faults->scenario, at, topic, worker, next);
+  return TRUE;
 }
 
 WnScenario *
@@ -1151,43 +1247,10 @@ _wn_load_scenario_object (WnCheck *ctx, JsonNode *root, const char *prefix, gboo
   if ((m = _wn_check_member (ctx, root, prefix, "start", FALSE)) != NULL)
     {
       g_autofree char *p = _wn_check_path_key (prefix, "start");
-      JsonArray *array = _wn_check_array (ctx, m, p);
-      guint total = 0;  /* the instances of the entries so far, up to WN_MAX_INSTANCES */
+      Starts starts = { scenario, 0 };
 
       scenario->has_start = TRUE;
-      for (guint i = 0; array != NULL && i < json_array_get_length (array); i++)
-        {
-          JsonNode *entry = json_array_get_element (array, i);
-          g_autofree char *ep = _wn_check_path_index (p, i);
-          WnTime at = 0;
-          guint count = 1;
-          JsonObject *variables = NULL;
-          JsonNode *v;
-
-          if (!_wn_check_object (ctx, entry, ep))
-            continue;
-          _wn_check_keys (ctx, entry, ep, start_keys, NULL, NULL);
-          _wn_check_member_duration (ctx, entry, ep, "at", FALSE, FALSE, &at);
-          if ((v = _wn_check_member (ctx, entry, ep, "count", FALSE)) != NULL)
-            {
-              g_autofree char *vp = _wn_check_path_key (ep, "count");
-
-              if (_wn_check_uint (ctx, v, vp, 1, &count) && count > WN_MAX_INSTANCES - total)
-                _wn_check_report (ctx, v, vp, "would start %" G_GUINT64_FORMAT " instances in all, "
-                                  "more than the %u a run can hold",
-                                  (guint64) total + count, (guint) WN_MAX_INSTANCES);
-            }
-          total += MIN (count, WN_MAX_INSTANCES - total);
-          if ((v = _wn_check_member (ctx, entry, ep, "variables", FALSE)) != NULL)
-            {
-              g_autofree char *vp = _wn_check_path_key (ep, "variables");
-
-              if (_wn_check_object (ctx, v, vp))
-                variables = wn_json_object_deep_copy (json_node_get_object (v));
-            }
-          wn_scenario_add_start (scenario, at, count, variables);
-          g_clear_pointer (&variables, json_object_unref);
-        }
+      parse_entries (ctx, m, p, start_keys, NULL, start_entry, &starts);
     }
   if ((m = _wn_check_member (ctx, root, prefix, "workers", FALSE)) != NULL)
     {
@@ -1201,24 +1264,27 @@ _wn_load_scenario_object (WnCheck *ctx, JsonNode *root, const char *prefix, gboo
           parse_worker_config (ctx, json_array_get_element (array, i), wp, scenario, worker_ids);
         }
     }
-  if ((m = _wn_check_member (ctx, root, prefix, "people", FALSE)) != NULL)
-    {
-      g_autofree char *p = _wn_check_path_key (prefix, "people");
+  {
+    /* the people first: the user tasks' rules name them */
+    const struct {
+      const char         *key;
+      const char * const *keys;
+      GArray             *out;
+      EntryFunc           parse;
+    } lists[] = {
+      { "people", people_keys, scenario->people, people_entry },
+      { "userTasks", user_task_keys, scenario->user_tasks, user_task_entry },
+      { "messages", message_keys, scenario->messages, message_entry },
+    };
 
-      parse_people (ctx, m, p, scenario);
-    }
-  if ((m = _wn_check_member (ctx, root, prefix, "userTasks", FALSE)) != NULL)
-    {
-      g_autofree char *p = _wn_check_path_key (prefix, "userTasks");
+    for (guint i = 0; i < G_N_ELEMENTS (lists); i++)
+      if ((m = _wn_check_member (ctx, root, prefix, lists[i].key, FALSE)) != NULL)
+        {
+          g_autofree char *p = _wn_check_path_key (prefix, lists[i].key);
 
-      parse_user_tasks (ctx, m, p, scenario);
-    }
-  if ((m = _wn_check_member (ctx, root, prefix, "messages", FALSE)) != NULL)
-    {
-      g_autofree char *p = _wn_check_path_key (prefix, "messages");
-
-      parse_messages (ctx, m, p, scenario);
-    }
+          parse_entries (ctx, m, p, lists[i].keys, lists[i].out, lists[i].parse, scenario);
+        }
+  }
   if ((m = _wn_check_member (ctx, root, prefix, "decisions", FALSE)) != NULL)
     {
       g_autofree char *p = _wn_check_path_key (prefix, "decisions");
@@ -1228,62 +1294,9 @@ _wn_load_scenario_object (WnCheck *ctx, JsonNode *root, const char *prefix, gboo
   if ((faults_json = _wn_check_member (ctx, root, prefix, "faults", FALSE)) != NULL)
     {
       g_autofree char *p = _wn_check_path_key (prefix, "faults");
-      JsonArray *array = _wn_check_array (ctx, faults_json, p);
+      Faults faults = { scenario, worker_ids };
 
-      for (guint i = 0; array != NULL && i < json_array_get_length (array); i++)
-        {
-          JsonNode *entry = json_array_get_element (array, i);
-          g_autofree char *fp = _wn_check_path_index (p, i);
-          g_autoptr(WnResponse) next = NULL;
-          const char *topic = NULL;
-          const char *worker = NULL;
-          JsonNode *topic_json;
-          JsonNode *worker_json;
-          WnTime at = 0;
-          JsonNode *v;
-
-          if (!_wn_check_object (ctx, entry, fp))
-            continue;
-          _wn_check_keys (ctx, entry, fp, fault_keys, NULL, NULL);
-          _wn_check_member_duration (ctx, entry, fp, "at", FALSE, FALSE, &at);
-          topic_json = _wn_check_member (ctx, entry, fp, "topic", FALSE);
-          worker_json = _wn_check_member (ctx, entry, fp, "worker", FALSE);
-          if (topic_json != NULL && worker_json != NULL)
-            {
-              g_autofree char *vp = _wn_check_path_key (fp, "worker");
-
-              _wn_check_report (ctx, worker_json, vp, "a fault names a topic or a worker, not both");
-            }
-          else if (topic_json != NULL)
-            {
-              g_autofree char *vp = _wn_check_path_key (fp, "topic");
-
-              topic = _wn_check_identifier (ctx, topic_json, vp);
-            }
-          else if (worker_json != NULL)
-            {
-              g_autofree char *vp = _wn_check_path_key (fp, "worker");
-
-              worker = _wn_check_identifier (ctx, worker_json, vp);
-              if (worker != NULL && !g_hash_table_contains (worker_ids, worker))
-                {
-                  _wn_check_report (ctx, worker_json, vp, "unknown worker \"%s\"", worker);
-                  worker = NULL;
-                }
-            }
-          else
-            {
-              _wn_check_report (ctx, entry, fp, "a fault needs a \"topic\" or a \"worker\"");
-            }
-          if ((v = _wn_check_member (ctx, entry, fp, "next", TRUE)) != NULL)
-            {
-              g_autofree char *vp = _wn_check_path_key (fp, "next");
-
-              next = parse_response (ctx, v, vp, RESPONSE_INJECTED);
-            }
-          if (next != NULL && (topic != NULL || worker != NULL))
-            wn_scenario_add_fault (scenario, at, topic, worker, next);
-        }
+      parse_entries (ctx, faults_json, p, fault_keys, NULL, fault_entry, &faults);
     }
   if (json_object_has_member (json_node_get_object (root), "x-winnow"))
     parse_commands (ctx, json_object_get_member (json_node_get_object (root), "x-winnow"), prefix, scenario);
