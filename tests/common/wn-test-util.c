@@ -58,9 +58,26 @@ static void
 record_cb (const WnEvent *event,
            gpointer       data)
 {
-  WnTestRun *run = data;
+  g_ptr_array_add (data, wn_event_copy (event));
+}
 
-  g_ptr_array_add (run->events, wn_event_copy (event));
+GPtrArray *
+wn_test_record (WnEngine *engine)
+{
+  GPtrArray *events = g_ptr_array_new_with_free_func ((GDestroyNotify) wn_event_free);
+
+  wn_journal_subscribe (wn_engine_get_journal (engine), record_cb, events, NULL);
+  return events;
+}
+
+GString *
+wn_test_journal_of (GPtrArray *events)
+{
+  GString *journal = g_string_new (NULL);
+
+  for (guint i = 0; i < events->len; i++)
+    wn_event_append_json (g_ptr_array_index (events, i), journal);
+  return journal;
 }
 
 WnTestRun *
@@ -74,8 +91,7 @@ wn_test_run_new (const char            *process_json,
   if (scenario_json != NULL)
     run->scenario = wn_test_load_scenario (scenario_json);
   run->engine = wn_engine_new (run->process, run->scenario, options);
-  run->events = g_ptr_array_new_with_free_func ((GDestroyNotify) wn_event_free);
-  wn_journal_subscribe (wn_engine_get_journal (run->engine), record_cb, run, NULL);
+  run->events = wn_test_record (run->engine);
   return run;
 }
 

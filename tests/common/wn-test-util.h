@@ -23,6 +23,12 @@ typedef struct {
   GPtrArray  *events;     /* WnEvent* copies, in order */
 } WnTestRun;
 
+/* Every event `engine` journals from now on, copied (WnEvent*); free it
+ * after the engine. */
+GPtrArray     *wn_test_record        (WnEngine *engine);
+/* Recorded events as the JSON-lines journal. */
+GString       *wn_test_journal_of    (GPtrArray *events);
+
 /* Load a process (and optionally a scenario) from JSON text; fails the test on a load error. */
 WnProcess     *wn_test_load_process  (const char *json);
 WnScenario    *wn_test_load_scenario (const char *json);

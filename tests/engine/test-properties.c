@@ -1217,13 +1217,6 @@ typedef struct {
   guint event_subs[3];      /* event sub-processes started by an error, a timer, a message */
 } Coverage;
 
-static void
-record_cb (const WnEvent *event,
-           gpointer       data)
-{
-  g_ptr_array_add (data, wn_event_copy (event));
-}
-
 static const WnNode *
 first_service_task (WnProcess *process)
 {
@@ -1526,8 +1519,7 @@ case_run_new (const Case *c, const char *scenario_json, const WnEngineOptions *o
   run->scenario = wn_load_scenario_data (scenario_json, -1, "generated.scenario.json", NULL, &error);
   g_assert_no_error (error);
   run->engine = wn_engine_new (run->process, run->scenario, options);
-  run->events = g_ptr_array_new_with_free_func ((GDestroyNotify) wn_event_free);
-  wn_journal_subscribe (wn_engine_get_journal (run->engine), record_cb, run->events, NULL);
+  run->events = wn_test_record (run->engine);
   return run;
 }
 
@@ -1594,11 +1586,7 @@ assert_same_journal (const char *what,
 static char *
 journal_text (WnTestRun *run)
 {
-  GString *out = g_string_new (NULL);
-
-  for (guint i = 0; i < run->events->len; i++)
-    wn_event_append_json (g_ptr_array_index (run->events, i), out);
-  return g_string_free (out, FALSE);
+  return g_string_free (wn_test_journal_of (run->events), FALSE);
 }
 
 /* ---- time travel (wn-travel.h): reruns of a finished case ---- */

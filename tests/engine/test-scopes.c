@@ -559,51 +559,35 @@ test_builder (void)
   " `flows`: [{`id`: `f1`, `from`: `s`, `to`: `approve`}, {`id`: `f2`, `from`: `approve`, `to`: `ok`}," \
   "  {`id`: `f3`, `from`: `rejected`, `to`: `no`}, {`id`: `f4`, `from`: `escalate`, `to`: `late`}]}"
 
-static void
-record_cb (const WnEvent *event, gpointer data)
-{
-  g_ptr_array_add (data, wn_event_copy (event));
-}
-
-static GString *
-journal_of (GPtrArray *events)
-{
-  GString *out = g_string_new (NULL);
-
-  for (guint i = 0; i < events->len; i++)
-    wn_event_append_json (g_ptr_array_index (events, i), out);
-  return out;
-}
-
 /* The session the run leaves replays to the same journal, and so does a
  * rerun (time travel), which copies the run's record. */
 static void
 assert_replays (WnTestRun *run)
 {
-  g_autoptr(GPtrArray) rerun_events = g_ptr_array_new_with_free_func ((GDestroyNotify) wn_event_free);
+  g_autoptr(GPtrArray) rerun_events = NULL;
   g_autoptr(GString) rerun_journal = NULL;
   g_autofree char *session = wn_engine_export_session (run->engine);
   g_autoptr(GError) error = NULL;
   g_autoptr(WnScenario) saved = wn_load_scenario_data (session, -1, "session.json", NULL, &error);
-  g_autoptr(GPtrArray) replayed = g_ptr_array_new_with_free_func ((GDestroyNotify) wn_event_free);
+  g_autoptr(GPtrArray) replayed = NULL;
   g_autoptr(GString) live = NULL;
   g_autoptr(GString) again = NULL;
   WnEngine *replay;
 
   g_assert_no_error (error);
   replay = wn_engine_new (run->process, saved, NULL);
-  wn_journal_subscribe (wn_engine_get_journal (replay), record_cb, replayed, NULL);
+  replayed = wn_test_record (replay);
   wn_engine_run (replay, WN_TIME_NEVER);
   wn_engine_free (replay);
-  live = journal_of (run->events);
-  again = journal_of (replayed);
+  live = wn_test_journal_of (run->events);
+  again = wn_test_journal_of (replayed);
   g_assert_cmpstr (again->str, ==, live->str);
 
   replay = wn_engine_new_rerun (run->engine);
-  wn_journal_subscribe (wn_engine_get_journal (replay), record_cb, rerun_events, NULL);
+  rerun_events = wn_test_record (replay);
   wn_engine_run (replay, WN_TIME_NEVER);
   wn_engine_free (replay);
-  rerun_journal = journal_of (rerun_events);
+  rerun_journal = wn_test_journal_of (rerun_events);
   g_assert_cmpstr (rerun_journal->str, ==, live->str);
 }
 
@@ -613,16 +597,16 @@ assert_replays (WnTestRun *run)
 static void
 assert_reruns (WnTestRun *run)
 {
-  g_autoptr(GPtrArray) replayed = g_ptr_array_new_with_free_func ((GDestroyNotify) wn_event_free);
+  g_autoptr(GPtrArray) replayed = NULL;
   g_autoptr(GString) live = NULL;
   g_autoptr(GString) again = NULL;
   WnEngine *rerun = wn_engine_new_rerun (run->engine);
 
-  wn_journal_subscribe (wn_engine_get_journal (rerun), record_cb, replayed, NULL);
+  replayed = wn_test_record (rerun);
   wn_engine_run (rerun, WN_TIME_NEVER);
   wn_engine_free (rerun);
-  live = journal_of (run->events);
-  again = journal_of (replayed);
+  live = wn_test_journal_of (run->events);
+  again = wn_test_journal_of (replayed);
   g_assert_cmpstr (again->str, ==, live->str);
 }
 

@@ -2,6 +2,7 @@
 /* Whole runs of the bundled examples through the facade. */
 #include "wn-test-util.h"
 
+#include <stdarg.h>
 #include <string.h>
 
 static WnProcess *
@@ -16,26 +17,27 @@ load_example (const char *name)
   return process;
 }
 
-static void
-record_cb (const WnEvent *event,
-           gpointer       data)
-{
-  g_ptr_array_add (data, wn_event_copy (event));
-}
-
-/* A run recorded into a WnTestRun so the shared invariant checks apply. */
+/* A run recorded into a WnTestRun so the shared invariant checks apply
+ * (`scenario` NULL: the example's own). */
 static WnTestRun *
-run_example (const char            *name,
-             const WnEngineOptions *options)
+run_example_with (const char            *name,
+                  WnScenario            *scenario,
+                  const WnEngineOptions *options)
 {
   WnTestRun *run = g_new0 (WnTestRun, 1);
 
   run->process = load_example (name);
-  run->engine = wn_engine_new (run->process, NULL, options);
-  run->events = g_ptr_array_new_with_free_func ((GDestroyNotify) wn_event_free);
-  wn_journal_subscribe (wn_engine_get_journal (run->engine), record_cb, run->events, NULL);
+  run->engine = wn_engine_new (run->process, scenario, options);
+  run->events = wn_test_record (run->engine);
   wn_test_run_until (run, WN_TIME_NEVER);
   return run;
+}
+
+static WnTestRun *
+run_example (const char            *name,
+             const WnEngineOptions *options)
+{
+  return run_example_with (name, NULL, options);
 }
 
 static const char *
@@ -47,6 +49,42 @@ end_of (WnTestRun *run, const char *instance)
   return info.state == WN_INSTANCE_COMPLETED ? info.end_node : wn_instance_state_to_string (info.state);
 }
 
+/* Instances i1, i2, … ended as the NULL-terminated list says: at that end
+ * event, or in that state ("terminated"). */
+static void
+assert_ends (WnTestRun  *run,
+             const char *first,
+             ...)
+{
+  va_list ends;
+  guint i = 1;
+
+  va_start (ends, first);
+  for (const char *end = first; end != NULL; end = va_arg (ends, const char *), i++)
+    {
+      g_autofree char *id = g_strdup_printf ("i%u", i);
+
+      g_assert_cmpstr (end_of (run, id), ==, end);
+    }
+  va_end (ends);
+}
+
+/* The one job of `node` canceled was `instance`'s, at `t`, behind a backoff gate. */
+static void
+assert_canceled_gated (WnTestRun  *run,
+                       const char *node,
+                       const char *instance,
+                       WnTime      t)
+{
+  const WnEvent *canceled = wn_test_find (run, WN_EV_JOB, WN_PH_CANCELED, node, 0);
+
+  g_assert_nonnull (canceled);
+  g_assert_cmpstr (canceled->instance, ==, instance);
+  g_assert_cmpint (canceled->t_us, ==, t);
+  g_assert_nonnull (strstr (canceled->error, "gated"));
+  g_assert_cmpuint (wn_test_count (run, WN_EV_JOB, WN_PH_CANCELED, NULL), ==, 1);
+}
+
 static void
 test_worked_example (void)
 {
@@ -56,9 +94,7 @@ test_worked_example (void)
   g_autofree char *status = wn_test_variable (run, "i2", "paymentStatus");
   const WnEvent *completed;
 
-  g_assert_cmpstr (end_of (run, "i1"), ==, "shipped");
-  g_assert_cmpstr (end_of (run, "i2"), ==, "held");
-  g_assert_cmpstr (end_of (run, "i3"), ==, "payment-failed");
+  assert_ends (run, "shipped", "held", "payment-failed", NULL);
   /* reserve-stock fails twice and succeeds on attempt 3, 300ms apart, in-process */
   completed = wn_test_find (run, WN_EV_JOB, WN_PH_COMPLETED, "reserve-stock", 0);
   g_assert_nonnull (completed);
@@ -81,11 +117,7 @@ test_worked_example_authoritative (void)
 
   options.trust = WN_TRUST_ENGINE_AUTHORITATIVE;
   run = run_example ("order-fulfilment.process.json", &options);
-  for (guint i = 1; i <= 3; i++)
-    {
-      g_autofree char *id = g_strdup_printf ("i%u", i);
-      g_assert_cmpstr (end_of (run, id), ==, "terminated");
-    }
+  assert_ends (run, "terminated", "terminated", "terminated", NULL);
   /* the dispatcher re-armed reserve-stock behind gates, and authorize exhausted */
   g_assert_cmpuint (wn_test_count (run, WN_EV_JOB, WN_PH_RETRY_SCHEDULED, "reserve-stock"), ==, 6);
   g_assert_cmpuint (wn_test_count (run, WN_EV_JOB, WN_PH_WORKER_RETRY_SCHEDULED, NULL), ==, 0);
@@ -98,21 +130,17 @@ journal_text (const char *name,
               guint64     seed)
 {
   g_autoptr(WnProcess) process = load_example (name);
+  g_autoptr(GPtrArray) events = NULL;
   WnEngineOptions options = { 0 };
   WnEngine *engine;
-  GString *out = g_string_new (NULL);
-  GPtrArray *events = g_ptr_array_new_with_free_func ((GDestroyNotify) wn_event_free);
 
   options.has_seed = TRUE;
   options.seed = seed;
   engine = wn_engine_new (process, NULL, &options);
-  wn_journal_subscribe (wn_engine_get_journal (engine), record_cb, events, NULL);
+  events = wn_test_record (engine);
   wn_engine_run (engine, WN_TIME_NEVER);
-  for (guint i = 0; i < events->len; i++)
-    wn_event_append_json (g_ptr_array_index (events, i), out);
   wn_engine_free (engine);
-  g_ptr_array_unref (events);
-  return out;
+  return wn_test_journal_of (events);
 }
 
 static void
@@ -170,16 +198,10 @@ static void
 test_payment_timeout (void)
 {
   g_autoptr(WnTestRun) run = run_example ("payment-timeout.process.json", NULL);
-  const WnEvent *canceled = wn_test_find (run, WN_EV_JOB, WN_PH_CANCELED, "charge", 0);
 
-  g_assert_cmpstr (end_of (run, "i1"), ==, "shipped");
-  g_assert_cmpstr (end_of (run, "i2"), ==, "timed-out");
-  g_assert_cmpstr (end_of (run, "i3"), ==, "payment-declined");
+  assert_ends (run, "shipped", "timed-out", "payment-declined", NULL);
   /* B's charge is behind its fourth backoff gate when the 2-minute timer fires */
-  g_assert_nonnull (canceled);
-  g_assert_cmpstr (canceled->instance, ==, "i2");
-  g_assert_cmpint (canceled->t_us, ==, 120 * WN_USEC_PER_SEC);
-  g_assert_nonnull (strstr (canceled->error, "gated"));
+  assert_canceled_gated (run, "charge", "i2", 120 * WN_USEC_PER_SEC);
   g_assert_cmpuint (wn_test_count (run, WN_EV_JOB, WN_PH_RETRY_SCHEDULED, NULL), ==, 5);
   g_assert_cmpuint (wn_test_count (run, WN_EV_FAULT, WN_PH_CAUGHT, "declined"), ==, 1);
 }
@@ -190,8 +212,7 @@ test_order_terminate (void)
   g_autoptr(WnTestRun) run = run_example ("order-terminate.process.json", NULL);
   const WnEvent *canceled = wn_test_find (run, WN_EV_JOB, WN_PH_CANCELED, "pack", 0);
 
-  g_assert_cmpstr (end_of (run, "i1"), ==, "done");
-  g_assert_cmpstr (end_of (run, "i2"), ==, "rejected");
+  assert_ends (run, "done", "rejected", NULL);
   g_assert_nonnull (canceled);
   g_assert_cmpstr (canceled->job, ==, "i2/j2");
   g_assert_cmpstr (canceled->worker, ==, "packer");
@@ -206,10 +227,7 @@ test_manual_approval (void)
   g_autoptr(WnTestRun) run = run_example ("manual-approval.process.json", NULL);
   g_autofree char *by = wn_test_variable (run, "i1", "approvedBy");
 
-  g_assert_cmpstr (end_of (run, "i1"), ==, "refunded");
-  g_assert_cmpstr (end_of (run, "i2"), ==, "refused");
-  g_assert_cmpstr (end_of (run, "i3"), ==, "escalated");
-  g_assert_cmpstr (end_of (run, "i4"), ==, "refunded");
+  assert_ends (run, "refunded", "refused", "escalated", "refunded", NULL);
   g_assert_cmpstr (by, ==, "\"ana\"");
   g_assert_cmpuint (wn_test_count (run, WN_EV_USER_TASK, WN_PH_CREATED, "approve"), ==, 3);
   g_assert_cmpuint (wn_test_count (run, WN_EV_USER_TASK, WN_PH_COMPLETED, "approve"), ==, 1);
@@ -226,9 +244,7 @@ test_payment_messages (void)
   g_autoptr(WnTestRun) run = run_example ("payment-messages.process.json", NULL);
   g_autofree char *address = wn_test_variable (run, "i1", "address");
 
-  g_assert_cmpstr (end_of (run, "i1"), ==, "done");
-  g_assert_cmpstr (end_of (run, "i2"), ==, "refunded");
-  g_assert_cmpstr (end_of (run, "i3"), ==, "timed-out");
+  assert_ends (run, "done", "refunded", "timed-out", NULL);
   g_assert_cmpstr (address, ==, "\"12 Rue Neuve\"");
   g_assert_cmpuint (wn_test_count (run, WN_EV_MESSAGE, WN_PH_CORRELATED, NULL), ==, 4);
   g_assert_cmpuint (wn_test_count (run, WN_EV_MESSAGE, WN_PH_LOST, NULL), ==, 1);
@@ -240,8 +256,7 @@ test_invoice_reminder (void)
 {
   g_autoptr(WnTestRun) run = run_example ("invoice-reminder.process.json", NULL);
 
-  g_assert_cmpstr (end_of (run, "i1"), ==, "settled");
-  g_assert_cmpstr (end_of (run, "i2"), ==, "reminded");
+  assert_ends (run, "settled", "reminded", NULL);
   /* each mail's first attempt fails and is retried in-process: two invoices, one reminder */
   g_assert_cmpuint (wn_test_count (run, WN_EV_JOB, WN_PH_WORKER_RETRY_SCHEDULED, NULL), ==, 3);
   g_assert_cmpuint (wn_test_count (run, WN_EV_MESSAGE, WN_PH_LOST, NULL), ==, 1);
@@ -291,16 +306,9 @@ static void
 test_order_cancellation (void)
 {
   g_autoptr(WnTestRun) run = run_example ("order-cancellation.process.json", NULL);
-  const WnEvent *canceled = wn_test_find (run, WN_EV_JOB, WN_PH_CANCELED, "charge", 0);
 
-  g_assert_cmpstr (end_of (run, "i1"), ==, "shipped");
-  g_assert_cmpstr (end_of (run, "i2"), ==, "canceled");
-  g_assert_cmpstr (end_of (run, "i3"), ==, "payment-declined");
-  g_assert_nonnull (canceled);
-  g_assert_cmpstr (canceled->instance, ==, "i2");
-  g_assert_cmpint (canceled->t_us, ==, 50 * WN_USEC_PER_SEC);
-  g_assert_nonnull (strstr (canceled->error, "gated"));
-  g_assert_cmpuint (wn_test_count (run, WN_EV_JOB, WN_PH_CANCELED, NULL), ==, 1);
+  assert_ends (run, "shipped", "canceled", "payment-declined", NULL);
+  assert_canceled_gated (run, "charge", "i2", 50 * WN_USEC_PER_SEC);
   g_assert_cmpuint (wn_test_count (run, WN_EV_TIMER, WN_PH_FIRED, "progress-due"), ==, 2);
   g_assert_cmpuint (wn_test_count (run, WN_EV_FAULT, WN_PH_CAUGHT, "declined-start"), ==, 1);
   g_assert_cmpuint (wn_test_count (run, WN_EV_MESSAGE, WN_PH_LOST, NULL), ==, 1);
@@ -315,17 +323,13 @@ test_manual_approval_people (void)
   g_autofree char *path = g_build_filename (dir ? dir : "data/examples", "manual-approval.people.scenario.json", NULL);
   g_autoptr(GError) error = NULL;
   g_autoptr(WnScenario) scenario = wn_load_scenario_file (path, NULL, &error);
-  g_autoptr(WnTestRun) run = g_new0 (WnTestRun, 1);
+  g_autoptr(WnTestRun) run = NULL;
   const WnNode *refunded;
   const WnNode *escalated;
   guint assigned;
 
   g_assert_no_error (error);
-  run->process = load_example ("manual-approval.process.json");
-  run->engine = wn_engine_new (run->process, scenario, NULL);
-  run->events = g_ptr_array_new_with_free_func ((GDestroyNotify) wn_event_free);
-  wn_journal_subscribe (wn_engine_get_journal (run->engine), record_cb, run->events, NULL);
-  wn_test_run_until (run, WN_TIME_NEVER);
+  run = run_example_with ("manual-approval.process.json", scenario, NULL);
   refunded = wn_process_find_node (run->process, "refunded");
   escalated = wn_process_find_node (run->process, "escalated");
   g_assert_cmpuint (wn_engine_get_end_count (run->engine, refunded->index) +
@@ -404,22 +408,19 @@ replay_session (WnProcess  *process,
                 const char *text,
                 guint       n_commands)
 {
-  g_autoptr(GPtrArray) events = g_ptr_array_new_with_free_func ((GDestroyNotify) wn_event_free);
+  g_autoptr(GPtrArray) events = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(WnScenario) saved = wn_load_scenario_data (text, -1, "session.scenario.json", NULL, &error);
-  GString *journal = g_string_new (NULL);
   WnEngine *engine;
 
   g_assert_no_error (error);
   g_assert_cmpuint (saved->commands->len, ==, n_commands);
   engine = wn_engine_new (process, saved, NULL);
-  wn_journal_subscribe (wn_engine_get_journal (engine), record_cb, events, NULL);
+  events = wn_test_record (engine);
   wn_engine_run (engine, WN_TIME_NEVER);
-  for (guint i = 0; i < events->len; i++)
-    wn_event_append_json (g_ptr_array_index (events, i), journal);
   g_assert_cmpuint (wn_engine_get_notices (engine)->len, ==, 0);
   wn_engine_free (engine);
-  return journal;
+  return wn_test_journal_of (events);
 }
 
 /* A session driven by hand: steps, pauses, injections, trust changes, starts and
@@ -428,8 +429,8 @@ static void
 test_session_round_trip (void)
 {
   g_autoptr(WnProcess) process = load_example ("order-fulfilment.process.json");
-  g_autoptr(GPtrArray) live_events = g_ptr_array_new_with_free_func ((GDestroyNotify) wn_event_free);
-  g_autoptr(GString) live = g_string_new (NULL);
+  g_autoptr(GPtrArray) live_events = NULL;
+  g_autoptr(GString) live = NULL;
   g_autoptr(GString) replay = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(WnResponse) crash = wn_response_new (WN_RESPONSE_CRASH);
@@ -443,7 +444,7 @@ test_session_round_trip (void)
   options.on_exhausted = WN_ON_EXHAUSTED_INCIDENT;
   engine = wn_engine_new (process, NULL, &options);
   scheduler = wn_engine_get_scheduler (engine);
-  wn_journal_subscribe (wn_engine_get_journal (engine), record_cb, live_events, NULL);
+  live_events = wn_test_record (engine);
 
   wn_scheduler_step_next (scheduler);
   wn_engine_note_clock (engine, WN_PH_STEPPED, "step to next event");
@@ -471,8 +472,7 @@ test_session_round_trip (void)
   wn_engine_run (engine, WN_TIME_NEVER);
 
   text = wn_engine_export_session (engine);
-  for (guint i = 0; i < live_events->len; i++)
-    wn_event_append_json (g_ptr_array_index (live_events, i), live);
+  live = wn_test_journal_of (live_events);
   g_assert_cmpuint (wn_engine_get_commands (engine)->len, ==, 10);
   wn_engine_free (engine);
 
@@ -492,20 +492,19 @@ static void
 test_cancel_injection (void)
 {
   g_autoptr(WnProcess) process = load_example ("order-fulfilment.process.json");
-  g_autoptr(GPtrArray) live_events = g_ptr_array_new_with_free_func ((GDestroyNotify) wn_event_free);
-  g_autoptr(GString) live = g_string_new (NULL);
+  g_autoptr(GString) live = NULL;
   g_autoptr(GString) replay = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(WnResponse) crash = wn_response_new (WN_RESPONSE_CRASH);
   g_autoptr(WnResponse) fail = wn_response_new_fail ("500", NULL, "injected");
   g_autofree char *text = NULL;
   WnEngine *engine = wn_engine_new (process, NULL, NULL);
+  g_autoptr(GPtrArray) live_events = wn_test_record (engine);
   WnEngine *rerun;
   GPtrArray *pending;
   const WnInjection *injection;
   guint canceled = 0;
 
-  wn_journal_subscribe (wn_engine_get_journal (engine), record_cb, live_events, NULL);
   g_assert_true (wn_engine_inject (engine, "authorize", NULL, crash, &error));
   g_assert_true (wn_engine_inject (engine, NULL, "inventory", fail, &error));
   g_assert_no_error (error);
@@ -554,8 +553,7 @@ test_cancel_injection (void)
   text = wn_engine_export_session (engine);
   g_assert_nonnull (strstr (text, "\"op\" : \"cancelInjection\""));
   g_assert_nonnull (strstr (text, "\"injection\" : 1"));
-  for (guint i = 0; i < live_events->len; i++)
-    wn_event_append_json (g_ptr_array_index (live_events, i), live);
+  live = wn_test_journal_of (live_events);
   g_assert_nonnull (strstr (live->str, "\"kind\":\"inject\",\"phase\":\"canceled\""));
 
   /* a rerun stopped before the cancel has both pending, after it one */
