@@ -49,15 +49,6 @@ dark_cb (GObject    *manager,
 }
 
 void
-winnow_lab_chart_class_init (GtkWidgetClass *widget_class,
-                             const char     *css_name)
-{
-  widget_class->snapshot = winnow_lab_chart_snapshot;
-  widget_class->measure = winnow_lab_chart_measure;
-  gtk_widget_class_set_css_name (widget_class, css_name);
-}
-
-void
 winnow_lab_chart_init (GtkWidget             *chart,
                        WinnowLabDescribeFunc  describe,
                        WinnowLabDrawFunc      draw)

@@ -27,9 +27,6 @@ typedef void  (*WinnowLabDrawFunc)     (GtkWidget *chart, cairo_t *cr, double wi
 /* Variant i's colour, in the light or the dark style. */
 void    winnow_lab_chart_get_color (guint i, gboolean dark, GdkRGBA *color);
 
-/* In the class's init, for a chart drawn by its draw function: the chart's
- * snapshot and measure, and its CSS name. */
-void    winnow_lab_chart_class_init (GtkWidgetClass *widget_class, const char *css_name);
 /* In the chart's init; `draw` may be NULL for a chart that snapshots itself. */
 void    winnow_lab_chart_init      (GtkWidget *chart, WinnowLabDescribeFunc describe, WinnowLabDrawFunc draw);
 /* A GtkWidgetClass.snapshot calling the draw function given to init. */

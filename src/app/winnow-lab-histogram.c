@@ -228,8 +228,13 @@ winnow_lab_histogram_dispose (GObject *object)
 static void
 winnow_lab_histogram_class_init (WinnowLabHistogramClass *klass)
 {
-  G_OBJECT_CLASS (klass)->dispose = winnow_lab_histogram_dispose;
-  winnow_lab_chart_class_init (GTK_WIDGET_CLASS (klass), "lab-histogram");
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = winnow_lab_histogram_dispose;
+  widget_class->snapshot = winnow_lab_chart_snapshot;
+  widget_class->measure = winnow_lab_chart_measure;
+  gtk_widget_class_set_css_name (widget_class, "lab-histogram");
 }
 
 static void

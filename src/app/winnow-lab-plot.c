@@ -235,8 +235,13 @@ winnow_lab_plot_dispose (GObject *object)
 static void
 winnow_lab_plot_class_init (WinnowLabPlotClass *klass)
 {
-  G_OBJECT_CLASS (klass)->dispose = winnow_lab_plot_dispose;
-  winnow_lab_chart_class_init (GTK_WIDGET_CLASS (klass), "lab-plot");
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = winnow_lab_plot_dispose;
+  widget_class->snapshot = winnow_lab_chart_snapshot;
+  widget_class->measure = winnow_lab_chart_measure;
+  gtk_widget_class_set_css_name (widget_class, "lab-plot");
 }
 
 static void
