@@ -44,6 +44,19 @@
  *
  * (the *_cpu_us: the process's CPU time over the same span, which a loaded
  * machine lengthens far less than the wall time).
+ *
+ * WN_PROBE_LOAD=FILE measures opening a file instead (issue 17.14): once the
+ * window is up, a tick callback keeps its frame clock running and the probe
+ * opens FILE as the Recent menu does (win.open-recent), then records every
+ * frame until WN_PROBE_SECONDS (default 5) after the session's run-changed
+ * signal says the file is open:
+ *
+ *   wn-frame-probe: load load_us=… frames=… max_gap_us=… gaps_over_100ms=…
+ *
+ * load_us: from the open to run-changed; max_gap_us: the longest time between
+ * two frames from the open to the end (the longest the GTK thread was busy,
+ * the first frames of the new diagram included); frames: how many frames
+ * came while the file loaded.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -87,6 +100,13 @@ typedef struct {
   guint       compare;         /* WN_PROBE_COMPARE: the orders of a variant's seed; 0: none */
   GtkWidget  *compare_page;    /* the app's WinnowComparePage */
   guint       compares;        /* comparisons started */
+  /* WN_PROBE_LOAD */
+  const char *load_file;       /* NULL: not this mode */
+  gint64      load_t0;         /* > 0: the open was asked for then */
+  gint64      load_done;       /* > 0: run-changed came then */
+  gint64      load_gap;        /* the longest time between two frames since load_t0 */
+  guint       load_frames;     /* frames before load_done */
+  guint       load_long;       /* gaps over 100 ms */
 } Probe;
 
 static Probe probe;
@@ -150,6 +170,11 @@ finish (void)
       print_series ("scrub_cpu", probe.scrub_cpu_us);
       printf ("\n");
     }
+  else if (probe.load_file != NULL)
+    printf ("wn-frame-probe: load load_us=%" G_GINT64_FORMAT " frames=%u max_gap_us=%" G_GINT64_FORMAT
+            " gaps_over_100ms=%u\n",
+            probe.load_done > 0 ? probe.load_done - probe.load_t0 : -1, probe.load_frames, probe.load_gap,
+            probe.load_long);
   else
     {
       printf ("wn-frame-probe: first_frame_us=%" G_GINT64_FORMAT " frames=%u"
@@ -325,6 +350,75 @@ compare_cb (gpointer data)
   return G_SOURCE_CONTINUE;
 }
 
+/* ---- WN_PROBE_LOAD ---- */
+
+static gboolean
+keep_ticking_cb (GtkWidget     *widget,
+                 GdkFrameClock *clock,
+                 gpointer       data)
+{
+  return G_SOURCE_CONTINUE;
+}
+
+static gboolean
+load_end_cb (gpointer data)
+{
+  finish ();
+  return G_SOURCE_REMOVE;
+}
+
+static void
+load_run_changed_cb (GObject  *session,
+                     gpointer  data)
+{
+  if (probe.load_done > 0 || probe.load_t0 <= 0)
+    return;
+  probe.load_done = g_get_monotonic_time ();
+  g_timeout_add (MAX (probe.duration / 1000, 1), load_end_cb, NULL);
+}
+
+static gboolean
+load_start_cb (gpointer data)
+{
+  GActionGroup *actions = G_ACTION_GROUP (probe.window);
+  GObject *session = NULL;
+  g_autoptr(GFile) file = g_file_new_for_commandline_arg (probe.load_file);
+  g_autofree char *uri = g_file_get_uri (file);
+
+  if (g_object_class_find_property (G_OBJECT_GET_CLASS (probe.window), "session") != NULL)
+    g_object_get (probe.window, "session", &session, NULL);
+  if (session == NULL || g_signal_lookup ("run-changed", G_OBJECT_TYPE (session)) == 0 ||
+      !g_action_group_has_action (actions, "open-recent"))
+    {
+      printf ("wn-frame-probe: error=the window has no session with a run-changed signal, or no open-recent action\n");
+      probe.first_frame = -1;
+      finish ();
+      return G_SOURCE_REMOVE;
+    }
+  g_signal_connect (session, "run-changed", G_CALLBACK (load_run_changed_cb), NULL);
+  g_object_unref (session);   /* the window keeps it */
+  gtk_widget_add_tick_callback (probe.window, keep_ticking_cb, NULL, NULL);
+  probe.load_t0 = g_get_monotonic_time ();
+  probe.last_after = probe.load_t0;
+  g_action_group_activate_action (actions, "open-recent", g_variant_new_string (uri));
+  return G_SOURCE_REMOVE;
+}
+
+static void
+load_frame (gint64 now)
+{
+  gint64 gap;
+
+  if (probe.load_t0 <= 0)
+    return;
+  gap = now - probe.last_after;
+  probe.load_gap = MAX (probe.load_gap, gap);
+  if (gap > 100 * 1000)
+    probe.load_long++;
+  if (probe.load_done == 0)
+    probe.load_frames++;
+}
+
 static gboolean
 start_run_cb (gpointer data)
 {
@@ -411,9 +505,11 @@ after_paint_cb (GdkFrameClock *clock,
           return;
         }
       /* let the window settle, then run */
-      g_timeout_add (300, travelling () ? travel_start_cb : start_run_cb, NULL);
+      g_timeout_add (300, probe.load_file != NULL ? load_start_cb
+                          : travelling () ? travel_start_cb : start_run_cb, NULL);
     }
   travel_frame (now);
+  load_frame (now);
   if (probe.measure_from > 0 && now >= probe.measure_from && probe.frame_start > 0)
     {
       gint64 work = now - probe.frame_start;
@@ -504,6 +600,7 @@ probe_init (void)
   probe.dump = g_getenv ("WN_PROBE_DUMP") != NULL;
   probe.compare = g_getenv ("WN_PROBE_COMPARE") != NULL
                   ? (guint) g_ascii_strtoull (g_getenv ("WN_PROBE_COMPARE"), NULL, 10) : 0;
+  probe.load_file = g_getenv ("WN_PROBE_LOAD");
   probe.origin = spawn != NULL ? g_ascii_strtoll (spawn, NULL, 10) : g_get_monotonic_time ();
   probe.first_frame = -1;
   probe.duration = (gint64) ((seconds != NULL ? g_ascii_strtod (seconds, NULL) : 5.0) * G_USEC_PER_SEC);
@@ -532,5 +629,5 @@ probe_init (void)
   probe.scrub_cpu_us = g_array_new (FALSE, FALSE, sizeof (gint64));
   g_timeout_add (2, watch_cb, NULL);
   /* a travel bench plays a long run to its end first */
-  g_timeout_add_seconds (travelling () ? 900 : 60, give_up_cb, NULL);
+  g_timeout_add_seconds (travelling () || probe.load_file != NULL ? 900 : 60, give_up_cb, NULL);
 }

@@ -22,6 +22,7 @@ struct _WinnowDiagramPane
   AdwStatusPage    *empty_page;
   GtkBox           *examples;
   AdwStatusPage    *loading_page;  /* made on the first load off the GTK thread */
+  GtkProgressBar   *loading_progress;
 
   GBinding         *selection;     /* the session's selected node, both ways */
   WinnowNodeCounts *last_counts;   /* per node of the process, as shown */
@@ -248,16 +249,31 @@ winnow_diagram_pane_show_loading (WinnowDiagramPane *self,
     }
   if (self->loading_page == NULL)
     {
+      GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 18);
       GtkWidget *spinner = gtk_spinner_new ();
+      GtkWidget *progress = gtk_progress_bar_new ();
+      GtkWidget *cancel = gtk_button_new_with_mnemonic (_("_Cancel"));
 
       gtk_spinner_set_spinning (GTK_SPINNER (spinner), TRUE);
       gtk_widget_set_size_request (spinner, 32, 32);
+      gtk_widget_set_name (progress, "loading-progress");
+      gtk_widget_set_size_request (progress, 240, -1);
+      gtk_widget_set_halign (progress, GTK_ALIGN_CENTER);
+      gtk_widget_set_name (cancel, "loading-cancel");
+      gtk_widget_set_halign (cancel, GTK_ALIGN_CENTER);
+      gtk_widget_add_css_class (cancel, "pill");
+      gtk_actionable_set_action_name (GTK_ACTIONABLE (cancel), "win.cancel-load");
+      gtk_box_append (GTK_BOX (box), spinner);
+      gtk_box_append (GTK_BOX (box), progress);
+      gtk_box_append (GTK_BOX (box), cancel);
+      self->loading_progress = GTK_PROGRESS_BAR (progress);
       self->loading_page = ADW_STATUS_PAGE (adw_status_page_new ());
       gtk_widget_set_name (GTK_WIDGET (self->loading_page), "loading-page");
-      adw_status_page_set_description (self->loading_page, _("Reading and checking the process"));
-      adw_status_page_set_child (self->loading_page, spinner);
+      adw_status_page_set_child (self->loading_page, box);
       gtk_stack_add_named (self->stack, GTK_WIDGET (self->loading_page), "loading");
     }
+  adw_status_page_set_description (self->loading_page, _("Reading and checking the process"));
+  gtk_progress_bar_set_fraction (self->loading_progress, 0);
   {
     /* Translators: %s is a file name */
     g_autofree char *title = g_strdup_printf (_("Opening “%s”…"), name);
@@ -265,4 +281,17 @@ winnow_diagram_pane_show_loading (WinnowDiagramPane *self,
     adw_status_page_set_title (self->loading_page, title);
   }
   gtk_stack_set_visible_child_name (self->stack, "loading");
+}
+
+void
+winnow_diagram_pane_set_loading_stage (WinnowDiagramPane *self,
+                                       const char        *what,
+                                       double             fraction)
+{
+  g_return_if_fail (WINNOW_IS_DIAGRAM_PANE (self));
+
+  if (self->loading_page == NULL)
+    return;
+  adw_status_page_set_description (self->loading_page, what);
+  gtk_progress_bar_set_fraction (self->loading_progress, CLAMP (fraction, 0, 1));
 }

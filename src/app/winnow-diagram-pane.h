@@ -23,10 +23,14 @@ void           winnow_diagram_pane_add_example (WinnowDiagramPane *self,
                                                 const char        *label,
                                                 const char        *path);
 
-/* While a file is read and checked off the GTK thread: a spinner and the
- * file's name instead of the diagram; NULL goes back to the diagram (or the
- * empty page). */
+/* While a file is loaded off the GTK thread: the file's name, a spinner,
+ * how far the load has come and a Cancel button (win.cancel-load) instead of
+ * the diagram; NULL goes back to the diagram (or the empty page). */
 void           winnow_diagram_pane_show_loading (WinnowDiagramPane *self,
                                                  const char        *name);
+/* What the load does now, and how far it has come (0 to 1). */
+void           winnow_diagram_pane_set_loading_stage (WinnowDiagramPane *self,
+                                                      const char        *what,
+                                                      double             fraction);
 
 G_END_DECLS

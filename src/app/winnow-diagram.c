@@ -65,6 +65,8 @@ struct _WinnowDiagram
   WnEngine     *engine;        /* the run of it, borrowed (winnow_diagram_set_engine), or NULL */
   NodeState    *states;        /* per node */
   WinnowLayout *layout;        /* with a process */
+  WinnowLayout *adopted;       /* laid out ahead for adopted_for, or NULL */
+  WnProcess    *adopted_for;
 
   char       *selected;
   int         hover;
@@ -174,13 +176,12 @@ node_type_label (const WnNode *node)
 /* ------------------------------------------------------------------------- */
 /* Text                                                                      */
 
+/* The small and bold variants of a text of the body font. */
 static PangoLayout *
-text_new (GtkWidget  *widget,
-          const char *text,
-          gboolean    small,
-          gboolean    bold)
+text_style (PangoLayout *layout,
+            gboolean     small,
+            gboolean     bold)
 {
-  PangoLayout *layout = gtk_widget_create_pango_layout (widget, text);
   PangoAttrList *attrs = pango_attr_list_new ();
 
   if (small)
@@ -190,6 +191,15 @@ text_new (GtkWidget  *widget,
   pango_layout_set_attributes (layout, attrs);
   pango_attr_list_unref (attrs);
   return layout;
+}
+
+static PangoLayout *
+text_new (GtkWidget  *widget,
+          const char *text,
+          gboolean    small,
+          gboolean    bold)
+{
+  return text_style (gtk_widget_create_pango_layout (widget, text), small, bold);
 }
 
 /* Wrap and ellipsize to max_width and max_lines when the text does not fit. */
@@ -271,6 +281,27 @@ static const WinnowLayoutTextFuncs layout_text_funcs = {
   g_object_unref,
 };
 
+/* A layout made on another thread: its texts are PangoLayouts of a context
+ * of its own (winnow_diagram_create_text_context), the same as the widget's
+ * own but for the font map. */
+static gpointer
+context_text_new (const char *text,
+                  gboolean    small,
+                  gpointer    data)
+{
+  PangoLayout *layout = pango_layout_new (data);
+
+  pango_layout_set_text (layout, text, -1);
+  return text_style (layout, small, FALSE);
+}
+
+static const WinnowLayoutTextFuncs context_text_funcs = {
+  context_text_new,
+  layout_text_fit,
+  layout_text_size,
+  g_object_unref,
+};
+
 /* Draws the text so that its logical box's top-left corner is at x, y. */
 static void
 text_draw (cairo_t     *cr,
@@ -309,7 +340,13 @@ layout_process (WinnowDiagram *self)
 {
   g_clear_pointer (&self->scene, gsk_render_node_unref);   /* stale */
   g_clear_pointer (&self->layout, winnow_layout_free);
-  self->layout = winnow_layout_new (self->process, &layout_text_funcs, self);
+  /* made ahead, off the GTK thread (winnow_diagram_adopt_layout) */
+  if (self->adopted != NULL && self->adopted_for == self->process)
+    self->layout = g_steal_pointer (&self->adopted);
+  else
+    self->layout = winnow_layout_new (self->process, &layout_text_funcs, self);
+  g_clear_pointer (&self->adopted, winnow_layout_free);
+  g_clear_pointer (&self->adopted_for, wn_process_unref);
 }
 
 /* ------------------------------------------------------------------------- */
@@ -1304,14 +1341,68 @@ draw_frame (cairo_t                 *cr,
     }
 }
 
-/* A node with its texts, and its hover or selection ring. */
+/* Below this zoom a text is a few pixels high: the scene leaves texts out
+ * (only diagrams too big to fit at WINNOW_DIAGRAM_MIN_ZOOM get there). */
+#define TEXT_MIN_ZOOM 0.1
+/* Outlines, arrows and glyphs reach this far out of their boxes. */
+#define DRAW_SLOP     16.0
+
+/* The part of the diagram in view, in diagram units, with DRAW_SLOP. */
+typedef struct {
+  double x0, y0, x1, y1;
+} View;
+
+static gboolean
+view_meets (const View             *view,
+            const WinnowLayoutRect *r)
+{
+  return r->x <= view->x1 && r->y <= view->y1 && r->x + r->width >= view->x0 && r->y + r->height >= view->y0;
+}
+
+static gboolean
+view_meets_node (const View             *view,
+                 const WinnowLayoutNode *n)
+{
+  return view_meets (view, &n->box) || (n->label != NULL && view_meets (view, &n->label_rect)) ||
+         (n->topic != NULL && view_meets (view, &n->topic_rect));
+}
+
+static gboolean
+view_meets_flow (const View             *view,
+                 const WinnowLayoutFlow *flow)
+{
+  WinnowLayoutRect bounds;
+  float x1, y1;
+
+  if (flow->label != NULL && view_meets (view, &flow->label_rect))
+    return TRUE;
+  if (flow->points->len == 0)
+    return FALSE;
+  bounds.x = x1 = g_array_index (flow->points, WinnowLayoutPoint, 0).x;
+  bounds.y = y1 = g_array_index (flow->points, WinnowLayoutPoint, 0).y;
+  for (guint i = 1; i < flow->points->len; i++)
+    {
+      const WinnowLayoutPoint *pt = &g_array_index (flow->points, WinnowLayoutPoint, i);
+
+      bounds.x = MIN (bounds.x, pt->x);
+      bounds.y = MIN (bounds.y, pt->y);
+      x1 = MAX (x1, pt->x);
+      y1 = MAX (y1, pt->y);
+    }
+  bounds.width = x1 - bounds.x;
+  bounds.height = y1 - bounds.y;
+  return view_meets (view, &bounds);
+}
+
+/* A node with its texts (when they can be read), and its hover or selection ring. */
 static void
 draw_one_node (cairo_t                *cr,
                const Palette          *pal,
                const WnNode           *node,
                const WinnowLayoutNode *n,
                gboolean                hover,
-               gboolean                selected)
+               gboolean                selected,
+               gboolean                texts)
 {
   if (hover && !selected)
     {
@@ -1321,7 +1412,8 @@ draw_one_node (cairo_t                *cr,
       cairo_stroke (cr);
     }
   draw_node (cr, pal, node, n);
-  draw_node_texts (cr, pal, node, n);
+  if (texts)
+    draw_node_texts (cr, pal, node, n);
   if (selected)
     {
       path_node_outline (cr, node, n, 3.5);
@@ -1331,7 +1423,9 @@ draw_one_node (cairo_t                *cr,
     }
 }
 
-/* The diagram without its badges, in widget coordinates. */
+/* The diagram without its badges, in widget coordinates: what is in view
+ * (a big diagram zoomed in costs what it shows), its texts when they can
+ * be read. */
 static GskRenderNode *
 make_scene (WinnowDiagram *self,
             const Palette *pal,
@@ -1341,6 +1435,11 @@ make_scene (WinnowDiagram *self,
 {
   const WnProcess *p = self->process;
   GtkSnapshot *snapshot = gtk_snapshot_new ();
+  gboolean texts = self->zoom >= TEXT_MIN_ZOOM;
+  View view = {
+    -self->off_x / self->zoom - DRAW_SLOP, -self->off_y / self->zoom - DRAW_SLOP,
+    (w - self->off_x) / self->zoom + DRAW_SLOP, (h - self->off_y) / self->zoom + DRAW_SLOP,
+  };
   int max_depth = 0;
   cairo_t *cr;
 
@@ -1359,21 +1458,21 @@ make_scene (WinnowDiagram *self,
       {
         const WinnowLayoutNode *n = &self->layout->nodes[i];
 
-        if (n->container && !n->hidden && n->depth == depth)
-          draw_one_node (cr, pal, &p->nodes[i], n, (int) i == self->hover, (int) i == selected);
+        if (n->container && !n->hidden && n->depth == depth && view_meets_node (&view, n))
+          draw_one_node (cr, pal, &p->nodes[i], n, (int) i == self->hover, (int) i == selected, texts);
       }
   /* Flows under the nodes; the selected node's on top of the others. */
   for (guint f = 0; f < p->n_flows; f++)
-    if (!flow_touches (p, f, selected))
+    if (!flow_touches (p, f, selected) && view_meets_flow (&view, &self->layout->flows[f]))
       draw_flow (cr, &self->layout->flows[f], &pal->fg, 0.5, 1.4);
   for (guint f = 0; f < p->n_flows; f++)
-    if (flow_touches (p, f, selected))
+    if (flow_touches (p, f, selected) && view_meets_flow (&view, &self->layout->flows[f]))
       draw_flow (cr, &self->layout->flows[f], &pal->accent, 1.0, 2.0);
-  for (guint f = 0; f < p->n_flows; f++)
+  for (guint f = 0; f < p->n_flows && texts; f++)
     {
       const WinnowLayoutFlow *fg = &self->layout->flows[f];
 
-      if (fg->label == NULL)
+      if (fg->label == NULL || !view_meets (&view, &fg->label_rect))
         continue;
       if (flow_touches (p, f, selected))
         winnow_paint_set_color (cr, &pal->accent, 1);
@@ -1388,9 +1487,10 @@ make_scene (WinnowDiagram *self,
         const WnNode *node = &p->nodes[i];
         const WinnowLayoutNode *n = &self->layout->nodes[i];
 
-        if (n->container || n->hidden || winnow_layout_is_attached (p, node) != (pass == 1))
+        if (n->container || n->hidden || winnow_layout_is_attached (p, node) != (pass == 1) ||
+            !view_meets_node (&view, n))
           continue;
-        draw_one_node (cr, pal, node, n, (int) i == self->hover, (int) i == selected);
+        draw_one_node (cr, pal, node, n, (int) i == self->hover, (int) i == selected, texts);
       }
   cairo_destroy (cr);
   return gtk_snapshot_free_to_node (snapshot);
@@ -1901,6 +2001,8 @@ winnow_diagram_dispose (GObject *object)
   WinnowDiagram *self = WINNOW_DIAGRAM (object);
 
   g_clear_pointer (&self->layout, winnow_layout_free);
+  g_clear_pointer (&self->adopted, winnow_layout_free);
+  g_clear_pointer (&self->adopted_for, wn_process_unref);
   g_clear_pointer (&self->states, g_free);
   g_clear_pointer (&self->process, wn_process_unref);
   g_clear_pointer (&self->selected, g_free);
@@ -2087,6 +2189,57 @@ winnow_diagram_set_process (WinnowDiagram *self,
   apply_fit (self);
   gtk_widget_queue_resize (GTK_WIDGET (self));
   gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+PangoContext *
+winnow_diagram_create_text_context (WinnowDiagram *self)
+{
+  PangoContext *widget = gtk_widget_get_pango_context (GTK_WIDGET (self));
+  PangoFontMap *shared = pango_context_get_font_map (widget);
+  g_autoptr(PangoFontMap) map = pango_cairo_font_map_new ();
+  PangoContext *context;
+  const cairo_font_options_t *options = pango_cairo_context_get_font_options (widget);
+
+  g_return_val_if_fail (WINNOW_IS_DIAGRAM (self), NULL);
+
+  if (PANGO_IS_CAIRO_FONT_MAP (shared))
+    pango_cairo_font_map_set_resolution (PANGO_CAIRO_FONT_MAP (map),
+                                         pango_cairo_font_map_get_resolution (PANGO_CAIRO_FONT_MAP (shared)));
+  context = pango_font_map_create_context (map);
+  pango_context_set_font_description (context, pango_context_get_font_description (widget));
+  pango_context_set_language (context, pango_context_get_language (widget));
+  pango_context_set_base_dir (context, pango_context_get_base_dir (widget));
+  pango_context_set_gravity_hint (context, pango_context_get_gravity_hint (widget));
+  pango_context_set_matrix (context, pango_context_get_matrix (widget));
+  pango_context_set_round_glyph_positions (context, pango_context_get_round_glyph_positions (widget));
+  pango_cairo_context_set_resolution (context, pango_cairo_context_get_resolution (widget));
+  if (options != NULL)
+    pango_cairo_context_set_font_options (context, options);
+  return context;
+}
+
+WinnowLayout *
+winnow_diagram_layout_with_context (const WnProcess *process,
+                                    PangoContext    *context)
+{
+  g_return_val_if_fail (process != NULL, NULL);
+  g_return_val_if_fail (PANGO_IS_CONTEXT (context), NULL);
+
+  return winnow_layout_new (process, &context_text_funcs, context);
+}
+
+void
+winnow_diagram_adopt_layout (WinnowDiagram *self,
+                             WnProcess     *process,
+                             WinnowLayout  *layout)
+{
+  g_return_if_fail (WINNOW_IS_DIAGRAM (self));
+  g_return_if_fail (layout == NULL || process != NULL);
+
+  g_clear_pointer (&self->adopted, winnow_layout_free);
+  g_clear_pointer (&self->adopted_for, wn_process_unref);
+  self->adopted = layout;
+  self->adopted_for = layout != NULL ? wn_process_ref (process) : NULL;
 }
 
 WnProcess *

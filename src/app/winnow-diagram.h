@@ -5,6 +5,7 @@
 #include <gtk/gtk.h>
 
 #include "winnow.h"
+#include "winnow-layout.h"
 
 G_BEGIN_DECLS
 
@@ -26,6 +27,20 @@ GtkWidget  *winnow_diagram_new               (void);
 void        winnow_diagram_set_process       (WinnowDiagram   *self,
                                               WnProcess       *process);
 WnProcess  *winnow_diagram_get_process       (WinnowDiagram   *self);
+
+/* Laying a process out off the GTK thread (a big file, issue 17.14). The
+ * context has the widget's text settings (font, language, direction,
+ * resolution, font options) on a font map of its own: make it on the GTK
+ * thread, then use it on one other thread only. The layout's texts are
+ * PangoLayouts of it, which the diagram draws as it draws its own. */
+PangoContext *winnow_diagram_create_text_context (WinnowDiagram   *self);
+WinnowLayout *winnow_diagram_layout_with_context (const WnProcess *process,
+                                                  PangoContext    *context);
+/* The layout (taken) to show when `process` is next set, instead of laying
+ * it out then; another one, or NULL, drops it. */
+void        winnow_diagram_adopt_layout      (WinnowDiagram   *self,
+                                              WnProcess       *process,
+                                              WinnowLayout    *layout);
 
 /* The computed layout, in diagram units (zoom 1, origin at the top-left corner of
  * the diagram including its margin). Boundary events report their small circle. */

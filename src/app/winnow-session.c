@@ -346,16 +346,20 @@ _winnow_session_swap_rerun (WinnowSession *self,
   return previous;
 }
 
-/* `keep_trust`: the new run keeps the current run's trust choices (Restart). */
+/* `keep_trust`: the new run keeps the current run's trust choices (Restart).
+ * `engine` (taken): the run, built ahead off the GTK thread; NULL: built here. */
 static void
 start_engine (WinnowSession *self,
-              gboolean       keep_trust)
+              gboolean       keep_trust,
+              WnEngine      *engine)
 {
   g_autofree WnTrust *trust = keep_trust && self->engine != NULL ? save_trust (self) : NULL;
   g_auto(GStrv) topics_off = keep_trust && self->engine != NULL ? _winnow_session_topics_off (self) : NULL;
   gboolean dropped = FALSE;
 
-  dropped = _winnow_session_swap_engine (self, wn_engine_new (self->process, self->scenario, &self->options));
+  if (engine == NULL)
+    engine = wn_engine_new (self->process, self->scenario, &self->options);
+  dropped = _winnow_session_swap_engine (self, engine);
   _winnow_session_branches_reset (self);
   if (trust != NULL)
     restore_trust (self, trust);
@@ -555,7 +559,8 @@ winnow_session_new (void)
 }
 
 static void set_process (WinnowSession *self, WnProcess *process, WnScenario *scenario,
-                         const WnEngineOptions *options, GFile *file, const char *process_id, char *json);
+                         const WnEngineOptions *options, GFile *file, const char *process_id, char *json,
+                         WnEngine *engine);
 
 gboolean
 winnow_session_load_file (WinnowSession          *self,
@@ -590,32 +595,42 @@ winnow_session_load_bpmn_process (WinnowSession          *self,
                                                      error);
   if (process == NULL)
     return FALSE;
-  if (options != NULL)
-    run = *options;
-  /* the trust given is a default: a process that sets its own keeps it */
-  if (process_sets_trust (process))
-    run.trust = WN_TRUST_UNSET;
-  set_process (self, process, NULL, &run, file, process_id, g_steal_pointer (&json));
+  winnow_session_run_options (process, options, &run);
+  set_process (self, process, NULL, &run, file, process_id, g_steal_pointer (&json), NULL);
   return TRUE;
 }
 
 void
-winnow_session_open_process (WinnowSession         *self,
-                             WnProcess             *process,
-                             const WnEngineOptions *options,
-                             GFile                 *file)
+winnow_session_run_options (const WnProcess       *process,
+                            const WnEngineOptions *options,
+                            WnEngineOptions       *run)
 {
-  WnEngineOptions run = { 0 };
-
-  g_return_if_fail (WINNOW_IS_SESSION (self));
   g_return_if_fail (process != NULL);
+  g_return_if_fail (run != NULL);
 
   if (options != NULL)
-    run = *options;
+    *run = *options;
+  else
+    memset (run, 0, sizeof *run);
   /* the trust given is a default: a process that sets its own keeps it */
   if (process_sets_trust (process))
-    run.trust = WN_TRUST_UNSET;
-  set_process (self, process, NULL, &run, file, NULL, NULL);
+    run->trust = WN_TRUST_UNSET;
+}
+
+void
+winnow_session_open_prepared (WinnowSession         *self,
+                              WnProcess             *process,
+                              WnEngine              *engine,
+                              const WnEngineOptions *run,
+                              GFile                 *file,
+                              const char            *process_id,
+                              char                  *json)
+{
+  g_return_if_fail (WINNOW_IS_SESSION (self));
+  g_return_if_fail (process != NULL);
+  g_return_if_fail (engine != NULL);
+
+  set_process (self, process, NULL, run, file, process_id, json, engine);
 }
 
 const char *
@@ -651,10 +666,11 @@ winnow_session_set_process (WinnowSession         *self,
   g_return_if_fail (WINNOW_IS_SESSION (self));
   g_return_if_fail (process != NULL);
 
-  set_process (self, process, scenario, options, file, NULL, NULL);
+  set_process (self, process, scenario, options, file, NULL, NULL, NULL);
 }
 
-/* `json` (taken): the BPMN import's winnow.process/1 document, or NULL. */
+/* `json` (taken): the BPMN import's winnow.process/1 document, or NULL;
+ * `engine` (taken): the run built ahead, or NULL. */
 static void
 set_process (WinnowSession         *self,
              WnProcess             *process,
@@ -662,7 +678,8 @@ set_process (WinnowSession         *self,
              const WnEngineOptions *options,
              GFile                 *file,
              const char            *process_id,
-             char                  *json)
+             char                  *json,
+             WnEngine              *engine)
 {
   char *id = g_strdup (process_id);   /* it may be self->process_id */
 
@@ -684,7 +701,7 @@ set_process (WinnowSession         *self,
     memset (&self->options, 0, sizeof self->options);
   g_set_object (&self->file, file);
 
-  start_engine (self, FALSE);
+  start_engine (self, FALSE, engine);
 }
 
 void
@@ -694,7 +711,7 @@ winnow_session_restart (WinnowSession *self)
 
   if (self->process == NULL)
     return;
-  start_engine (self, TRUE);
+  start_engine (self, TRUE, NULL);
 }
 
 gboolean
@@ -733,7 +750,7 @@ winnow_session_reload (WinnowSession  *self,
       g_clear_pointer (&self->scenario, wn_scenario_unref);
       self->scenario = g_steal_pointer (&scenario);
     }
-  start_engine (self, FALSE);
+  start_engine (self, FALSE, NULL);
   return TRUE;
 }
 
@@ -1218,7 +1235,8 @@ winnow_session_load_scenario (WinnowSession  *self,
   process = wn_process_ref (self->process);
   process_file = self->file ? g_object_ref (self->file) : NULL;
   /* the same process: a BPMN one keeps its import */
-  set_process (self, process, scenario, NULL, process_file, self->process_id, g_strdup (self->process_json));
+  set_process (self, process, scenario, NULL, process_file, self->process_id, g_strdup (self->process_json),
+               NULL);
   /* where it was saved: its breakpoints, and the run to its position */
   _winnow_session_restore_state (self);
   return TRUE;

@@ -81,14 +81,24 @@ void              winnow_session_set_bpmn_import_flags (WinnowSession     *self,
 const char       *winnow_session_get_imported_json (WinnowSession          *self);
 /* The BPMN process chosen of several, or NULL. */
 const char       *winnow_session_get_bpmn_process_id (WinnowSession        *self);
-/* Start a paused run of a winnow.process/1 `process`, loaded from `file`
- * (on any thread, by wn_load_process_file()), as winnow_session_load_file()
- * does once it has read the file: the trust in `options` is a default a
- * process that sets its own overrides. */
-void              winnow_session_open_process      (WinnowSession          *self,
-                                                    WnProcess              *process,
+/* The options a run of `process` opened with `options` gets, as
+ * winnow_session_load_file() gives them: the trust in `options` is a
+ * default a process that sets its own overrides. Any thread. */
+void              winnow_session_run_options       (const WnProcess        *process,
                                                     const WnEngineOptions  *options,
-                                                    GFile                  *file);
+                                                    WnEngineOptions        *run);
+/* Start a paused run of `process`, loaded from `file` off the GTK thread
+ * (a big file), as winnow_session_load_bpmn_process() does once it has read
+ * the file: `engine` (taken) was built there from `process` and `run`
+ * (winnow_session_run_options()) and never attached to a main context;
+ * `process_id` and `json` (taken) as the BPMN import gave them, or NULL. */
+void              winnow_session_open_prepared     (WinnowSession          *self,
+                                                    WnProcess              *process,
+                                                    WnEngine               *engine,
+                                                    const WnEngineOptions  *run,
+                                                    GFile                  *file,
+                                                    const char             *process_id,
+                                                    char                   *json);
 /* Start a run of `process` (scenario NULL: the embedded one). */
 void              winnow_session_set_process       (WinnowSession          *self,
                                                     WnProcess              *process,

@@ -801,11 +801,20 @@ toast_action (GSimpleAction *action,
   _winnow_window_show_toast (data, g_variant_get_string (param, NULL));
 }
 
+static void
+cancel_load_action (GSimpleAction *action,
+                    GVariant      *param,
+                    gpointer       data)
+{
+  winnow_window_cancel_load (data);
+}
+
 static const GActionEntry win_entries[] = {
   { "toast", toast_action, "s", NULL, NULL },
   { "open", open_action, NULL, NULL, NULL },
   { "open-recent", open_uri_action, "s", NULL, NULL },
   { "open-example", open_example_action, "s", NULL, NULL },
+  { "cancel-load", cancel_load_action, NULL, NULL, NULL },
   { "reload", reload_action, NULL, NULL, NULL },
   { "restart", restart_action, NULL, NULL, NULL },
   { "play-pause", play_pause_action, NULL, NULL, NULL },

@@ -96,6 +96,8 @@ remember_file (WinnowWindow *self,
 
 /* ---- a BPMN collaboration: which process ---- */
 
+static void load_process (WinnowWindow *self, GFile *file, const char *process_id);
+
 static void
 process_chosen_cb (AdwMessageDialog *dialog,
                    const char       *response,
@@ -107,25 +109,28 @@ process_chosen_cb (AdwMessageDialog *dialog,
   guint chosen = gtk_drop_down_get_selected (list);
 
   if (g_strcmp0 (response, "open") == 0 && chosen < g_strv_length (ids))
-    winnow_window_open_bpmn_process (self, file, ids[chosen]);
+    load_process (self, file, ids[chosen]);
 }
 
-/* A BPMN file with several executable processes asks which one (as
- * winnow-run --process does); FALSE when the file is not such a one. */
+/* A BPMN file with several executable processes (`ids`, taken, with their
+ * `names`) asks which one (as winnow-run --process does); FALSE when the
+ * file is not such a one. */
 static gboolean
 ask_process (WinnowWindow *self,
-             GFile        *file)
+             GFile        *file,
+             GStrv         ids,
+             GStrv         names)
 {
-  g_autofree char *path = g_file_get_path (file);
   g_autofree char *name = g_file_get_basename (file);
-  g_auto(GStrv) names = NULL;
-  g_auto(GStrv) ids = path != NULL ? wn_bpmn_file_processes (path, &names, NULL) : NULL;
   g_autoptr(GtkStringList) labels = gtk_string_list_new (NULL);
   AdwMessageDialog *dialog;
   GtkWidget *list;
 
   if (ids == NULL || g_strv_length (ids) < 2)
-    return FALSE;
+    {
+      g_strfreev (ids);
+      return FALSE;
+    }
   for (guint i = 0; ids[i] != NULL; i++)
     {
       g_autofree char *label = *names[i] != '\0' ? g_strdup_printf ("%s (%s)", names[i], ids[i]) : g_strdup (ids[i]);
@@ -144,7 +149,7 @@ ask_process (WinnowWindow *self,
   adw_message_dialog_set_default_response (dialog, "open");
   adw_message_dialog_set_close_response (dialog, "cancel");
   g_object_set_data_full (G_OBJECT (dialog), "winnow-file", g_object_ref (file), g_object_unref);
-  g_object_set_data_full (G_OBJECT (dialog), "winnow-ids", g_steal_pointer (&ids), (GDestroyNotify) g_strfreev);
+  g_object_set_data_full (G_OBJECT (dialog), "winnow-ids", ids, (GDestroyNotify) g_strfreev);
   g_signal_connect_object (dialog, "response", G_CALLBACK (process_chosen_cb), self, 0);
   gtk_window_present (GTK_WINDOW (dialog));
   return TRUE;
@@ -168,11 +173,14 @@ show_opened (WinnowWindow *self,
     }
 }
 
-/* The engine options a newly opened file runs with. */
-static void
+/* The engine options a newly opened file runs with (and the BPMN import's
+ * flags, set on the session). */
+static WnBpmnImportFlags
 open_options (WinnowWindow    *self,
               WnEngineOptions *options)
 {
+  WnBpmnImportFlags flags;
+
   memset (options, 0, sizeof *options);
   options->instances = self->instances_option;
   /* a default: the session keeps the trust a process (or its embedded scenario) sets */
@@ -185,9 +193,10 @@ open_options (WinnowWindow    *self,
                                                                        "undecidable-conditions");
     gboolean scenario = undecidable != NULL && g_strcmp0 (g_variant_get_string (undecidable, NULL), "scenario") == 0;
 
-    winnow_session_set_bpmn_import_flags (self->session, scenario ? WN_BPMN_IMPORT_SCENARIO_DECIDES
-                                                                  : WN_BPMN_IMPORT_DEFAULT);
+    flags = scenario ? WN_BPMN_IMPORT_SCENARIO_DECIDES : WN_BPMN_IMPORT_DEFAULT;
+    winnow_session_set_bpmn_import_flags (self->session, flags);
   }
+  return flags;
 }
 
 gboolean
@@ -212,7 +221,11 @@ winnow_window_open_bpmn_process (WinnowWindow *self,
   open_options (self, &options);
   if (!winnow_session_load_bpmn_process (self->session, file, process_id, &options, &diagnostics, &error))
     {
-      if (process_id == NULL && ask_process (self, file))
+      g_autofree char *path = g_file_get_path (file);
+      g_auto(GStrv) names = NULL;
+      GStrv ids = process_id == NULL && path != NULL ? wn_bpmn_file_processes (path, &names, NULL) : NULL;
+
+      if (ask_process (self, file, ids, names))
         return FALSE;
       winnow_load_errors_show (self->load_errors, file, diagnostics, error);
       return FALSE;
@@ -221,33 +234,68 @@ winnow_window_open_bpmn_process (WinnowWindow *self,
   return TRUE;
 }
 
-/* ---- big files, read off the GTK thread ---- */
+/* ---- big files, loaded off the GTK thread ---- */
 
 #define LOAD_IN_THREAD_BYTES (1024 * 1024)
 
+typedef enum {
+  STAGE_READ,      /* read, parse and check, or import the BPMN model */
+  STAGE_ENGINE,    /* build the run */
+  STAGE_LAYOUT,    /* lay out the diagram */
+  N_STAGES
+} Stage;
+
 typedef struct {
-  GFile     *file;
-  char      *path;
-  WnProcess *process;
-  GPtrArray *diagnostics;
-  GError    *error;
+  GFile            *file;
+  char             *path;
+  char             *process_id;   /* the BPMN process asked for, or NULL */
+  WnBpmnImportFlags flags;
+  WnEngineOptions   options;      /* as the window opens a file */
+  PangoContext     *context;      /* the diagram's text settings, the thread's own */
+  int               stage;        /* Stage, atomic: the thread sets it */
+
+  /* what the thread made */
+  WnProcess        *process;
+  char             *json;         /* a BPMN import's winnow.process/1 document */
+  WnEngineOptions   run;
+  WnEngine         *engine;
+  WinnowLayout     *layout;
+  GStrv             ids;          /* a collaboration, no process asked for: its processes */
+  GStrv             names;
+  GPtrArray        *diagnostics;
+  GError           *error;
 } Load;
+
+static void
+load_clear_results (Load *load)
+{
+  g_clear_pointer (&load->layout, winnow_layout_free);
+  g_clear_pointer (&load->engine, wn_engine_free);
+  g_clear_pointer (&load->process, wn_process_unref);
+  g_clear_pointer (&load->json, g_free);
+  g_clear_pointer (&load->ids, g_strfreev);
+  g_clear_pointer (&load->names, g_strfreev);
+  g_clear_pointer (&load->diagnostics, g_ptr_array_unref);
+  g_clear_error (&load->error);
+}
 
 static void
 load_free (gpointer data)
 {
   Load *load = data;
 
-  g_object_unref (load->file);
+  load_clear_results (load);
+  g_clear_object (&load->file);
   g_free (load->path);
-  g_clear_pointer (&load->process, wn_process_unref);
-  g_clear_pointer (&load->diagnostics, g_ptr_array_unref);
-  g_clear_error (&load->error);
+  g_free (load->process_id);
+  g_clear_object (&load->context);
   g_free (load);
 }
 
-/* Parsing and every check touch nothing but the new process (the engine
- * and the session stay on the GTK thread, which gets the process whole). */
+/* Everything here touches only what the load makes: the engine is built
+ * from the new process and attached to no main context (the session
+ * attaches it on the GTK thread), the layout's texts are of the load's own
+ * Pango context. A cancel frees it all here, not on the GTK thread. */
 static void
 load_thread (GTask        *task,
              gpointer      source,
@@ -256,8 +304,95 @@ load_thread (GTask        *task,
 {
   Load *load = data;
 
-  load->process = wn_load_process_file (load->path, &load->diagnostics, &load->error);
+  load->process = wn_load_process_or_bpmn_file_with_flags (load->path, 0, load->process_id, load->flags,
+                                                           &load->json, &load->diagnostics, &load->error);
+  if (load->process == NULL && load->process_id == NULL)
+    {
+      load->ids = wn_bpmn_file_processes (load->path, &load->names, NULL);
+      if (load->ids != NULL && g_strv_length (load->ids) < 2)
+        {
+          g_clear_pointer (&load->ids, g_strfreev);
+          g_clear_pointer (&load->names, g_strfreev);
+        }
+    }
+  if (load->process != NULL && !g_cancellable_is_cancelled (cancellable))
+    {
+      g_atomic_int_set (&load->stage, STAGE_ENGINE);
+      winnow_session_run_options (load->process, &load->options, &load->run);
+      load->engine = wn_engine_new (load->process, NULL, &load->run);
+    }
+  if (load->engine != NULL && !g_cancellable_is_cancelled (cancellable))
+    {
+      g_atomic_int_set (&load->stage, STAGE_LAYOUT);
+      load->layout = winnow_diagram_layout_with_context (load->process, load->context);
+    }
+  if (g_cancellable_is_cancelled (cancellable))
+    load_clear_results (load);
   g_task_return_boolean (task, TRUE);
+}
+
+static gpointer
+free_thread (gpointer data)
+{
+  load_free (data);
+  return NULL;
+}
+
+/* What a superseded load made, freed on a thread of its own: a big run
+ * takes a while to free. */
+static void
+load_free_elsewhere (Load *load)
+{
+  Load *rest = g_new0 (Load, 1);
+
+  rest->layout = g_steal_pointer (&load->layout);
+  rest->engine = g_steal_pointer (&load->engine);
+  rest->process = g_steal_pointer (&load->process);
+  rest->json = g_steal_pointer (&load->json);
+  rest->context = g_steal_pointer (&load->context);
+  if (rest->layout == NULL && rest->engine == NULL && rest->process == NULL)
+    {
+      load_free (rest);
+      return;
+    }
+  g_thread_unref (g_thread_new ("winnow: free a load", free_thread, rest));
+}
+
+static void
+stop_loading (WinnowWindow *self)
+{
+  if (self->loading != NULL)
+    g_cancellable_cancel (g_task_get_cancellable (self->loading));
+  g_clear_object (&self->loading);   /* its result, when it comes, is dropped */
+  g_clear_handle_id (&self->loading_poll, g_source_remove);
+}
+
+/* How far the load has come, on the loading page. */
+static gboolean
+loading_poll_cb (gpointer data)
+{
+  WinnowWindow *self = data;
+  Load *load = self->loading != NULL ? g_task_get_task_data (self->loading) : NULL;
+  const char *what;
+  int stage;
+
+  if (load == NULL)
+    return G_SOURCE_CONTINUE;
+  stage = CLAMP (g_atomic_int_get (&load->stage), 0, N_STAGES - 1);
+  switch (stage)
+    {
+    case STAGE_ENGINE:
+      what = _("Building the run");
+      break;
+    case STAGE_LAYOUT:
+      what = _("Laying out the diagram");
+      break;
+    default:
+      what = _("Reading and checking the process");
+      break;
+    }
+  winnow_diagram_pane_set_loading_stage (self->diagram_pane, what, (double) stage / N_STAGES);
+  return G_SOURCE_CONTINUE;
 }
 
 static void
@@ -267,55 +402,76 @@ load_done (GObject      *source,
 {
   WinnowWindow *self = WINNOW_WINDOW (source);
   Load *load = g_task_get_task_data (G_TASK (result));
-  WnEngineOptions options;
 
   if (self->loading != G_TASK (result))
-    return;   /* another open came after it */
-  g_clear_object (&self->loading);
+    {
+      load_free_elsewhere (load);   /* canceled, or another open came after it */
+      return;
+    }
+  stop_loading (self);
   winnow_diagram_pane_show_loading (self->diagram_pane, NULL);
   if (load->process == NULL)
     {
-      winnow_load_errors_show (self->load_errors, load->file, load->diagnostics, load->error);
+      if (!ask_process (self, load->file, g_steal_pointer (&load->ids), load->names))
+        winnow_load_errors_show (self->load_errors, load->file, load->diagnostics, load->error);
       return;
     }
-  open_options (self, &options);
-  winnow_session_open_process (self->session, load->process, &options, load->file);
+  winnow_diagram_adopt_layout (winnow_diagram_pane_get_diagram (self->diagram_pane), load->process,
+                               g_steal_pointer (&load->layout));
+  winnow_session_open_prepared (self->session, load->process, g_steal_pointer (&load->engine), &load->run,
+                                load->file, load->process_id, g_steal_pointer (&load->json));
   show_opened (self, load->file);
+}
+
+/* `file`, or the process `process_id` of a BPMN collaboration in it: a
+ * small file (or one the loader refuses unread) at once, a big one on a
+ * thread. */
+static void
+load_process (WinnowWindow *self,
+              GFile        *file,
+              const char   *process_id)
+{
+  g_autoptr(GFileInfo) info = NULL;
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  g_autofree char *name = NULL;
+  Load *load;
+
+  stop_loading (self);
+  info = g_file_query_info (file, G_FILE_ATTRIBUTE_STANDARD_SIZE "," G_FILE_ATTRIBUTE_STANDARD_TYPE,
+                            G_FILE_QUERY_INFO_NONE, NULL, NULL);
+  if (info == NULL || g_file_info_get_file_type (info) != G_FILE_TYPE_REGULAR ||
+      g_file_info_get_size (info) < LOAD_IN_THREAD_BYTES || !g_file_is_native (file))
+    {
+      /* small (an example never flashes a loading page), or one the loader
+       * refuses with its own message: at once */
+      winnow_diagram_pane_show_loading (self->diagram_pane, NULL);
+      winnow_window_open_bpmn_process (self, file, process_id);
+      return;
+    }
+  load = g_new0 (Load, 1);
+  load->file = g_object_ref (file);
+  load->path = g_file_get_path (file);
+  load->process_id = g_strdup (process_id);
+  load->flags = open_options (self, &load->options);
+  load->context = winnow_diagram_create_text_context (winnow_diagram_pane_get_diagram (self->diagram_pane));
+  self->loading = g_task_new (self, cancellable, load_done, NULL);
+  g_task_set_task_data (self->loading, load, load_free);
+  g_task_set_name (self->loading, "winnow: load a process");
+  name = g_file_get_basename (file);
+  winnow_diagram_pane_show_loading (self->diagram_pane, name);
+  loading_poll_cb (self);
+  self->loading_poll = g_timeout_add (100, loading_poll_cb, self);
+  g_task_run_in_thread (self->loading, load_thread);
 }
 
 void
 winnow_window_load_file (WinnowWindow *self,
                          GFile        *file)
 {
-  g_autoptr(GFileInfo) info = NULL;
-  g_autofree char *name = NULL;
-  Load *load;
-
   g_return_if_fail (WINNOW_IS_WINDOW (self));
   g_return_if_fail (G_IS_FILE (file));
 
-  g_clear_object (&self->loading);   /* its result, when it comes, is dropped */
-  info = g_file_query_info (file, G_FILE_ATTRIBUTE_STANDARD_SIZE "," G_FILE_ATTRIBUTE_STANDARD_TYPE,
-                            G_FILE_QUERY_INFO_NONE, NULL, NULL);
-  name = g_file_get_basename (file);
-  if (info == NULL || g_file_info_get_file_type (info) != G_FILE_TYPE_REGULAR ||
-      g_file_info_get_size (info) < LOAD_IN_THREAD_BYTES || !g_file_is_native (file) ||
-      g_str_has_suffix (name, ".bpmn"))
-    {
-      /* small, BPMN (which may ask for a process first), or one the loader
-       * refuses with its own message: at once */
-      winnow_diagram_pane_show_loading (self->diagram_pane, NULL);
-      winnow_window_open_file (self, file);
-      return;
-    }
-  load = g_new0 (Load, 1);
-  load->file = g_object_ref (file);
-  load->path = g_file_get_path (file);
-  self->loading = g_task_new (self, NULL, load_done, NULL);
-  g_task_set_task_data (self->loading, load, load_free);
-  g_task_set_name (self->loading, "winnow: load a process");
-  winnow_diagram_pane_show_loading (self->diagram_pane, name);
-  g_task_run_in_thread (self->loading, load_thread);
+  load_process (self, file, NULL);
 }
 
 gboolean
@@ -323,6 +479,23 @@ winnow_window_is_loading (WinnowWindow *self)
 {
   g_return_val_if_fail (WINNOW_IS_WINDOW (self), FALSE);
   return self->loading != NULL;
+}
+
+void
+winnow_window_cancel_load (WinnowWindow *self)
+{
+  g_return_if_fail (WINNOW_IS_WINDOW (self));
+
+  if (self->loading == NULL)
+    return;
+  stop_loading (self);
+  winnow_diagram_pane_show_loading (self->diagram_pane, NULL);
+}
+
+void
+_winnow_window_stop_loading (WinnowWindow *self)
+{
+  stop_loading (self);
 }
 
 char *

@@ -67,7 +67,8 @@ struct _WinnowWindow
   char                 *alert_titles[WINNOW_ALERT_FINISHED + 1];  /* for the toasts, not shown yet */
   const char           *alert_tabs[WINNOW_ALERT_FINISHED + 1];    /* the tab each one's button shows */
   guint                 instances_option;
-  GTask                *loading;       /* the file being read off the GTK thread, or NULL */
+  GTask                *loading;       /* the file being loaded off the GTK thread, or NULL */
+  guint                 loading_poll;  /* the timeout that shows how far it has come */
   WnTime                step_delta;
   AdwToast             *alert_toasts[WINNOW_ALERT_FINISHED + 1];
   WinnowToastQueue     *toasts;          /* every toast of the window's */
@@ -91,6 +92,8 @@ void  _winnow_window_sync_trust_default (WinnowWindow *self);
 void  _winnow_window_rebuild_recent_menu (WinnowWindow *self);
 void  _winnow_window_populate_examples   (WinnowWindow *self);
 void  _winnow_window_setup_drop          (WinnowWindow *self);
+/* Drop a load in progress, as the window goes (winnow-window-files.c). */
+void  _winnow_window_stop_loading        (WinnowWindow *self);
 
 /* winnow-window-actions.c */
 /* The folder a file dialog opens in (saving: one the user can write); NULL: GTK's choice. */

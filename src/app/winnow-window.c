@@ -677,7 +677,7 @@ winnow_window_dispose (GObject *object)
   _winnow_window_remove_setting_actions (self);
   g_clear_pointer (&self->toasts, winnow_toast_queue_free);
 
-  g_clear_object (&self->loading);
+  _winnow_window_stop_loading (self);
   gtk_widget_dispose_template (GTK_WIDGET (self), WINNOW_TYPE_WINDOW);
 
   g_clear_object (&self->session);

@@ -29,16 +29,21 @@ gboolean       winnow_window_open_bpmn_process (WinnowWindow *self,
 gboolean       winnow_window_save_process  (WinnowWindow   *self,
                                             GFile          *file,
                                             GError        **error);
-/* Open `file` as winnow_window_open_file() does, but read and check a big
- * winnow.process/1 file (over 1 MiB) on a thread of its own while the window
- * shows that it is opening it: the window stays responsive, and the new run
- * (or the problems) comes when the file has been checked. A later open
- * supersedes one still loading. BPMN files load at once (a collaboration
- * asks which process first). */
+/* Open `file` as winnow_window_open_file() does, but load a big file (over
+ * 1 MiB, winnow.process/1 or BPMN) on a thread of its own while the window
+ * shows that it is opening it, how far it has come and a Cancel button:
+ * reading, checking or importing, building the engine and laying out the
+ * diagram all happen there, and the GTK thread only takes the result. The
+ * window stays responsive, and the new run (or the problems, or the question
+ * which process of a collaboration) comes when the thread is done. A later
+ * open supersedes one still loading. */
 void           winnow_window_load_file     (WinnowWindow   *self,
                                             GFile          *file);
-/* Whether a file is being read off the GTK thread (winnow_window_load_file()). */
+/* Whether a file is being loaded off the GTK thread (winnow_window_load_file()). */
 gboolean       winnow_window_is_loading    (WinnowWindow   *self);
+/* Drop the load in progress (win.cancel-load, the loading page's Cancel):
+ * the current run stays as it was; the thread frees what it made. */
+void           winnow_window_cancel_load   (WinnowWindow   *self);
 /* Open the bundled example; FALSE when it cannot be found. */
 gboolean       winnow_window_open_default  (WinnowWindow   *self);
 /* Run the current process with a scenario (a saved session replays); on

@@ -644,6 +644,91 @@ test_zoom (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+typedef struct {
+  WnProcess    *process;
+  PangoContext *context;
+} OffThread;
+
+static gpointer
+layout_thread (gpointer data)
+{
+  OffThread *job = data;
+
+  return winnow_diagram_layout_with_context (job->process, job->context);
+}
+
+/* A layout made on another thread, with the diagram's text context
+ * (issue 17.14: a big file is laid out while it loads), is the one the
+ * widget makes itself: every shape where the widget's own layout puts it;
+ * and a diagram given it ahead shows it instead of laying out again. */
+static void
+test_layout_off_thread (void)
+{
+  g_autoptr(WnProcess) process = build_rich ();
+  GtkWidget *own = winnow_diagram_new ();
+  GtkWidget *ahead = winnow_diagram_new ();
+  GtkWidget *own_window, *ahead_window;
+  OffThread job = { process, NULL };
+  WinnowLayout *layout;
+  double w, h, ahead_w, ahead_h;
+
+  winnow_diagram_set_process (WINNOW_DIAGRAM (own), process);
+  own_window = show_in_window (own);
+  ahead_window = show_in_window (ahead);
+
+  job.context = winnow_diagram_create_text_context (WINNOW_DIAGRAM (ahead));
+  layout = g_thread_join (g_thread_new ("layout", layout_thread, &job));
+  g_object_unref (job.context);   /* the layout's texts keep it */
+  g_assert_nonnull (layout);
+
+  winnow_diagram_get_layout_size (WINNOW_DIAGRAM (own), &w, &h);
+  g_assert_cmpfloat (layout->width, ==, w);
+  g_assert_cmpfloat (layout->height, ==, h);
+  for (guint i = 0; i < process->n_nodes; i++)
+    {
+      graphene_rect_t bounds;
+
+      g_assert_true (winnow_diagram_get_node_bounds (WINNOW_DIAGRAM (own), process->nodes[i].id, &bounds));
+      g_assert_cmpfloat (layout->nodes[i].box.x, ==, bounds.origin.x);
+      g_assert_cmpfloat (layout->nodes[i].box.y, ==, bounds.origin.y);
+      g_assert_cmpfloat (layout->nodes[i].box.width, ==, bounds.size.width);
+      g_assert_cmpfloat (layout->nodes[i].box.height, ==, bounds.size.height);
+    }
+
+  /* marked, to tell it from one the widget would make */
+  layout->width += 1000;
+  winnow_diagram_adopt_layout (WINNOW_DIAGRAM (ahead), process, layout);
+  winnow_diagram_set_process (WINNOW_DIAGRAM (ahead), process);
+  winnow_diagram_get_layout_size (WINNOW_DIAGRAM (ahead), &ahead_w, &ahead_h);
+  g_assert_cmpfloat (ahead_w, ==, w + 1000);
+  g_assert_cmpfloat (ahead_h, ==, h);
+  /* it draws */
+  gtk_widget_queue_draw (ahead);
+  while (g_main_context_pending (NULL))
+    g_main_context_iteration (NULL, FALSE);
+
+  /* a layout given for another process is not used */
+  {
+    g_autoptr(WnProcess) other = build_order ();
+    g_autoptr(WnProcess) same = build_order ();   /* the same model, another process */
+
+    job.process = other;
+    job.context = winnow_diagram_create_text_context (WINNOW_DIAGRAM (ahead));
+    layout = g_thread_join (g_thread_new ("layout", layout_thread, &job));
+    g_object_unref (job.context);
+    layout->width += 1000;
+    winnow_diagram_adopt_layout (WINNOW_DIAGRAM (ahead), other, layout);
+    winnow_diagram_set_process (WINNOW_DIAGRAM (own), same);
+    winnow_diagram_set_process (WINNOW_DIAGRAM (ahead), same);
+    winnow_diagram_get_layout_size (WINNOW_DIAGRAM (own), &w, &h);
+    winnow_diagram_get_layout_size (WINNOW_DIAGRAM (ahead), &ahead_w, &ahead_h);
+    g_assert_cmpfloat (ahead_w, ==, w);
+  }
+
+  gtk_window_destroy (GTK_WINDOW (own_window));
+  gtk_window_destroy (GTK_WINDOW (ahead_window));
+}
+
 /* Ctrl+0 fits a diagram of 2 000 nodes too (issue 17.14: it stopped at the
  * smallest zoom, 0.25, which showed a sliver of the chain), and zooming out
  * goes as far as the fit, no further. */
@@ -1048,6 +1133,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/app/Diagram/tooltips", test_tooltips);
   g_test_add_func ("/app/Diagram/tooltip-policy", test_tooltip_policy);
   g_test_add_func ("/app/Diagram/render", test_render);
+  g_test_add_func ("/app/Diagram/layout-off-thread", test_layout_off_thread);
   g_test_add_func ("/app/Diagram/empty", test_empty);
   g_test_add_func ("/app/Diagram/containers", test_containers);
   g_test_add_func ("/app/Diagram/collapsed", test_collapsed);
