@@ -414,7 +414,14 @@ load_frame (gint64 now)
   gap = now - probe.last_after;
   probe.load_gap = MAX (probe.load_gap, gap);
   if (gap > 100 * 1000)
-    probe.load_long++;
+    {
+      probe.load_long++;
+      /* on stderr, to tell where the load stalls */
+      fprintf (stderr, "wn-frame-probe: load: %.0f ms without a frame, until %.3f s after the open%s\n",
+               gap / 1e3, (now - probe.load_t0) / 1e6,
+               probe.load_done == 0 ? "" : probe.load_done < probe.last_after ? " (after the run came)"
+                                                                             : " (the run came in it)");
+    }
   if (probe.load_done == 0)
     probe.load_frames++;
 }
