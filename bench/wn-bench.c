@@ -840,22 +840,27 @@ travel_once (WnProcess *process,
   return elapsed * 1000.0;
 }
 
+/* The two sizes of the travel rows (fail-twice journals 17 events per
+ * instance) and their targets. */
+typedef struct {
+  const char *label;
+  guint       instances;
+  double      target_ms;
+} TravelSize;
+
+static const TravelSize travel_sizes[] = {
+  { "10⁵ events (5 883 instances)", 5883, 100 },
+  { "10⁶ events (58 824 instances)", 58824, 1000 },
+};
+
 static void
 bench_travel (Bench *bench)
 {
   g_autoptr(WnProcess) process = load_data_process (bench, "fail-twice.process.json");
-  /* fail-twice journals 17 events per instance */
-  const struct {
-    const char *label;
-    guint       instances;
-    double      target_ms;
-  } sizes[] = {
-    { "10⁵ events (5 883 instances)", 5883, 100 },
-    { "10⁶ events (58 824 instances)", 58824, 1000 },
-  };
+  const TravelSize *sizes = travel_sizes;
 
   print_section ("time travel: Step Back at a run's end, a rerun from T+0 to the step before (wall ms)");
-  for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
+  for (guint i = 0; i < G_N_ELEMENTS (travel_sizes); i++)
     {
       Series s = { { 0 }, 0 };
       Series rss = { { 0 }, 0 };
@@ -893,6 +898,104 @@ bench_travel (Bench *bench)
             series_add (&s, travel_once (process, more[i], &events, &kib));
           csv_row (bench, "travel_us_per_event", (double) events, series_median (&s) * 1000.0 / (double) events);
         }
+    }
+}
+
+/* Scrubs served from checkpoints (wn-travel.h): a run of `instances` played
+ * to its end, the pool filled (4 engines, as the app keeps), then a Step Back
+ * and a go-to for each of 90 %, 50 %, 80 % and 20 % of the journal, each from
+ * the nearest checkpoint before it (the pool made whole again between moves,
+ * untimed): every move's wall ms into `moves`; the pool's fill in *fill_ms,
+ * its resident growth in *rss_kib. */
+static void
+checkpoints_once (WnProcess *process,
+                  guint      instances,
+                  Series    *moves,
+                  double    *fill_ms,
+                  double    *rss_kib)
+{
+  WnEngineOptions options = { 0 };
+  TravelSteps live = { 0 };
+  WnCheckpoints *pool = wn_checkpoints_new (4, 10000);
+  guint64 end;
+  double started, before;
+  guint64 targets[5];
+
+  options.instances = instances;
+  live.engine = wn_engine_new (process, NULL, &options);
+  wn_journal_subscribe (wn_engine_get_journal (live.engine), travel_steps_cb, &live, NULL);
+  wn_engine_run (live.engine, WN_TIME_NEVER);
+  end = wn_journal_get_n_events (wn_engine_get_journal (live.engine));
+  targets[0] = live.steps.previous.events;
+  targets[1] = end * 9 / 10;
+  targets[2] = end / 2;
+  targets[3] = end * 8 / 10;
+  targets[4] = end / 5;
+
+  before = rss_now_kib ();
+  started = wall_seconds ();
+  while (wn_checkpoints_fill (pool, live.engine, end, 4096))
+    ;
+  *fill_ms = (wall_seconds () - started) * 1000.0;
+  *rss_kib = rss_now_kib () - before;
+
+  for (guint i = 0; i < G_N_ELEMENTS (targets); i++)
+    {
+      WnPosition bound = { G_MAXUINT64, G_MAXUINT, G_MAXINT64, targets[i] - 1 };
+      TravelSteps moved = { 0 };
+      WnEngine *engine;
+
+      started = wall_seconds ();
+      engine = wn_checkpoints_take (pool, live.engine, &bound, &moved.steps);
+      if (engine == NULL)
+        engine = wn_engine_new_rerun (live.engine);
+      moved.engine = engine;
+      wn_journal_subscribe (wn_engine_get_journal (engine), travel_steps_cb, &moved, NULL);
+      if (wn_engine_run_to_event (engine, targets[i], WN_TIME_NEVER, G_MAXUINT) != WN_STOP_REQUESTED)
+        {
+          g_printerr ("wn-bench: scrub from a checkpoint: event %" G_GUINT64_FORMAT " not reached\n", targets[i]);
+          exit (1);
+        }
+      series_add (moves, (wall_seconds () - started) * 1000.0);
+      wn_engine_free (engine);
+      while (wn_checkpoints_fill (pool, live.engine, end, 4096))
+        ;
+    }
+  wn_checkpoints_free (pool);
+  wn_engine_free (live.engine);
+}
+
+static void
+bench_checkpoints (Bench *bench)
+{
+  g_autoptr(WnProcess) process = load_data_process (bench, "fail-twice.process.json");
+  const TravelSize *sizes = travel_sizes;
+
+  print_section ("time travel: Step Back and scrubs (90 %, 50 %, 80 %, 20 %) from the nearest of 4 checkpoints "
+                 "(wall ms, every move)");
+  for (guint i = 0; i < G_N_ELEMENTS (travel_sizes); i++)
+    {
+      Series moves = { { 0 }, 0 };
+      Series fill = { { 0 }, 0 };
+      Series rss = { { 0 }, 0 };
+      guint instances = bench->quick ? sizes[i].instances / 10 : sizes[i].instances;
+      const char *size = bench->quick ? "quick size" : sizes[i].label;
+      g_autofree char *l1 = g_strdup_printf ("%s, engine, from a checkpoint", size);
+      g_autofree char *l2 = g_strdup_printf ("  filling the pool, from the run's end (once)");
+      g_autofree char *l3 = g_strdup_printf ("  resident growth of the pool (4 engines)");
+
+      for (guint r = 0; r < bench->runs; r++)
+        {
+          double ms, kib;
+
+          checkpoints_once (process, instances, &moves, &ms, &kib);
+          series_add (&fill, ms);
+          series_add (&rss, kib / 1024.0);
+        }
+      print_row (l1, &moves, 1, "ms", bench->quick ? TARGET_NONE : TARGET_BELOW, sizes[i].target_ms / 10,
+                 bench->quick ? BASIS_NONE : BASIS_BUDGET);
+      print_row (l2, &fill, 1, "ms", TARGET_NONE, 0, BASIS_NONE);
+      print_row (l3, &rss, 1, "MiB", TARGET_NONE, 0, BASIS_NONE);
     }
 }
 
@@ -2509,7 +2612,10 @@ main (int    argc,
   if (wanted (&bench, "memory"))
     bench_memory (&bench);
   if (wanted (&bench, "travel"))
-    bench_travel (&bench);
+    {
+      bench_travel (&bench);
+      bench_checkpoints (&bench);
+    }
   if (wanted (&bench, "load"))
     bench_load (&bench);
   if (wanted (&bench, "gui"))

@@ -91,7 +91,9 @@ gboolean
 _winnow_session_breakpoints_arm (WinnowSession *self,
                                  WnEngine      *previous)
 {
-  guint dropped = previous != NULL ? wn_engine_copy_breakpoints (self->engine, previous) : 0;
+  /* a checkpoint has them already, their hits counted from T+0 */
+  gboolean has = g_list_model_get_n_items (wn_engine_get_breakpoint_model (self->engine)) > 0;
+  guint dropped = previous != NULL && !has ? wn_engine_copy_breakpoints (self->engine, previous) : 0;
 
   unwatch (self);
   g_set_object (&self->breakpoints, wn_engine_get_breakpoint_model (self->engine));

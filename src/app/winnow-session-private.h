@@ -114,6 +114,11 @@ struct _WinnowSession
   gboolean         travel_matching;  /* a run to is looking */
   gboolean         travel_matched;
   gint64           travel_cost;      /* µs the last travel took */
+  guint64          travel_start;     /* the events the last travel's rerun started after (0: T+0) */
+  /* reruns left standing at earlier points, filled on the main loop's idle */
+  WnCheckpoints   *checkpoints;      /* NULL: none are kept */
+  guint            checkpoint_id;    /* the idle source filling them */
+  guint64          checkpoint_end;   /* the run's end when they were last complete (G_MAXUINT64: look again) */
   GPtrArray       *branches;         /* WinnowBranch*; empty until the first fork */
   guint            branch;           /* the current one */
 };
@@ -161,6 +166,12 @@ WnEngine *_winnow_session_swap_rerun      (WinnowSession   *self,
 
 /* winnow-session-travel.c */
 void     _winnow_session_travel_reset     (WinnowSession   *self);
+/* The checkpoints: filled when the main loop is idle (the run grew, a travel
+ * took one, the breakpoints changed), dropped for a new run, freed. */
+void     _winnow_session_checkpoints_init (WinnowSession   *self);
+void     _winnow_session_checkpoints_kick (WinnowSession   *self);
+void     _winnow_session_checkpoints_clear (WinnowSession  *self);
+void     _winnow_session_checkpoints_free (WinnowSession   *self);
 void     _winnow_session_travel_note_event (WinnowSession  *self,
                                             const WnEvent  *event);
 /* F10 in the past: the record's next event. */

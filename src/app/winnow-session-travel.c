@@ -27,6 +27,14 @@
  * that never ends, a worker that is reclaimed for ever). */
 #define RUN_TO_MAX_STEPS 10000000
 
+/* The checkpoints: at most this many, this many events apart at least (a
+ * rerun of 10⁴ events takes a few ms: a smaller run needs none). */
+#define CHECKPOINTS_MAX         4
+#define CHECKPOINTS_MIN_SPACING 10000
+/* One idle turn fills them for this long, in slices of this many steps. */
+#define CHECKPOINT_SLICE_US     4000
+#define CHECKPOINT_BUDGET       256
+
 typedef enum {
   TO_POSITION,
   TO_EVENT,
@@ -131,6 +139,131 @@ free_engine_cb (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
+/* ---- checkpoints ---- */
+
+static gboolean
+checkpoints_wanted (WinnowSession *self)
+{
+  /* the reference rebuilds from T+0; serving, outside workers' calls are
+   * in the record, and the server is remade on each rerun from its start */
+  return self->checkpoints != NULL && self->engine != NULL && !self->travel_rebuilds && self->server == NULL;
+}
+
+static gboolean
+fill_cb (gpointer data)
+{
+  WinnowSession *self = data;
+  gint64 until = g_get_monotonic_time () + CHECKPOINT_SLICE_US;
+  guint64 end = winnow_session_get_travel_end (self);
+  gboolean more = checkpoints_wanted (self);
+
+  while (more && g_get_monotonic_time () < until)
+    more = wn_checkpoints_fill (self->checkpoints, self->engine, end, CHECKPOINT_BUDGET);
+  if (more)
+    return G_SOURCE_CONTINUE;
+  self->checkpoint_id = 0;
+  self->checkpoint_end = end;
+  return G_SOURCE_REMOVE;
+}
+
+void
+_winnow_session_checkpoints_init (WinnowSession *self)
+{
+  self->checkpoints = wn_checkpoints_new (CHECKPOINTS_MAX, CHECKPOINTS_MIN_SPACING);
+  self->checkpoint_end = G_MAXUINT64;
+}
+
+void
+_winnow_session_checkpoints_kick (WinnowSession *self)
+{
+  if (self->checkpoint_id != 0 || !checkpoints_wanted (self) ||
+      winnow_session_get_travel_end (self) == self->checkpoint_end)
+    return;
+  /* below the run, the frames and input: only when the main loop is idle */
+  self->checkpoint_id = g_idle_add_full (G_PRIORITY_LOW, fill_cb, self, NULL);
+}
+
+void
+_winnow_session_checkpoints_clear (WinnowSession *self)
+{
+  g_clear_handle_id (&self->checkpoint_id, g_source_remove);
+  if (self->checkpoints != NULL)
+    wn_checkpoints_clear (self->checkpoints);
+  self->checkpoint_end = G_MAXUINT64;
+}
+
+void
+_winnow_session_checkpoints_free (WinnowSession *self)
+{
+  g_clear_handle_id (&self->checkpoint_id, g_source_remove);
+  g_clear_pointer (&self->checkpoints, wn_checkpoints_free);
+}
+
+/* The nearest checkpoint a rerun to the target can run on from, or NULL.
+ * Only for the run's own record, and at or before what the models hold:
+ * their events up to there are the checkpoint's (the same record), so the
+ * rerun is compared with them from there on. */
+static WnEngine *
+take_checkpoint (WinnowSession    *self,
+                 TargetKind        kind,
+                 const WnPosition *position,
+                 guint64           seq,
+                 WnTime            instant,
+                 WnSteps          *steps)
+{
+  WnPosition bound = { G_MAXUINT64, G_MAXUINT, G_MAXINT64, n_events (self) };
+
+  if (!checkpoints_wanted (self))
+    return NULL;
+  switch (kind)
+    {
+    case TO_POSITION:
+      bound.actions = position->actions;
+      bound.commands = position->commands;
+      bound.events = MIN (bound.events, position->events);
+      break;
+    case TO_EVENT:
+      /* before the step that journals it */
+      bound.events = MIN (bound.events, seq - 1);
+      break;
+    case TO_TIME:
+      /* before the instant: all that is due then is still to run */
+      bound.now = instant - 1;
+      break;
+    default:
+      g_assert_not_reached ();
+    }
+  return wn_checkpoints_take (self->checkpoints, self->engine, &bound, steps);
+}
+
+void
+winnow_session_set_checkpoints (WinnowSession *self,
+                                guint          max,
+                                guint64        min_spacing)
+{
+  g_return_if_fail (WINNOW_IS_SESSION (self));
+
+  _winnow_session_checkpoints_free (self);
+  if (max > 0)
+    self->checkpoints = wn_checkpoints_new (max, min_spacing);
+  self->checkpoint_end = G_MAXUINT64;
+  _winnow_session_checkpoints_kick (self);
+}
+
+guint
+winnow_session_get_n_checkpoints (WinnowSession *self)
+{
+  g_return_val_if_fail (WINNOW_IS_SESSION (self), 0);
+  return self->checkpoints != NULL ? wn_checkpoints_get_n (self->checkpoints, NULL) : 0;
+}
+
+guint64
+winnow_session_get_travel_start (WinnowSession *self)
+{
+  g_return_val_if_fail (WINNOW_IS_SESSION (self), 0);
+  return self->travel_start;
+}
+
 /* A rerun of the record, made the session's run and taken to the target.
  * Its events are compared with the models' instead of fed to them again
  * (journal_cb): they hold the run's journal and trace, which the rerun
@@ -150,7 +283,9 @@ rerun_to (WinnowSession    *self,
   gint64 swapped, ran;
   guint64 end;
   gboolean ok = TRUE, dropped;
-  WnEngine *previous;
+  WnEngine *previous, *rerun = NULL;
+  WnSteps steps;
+  gboolean checkpoint;
   g_autoptr(GError) error = NULL;
 
   /* serving, outside workers' calls are in the record: the rerun applies
@@ -166,9 +301,22 @@ rerun_to (WinnowSession    *self,
   self->travel_comparing = !self->travel_rebuilds;
   self->travel_same_record = record == NULL;
   self->travel_compared = 0;
-  previous = _winnow_session_swap_rerun (self, record != NULL ? wn_engine_new_rerun_of (self->engine, record)
-                                                              : wn_engine_new_rerun (self->engine),
-                                         &dropped);
+  self->travel_start = 0;
+  memset (&steps, 0, sizeof steps);
+  if (record == NULL)
+    rerun = take_checkpoint (self, kind, position, seq, instant, &steps);
+  checkpoint = rerun != NULL;
+  if (rerun == NULL)
+    rerun = record != NULL ? wn_engine_new_rerun_of (self->engine, record) : wn_engine_new_rerun (self->engine);
+  previous = _winnow_session_swap_rerun (self, rerun, &dropped);
+  if (checkpoint)
+    {
+      /* from a checkpoint: the models hold its events, and its steps are
+       * those the journal came in */
+      self->travel_steps = steps;
+      self->travel_compared = (guint) n_events (self);
+      self->travel_start = n_events (self);
+    }
   if (self->travel_rebuilds)
     {
       /* the reference: empty models fed the rerun's whole journal */
@@ -213,10 +361,13 @@ rerun_to (WinnowSession    *self,
   winnow_session_flush (self);
   _winnow_session_travelled (self);
   g_idle_add_full (G_PRIORITY_LOW, free_engine_cb, previous, NULL);
+  /* the one taken is made again, when the main loop is idle */
+  self->checkpoint_end = G_MAXUINT64;
+  _winnow_session_checkpoints_kick (self);
   self->travel_cost = g_get_monotonic_time () - started;
-  g_debug ("travel: %" G_GUINT64_FORMAT " events again in %" G_GINT64_FORMAT " µs: the swap "
+  g_debug ("travel: %" G_GUINT64_FORMAT " events (from %" G_GUINT64_FORMAT ") in %" G_GINT64_FORMAT " µs: the swap "
            "%" G_GINT64_FORMAT ", the rerun %" G_GINT64_FORMAT ", the snapshots and views %" G_GINT64_FORMAT,
-           n_events (self), self->travel_cost, swapped - started, ran - swapped, started + self->travel_cost - ran);
+           n_events (self), self->travel_start, self->travel_cost, swapped - started, ran - swapped, started + self->travel_cost - ran);
   return ok;
 }
 

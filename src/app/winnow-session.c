@@ -75,6 +75,9 @@ _winnow_session_update_mode (WinnowSession *self)
 void
 _winnow_session_breakpoints_changed (WinnowSession *self)
 {
+  /* the checkpoints carry the breakpoints: made again with the new ones */
+  self->checkpoint_end = G_MAXUINT64;
+  _winnow_session_checkpoints_kick (self);
   g_signal_emit (self, signals[BREAKPOINTS_CHANGED], 0);
 }
 
@@ -322,6 +325,7 @@ _winnow_session_swap_engine (WinnowSession *self,
   g_autoptr(WnEngine) previous = detach_engine (self);
 
   reset_models (self);
+  _winnow_session_checkpoints_clear (self);
   self->engine = engine;
   self->counts = g_new0 (WinnowNodeCounts, self->process->n_nodes);
   attach_engine (self);
@@ -384,6 +388,7 @@ winnow_session_dispose (GObject *object)
   WinnowSession *self = WINNOW_SESSION (object);
   WnEngine *engine = detach_engine (self);
 
+  _winnow_session_checkpoints_free (self);
   if (engine != NULL)
     wn_engine_free (engine);
   if (self->events != NULL)
@@ -548,6 +553,7 @@ winnow_session_init (WinnowSession *self)
   self->trace = winnow_trace_new ();
   _winnow_session_breakpoints_init (self);
   self->branches = g_ptr_array_new_with_free_func (_winnow_session_branch_free);
+  _winnow_session_checkpoints_init (self);
 }
 
 /* ---- public API ---- */
@@ -1129,6 +1135,8 @@ winnow_session_flush (WinnowSession *self)
         g_signal_emit (self, signals[ALERT], 0, (int) i, alert_counts[i], first);
       }
 
+  /* the run grew: checkpoints over the new part, when the loop is idle */
+  _winnow_session_checkpoints_kick (self);
   g_signal_emit (self, signals[FLUSHED], 0);
   g_debug ("flush: %u events in %" G_GINT64_FORMAT " µs, snapshots %" G_GINT64_FORMAT
            " µs, views %" G_GINT64_FORMAT " µs",

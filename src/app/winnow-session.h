@@ -364,5 +364,17 @@ void              winnow_session_set_travel_rebuilds (WinnowSession        *self
                                                     gboolean                rebuilds);
 /* µs the last step back or go-to took (rerun and models). */
 gint64            winnow_session_get_travel_cost   (WinnowSession          *self);
+/* The checkpoints a travel runs on from (wn-travel.h): at most `max` reruns
+ * left standing at earlier points, `min_spacing` events apart at least,
+ * filled when the main loop is idle. max 0: none, every travel reruns from
+ * T+0. The default is 4, 10 000 apart (docs/performance.md). */
+void              winnow_session_set_checkpoints   (WinnowSession          *self,
+                                                    guint                   max,
+                                                    guint64                 min_spacing);
+/* How many stand now. */
+guint             winnow_session_get_n_checkpoints (WinnowSession          *self);
+/* The events the last travel's rerun stood after when it was taken: a
+ * checkpoint's, or 0 when it ran from T+0. */
+guint64           winnow_session_get_travel_start  (WinnowSession          *self);
 
 G_END_DECLS

@@ -97,6 +97,55 @@ WnStopReason  wn_engine_run_to_event     (WnEngine         *engine,
 gboolean      wn_engine_step             (WnEngine         *engine,
                                           WnTime            limit);
 
+/* Make `record` the one the rerun `engine` replays from where it stands: TRUE
+ * when the commands it applied are record's first ones and record's next
+ * command comes no earlier than the point it stands at (it is then a state
+ * of a rerun of record, and runs on as one); FALSE, unchanged, otherwise. */
+gboolean      wn_engine_adopt_record     (WnEngine         *engine,
+                                          GPtrArray        *record);
+
+/* ---- checkpoints ----
+ *
+ * A pool of reruns left standing at earlier points of one run, so that going
+ * back runs on from the nearest instead of from T+0. A checkpoint is a whole
+ * engine: made by rerunning the record from T+0 to its point (an engine
+ * cannot copy itself, and its state is never rebuilt by hand), so it costs
+ * the memory of a run at that point. The pool keeps at most `max`, spaced by
+ * at least `min_spacing` events and otherwise evenly over the run (a gap is
+ * filled once it is more than 1.5 × run/(max+1)). Its owner drives it:
+ * wn_checkpoints_fill() does one slice of the work (for a main loop's idle, or
+ * a thread that owns the pool), wn_checkpoints_take() hands out the nearest
+ * engine before a point. Checkpoints carry the run's breakpoints (their hits
+ * counted from T+0); one whose record or breakpoints no longer match the
+ * run's is never handed out. docs/engine.md, "Checkpoints". */
+typedef struct _WnCheckpoints WnCheckpoints;
+
+WnCheckpoints *wn_checkpoints_new        (guint             max,
+                                          guint64           min_spacing);
+void          wn_checkpoints_free        (WnCheckpoints    *pool);
+/* Drop every checkpoint (a new run, another process). */
+void          wn_checkpoints_clear       (WnCheckpoints    *pool);
+/* One slice of the pool's work for `run`, whose journal reached `end` events
+ * at the furthest: at most `budget` steps of the checkpoint being made, or
+ * the choice of the next one. TRUE while work is left. */
+gboolean      wn_checkpoints_fill        (WnCheckpoints    *pool,
+                                          WnEngine         *run,
+                                          guint64           end,
+                                          guint             budget);
+/* The standing engine furthest on whose position is at or before `bound` in
+ * every field (actions, commands, now, events), that replays run's record up
+ * to there (made its record: wn_engine_adopt_record()) and has run's
+ * breakpoints; removed from the pool, with the steps its journal came in
+ * (in *steps). NULL when none is. The caller owns it. */
+WnEngine     *wn_checkpoints_take        (WnCheckpoints    *pool,
+                                          WnEngine         *run,
+                                          const WnPosition *bound,
+                                          WnSteps          *steps);
+/* How many engines stand (the one being made not counted), and in
+ * *positions (when not NULL) their events, ascending. */
+guint         wn_checkpoints_get_n       (WnCheckpoints    *pool,
+                                          GArray           *positions);
+
 /* The whole state as one line of JSON, "winnow.state/1" (docs/user-guide.md,
  * "The state at an event"): position, clock, counters, instances, tracks,
  * the dispatcher's jobs, pending actions. Stable: the same state gives the

@@ -406,7 +406,33 @@ journal_length (WinnowSession *session)
   return wn_journal_get_n_events (wn_engine_get_journal (winnow_session_get_engine (session)));
 }
 
+/* The checkpoints made while the main loop is idle: all of them, or (a
+ * user who does not wait) only a few slices' worth. */
 static void
+idle_checkpoints (GRand *rand)
+{
+  guint turns = g_rand_int_range (rand, 0, 4) == 0 ? (guint) g_rand_int_range (rand, 1, 4) : G_MAXUINT;
+
+  for (guint i = 0; i < turns && g_main_context_iteration (NULL, FALSE); i++)
+    ;
+}
+
+/* The engines' whole states (winnow.state/1) are the same. */
+static void
+assert_same_state (const char    *what,
+                   guint          where,
+                   WinnowSession *a,
+                   WinnowSession *b)
+{
+  g_autofree char *x = wn_engine_dump_state (winnow_session_get_engine (a));
+  g_autofree char *y = wn_engine_dump_state (winnow_session_get_engine (b));
+
+  if (strcmp (x, y) != 0)
+    g_error ("%s %u: the states part:\n%s\n%s", what, where, x, y);
+}
+
+/* Returns how many jumps back ran on from a checkpoint. */
+static guint
 check_jumps (const char *example,
              GRand      *rand)
 {
@@ -415,9 +441,11 @@ check_jumps (const char *example,
   g_autoptr(WinnowSession) reference = load (example);
   g_autoptr(GArray) points = g_array_new (FALSE, TRUE, sizeof (Point));
   guint64 end;
-  guint compared_live = 0;
+  guint compared_live = 0, from_checkpoints = 0;
 
   winnow_session_set_travel_rebuilds (reference, TRUE);
+  /* checkpoints however small the run: a travel runs on from the nearest */
+  winnow_session_set_checkpoints (session, 4, 1);
   g_array_set_clear_func (points, point_clear);
   {
     Point start = { 0, view_text (session) };
@@ -438,7 +466,7 @@ check_jumps (const char *example,
     g_assert_true (step_next (session));
   end = journal_length (session);
   if (points->len < 3)
-    return;
+    return 0;
 
   for (guint jump = 0; jump < 24; jump++)
     {
@@ -446,6 +474,10 @@ check_jumps (const char *example,
       g_autofree char *view = NULL;
       g_autofree char *expected = NULL;
       const char *live;
+      guint64 before;
+
+      idle_checkpoints (rand);
+      before = journal_length (session);
 
       if (how == 0)
         {
@@ -480,6 +512,9 @@ check_jumps (const char *example,
       view = view_text (session);
       expected = view_text (reference);
       assert_same_view (example, jump, view, expected);
+      assert_same_state (example, jump, session, reference);
+      if (journal_length (session) < before && winnow_session_get_travel_start (session) > 0)
+        from_checkpoints++;
       if ((live = live_view (points, journal_length (session))) != NULL &&
           winnow_session_is_in_past (session))
         {
@@ -487,7 +522,9 @@ check_jumps (const char *example,
           compared_live++;
         }
     }
-  g_test_message ("%s: %u of 24 jumps compared with the live run too", example, compared_live);
+  g_test_message ("%s: %u of 24 jumps compared with the live run too, %u back from a checkpoint", example,
+                  compared_live, from_checkpoints);
+  return from_checkpoints;
 }
 
 static int
@@ -506,6 +543,7 @@ test_jumps (void)
   g_autoptr(GDir) dir = g_dir_open (EXAMPLES_DIR, 0, NULL);
   g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
   const char *name;
+  guint from_checkpoints = 0;
 
   /* a failure names the seed: WINNOW_TRAVEL_SEED=… repeats it */
   g_test_message ("WINNOW_TRAVEL_SEED=%u", seed);
@@ -516,7 +554,9 @@ test_jumps (void)
   g_ptr_array_sort (names, compare_names);
   g_assert_cmpuint (names->len, >=, 10);
   for (guint i = 0; i < names->len; i++)
-    check_jumps (g_ptr_array_index (names, i), rand);
+    from_checkpoints += check_jumps (g_ptr_array_index (names, i), rand);
+  /* the checkpoints served (the rest ran from T+0: nothing stood before) */
+  g_assert_cmpuint (from_checkpoints, >, 10);
 }
 
 /* A session saved into a temporary file and opened by a new session of the
@@ -748,6 +788,130 @@ test_hostile_sessions (void)
   }
 }
 
+/* A session of the bench's fail-twice with `instances`, played to its end. */
+static WinnowSession *
+load_played (guint instances)
+{
+  g_autofree char *path = g_build_filename (BENCH_DATA_DIR, "fail-twice.process.json", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  WinnowSession *session = winnow_session_new ();
+  g_autoptr(GError) error = NULL;
+  WnEngineOptions options = { 0 };
+
+  options.instances = instances;
+  g_assert_true (winnow_session_load_file (session, file, &options, NULL, &error));
+  g_assert_no_error (error);
+  wn_scheduler_run_until (wn_engine_get_scheduler (winnow_session_get_engine (session)), WN_TIME_NEVER);
+  winnow_session_flush (session);
+  return session;
+}
+
+static void
+fill_checkpoints (void)
+{
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+}
+
+/* Both read the same: every view, the engine's state, the breakpoints' hits. */
+static void
+assert_same_sessions (const char    *what,
+                      WinnowSession *a,
+                      WinnowSession *b)
+{
+  g_autofree char *x = view_text (a);
+  g_autofree char *y = view_text (b);
+  GListModel *ba = winnow_session_get_breakpoints (a);
+  GListModel *bb = winnow_session_get_breakpoints (b);
+
+  g_assert_cmpuint (journal_length (a), ==, journal_length (b));
+  assert_same_view (what, 0, x, y);
+  assert_same_state (what, 0, a, b);
+  g_assert_cmpuint (g_list_model_get_n_items (ba), ==, g_list_model_get_n_items (bb));
+  for (guint i = 0; i < g_list_model_get_n_items (ba); i++)
+    {
+      g_autoptr(WnBreakpointItem) p = g_list_model_get_item (ba, i);
+      g_autoptr(WnBreakpointItem) q = g_list_model_get_item (bb, i);
+
+      g_assert_cmpuint (wn_breakpoint_item_get_hits (p), ==, wn_breakpoint_item_get_hits (q));
+    }
+}
+
+/* Scrubs served from checkpoints read as scrubs rerun from T+0 (the
+ * reference empties its models and feeds them the whole rerun); a
+ * checkpoint whose breakpoints or record no longer are the run's is not
+ * used, and the pool is made again for them. */
+static void
+test_checkpoints (void)
+{
+  g_autoptr(WinnowSession) session = load_played (200);
+  g_autoptr(WinnowSession) reference = load_played (200);
+  g_autoptr(WnResponse) crash = wn_response_new_crash ();
+  g_autoptr(GError) error = NULL;
+  guint64 end = journal_length (session), fork;
+  guint64 targets[] = { end * 9 / 10, end / 2, end / 3, end / 4 };
+
+  winnow_session_set_travel_rebuilds (reference, TRUE);
+  winnow_session_set_checkpoints (session, 4, 100);
+  fill_checkpoints ();
+  g_assert_cmpuint (winnow_session_get_n_checkpoints (session), ==, 4);
+
+  /* back and forth, each from the nearest checkpoint before it */
+  for (guint i = 0; i < G_N_ELEMENTS (targets); i++)
+    {
+      g_assert_true (winnow_session_go_to_event (session, targets[i]));
+      g_assert_true (winnow_session_go_to_event (reference, targets[i]));
+      g_assert_cmpuint (winnow_session_get_travel_start (session), >, 0);
+      g_assert_cmpuint (winnow_session_get_travel_start (session), <, targets[i]);
+      assert_same_sessions ("a scrub from a checkpoint", session, reference);
+      fill_checkpoints ();
+    }
+  g_assert_true (winnow_session_go_to_event (session, end));
+  g_assert_true (winnow_session_go_to_event (reference, end));
+  fill_checkpoints ();
+  g_assert_true (winnow_session_step_back (session));
+  g_assert_true (winnow_session_step_back (reference));
+  g_assert_cmpuint (winnow_session_get_travel_start (session), >, end / 2);
+  assert_same_sessions ("Step Back from a checkpoint", session, reference);
+  winnow_session_go_to_time (session, winnow_session_get_now (session) / 2);
+  winnow_session_go_to_time (reference, winnow_session_get_now (reference) / 2);
+  g_assert_cmpuint (winnow_session_get_travel_start (session), >, 0);
+  assert_same_sessions ("an instant from a checkpoint", session, reference);
+
+  /* a new breakpoint: no checkpoint counted its hits, none serves … */
+  g_assert_true (winnow_session_go_to_event (session, end));
+  g_assert_true (winnow_session_go_to_event (reference, end));
+  fill_checkpoints ();
+  g_assert_cmpuint (winnow_session_add_breakpoint (session, WN_EV_JOB, WN_PH_WORKER_RETRY_SCHEDULED, NULL), >, 0);
+  g_assert_cmpuint (winnow_session_add_breakpoint (reference, WN_EV_JOB, WN_PH_WORKER_RETRY_SCHEDULED, NULL), >, 0);
+  g_assert_true (winnow_session_go_to_event (session, end / 2));
+  g_assert_true (winnow_session_go_to_event (reference, end / 2));
+  g_assert_cmpuint (winnow_session_get_travel_start (session), ==, 0);
+  assert_same_sessions ("a scrub with a new breakpoint", session, reference);
+  /* … until they are made again with it */
+  fill_checkpoints ();
+  g_assert_true (winnow_session_go_to_event (session, end / 3));
+  g_assert_true (winnow_session_go_to_event (reference, end / 3));
+  g_assert_cmpuint (winnow_session_get_travel_start (session), >, 0);
+  assert_same_sessions ("a scrub from a checkpoint with the breakpoint", session, reference);
+
+  /* a command in the past: the checkpoints after it were of the old future */
+  fork = journal_length (session);
+  g_assert_true (winnow_session_inject (session, NULL, "flaky", crash, &error));
+  g_assert_no_error (error);
+  g_assert_true (winnow_session_inject (reference, NULL, "flaky", crash, &error));
+  g_assert_no_error (error);
+  for (int i = 0; i < 40; i++)
+    {
+      g_assert_cmpint (step_next (session), ==, step_next (reference));
+      fill_checkpoints ();
+    }
+  g_assert_true (winnow_session_go_to_event (session, fork + 30));
+  g_assert_true (winnow_session_go_to_event (reference, fork + 30));
+  g_assert_cmpuint (winnow_session_get_travel_start (session), <=, fork);
+  assert_same_sessions ("a scrub after a fork", session, reference);
+}
+
 /* WINNOW_TRAVEL_MEASURE=INSTANCES: what Step Back costs the session (rerun
  * and models) at the end of a fast-forwarded run of the bench's fail-twice
  * process (17 events an instance), printed, not judged (docs/performance.md). */
@@ -792,6 +956,7 @@ main (int argc, char **argv)
   g_test_add_func ("/app/Travel/command-in-the-past", test_command_in_the_past);
   g_test_add_func ("/app/Travel/saved-branches", test_saved_branches);
   g_test_add_func ("/app/Travel/hostile-sessions", test_hostile_sessions);
+  g_test_add_func ("/app/Travel/checkpoints", test_checkpoints);
   g_test_add_func ("/app/Travel/measure", test_measure);
   return g_test_run ();
 }

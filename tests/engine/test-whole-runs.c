@@ -641,6 +641,137 @@ test_crashed_holder (void)
   wn_engine_free (engine);
 }
 
+/* A rerun of `from`'s record run to right after the step of event `seq`,
+ * its state (winnow.state/1). */
+static char *
+state_at (WnEngine *from,
+          guint64   seq)
+{
+  WnEngine *rerun = wn_engine_new_rerun (from);
+  char *state;
+
+  g_assert_cmpint (wn_engine_run_to_event (rerun, seq, WN_TIME_NEVER, G_MAXUINT), ==, WN_STOP_REQUESTED);
+  state = wn_engine_dump_state (rerun);
+  wn_engine_free (rerun);
+  return state;
+}
+
+/* From the pool's nearest checkpoint before `seq` to right after its step,
+ * the state; *start: the events the checkpoint stood after (0: none was). */
+static char *
+state_from_checkpoint (WnCheckpoints *pool,
+                       WnEngine      *run,
+                       guint64        seq,
+                       guint64       *start)
+{
+  WnPosition bound = { G_MAXUINT64, G_MAXUINT, G_MAXINT64, seq - 1 };
+  WnSteps steps;
+  WnEngine *engine = wn_checkpoints_take (pool, run, &bound, &steps);
+  char *state;
+
+  *start = 0;
+  if (engine == NULL)
+    return NULL;
+  *start = wn_journal_get_n_events (wn_engine_get_journal (engine));
+  g_assert_cmpuint (*start, <, seq);
+  g_assert_cmpint (wn_engine_run_to_event (engine, seq, WN_TIME_NEVER, G_MAXUINT), ==, WN_STOP_REQUESTED);
+  state = wn_engine_dump_state (engine);
+  wn_engine_free (engine);
+  return state;
+}
+
+static void
+fill (WnCheckpoints *pool,
+      WnEngine      *run,
+      guint64        end)
+{
+  for (guint i = 0; wn_checkpoints_fill (pool, run, end, 7); i++)
+    g_assert_cmpuint (i, <, 100000);
+}
+
+/* Checkpoints (wn-travel.h): a state reached from the nearest one is the
+ * state a rerun from T+0 reaches; one made for another record (a command
+ * given in the past since) or without the run's breakpoints is not handed
+ * out. */
+static void
+test_checkpoints (void)
+{
+  g_autoptr(WnProcess) process = load_example ("order-fulfilment.process.json");
+  g_autoptr(WnResponse) crash = wn_response_new_crash ();
+  g_autoptr(WnResponse) timeout = wn_response_new_hang (10 * WN_USEC_PER_SEC, NULL, NULL);
+  g_autoptr(GError) error = NULL;
+  WnEngine *engine = wn_engine_new (process, NULL, NULL);
+  WnCheckpoints *pool = wn_checkpoints_new (4, 1);
+  g_autoptr(GArray) positions = g_array_new (FALSE, FALSE, sizeof (guint64));
+  WnEngine *past;
+  guint64 end, start, fork;
+  guint served = 0;
+
+  /* a run with an operator's command in it */
+  wn_engine_run (engine, 300 * WN_USEC_PER_MSEC);
+  g_assert_true (wn_engine_inject (engine, NULL, "inventory", crash, &error));
+  g_assert_no_error (error);
+  wn_engine_run (engine, WN_TIME_NEVER);
+  end = wn_journal_get_n_events (wn_engine_get_journal (engine));
+  fill (pool, engine, end);
+  g_assert_cmpuint (wn_checkpoints_get_n (pool, positions), ==, 4);
+  for (guint i = 1; i < positions->len; i++)
+    g_assert_cmpuint (g_array_index (positions, guint64, i - 1), <, g_array_index (positions, guint64, i));
+
+  for (guint64 seq = 1; seq <= end; seq += 3)
+    {
+      g_autofree char *fresh = state_at (engine, seq);
+      g_autofree char *served_state = state_from_checkpoint (pool, engine, seq, &start);
+
+      if (served_state != NULL)
+        {
+          g_assert_cmpstr (served_state, ==, fresh);
+          served++;
+        }
+      fill (pool, engine, end);
+    }
+  g_assert_cmpuint (served, >, end / 6);
+
+  /* another command in the past: the checkpoints after it were of the old
+   * future, those before it serve the new one */
+  past = wn_engine_new_rerun (engine);
+  g_assert_cmpint (wn_engine_run_to_event (past, end / 4, WN_TIME_NEVER, G_MAXUINT), ==, WN_STOP_REQUESTED);
+  fork = wn_journal_get_n_events (wn_engine_get_journal (past));
+  g_assert_true (wn_engine_inject (past, NULL, "inventory", timeout, &error));
+  g_assert_no_error (error);
+  wn_engine_run (past, WN_TIME_NEVER);
+  for (guint64 seq = fork + 1; seq <= wn_journal_get_n_events (wn_engine_get_journal (past)); seq += 5)
+    {
+      g_autofree char *fresh = state_at (past, seq);
+      g_autofree char *served_state = state_from_checkpoint (pool, past, seq, &start);
+
+      g_assert_cmpuint (start, <=, fork);
+      if (served_state != NULL)
+        g_assert_cmpstr (served_state, ==, fresh);
+    }
+
+  /* a breakpoint none of them has */
+  fill (pool, engine, end);
+  g_assert_cmpuint (wn_engine_add_breakpoint (engine, WN_EV_JOB, WN_PH_ENQUEUED, NULL), >, 0);
+  {
+    g_autofree char *served_state = state_from_checkpoint (pool, engine, end, &start);
+
+    g_assert_null (served_state);
+  }
+  fill (pool, engine, end);
+  {
+    g_autofree char *fresh = state_at (engine, end - 1);
+    g_autofree char *served_state = state_from_checkpoint (pool, engine, end - 1, &start);
+
+    g_assert_nonnull (served_state);
+    g_assert_cmpstr (served_state, ==, fresh);
+  }
+
+  wn_engine_free (past);
+  wn_checkpoints_free (pool);
+  wn_engine_free (engine);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -664,6 +795,7 @@ main (int argc, char **argv)
   g_test_add_func ("/engine/WholeRuns/session-round-trip", test_session_round_trip);
   g_test_add_func ("/engine/WholeRuns/crashed-holder", test_crashed_holder);
   g_test_add_func ("/engine/WholeRuns/cancel-injection", test_cancel_injection);
+  g_test_add_func ("/engine/WholeRuns/checkpoints", test_checkpoints);
 
   return g_test_run ();
 }
