@@ -10,6 +10,8 @@
  *   memory       peak RSS per instance parked on a worker task (a child process each run)
  *   load         loading and validating a generated 1 000-node process
  *   gui          the app's start to first frame and its frame times (when the app reports them)
+ *   travel       Step Back by a rerun from T+0, then Step Back and scrubs from the nearest of
+ *                4 checkpoints (wn-travel.h), the pool's fill time and memory
  *   travel-app   Step Back and scrubs in the app, key to picture (the frame probe's travel mode)
  *   peer         winnow-run -n 10000 against bpmn-engine on the same topology, and
  *                Winnow's BPMN importer against bpmn-moddle on the same generated model
