@@ -279,6 +279,7 @@ winnow_journal_get_event (WinnowJournal *self,
   out->loop = r->loop;
   out->status = NULL;
   out->flows = NULL;
+  memset (out->plain_len, 0, sizeof out->plain_len);   /* not known: the writers measure */
   if (r->extra != 0)
     {
       const Extra *extra = &g_array_index (self->extras, Extra, r->extra - 1);
@@ -290,9 +291,10 @@ winnow_journal_get_event (WinnowJournal *self,
 
 /* A field added to WnEvent must be kept by a record, read back by
  * winnow_journal_get_event() and compared by winnow_journal_event_equal():
- * this stops the build until it is. */
+ * this stops the build until it is. (plain_len is no content, only what the
+ * emitter knew of its strings: get_event() leaves it 0.) */
 #if GLIB_SIZEOF_VOID_P == 8
-G_STATIC_ASSERT (sizeof (WnEvent) == 176);
+G_STATIC_ASSERT (sizeof (WnEvent) == 184);
 #endif
 
 /* A record's string against one of the event's: the interned copy or NULL. */

@@ -10,6 +10,7 @@
 #include "wn-dispatcher.h"
 #include "wn-dispatcher-private.h"
 #include "wn-heap.h"
+#include "wn-journal-private.h"
 
 typedef struct _JobKey   JobKey;
 typedef struct _Job      Job;
@@ -38,6 +39,10 @@ struct _Job {
   JobWhere    where;
   guint       lapsed : 1;     /* available again after its lock expired; `worker` is the previous holder */
   guint       holder_gone : 1; /* the holder of the (last) lock died with it (WnJobInfo) */
+  guint       plain_known : 1; /* the three lengths below are set (at the job's first event) */
+  guint8      id_plain;       /* the journal's plain lengths (WnEvent.plain_len) of key.id, */
+  guint8      instance_plain; /* instance and node; 0: not plain */
+  guint8      node_plain;
   guint       instant_base;   /* `executions` when virtual time last moved on for it */
   guint64     seq;            /* enqueue order */
   Topic      *topic;
@@ -87,6 +92,7 @@ struct _Waiter {
  * in enqueue order while the common case (a job's first fetch) costs O(1). */
 struct _Topic {
   char         *name;
+  guint8        name_plain;   /* its plain length for the journal (WnEvent.plain_len) */
   WnDispatcher *dispatcher;
   Job          *fresh_head;   /* WHERE_FRESH, by seq (enqueue appends) */
   Job          *fresh_tail;
@@ -126,7 +132,7 @@ struct _WnDispatcher {
   GHashTable    *topics;      /* name → Topic */
   Topic         *last_topic;  /* the topic last looked up: most runs have one or two */
   GHashTable    *workers;     /* interned worker names */
-  const char    *last_worker;
+  const char    *last_worker;   /* interned names: see intern_worker() */
   GHashTable    *waiters;     /* id → Waiter */
   guint          next_wait_id;
   guint64        next_seq;
@@ -221,21 +227,55 @@ journal_on (WnDispatcher *self)
   return FALSE;
 }
 
+/* A worker name the dispatcher interned: its plain length (WnEvent.plain_len)
+ * is the byte before it. */
+static inline guint8
+interned_plain (const char *name)
+{
+  return name != NULL ? ((const guint8 *) name)[-1] : 0;
+}
+
 static void
+event_set_worker (WnEvent    *event,
+                  const char *interned)
+{
+  event->worker = interned;
+  event->plain_len[WN_PLAIN_WORKER] = interned_plain (interned);
+}
+
+/* Measured once, when the journal first names the job (a run without one
+ * never does). */
+static G_NO_INLINE void
+job_measure_plain (Job *job)
+{
+  job->id_plain = _wn_plain_length (job->key.id);
+  job->instance_plain = _wn_plain_length (job->instance);
+  job->node_plain = _wn_plain_length (job->node);
+  job->plain_known = TRUE;
+}
+
+/* Inline, and the event filled in place: a WnEvent built aside and copied
+ * in was read back in wide moves right after its narrow stores, which stalls
+ * (store-to-load forwarding fails): a tenth of a journalled run's time. */
+static inline void
 job_event_init (WnEvent      *event,
                 WnEventPhase  phase,
-                const Job    *job)
+                Job          *job)
 {
-  WnEvent init = WN_EVENT_INIT (WN_EV_JOB, phase);
-
-  *event = init;
+  *event = (WnEvent) WN_EVENT_INIT (WN_EV_JOB, phase);
   if (job != NULL)
     {
+      if (G_UNLIKELY (!job->plain_known))
+        job_measure_plain (job);
       event->instance = job->instance;
       event->node = job->node;
       event->job = job->key.id;
       event->topic = job->topic->name;
       event->trust = job->policy->trust;
+      event->plain_len[WN_PLAIN_INSTANCE] = job->instance_plain;
+      event->plain_len[WN_PLAIN_NODE] = job->node_plain;
+      event->plain_len[WN_PLAIN_JOB] = job->id_plain;
+      event->plain_len[WN_PLAIN_TOPIC] = job->topic->name_plain;
     }
 }
 
@@ -341,6 +381,7 @@ topic_get (WnDispatcher *self,
 
   topic = g_new0 (Topic, 1);
   topic->name = g_strdup (name);
+  topic->name_plain = _wn_plain_length (name);
   topic->dispatcher = self;
   wn_heap_init (&topic->again, again_less, G_STRUCT_OFFSET (Job, heap_pos), &self->n_comparisons);
   wn_heap_init (&topic->gated, gated_less, G_STRUCT_OFFSET (Job, heap_pos), &self->n_comparisons);
@@ -659,6 +700,8 @@ job_fill_info (const Job *job,
   info->holder_gone = job->worker != NULL && job->holder_gone;
 }
 
+/* Worker names are kept once each, after a byte that holds their plain length
+ * for the journal (interned_plain()). */
 static const char *
 intern_worker (WnDispatcher *self,
                const char   *worker)
@@ -670,11 +713,21 @@ intern_worker (WnDispatcher *self,
   name = g_hash_table_lookup (self->workers, worker);
   if (name == NULL)
     {
-      name = g_strdup (worker);
+      gsize len = strlen (worker);
+      char *block = g_malloc (len + 2);
+
+      block[0] = (char) _wn_plain_length (worker);
+      name = memcpy (block + 1, worker, len + 1);
       g_hash_table_add (self->workers, name);
     }
   self->last_worker = name;
   return name;
+}
+
+static void
+interned_free (gpointer name)
+{
+  g_free ((char *) name - 1);
 }
 
 static WnPolicy *
@@ -693,7 +746,7 @@ default_policy (WnDispatcher *self)
 
 static void
 reject (WnDispatcher     *self,
-        const Job        *job,
+        Job              *job,
         const char       *id,
         const char       *worker,
         WnDispatcherError code,
@@ -866,7 +919,7 @@ fault_describe (const char *code,
 
 static void
 journal_fault (WnDispatcher *self,
-               const Job    *job,
+               Job          *job,
                const char   *worker,
                const char   *code,
                const char   *message)
@@ -899,7 +952,7 @@ finish_complete (WnDispatcher *self,
       WnEvent event;
 
       job_event_init (&event, WN_PH_COMPLETED, job);
-      event.worker = job->worker;
+      event_set_worker (&event, job->worker);
       event.attempt = job->executions;
       emit (self, &event);
     }
@@ -926,7 +979,7 @@ finish_bpmn_error (WnDispatcher *self,
       WnEvent event;
 
       job_event_init (&event, WN_PH_BPMN_ERROR, job);
-      event.worker = job->worker;
+      event_set_worker (&event, job->worker);
       event.code = outcome->code;
       event.error = outcome->message;
       emit (self, &event);
@@ -948,7 +1001,7 @@ finish_status (WnDispatcher *self,
       WnEvent event;
 
       job_event_init (&event, WN_PH_STATUS, job);
-      event.worker = job->worker;
+      event_set_worker (&event, job->worker);
       event.status = outcome->status;
       emit (self, &event);
     }
@@ -1028,7 +1081,7 @@ wn_dispatcher_new (WnScheduler  *scheduler,
   self->max_lock = 5 * 60 * WN_USEC_PER_SEC;
   self->jobs = g_hash_table_new (job_key_hash, job_key_equal);
   self->topics = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, topic_free);
-  self->workers = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->workers = g_hash_table_new_full (g_str_hash, g_str_equal, interned_free, NULL);
   self->waiters = g_hash_table_new (g_direct_hash, g_direct_equal);
   self->next_wait_id = 1;
   return self;
@@ -1280,7 +1333,7 @@ lock_job (WnDispatcher *self,
       WnEvent event;
 
       job_event_init (&event, WN_PH_LOCK_RECLAIMED, job);
-      event.worker = job->worker;
+      event_set_worker (&event, job->worker);
       event.deadline_us = job->deadline;
       emit (self, &event);
     }
@@ -1301,7 +1354,7 @@ lock_job (WnDispatcher *self,
       WnEvent event;
 
       job_event_init (&event, WN_PH_LOCKED, job);
-      event.worker = job->worker;
+      event_set_worker (&event, job->worker);
       event.attempt = job->executions + 1;
       event.deadline_us = job->deadline;
       emit (self, &event);
@@ -1484,7 +1537,7 @@ wn_dispatcher_begin_execution (WnDispatcher *self,
       WnEvent event;
 
       job_event_init (&event, WN_PH_EXECUTING, job);
-      event.worker = job->worker;
+      event_set_worker (&event, job->worker);
       event.attempt = job->executions;
       emit (self, &event);
     }
@@ -1529,7 +1582,7 @@ wn_dispatcher_extend_lock (WnDispatcher *self,
       WnEvent event;
 
       job_event_init (&event, WN_PH_LOCK_EXTENDED, job);
-      event.worker = job->worker;
+      event_set_worker (&event, job->worker);
       event.deadline_us = job->deadline;
       emit (self, &event);
     }
@@ -1626,7 +1679,7 @@ wn_dispatcher_fail (WnDispatcher *self,
       WnEvent event;
 
       job_event_init (&event, WN_PH_MAPPER_ERROR, job);
-      event.worker = job->worker;
+      event_set_worker (&event, job->worker);
       event.code = code;
       event.error = classification.mapper_error;
       emit (self, &event);
@@ -1688,7 +1741,7 @@ wn_dispatcher_fail (WnDispatcher *self,
           WnEvent event;
 
           job_event_init (&event, WN_PH_RETRY_SCHEDULED, job);
-          event.worker = holder;
+          event_set_worker (&event, holder);
           event.attempt = n;
           event.backoff_us = backoff;
           event.not_before_us = job->not_before;
@@ -1716,7 +1769,7 @@ wn_dispatcher_fail (WnDispatcher *self,
         WnEvent event;
 
         job_event_init (&event, WN_PH_RETRIES_EXHAUSTED, job);
-        event.worker = job->worker;
+        event_set_worker (&event, job->worker);
         event.attempts = attempts;
         event.code = code;
         event.error = text;
@@ -1915,7 +1968,7 @@ _wn_dispatcher_rearm_trusted (WnDispatcher *self,
       WnEvent event;
 
       job_event_init (&event, WN_PH_WORKER_REARMED, job);
-      event.worker = holder;
+      event_set_worker (&event, holder);
       event.attempt = job->executions;
       event.backoff_us = backoff;
       event.not_before_us = job->not_before;
@@ -1960,7 +2013,7 @@ _wn_dispatcher_unlock (WnDispatcher *self,
       WnEvent event;
 
       job_event_init (&event, WN_PH_UNLOCKED, job);
-      event.worker = holder;
+      event_set_worker (&event, holder);
       emit (self, &event);
     }
   wake_topic_waiters (self, job->topic);
@@ -2022,7 +2075,7 @@ wn_dispatcher_cancel (WnDispatcher *self,
                                                 wn_job_state_to_string (job_state (job, now_of (self))));
 
       job_event_init (&event, WN_PH_CANCELED, job);
-      event.worker = job->worker;
+      event_set_worker (&event, job->worker);
       event.error = error;
       emit (self, &event);
     }

@@ -59,6 +59,39 @@ node_of (WnTrack *track)
   return &track->instance->engine->process->nodes[track->node];
 }
 
+/* The length of an instance id, "i<n>", from its whole WN_INSTANCE_ID_SIZE
+ * array: where the first zero byte is, eight bytes at a time. */
+static inline gsize
+instance_id_len (const char id[WN_INSTANCE_ID_SIZE])
+{
+#if G_BYTE_ORDER == G_LITTLE_ENDIAN && defined (__GNUC__)
+  const guint64 ones = G_GUINT64_CONSTANT (0x0101010101010101);
+  const guint64 highs = G_GUINT64_CONSTANT (0x8080808080808080);
+  guint64 head;
+  guint32 tail;
+  guint64 zeros;
+
+  G_STATIC_ASSERT (WN_INSTANCE_ID_SIZE == 12);
+  memcpy (&head, id, 8);
+  /* the lowest byte flagged here is the first zero byte (a borrow can flag
+   * only bytes after one) */
+  zeros = (head - ones) & ~head & highs;
+  if (zeros != 0)
+    return (gsize) __builtin_ctzll (zeros) >> 3;
+  memcpy (&tail, id + 8, 4);
+  zeros = (guint32) ((tail - 0x01010101u) & ~tail & 0x80808080u);
+  g_assert (zeros != 0);
+  return 8 + ((gsize) __builtin_ctzll (zeros) >> 3);
+#else
+  gsize len = 1;
+
+  while (len < WN_INSTANCE_ID_SIZE && id[len] != '\0')
+    len++;
+  g_assert (len < WN_INSTANCE_ID_SIZE);
+  return len;
+#endif
+}
+
 /* Writes "<base>/<tag><n>", or "<tag><n>" when base is NULL, and returns its
  * length. The base is always an instance id (its whole WN_INSTANCE_ID_SIZE
  * array is read). Ids are written for every instance and job and for every
@@ -75,17 +108,10 @@ format_id (char        out[WN_ID_SIZE],
 
   if (base != NULL)
     {
-      gsize base_len = 1;
-
-      /* an instance id, in its WN_INSTANCE_ID_SIZE bytes: copied whole and
-       * measured in the copy (a bounded loop, which the compiler does not
-       * turn into a strlen call) */
+      /* an instance id, in its WN_INSTANCE_ID_SIZE bytes: copied whole */
       G_STATIC_ASSERT (WN_INSTANCE_ID_SIZE + 2 + 10 < WN_ID_SIZE);
       memcpy (p, base, WN_INSTANCE_ID_SIZE);
-      while (base_len < WN_INSTANCE_ID_SIZE && p[base_len] != '\0')
-        base_len++;
-      g_assert (base_len < WN_INSTANCE_ID_SIZE);
-      p += base_len;
+      p += instance_id_len (base);
       *p++ = '/';
     }
   *p++ = tag;
@@ -139,14 +165,23 @@ emit_filled (WnTrack      *track,
   char track_id[WN_ID_SIZE];
   char scope_id[WN_ID_SIZE];
   gboolean own_scope = FALSE;
+  gsize track_len;
 
   ev->kind = kind;
   ev->phase = phase;
   ev->instance = track->instance->id;
   if (ev->node == NULL)
-    ev->node = node_of (track)->id;
-  format_id (track_id, track->instance->id, 't', track->number);
+    {
+      const WnNode *node = node_of (track);
+
+      ev->node = node->id;
+      ev->plain_len[WN_PLAIN_NODE] = node->id_plain;
+    }
+  track_len = format_id (track_id, track->instance->id, 't', track->number);
   ev->track = track_id;
+  /* both ids are plain ("i12" and "i12/t3") */
+  ev->plain_len[WN_PLAIN_TRACK] = (guint8) track_len;
+  ev->plain_len[WN_PLAIN_INSTANCE] = (guint8) instance_id_len (track->instance->id);
   if (ev->loop == 0)
     ev->loop = track->loop;
   if (ev->scope == NULL && track->scope != NULL)
@@ -159,6 +194,7 @@ emit_filled (WnTrack      *track,
   /* the ids live in this frame: an event emitted again (a thrown error's
    * `uncaught`) gets them anew rather than pointing into a dead frame */
   ev->track = NULL;
+  ev->plain_len[WN_PLAIN_TRACK] = 0;
   if (own_scope)
     ev->scope = NULL;
 }
@@ -215,6 +251,7 @@ emit_instance (WnInstance   *instance,
       return;
     }
   ev.instance = instance->id;
+  ev.plain_len[WN_PLAIN_INSTANCE] = (guint8) instance_id_len (instance->id);
   ev.error = error;
   _wn_engine_emit (engine, &ev);
 }
@@ -765,6 +802,7 @@ park (WnTrack      *track,
   WnJobSpec spec = { 0 };
   guint job;
   char id[WN_ID_SIZE];
+  gsize id_len;
 
   /* job numbers count from 1 and 0 means "no job": an instance that has
    * enqueued G_MAXUINT jobs fails rather than wrap around */
@@ -777,7 +815,7 @@ park (WnTrack      *track,
       return;
     }
   job = ++instance->next_job;
-  format_id (id, instance->id, 'j', job);
+  id_len = format_id (id, instance->id, 'j', job);
   spec.id = id;
   spec.topic = node->worker->topic;
   spec.instance = instance->id;
@@ -801,6 +839,8 @@ park (WnTrack      *track,
     WnEvent ev = WN_EVENT_INIT (WN_EV_NODE, WN_PH_PARKED);
     ev.job = id;
     ev.topic = node->worker->topic;
+    ev.plain_len[WN_PLAIN_JOB] = (guint8) id_len;
+    ev.plain_len[WN_PLAIN_TOPIC] = node->worker->topic_plain;
     emit (track, WN_EV_NODE, WN_PH_PARKED, &ev);
   }
 }

@@ -50,11 +50,13 @@
 
 #include "wn-journal-private.h"
 
-/* Room made at the start of an event and kept by every string (less the 56
- * bytes a string may write past its last look): more than all the fixed
- * pieces between two strings (at most five numbers with their keys, about 200
- * bytes) with the overrun of a fixed-size copy. */
-#define RESERVE 512
+/* Room made at the start of an event and kept by every string it scans (less
+ * the 56 bytes a scan may write past its last look): more than all the pieces
+ * written without a look between two scanned strings — the fixed ones (at
+ * most five numbers with their keys, about 200 bytes, with the overrun of a
+ * fixed-size copy) and the plain strings, whose length the event gives (at
+ * most six of 255 bytes with their keys and quotes, 1 626 bytes). */
+#define RESERVE 2048
 
 /* Fragments are copied whole: FRAGMENT_SIZE bytes (two 16-byte moves),
  * whatever their length. The longest, `,"phase":"workerRetryScheduled"`, is 31. */
@@ -237,10 +239,13 @@ put_int (char   *p,
   return put_uint (p, (guint64) value);
 }
 
-/* seq as text: the last one plus one, counted up in the text, or written
- * anew. The text is copied out before it is counted up, in the line and in
- * the state alike: a wide load right after narrow stores to the same bytes
- * would stall (store-to-load forwarding fails). */
+/* seq as text: the last one plus one, or written anew. The text is copied
+ * into the line whole and its last digit, kept aside as a number, written
+ * over it: most lines (nine in ten) store nothing else. A carry into the text
+ * is written there at once, so the wide load of the next line follows the
+ * narrow stores into it by a line, not by a few instructions (a load right
+ * after narrow stores to the same bytes stalls: store-to-load forwarding
+ * fails). */
 static inline char *
 put_seq (char            *p,
          WnJsonLineState *state,
@@ -248,31 +253,43 @@ put_seq (char            *p,
 {
   char *text = state->seq_text;
   guint len = state->seq_len;
-  guint i = len;
   char *end;
 
-  if (G_LIKELY (i > 0 && seq == state->seq + 1))
+  if (G_LIKELY (len > 0 && seq == state->seq + 1))
     {
-      memcpy (p, text, sizeof state->seq_text);
-      while (i > 0 && p[i - 1] == '9')
+      guint last = state->seq_last + 1;
+
+      if (G_LIKELY (last < 10))
         {
-          i--;
-          p[i] = '0';
-          text[i] = '0';
-        }
-      if (G_LIKELY (i > 0))
-        {
-          p[i - 1]++;
-          text[i - 1]++;
+          memcpy (p, text, sizeof state->seq_text);
+          p[len - 1] = (char) ('0' + last);
+          state->seq_last = last;
           state->seq = seq;
           return p + len;
         }
+      /* …9 → …0: carry into the digits before the last */
+      {
+        guint i = len - 1;
+
+        while (i > 0 && text[i - 1] == '9')
+          text[--i] = '0';
+        if (G_LIKELY (i > 0))
+          {
+            text[i - 1]++;
+            memcpy (p, text, sizeof state->seq_text);
+            p[len - 1] = '0';
+            state->seq_last = 0;
+            state->seq = seq;
+            return p + len;
+          }
+      }
     }
   /* the first line, a gap, or one digit more (99 → 100) */
   end = put_uint (p, seq);
   state->seq = seq;
   state->seq_len = (guint) (end - p);
-  memcpy (text, p, state->seq_len);
+  state->seq_last = (guint) (seq % 10);
+  memcpy (text, p, sizeof state->seq_text);
   return end;
 }
 
@@ -365,6 +382,75 @@ put_string (GString     *out,
     }
 }
 
+/* The `len` bytes of a plain string (WnEvent.plain_len: 1 to 255, nothing to
+ * escape) and its closing quote, in fixed-size moves that read and write
+ * nothing outside the string and its place: two that overlap in the middle. */
+static inline char *
+put_plain (char       *p,
+           const char *text,
+           guint       len)
+{
+  if (G_LIKELY (len <= 16))
+    {
+      if (len >= 8)
+        {
+          guint64 head, tail;
+
+          memcpy (&head, text, 8);
+          memcpy (&tail, text + len - 8, 8);
+          memcpy (p, &head, 8);
+          memcpy (p + len - 8, &tail, 8);
+        }
+      else if (len >= 4)
+        {
+          guint32 head, tail;
+
+          memcpy (&head, text, 4);
+          memcpy (&tail, text + len - 4, 4);
+          memcpy (p, &head, 4);
+          memcpy (p + len - 4, &tail, 4);
+        }
+      else
+        {
+          p[0] = text[0];
+          p[len >> 1] = text[len >> 1];
+          p[len - 1] = text[len - 1];
+        }
+    }
+  else
+    memcpy (p, text, len);
+  p[len] = '"';
+  return p + len + 1;
+}
+
+guint8
+_wn_plain_length (const char *text)
+{
+  gsize len = 0;
+
+  if (text == NULL)
+    return 0;
+  while (!needs_escape[(guchar) text[len]])
+    len++;
+  if (text[len] != '\0' || len > G_MAXUINT8)
+    return 0;
+  return (guint8) len;
+}
+
+#ifndef NDEBUG
+/* What an emitter says is plain is (checked in every build with assertions:
+ * the tests run the writer on every event the engine emits). */
+static void
+check_plain (const char *text,
+             guint8      len)
+{
+  if (len != 0)
+    g_assert_cmpuint (_wn_plain_length (text), ==, len);
+}
+#else
+# define check_plain(text, len) ((void) 0)
+#endif
+
 /* ---- fields ---- */
 
 #define STRING_FIELD(key, value) \
@@ -374,6 +460,24 @@ put_string (GString     *out,
       { \
         PUT (p, ",\"" key "\":\""); \
         p = put_string (out, &end, p, value_); \
+      } \
+  } G_STMT_END
+
+/* A string that may come with its plain length: copied then, else scanned.
+ * A length that does not end where the string does (an emitter that pointed
+ * the field elsewhere and kept the old length) is not believed. */
+#define NAME_FIELD(key, field, which) \
+  G_STMT_START { \
+    const char *value_ = ev->field; \
+    if (value_ != NULL) \
+      { \
+        guint len_ = ev->plain_len[which]; \
+        PUT (p, ",\"" key "\":\""); \
+        check_plain (value_, len_); \
+        if (G_LIKELY (len_ != 0 && value_[len_] == '\0')) \
+          p = put_plain (p, value_, len_); \
+        else \
+          p = put_string (out, &end, p, value_); \
       } \
   } G_STMT_END
 
@@ -403,50 +507,63 @@ append_json (const WnEvent   *ev,
     p = put_fragment (p, &phase_fragments[ev->phase]);
   else
     STRING_FIELD ("phase", wn_event_phase_to_string (ev->phase));
-  STRING_FIELD ("instance", ev->instance);
-  STRING_FIELD ("node", ev->node);
-  STRING_FIELD ("track", ev->track);
-  STRING_FIELD ("scope", ev->scope);
-  if (ev->loop > 0)
-    INT_FIELD (p, "loop", ev->loop);
-  STRING_FIELD ("job", ev->job);
-  STRING_FIELD ("topic", ev->topic);
-  STRING_FIELD ("worker", ev->worker);
-  if (ev->attempt > 0)
-    INT_FIELD (p, "attempt", ev->attempt);
-  if (ev->attempts > 0)
-    INT_FIELD (p, "attempts", ev->attempts);
-  if (ev->backoff_us >= 0)
-    INT_FIELD (p, "backoff_us", ev->backoff_us);
-  if (ev->not_before_us >= 0)
-    INT_FIELD (p, "not_before_us", ev->not_before_us);
-  if (ev->deadline_us >= 0)
-    INT_FIELD (p, "deadline_us", ev->deadline_us);
-  STRING_FIELD ("code", ev->code);
-  if (ev->status != NULL)
+  NAME_FIELD ("instance", instance, WN_PLAIN_INSTANCE);
+  NAME_FIELD ("node", node, WN_PLAIN_NODE);
+  NAME_FIELD ("track", track, WN_PLAIN_TRACK);
+  /* the fields most events lack are looked at in groups: one test each for
+   * most lines */
+  if (G_UNLIKELY (((guintptr) ev->scope | ev->loop) != 0))
     {
-      PUT (p, ",\"status\":");
-      finish (out, p);
-      _wn_event_append_status (out, ev->status);
-      room = begin (out);
-      p = room.p;
-      end = room.end;
+      STRING_FIELD ("scope", ev->scope);
+      if (ev->loop > 0)
+        INT_FIELD (p, "loop", ev->loop);
     }
-  STRING_FIELD ("error", ev->error);
-  if (ev->flows != NULL)
+  NAME_FIELD ("job", job, WN_PLAIN_JOB);
+  NAME_FIELD ("topic", topic, WN_PLAIN_TOPIC);
+  NAME_FIELD ("worker", worker, WN_PLAIN_WORKER);
+  /* absent times are negative: their AND is negative when all three are */
+  if ((ev->attempt | ev->attempts) != 0 || (ev->backoff_us & ev->not_before_us & ev->deadline_us) >= 0)
     {
-      PUT (p, ",\"flows\":[");
-      for (guint i = 0; ev->flows[i] != NULL; i++)
+      if (ev->attempt > 0)
+        INT_FIELD (p, "attempt", ev->attempt);
+      if (ev->attempts > 0)
+        INT_FIELD (p, "attempts", ev->attempts);
+      if (ev->backoff_us >= 0)
+        INT_FIELD (p, "backoff_us", ev->backoff_us);
+      if (ev->not_before_us >= 0)
+        INT_FIELD (p, "not_before_us", ev->not_before_us);
+      if (ev->deadline_us >= 0)
+        INT_FIELD (p, "deadline_us", ev->deadline_us);
+    }
+  if (G_UNLIKELY (((guintptr) ev->code | (guintptr) ev->status | (guintptr) ev->error |
+                   (guintptr) ev->flows | (guintptr) ev->by | (guintptr) ev->action) != 0))
+    {
+      STRING_FIELD ("code", ev->code);
+      if (ev->status != NULL)
         {
-          if (i > 0)
-            *p++ = ',';
-          *p++ = '"';
-          p = put_string (out, &end, p, ev->flows[i]);
+          PUT (p, ",\"status\":");
+          finish (out, p);
+          _wn_event_append_status (out, ev->status);
+          room = begin (out);
+          p = room.p;
+          end = room.end;
         }
-      *p++ = ']';
+      STRING_FIELD ("error", ev->error);
+      if (ev->flows != NULL)
+        {
+          PUT (p, ",\"flows\":[");
+          for (guint i = 0; ev->flows[i] != NULL; i++)
+            {
+              if (i > 0)
+                *p++ = ',';
+              *p++ = '"';
+              p = put_string (out, &end, p, ev->flows[i]);
+            }
+          *p++ = ']';
+        }
+      STRING_FIELD ("by", ev->by);
+      STRING_FIELD ("action", ev->action);
     }
-  STRING_FIELD ("by", ev->by);
-  STRING_FIELD ("action", ev->action);
   if (ev->trust != WN_TRUST_UNSET)
     p = put_fragment (p, &trust_fragments[ev->trust == WN_TRUST_WORKER_TRUSTED ? 0 : 1]);
   PUT (p, "}\n");

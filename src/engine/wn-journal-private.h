@@ -38,6 +38,11 @@ G_BEGIN_DECLS
   X ("assigned") \
   X ("buffered") X ("expired")
 
+/* The length of `text` when it is plain (WnEvent.plain_len: 1 to 255 bytes,
+ * none of them '"', '\\' or below 0x20), else 0; NULL is 0. For the strings
+ * the engine checks once and names in many events. */
+guint8 _wn_plain_length (const char *text);
+
 /* What a writer of one journal's lines remembers from line to line: the last
  * seq and t_us as text (seq goes up by one, t_us often stays). All zeros is
  * "nothing yet". */
@@ -45,6 +50,7 @@ typedef struct {
   guint64 seq;
   gint64  t_us;
   guint   seq_len;      /* 0: nothing yet */
+  guint   seq_last;     /* seq's last digit (the text's last byte may be stale) */
   guint   t_us_len;     /* 0: nothing yet */
   char    seq_text[24];
   char    t_us_text[24];

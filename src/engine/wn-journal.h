@@ -103,6 +103,17 @@ gboolean    wn_event_phase_from_string (const char *text, WnEventPhase *out);
  * never). */
 gboolean    wn_event_phase_belongs     (WnEventKind kind, WnEventPhase phase);
 
+/* The strings of a WnEvent that may come with their plain length. */
+typedef enum {
+  WN_PLAIN_INSTANCE,
+  WN_PLAIN_NODE,
+  WN_PLAIN_TRACK,
+  WN_PLAIN_JOB,
+  WN_PLAIN_TOPIC,
+  WN_PLAIN_WORKER,
+  WN_PLAIN_N                     /*< skip >*/
+} WnPlainField;
+
 /* Absent values: NULL strings and nodes, 0 for attempt/attempts (they are
  * 1-based), -1 for the times, WN_TRUST_UNSET for trust. */
 typedef struct {
@@ -134,10 +145,19 @@ typedef struct {
   /* gateway.decided at a gateway the scenario decides: "scenario" (the flow
    * was drawn from the seeded PRNG by the scenario's weights); NULL otherwise. */
   const char   *by;
+  /* For the journal's writers: plain_len[WN_PLAIN_NODE] is the length of
+   * `node` when the emitter knows the string is plain — 1 to 255 bytes, none
+   * of them '"', '\\' or below 0x20, so it goes into a JSON string as it is —
+   * and 0 when it does not know (the writer then reads and escapes the string
+   * as any other). The engine sets them for the strings it makes or checked
+   * once (ids, node ids, topics, its workers' names); an event filled by hand
+   * leaves them 0 (WN_EVENT_INIT), and whoever points a field elsewhere sets
+   * its length to 0. A copy keeps them (the same bytes). */
+  guint8        plain_len[WN_PLAIN_N];
 } WnEvent;
 
 /* An event with every field absent. */
-#define WN_EVENT_INIT(k, p) { 0, 0, (k), (p), NULL, NULL, NULL, NULL, NULL, NULL, 0, 0, -1, -1, -1, NULL, NULL, NULL, NULL, NULL, WN_TRUST_UNSET, NULL, 0, NULL }
+#define WN_EVENT_INIT(k, p) { 0, 0, (k), (p), NULL, NULL, NULL, NULL, NULL, NULL, 0, 0, -1, -1, -1, NULL, NULL, NULL, NULL, NULL, WN_TRUST_UNSET, NULL, 0, NULL, { 0 } }
 
 /* A heap copy that owns its strings (for subscribers that keep events). */
 WnEvent    *wn_event_copy            (const WnEvent *event);

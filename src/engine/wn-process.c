@@ -4,6 +4,7 @@
 
 #include "wn-loader.h"
 #include "wn-scenario.h"
+#include "wn-journal-private.h"
 
 #include <string.h>
 
@@ -263,6 +264,7 @@ wn_worker_spec_new (const char *topic)
   WnWorkerSpec *spec = g_new0 (WnWorkerSpec, 1);
 
   spec->topic = g_strdup (topic);
+  spec->topic_plain = _wn_plain_length (topic);
   return spec;
 }
 
@@ -394,6 +396,7 @@ wn_process_add_node (WnProcess *process, const char *id, WnNodeType type)
   memset (node, 0, sizeof *node);
   node->index = process->n_nodes;
   node->id = g_strdup (id);
+  node->id_plain = _wn_plain_length (id);
   node->type = type;
   node->attached_to = -1;
   node->default_flow = -1;

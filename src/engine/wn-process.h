@@ -54,6 +54,7 @@ typedef struct {
 
 typedef struct {
   char          *topic;
+  guint8         topic_plain;      /* its plain length for the journal (WnEvent.plain_len) */
   GPtrArray     *input;            /* WnPath*; NULL = all instance variables */
   WnPolicyLevel  policy;           /* trust, retry, errorMapper, outputMapping */
   char          *output_var;       /* where the raw output goes without a mapping */
@@ -75,6 +76,7 @@ typedef struct {
 
 typedef struct {
   guint          index;
+  guint8         id_plain;         /* the id's plain length for the journal (WnEvent.plain_len) */
   char          *id;
   char          *name;             /* NULL: show the id */
   WnNodeType     type;
