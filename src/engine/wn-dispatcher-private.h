@@ -46,6 +46,12 @@ gboolean _wn_dispatcher_lock_job (WnDispatcher *dispatcher, const char *job, con
 gboolean _wn_dispatcher_exhaust (WnDispatcher *dispatcher, const char *job, const char *message,
                                  GError **error);
 
+/* wn_dispatcher_enqueue() by an emitter that knows the plain lengths
+ * (WnEvent.plain_len) of the spec's id, instance and node, in that order: the
+ * journal's events of the job carry them (0: not plain). */
+gboolean _wn_dispatcher_enqueue_plain (WnDispatcher *dispatcher, const WnJobSpec *spec,
+                                       const guint8 plain[3], GError **error);
+
 /* The body of a direct completion (borrowed), or NULL for any other outcome. */
 JsonNode *_wn_outcome_get_direct (const WnOutcome *outcome);
 

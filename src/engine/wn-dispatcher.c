@@ -39,7 +39,8 @@ struct _Job {
   JobWhere    where;
   guint       lapsed : 1;     /* available again after its lock expired; `worker` is the previous holder */
   guint       holder_gone : 1; /* the holder of the (last) lock died with it (WnJobInfo) */
-  guint       plain_known : 1; /* the three lengths below are set (at the job's first event) */
+  guint       plain_known : 1; /* the three lengths below are set (at enqueue, or at the job's
+                                * first event) */
   guint8      id_plain;       /* the journal's plain lengths (WnEvent.plain_len) of key.id, */
   guint8      instance_plain; /* instance and node; 0: not plain */
   guint8      node_plain;
@@ -283,7 +284,7 @@ static inline void
 emit (WnDispatcher *self,
       WnEvent      *event)
 {
-  wn_journal_emit (self->journal, now_of (self), event);
+  _wn_journal_emit (self->journal, now_of (self), event);
 }
 
 /* Topics and their waiters */
@@ -1162,6 +1163,15 @@ wn_dispatcher_enqueue (WnDispatcher    *self,
                        const WnJobSpec *spec,
                        GError         **error)
 {
+  return _wn_dispatcher_enqueue_plain (self, spec, NULL, error);
+}
+
+gboolean
+_wn_dispatcher_enqueue_plain (WnDispatcher    *self,
+                              const WnJobSpec *spec,
+                              const guint8     plain[3],
+                              GError         **error)
+{
   const char *output_var;
   gsize id_len, instance_len, node_len, var_len;
   JobKey key;
@@ -1214,6 +1224,13 @@ wn_dispatcher_enqueue (WnDispatcher    *self,
     }
   if (var_len > 0)
     job->output_var = memcpy (p, output_var, var_len);
+  if (plain != NULL)
+    {
+      job->id_plain = plain[0];
+      job->instance_plain = spec->instance != NULL ? plain[1] : 0;
+      job->node_plain = spec->node != NULL ? plain[2] : 0;
+      job->plain_known = TRUE;
+    }
 
   job->heap_pos = WN_HEAP_NO_POS;
   job->where = WHERE_NONE;

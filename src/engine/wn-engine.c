@@ -9,6 +9,7 @@
 
 #include "wn-engine-private.h"
 #include "wn-duration.h"
+#include "wn-journal-private.h"
 #include "wn-json.h"
 #include "wn-memory.h"
 
@@ -50,7 +51,7 @@ void
 _wn_engine_emit (WnEngine *self,
                  WnEvent  *event)
 {
-  wn_journal_emit (self->journal, wn_scheduler_now (self->scheduler), event);
+  _wn_journal_emit (self->journal, wn_scheduler_now (self->scheduler), event);
 }
 
 static void arm_replay (WnEngine *self);

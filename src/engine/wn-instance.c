@@ -803,6 +803,7 @@ park (WnTrack      *track,
   guint job;
   char id[WN_ID_SIZE];
   gsize id_len;
+  guint8 plain[3];   /* id, instance, node: for the journal */
 
   /* job numbers count from 1 and 0 means "no job": an instance that has
    * enqueued G_MAXUINT jobs fails rather than wrap around */
@@ -827,7 +828,11 @@ park (WnTrack      *track,
 
   track->job = job;
   set_state (track, WN_TRACK_PARKED);
-  if (!wn_dispatcher_enqueue (engine->dispatcher, &spec, &error))
+  plain[0] = (guint8) id_len;
+  plain[1] = (guint8) instance_id_len (instance->id);
+  plain[2] = node->id_plain;
+  if (!_wn_dispatcher_enqueue_plain (engine->dispatcher, &spec,
+                                     wn_journal_is_active (engine->journal) ? plain : NULL, &error))
     {
       track->job = 0;
       unshare_variables (track);

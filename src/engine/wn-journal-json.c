@@ -58,6 +58,14 @@
  * most six of 255 bytes with their keys and quotes, 1 626 bytes). */
 #define RESERVE 2048
 
+/* What most lines never run: its calls are laid out away from the line's
+ * straight path. */
+#if defined (__GNUC__)
+# define COLD __attribute__ ((cold))
+#else
+# define COLD
+#endif
+
 /* Fragments are copied whole: FRAGMENT_SIZE bytes (two 16-byte moves),
  * whatever their length. The longest, `,"phase":"workerRetryScheduled"`, is 31. */
 #define FRAGMENT_SIZE 32
@@ -239,13 +247,13 @@ put_int (char   *p,
   return put_uint (p, (guint64) value);
 }
 
-/* seq as text: the last one plus one, or written anew. The text is copied
- * into the line whole and its last digit, kept aside as a number, written
- * over it: most lines (nine in ten) store nothing else. A carry into the text
- * is written there at once, so the wide load of the next line follows the
- * narrow stores into it by a line, not by a few instructions (a load right
- * after narrow stores to the same bytes stalls: store-to-load forwarding
- * fails). */
+/* seq as text: the last one plus one, or written anew. The digits but the
+ * last two are copied into the line whole from the state's text, and the
+ * last two, kept aside as a number, are written over them: a line stores
+ * nothing into the text but once in a hundred (the carry). That matters: a
+ * wide load right after narrow stores to the same bytes stalls (store-to-load
+ * forwarding fails), and counting up in the text itself did that on every
+ * line. */
 static inline char *
 put_seq (char            *p,
          WnJsonLineState *state,
@@ -255,40 +263,34 @@ put_seq (char            *p,
   guint len = state->seq_len;
   char *end;
 
-  if (G_LIKELY (len > 0 && seq == state->seq + 1))
+  if (G_LIKELY (len > 2 && seq == state->seq + 1))
     {
       guint last = state->seq_last + 1;
 
-      if (G_LIKELY (last < 10))
+      if (G_UNLIKELY (last == 100))
         {
-          memcpy (p, text, sizeof state->seq_text);
-          p[len - 1] = (char) ('0' + last);
-          state->seq_last = last;
-          state->seq = seq;
-          return p + len;
-        }
-      /* …9 → …0: carry into the digits before the last */
-      {
-        guint i = len - 1;
+          /* …99 → …00: carry into the digits before the last two */
+          guint i = len - 2;
 
-        while (i > 0 && text[i - 1] == '9')
-          text[--i] = '0';
-        if (G_LIKELY (i > 0))
-          {
-            text[i - 1]++;
-            memcpy (p, text, sizeof state->seq_text);
-            p[len - 1] = '0';
-            state->seq_last = 0;
-            state->seq = seq;
-            return p + len;
-          }
-      }
+          while (i > 0 && text[i - 1] == '9')
+            text[--i] = '0';
+          if (i == 0)
+            goto anew;   /* one digit more */
+          text[i - 1]++;
+          last = 0;
+        }
+      memcpy (p, text, sizeof state->seq_text);
+      memcpy (p + len - 2, digit_pairs + 2 * last, 2);
+      state->seq_last = last;
+      state->seq = seq;
+      return p + len;
     }
-  /* the first line, a gap, or one digit more (99 → 100) */
+  /* the first line, a gap, one digit more (999 → 1000), or below 100 */
+anew:
   end = put_uint (p, seq);
   state->seq = seq;
   state->seq_len = (guint) (end - p);
-  state->seq_last = (guint) (seq % 10);
+  state->seq_last = (guint) (seq % 100);
   memcpy (text, p, sizeof state->seq_text);
   return end;
 }
@@ -340,8 +342,11 @@ put_escape (char   *p,
 /* The text of a string and its closing quote (the key wrote the opening one).
  * Eight bytes at a time (at most 48 out) between two looks at the room; the
  * bytes that need escaping and the terminator leave the run. Returns with at
- * least RESERVE - 56 bytes of room. */
-static inline char *
+ * least RESERVE - 56 bytes of room. Out of line: the strings of most events
+ * come with their plain length (put_plain()), and one copy of this loop keeps
+ * the writer small enough to stay in the instruction cache beside the
+ * engine. */
+static G_NO_INLINE COLD char *
 put_string (GString     *out,
             char       **end,
             char        *p,
@@ -484,6 +489,46 @@ check_plain (const char *text,
 #define INT_FIELD(p, key, value) \
   G_STMT_START { PUT (p, ",\"" key "\":"); p = put_int (p, value); } G_STMT_END
 
+/* code, status, error, flows, by and action: what few events have, out of
+ * line. Returns where the line goes on. */
+static G_NO_INLINE COLD Room
+append_rare (const WnEvent *ev,
+             GString       *out,
+             char          *p,
+             char          *end)
+{
+  Room room;
+
+  STRING_FIELD ("code", ev->code);
+  if (ev->status != NULL)
+    {
+      PUT (p, ",\"status\":");
+      finish (out, p);
+      _wn_event_append_status (out, ev->status);
+      room = begin (out);
+      p = room.p;
+      end = room.end;
+    }
+  STRING_FIELD ("error", ev->error);
+  if (ev->flows != NULL)
+    {
+      PUT (p, ",\"flows\":[");
+      for (guint i = 0; ev->flows[i] != NULL; i++)
+        {
+          if (i > 0)
+            *p++ = ',';
+          *p++ = '"';
+          p = put_string (out, &end, p, ev->flows[i]);
+        }
+      *p++ = ']';
+    }
+  STRING_FIELD ("by", ev->by);
+  STRING_FIELD ("action", ev->action);
+  room.p = p;
+  room.end = end;
+  return room;
+}
+
 /* The line; `state` NULL for an event on its own (the two callers each get
  * their own copy, with the tests on `state` folded away). */
 static G_ALWAYS_INLINE inline void
@@ -538,31 +583,9 @@ append_json (const WnEvent   *ev,
   if (G_UNLIKELY (((guintptr) ev->code | (guintptr) ev->status | (guintptr) ev->error |
                    (guintptr) ev->flows | (guintptr) ev->by | (guintptr) ev->action) != 0))
     {
-      STRING_FIELD ("code", ev->code);
-      if (ev->status != NULL)
-        {
-          PUT (p, ",\"status\":");
-          finish (out, p);
-          _wn_event_append_status (out, ev->status);
-          room = begin (out);
-          p = room.p;
-          end = room.end;
-        }
-      STRING_FIELD ("error", ev->error);
-      if (ev->flows != NULL)
-        {
-          PUT (p, ",\"flows\":[");
-          for (guint i = 0; ev->flows[i] != NULL; i++)
-            {
-              if (i > 0)
-                *p++ = ',';
-              *p++ = '"';
-              p = put_string (out, &end, p, ev->flows[i]);
-            }
-          *p++ = ']';
-        }
-      STRING_FIELD ("by", ev->by);
-      STRING_FIELD ("action", ev->action);
+      room = append_rare (ev, out, p, end);
+      p = room.p;
+      end = room.end;
     }
   if (ev->trust != WN_TRUST_UNSET)
     p = put_fragment (p, &trust_fragments[ev->trust == WN_TRUST_WORKER_TRUSTED ? 0 : 1]);

@@ -239,27 +239,13 @@ wn_event_append_text (const WnEvent *ev,
 
 /* ---- journal ---- */
 
-typedef struct {
-  guint          id;
-  WnJournalFunc  func;
-  gpointer       data;
-  GDestroyNotify destroy;
-} Subscriber;
-
-struct _WnJournal
-{
-  GArray  *subscribers;  /* Subscriber */
-  guint    n_subscribers;  /* subscribers->len, one load away for the emitters */
-  guint64  seq;
-  guint    next_id;
-};
 
 WnJournal *
 wn_journal_new (void)
 {
   WnJournal *self = g_new0 (WnJournal, 1);
 
-  self->subscribers = g_array_new (FALSE, FALSE, sizeof (Subscriber));
+  self->subscribers = g_array_new (FALSE, FALSE, sizeof (WnSubscriber));
   self->next_id = 1;
   return self;
 }
@@ -271,12 +257,27 @@ wn_journal_free (WnJournal *self)
     return;
   for (guint i = 0; i < self->subscribers->len; i++)
     {
-      Subscriber *sub = &g_array_index (self->subscribers, Subscriber, i);
+      WnSubscriber *sub = &g_array_index (self->subscribers, WnSubscriber, i);
       if (sub->destroy != NULL)
         sub->destroy (sub->data);
     }
   g_array_unref (self->subscribers);
   g_free (self);
+}
+
+static void
+subscribers_changed (WnJournal *self)
+{
+  self->n_subscribers = self->subscribers->len;
+  self->one_func = NULL;
+  self->one_data = NULL;
+  if (self->n_subscribers == 1)
+    {
+      WnSubscriber *sub = &g_array_index (self->subscribers, WnSubscriber, 0);
+
+      self->one_func = sub->func;
+      self->one_data = sub->data;
+    }
 }
 
 guint
@@ -285,10 +286,10 @@ wn_journal_subscribe (WnJournal      *self,
                       gpointer        data,
                       GDestroyNotify  destroy)
 {
-  Subscriber sub = { self->next_id++, func, data, destroy };
+  WnSubscriber sub = { self->next_id++, func, data, destroy };
 
   g_array_append_val (self->subscribers, sub);
-  self->n_subscribers = self->subscribers->len;
+  subscribers_changed (self);
   return sub.id;
 }
 
@@ -298,11 +299,11 @@ wn_journal_unsubscribe (WnJournal *self,
 {
   for (guint i = 0; i < self->subscribers->len; i++)
     {
-      Subscriber sub = g_array_index (self->subscribers, Subscriber, i);
+      WnSubscriber sub = g_array_index (self->subscribers, WnSubscriber, i);
       if (sub.id == id)
         {
           g_array_remove_index (self->subscribers, i);
-          self->n_subscribers = self->subscribers->len;
+          subscribers_changed (self);
           if (sub.destroy != NULL)
             sub.destroy (sub.data);
           return;
@@ -321,20 +322,17 @@ wn_journal_emit (WnJournal *self,
                  WnTime     now,
                  WnEvent   *event)
 {
-  event->seq = ++self->seq;
-  event->t_us = now;
-  /* one subscriber (winnow-run's journal, the app's record): a tail call */
-  if (G_LIKELY (self->n_subscribers == 1))
-    {
-      Subscriber *sub = &g_array_index (self->subscribers, Subscriber, 0);
+  _wn_journal_emit (self, now, event);
+}
 
-      sub->func (event, sub->data);
-      return;
-    }
+void
+_wn_journal_emit_each (WnJournal *self,
+                       WnEvent   *event)
+{
   /* index loop: a subscriber may unsubscribe itself */
   for (guint i = 0; i < self->subscribers->len; i++)
     {
-      Subscriber *sub = &g_array_index (self->subscribers, Subscriber, i);
+      WnSubscriber *sub = &g_array_index (self->subscribers, WnSubscriber, i);
       sub->func (event, sub->data);
     }
 }

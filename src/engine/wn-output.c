@@ -19,15 +19,18 @@
 #define OUTPUT_BUFFER 65536
 
 struct _WnOutput {
+  /* first, together, what every journal line reads (wn_output_journal_func()):
+   * the engine's work between two events pushes them out of the nearest cache */
+  GError          *error;       /* the first failure */
+  gboolean         by_line;     /* a terminal: each write goes out at once */
+  gboolean         done;
+  GString         *buffer;      /* &buffer_data */
+  GString          buffer_data; /* the GString itself, not a block of its own */
+  WnJsonLineState  json;        /* what wn_output_write_event() carries from line to line */
   int              fd;
   char            *name;        /* for messages */
   char            *target;      /* what a temporary file replaces, or NULL */
   char            *temporary;   /* NULL when written directly */
-  GString         *buffer;
-  GError          *error;       /* the first failure */
-  gboolean         by_line;     /* a terminal: each write goes out at once */
-  gboolean         done;
-  WnJsonLineState  json;        /* what wn_output_write_event() carries from line to line */
 };
 
 static WnOutput *
@@ -37,7 +40,12 @@ output_new (int fd, const char *name)
 
   self->fd = fd;
   self->name = g_strdup (name);
-  self->buffer = g_string_sized_new (2 * OUTPUT_BUFFER);
+  /* a GString of our own (g_string_* reallocate its str, never the struct) */
+  self->buffer_data.str = g_malloc (2 * OUTPUT_BUFFER);
+  self->buffer_data.str[0] = '\0';
+  self->buffer_data.len = 0;
+  self->buffer_data.allocated_len = 2 * OUTPUT_BUFFER;
+  self->buffer = &self->buffer_data;
   return self;
 }
 
@@ -204,7 +212,7 @@ wn_output_free (WnOutput *self)
   g_free (self->name);
   g_free (self->target);
   g_free (self->temporary);
-  g_string_free (self->buffer, TRUE);
+  g_free (self->buffer_data.str);
   g_clear_error (&self->error);
   g_free (self);
 }

@@ -264,7 +264,6 @@ wn_worker_spec_new (const char *topic)
   WnWorkerSpec *spec = g_new0 (WnWorkerSpec, 1);
 
   spec->topic = g_strdup (topic);
-  spec->topic_plain = _wn_plain_length (topic);
   return spec;
 }
 
@@ -396,7 +395,6 @@ wn_process_add_node (WnProcess *process, const char *id, WnNodeType type)
   memset (node, 0, sizeof *node);
   node->index = process->n_nodes;
   node->id = g_strdup (id);
-  node->id_plain = _wn_plain_length (id);
   node->type = type;
   node->attached_to = -1;
   node->default_flow = -1;
@@ -584,8 +582,13 @@ wn_process_finish (WnProcess *process, GError **error)
   scopes_ok = resolve_scopes (process, b, scope, problems);
   for (guint i = 0; i < process->n_nodes; i++)
     {
-      const WnNode *node = &process->nodes[i];
+      WnNode *node = &process->nodes[i];
       guint in = scopes_ok ? (guint) (scope[i] + 1) : 0;
+
+      /* for the journal, once: the names its events give most */
+      node->id_plain = _wn_plain_length (node->id);
+      if (node->worker != NULL)
+        node->worker->topic_plain = _wn_plain_length (node->worker->topic);
 
       if (lookup_node (process, node->id) != (int) i)
         g_ptr_array_add (problems, g_strdup_printf ("duplicate node id \"%s\"", node->id));

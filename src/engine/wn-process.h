@@ -54,7 +54,8 @@ typedef struct {
 
 typedef struct {
   char          *topic;
-  guint8         topic_plain;      /* its plain length for the journal (WnEvent.plain_len) */
+  guint8         topic_plain;      /* its plain length for the journal (WnEvent.plain_len),
+                                    * set by wn_process_finish(); 0: not known */
   GPtrArray     *input;            /* WnPath*; NULL = all instance variables */
   WnPolicyLevel  policy;           /* trust, retry, errorMapper, outputMapping */
   char          *output_var;       /* where the raw output goes without a mapping */
@@ -76,7 +77,8 @@ typedef struct {
 
 typedef struct {
   guint          index;
-  guint8         id_plain;         /* the id's plain length for the journal (WnEvent.plain_len) */
+  guint8         id_plain;         /* the id's plain length for the journal (WnEvent.plain_len),
+                                    * set by wn_process_finish(); 0: not known */
   char          *id;
   char          *name;             /* NULL: show the id */
   WnNodeType     type;
