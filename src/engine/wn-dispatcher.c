@@ -255,15 +255,17 @@ job_measure_plain (Job *job)
   job->plain_known = TRUE;
 }
 
-/* Inline, and the event filled in place: a WnEvent built aside and copied
- * in was read back in wide moves right after its narrow stores, which stalls
- * (store-to-load forwarding fails): a tenth of a journalled run's time. */
+/* A job event, filled in place one field at a time (_wn_event_init()): built
+ * aside and copied in, the event was read back in wide moves right after its
+ * narrow stores, which stalls (store-to-load forwarding fails); assigned whole
+ * or declared with WN_EVENT_INIT, it was cleared with `rep stos`, whose
+ * start-up cost as much. Either was a tenth of a journalled run. */
 static inline void
 job_event_init (WnEvent      *event,
                 WnEventPhase  phase,
                 Job          *job)
 {
-  *event = (WnEvent) WN_EVENT_INIT (WN_EV_JOB, phase);
+  _wn_event_init (event, WN_EV_JOB, phase);
   if (job != NULL)
     {
       if (G_UNLIKELY (!job->plain_known))
