@@ -243,17 +243,20 @@ emit_instance (WnInstance   *instance,
                const char   *error)
 {
   WnEngine *engine = instance->engine;
-  WnEvent ev = WN_EVENT_INIT (WN_EV_INSTANCE, phase);
 
   if (!wn_journal_is_active (engine->journal))
     {
       wn_journal_skip (engine->journal);
       return;
     }
-  ev.instance = instance->id;
-  ev.plain_len[WN_PLAIN_INSTANCE] = (guint8) instance_id_len (instance->id);
-  ev.error = error;
-  _wn_engine_emit (engine, &ev);
+  {
+    WnEvent ev = WN_EVENT_INIT (WN_EV_INSTANCE, phase);
+
+    ev.instance = instance->id;
+    ev.plain_len[WN_PLAIN_INSTANCE] = (guint8) instance_id_len (instance->id);
+    ev.error = error;
+    _wn_engine_emit (engine, &ev);
+  }
 }
 
 static void

@@ -152,7 +152,9 @@ typedef struct {
    * as any other). The engine sets them for the strings it makes or checked
    * once (ids, node ids, topics, its workers' names); an event filled by hand
    * leaves them 0 (WN_EVENT_INIT), and whoever points a field elsewhere sets
-   * its length to 0. A copy keeps them (the same bytes). */
+   * its length to 0. A length is never past its string's end; one short of it
+   * is not believed (the string is read as any other). A copy keeps them (the
+   * same bytes). */
   guint8        plain_len[WN_PLAIN_N];
 } WnEvent;
 

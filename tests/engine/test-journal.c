@@ -465,9 +465,29 @@ test_json_random (void)
   g_assert_cmpuint (strlen (fast->str), ==, fast->len);
 }
 
+/* Commit `output` (on `path` in the temporary `dir`), check it holds
+ * `expected`, and remove both. */
+static void
+assert_written (WnOutput   *output,
+                const char *dir,
+                const char *path,
+                const char *expected)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *written = NULL;
+
+  g_assert_true (wn_output_commit (output, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (path, &written, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (written, ==, expected);
+  g_assert_cmpint (g_unlink (path), ==, 0);
+  g_assert_cmpint (g_rmdir (dir), ==, 0);
+}
+
 /* Lines written through a WnOutput, which carries seq and t_us from line to
- * line as text: carries (9 → 10, 999 → 1000), gaps, a time that stays or
- * goes back. */
+ * line as text: carries (9 → 10, 1199 → 1200, 12399999 → 12400000, 999 →
+ * 1000), gaps, a time that stays or goes back. */
 static void
 test_json_output_lines (void)
 {
@@ -476,8 +496,7 @@ test_json_output_lines (void)
   g_autoptr(GError) error = NULL;
   g_autoptr(WnOutput) output = wn_output_open (path, &error);
   g_autoptr(GString) expected = g_string_new (NULL);
-  g_autofree char *written = NULL;
-  const guint64 starts[] = { 1, 95, 9990, 99999995, G_GUINT64_CONSTANT (9999999999999999990) };
+  const guint64 starts[] = { 1, 95, 1190, 9990, 12399990, 99999995, G_GUINT64_CONSTANT (9999999999999999990) };
   const gint64 times[] = { 0, 0, 7, 7, 7, 1000000, -5, -5, G_MAXINT64, G_MAXINT64, 7, 0 };
   guint n = 0;
 
@@ -493,13 +512,151 @@ test_json_output_lines (void)
         g_assert_true (wn_output_write_event (output, &ev));
         ref_append_json (&ev, expected);
       }
-  g_assert_true (wn_output_commit (output, &error));
+  assert_written (output, dir, path, expected->str);
+}
+
+/* A random plain string (WnEvent.plain_len: no '"', '\\' or byte below
+ * 0x20; non-ASCII bytes are plain), mostly id-sized, up to 255 bytes. */
+static char *
+random_plain_string (void)
+{
+  guint len = g_test_rand_int_range (0, 6) == 0 ? (guint) g_test_rand_int_range (17, 256)
+                                                 : (guint) g_test_rand_int_range (1, 17);
+  char *text = g_malloc (len + 1);
+
+  for (guint i = 0; i < len; i++)
+    {
+      char c;
+
+      do
+        c = (char) g_test_rand_int_range (0x20, 256);
+      while (c == '"' || c == '\\');
+      text[i] = c;
+    }
+  text[len] = '\0';
+  return text;
+}
+
+/* Strings that come with their plain length are written as the ones the
+ * writer reads and escapes; a length short of the string's end is not
+ * believed, whatever the string holds. Every length 1 … 16 (the writer copies
+ * those in fixed-size moves), longer ones, and through a WnOutput. */
+static void
+test_json_plain_lengths (void)
+{
+  g_autoptr(GString) fast = g_string_new (NULL);
+  g_autoptr(GString) ref = g_string_new (NULL);
+  g_autoptr(GString) lines = g_string_new (NULL);
+  g_autofree char *dir = g_dir_make_tmp ("wn-journal-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "journal.jsonl", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WnOutput) output = wn_output_open (path, &error);
+
   g_assert_no_error (error);
-  g_assert_true (g_file_get_contents (path, &written, NULL, &error));
+  for (guint n = 0; n < 3000; n++)
+    {
+      WnEvent ev = WN_EVENT_INIT (WN_EV_JOB, (WnEventPhase) g_test_rand_int_range (0, WN_PH_N_PHASES));
+      g_autoptr(GPtrArray) owned = g_ptr_array_new_with_free_func (g_free);
+      const char **fields[WN_PLAIN_N] = { &ev.instance, &ev.node, &ev.track, &ev.job, &ev.topic, &ev.worker };
+
+      ev.seq = n + 1;
+      ev.attempt = (guint) g_test_rand_int_range (0, 3);
+      ev.trust = (WnTrust) g_test_rand_int_range (WN_TRUST_UNSET, WN_TRUST_ENGINE_AUTHORITATIVE + 1);
+      for (guint i = 0; i < WN_PLAIN_N; i++)
+        {
+          char *text;
+
+          if (g_test_rand_int_range (0, 5) == 0)
+            continue;   /* absent */
+          switch (g_test_rand_int_range (0, 4))
+            {
+            case 0:   /* not plain, or not known: no length */
+              text = random_string ();
+              break;
+            case 1:   /* a length short of the end, on any string */
+              text = g_test_rand_bit () ? random_string () : random_plain_string ();
+              if (strlen (text) > 1)
+                ev.plain_len[i] = (guint8) g_test_rand_int_range (1, MIN ((int) strlen (text), 256));
+              break;
+            default:  /* plain, and its length */
+              text = random_plain_string ();
+              ev.plain_len[i] = (guint8) strlen (text);
+              break;
+            }
+          if (n < 16 && i == WN_PLAIN_NODE)
+            {
+              /* each short length once for sure */
+              g_free (text);
+              text = g_strnfill (n + 1, 'a' + (char) n);
+              ev.plain_len[i] = (guint8) (n + 1);
+            }
+          g_ptr_array_add (owned, text);
+          *fields[i] = text;
+        }
+      wn_event_append_json (&ev, fast);
+      ref_append_json (&ev, ref);
+      g_assert_cmpuint (fast->len, ==, ref->len);
+      if (memcmp (fast->str, ref->str, ref->len) != 0)
+        g_assert_cmpstr (fast->str, ==, ref->str);
+      g_assert_true (wn_output_write_event (output, &ev));
+    }
+  assert_written (output, dir, path, ref->str);
+}
+
+static void
+plain_lengths_cb (const WnEvent *event,
+                  gpointer       data)
+{
+  guint *given = data;
+  const char *fields[WN_PLAIN_N] = { event->instance, event->node, event->track, event->job,
+                                     event->topic, event->worker };
+
+  for (guint i = 0; i < WN_PLAIN_N; i++)
+    {
+      if (event->plain_len[i] == 0)
+        continue;
+      g_assert_nonnull (fields[i]);
+      g_assert_cmpuint (strlen (fields[i]), ==, event->plain_len[i]);
+      g_assert_null (strpbrk (fields[i], "\"\\"));
+      given[i]++;
+    }
+}
+
+/* The engine gives the plain length of the strings its events name most
+ * (the lengths are right, and given for ids, node ids, topics and worker
+ * names it checked), so the writer copies them instead of reading them byte
+ * by byte. */
+static void
+test_engine_plain_lengths (void)
+{
+  static const char process_json[] =
+    "{ \"format\": \"winnow.process/1\", \"id\": \"p\","
+    "  \"nodes\": ["
+    "    { \"id\": \"start\", \"type\": \"startEvent\" },"
+    "    { \"id\": \"work\", \"type\": \"serviceTask\", \"worker\": { \"topic\": \"the.topic\" } },"
+    "    { \"id\": \"done\", \"type\": \"endEvent\" } ],"
+    "  \"flows\": [ { \"id\": \"f1\", \"from\": \"start\", \"to\": \"work\" },"
+    "               { \"id\": \"f2\", \"from\": \"work\", \"to\": \"done\" } ],"
+    "  \"scenario\": { \"workers\": [ { \"id\": \"w-1\", \"topic\": \"the.topic\","
+    "                                  \"responses\": [ { \"complete\": {} } ] } ] } }";
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WnProcess) process = wn_load_process_data (process_json, -1, "plain.process.json", NULL, &error);
+  WnEngineOptions options = { 0 };
+  g_autoptr(WnEngine) engine = NULL;
+  guint given[WN_PLAIN_N] = { 0 };
+
   g_assert_no_error (error);
-  g_assert_cmpstr (written, ==, expected->str);
-  g_assert_cmpint (g_unlink (path), ==, 0);
-  g_assert_cmpint (g_rmdir (dir), ==, 0);
+  options.instances = 20;
+  engine = wn_engine_new (process, NULL, &options);
+  wn_journal_subscribe (wn_engine_get_journal (engine), plain_lengths_cb, given, NULL);
+  wn_engine_run (engine, WN_TIME_NEVER);
+  /* 20 instances: created and completed; 7 node events, 4 job events */
+  g_assert_cmpuint (given[WN_PLAIN_INSTANCE], ==, 20 * 13);
+  g_assert_cmpuint (given[WN_PLAIN_NODE], ==, 20 * 11);
+  g_assert_cmpuint (given[WN_PLAIN_TRACK], ==, 20 * 7);
+  g_assert_cmpuint (given[WN_PLAIN_JOB], ==, 20 * 5);
+  g_assert_cmpuint (given[WN_PLAIN_TOPIC], ==, 20 * 5);
+  g_assert_cmpuint (given[WN_PLAIN_WORKER], ==, 20 * 3);
 }
 
 static void
@@ -550,6 +707,8 @@ main (int argc, char **argv)
   g_test_add_func ("/engine/Journal/json-every-kind", test_json_every_kind);
   g_test_add_func ("/engine/Journal/json-random", test_json_random);
   g_test_add_func ("/engine/Journal/json-output-lines", test_json_output_lines);
+  g_test_add_func ("/engine/Journal/json-plain-lengths", test_json_plain_lengths);
+  g_test_add_func ("/engine/Journal/engine-plain-lengths", test_engine_plain_lengths);
   g_test_add_func ("/engine/Journal/text-line", test_text_line);
   g_test_add_func ("/engine/Journal/names", test_names);
 
