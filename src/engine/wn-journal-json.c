@@ -19,8 +19,13 @@
  *   kind and phase with its key (`,"phase":"retryScheduled"`), and each trust
  *   mode, is a Fragment copied as one fixed-size block (a few moves, no
  *   length loop) after which the position advances by the fragment's length.
- * - Numbers are written two digits at a time; strings are scanned once, with
- *   a table of the bytes that need escaping.
+ * - Numbers are written two digits at a time. A name that comes with its
+ *   plain length (WnEvent.plain_len: the engine's ids and checked names) is
+ *   copied in two fixed-size moves; other strings are scanned once, with a
+ *   table of the bytes that need escaping, out of line.
+ * - The fields most lines lack are tested in groups, and the rare ones are
+ *   written out of line (append_rare()), so a line's straight path is short.
+ * - seq and t_us are kept from line to line as text (WnJsonLineState).
  * - No allocation, no printf, no JSON generator: only a status body (a job's
  *   status report, rare) goes through json-glib, as before.
  *
@@ -33,7 +38,8 @@
  *   WN_EVENT_KIND_NAMES / WN_EVENT_PHASE_NAMES (wn-journal-private.h), at the
  *   same place; its fragment here is built from that list. Nothing else.
  * - A new field: in WnEvent and WN_EVENT_INIT (wn-journal.h, absent = NULL, 0
- *   or -1 as for its neighbours), in wn_event_copy()/wn_event_free(), then one
+ *   or -1 as for its neighbours) and _wn_event_init() (wn-journal-private.h),
+ *   in wn_event_copy()/wn_event_free(), then one
  *   line below at its place in the journal's key order: STRING_FIELD for a
  *   string, INT_FIELD for a number (with its absence test), and the same in
  *   the reference writer of tests/engine/test-journal.c and in its random

@@ -95,6 +95,11 @@ _wn_event_init (WnEvent      *event,
   for (guint i = 0; i < WN_PLAIN_N; i++)
     event->plain_len[i] = 0;
 }
+/* A field added to WnEvent goes into _wn_event_init() too: this stops the
+ * build until it does (and then needs the new size). */
+#if GLIB_SIZEOF_VOID_P == 8
+G_STATIC_ASSERT (sizeof (WnEvent) == 184);
+#endif
 
 /* wn_journal_emit() in the emitter's body: the engine's emitters call this
  * for every event, and a call less per event is a tenth of what handing an
