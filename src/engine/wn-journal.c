@@ -237,8 +237,9 @@ wn_event_append_text (const WnEvent *ev,
     g_string_append_printf (out, "  %s", details->str);
 }
 
-/* ---- journal ---- */
-
+/* ---- journal ----
+ * The struct and the inline emit are in wn-journal-private.h (the engine's
+ * emitters hand events out without a call). */
 
 WnJournal *
 wn_journal_new (void)
