@@ -160,7 +160,12 @@ json_error (const char *text, gssize length, guint line, guint column, WnJsonErr
   WnJsonDoc *doc = wn_json_doc_parse (text, length, &pos, &error);
   g_autofree char *escaped = g_strescape (text, NULL);
 
-  g_test_message ("parsing %s", escaped);
+  /* a long text (deep nesting) is named by its head: meson's TAP reader
+   * splits a 100 KB comment line and reports the rest as unknown output */
+  if (strlen (escaped) > 120)
+    g_test_message ("parsing %.120s… (%zu bytes)", escaped, strlen (text));
+  else
+    g_test_message ("parsing %s", escaped);
   g_assert_null (doc);
   g_assert_error (error, WN_JSON_ERROR, (gint) code);
   g_assert_cmpstr (error->message, ==, message);
