@@ -720,6 +720,28 @@ winnow_session_restart (WinnowSession *self)
   start_engine (self, TRUE, NULL);
 }
 
+/* The end of a reload: `process`, `scenario` (NULL: the current one stays)
+ * and `json` (all taken) replace the run's, the file, its options and the
+ * breakpoints stay; `engine` (taken): the run built ahead, or NULL. */
+static void
+replace_reloaded (WinnowSession *self,
+                  WnProcess     *process,
+                  WnScenario    *scenario,
+                  char          *json,
+                  WnEngine      *engine)
+{
+  g_clear_pointer (&self->process, wn_process_unref);
+  self->process = process;
+  g_free (self->process_json);
+  self->process_json = json;
+  if (scenario != NULL)
+    {
+      g_clear_pointer (&self->scenario, wn_scenario_unref);
+      self->scenario = scenario;
+    }
+  start_engine (self, FALSE, engine);
+}
+
 gboolean
 winnow_session_reload (WinnowSession  *self,
                        GPtrArray     **diagnostics,
@@ -747,17 +769,30 @@ winnow_session_reload (WinnowSession  *self,
       if (scenario == NULL)
         return FALSE;
     }
-  g_clear_pointer (&self->process, wn_process_unref);
-  self->process = g_steal_pointer (&process);
-  g_free (self->process_json);
-  self->process_json = g_steal_pointer (&json);
-  if (scenario != NULL)
-    {
-      g_clear_pointer (&self->scenario, wn_scenario_unref);
-      self->scenario = g_steal_pointer (&scenario);
-    }
-  start_engine (self, FALSE, NULL);
+  replace_reloaded (self, g_steal_pointer (&process), g_steal_pointer (&scenario), g_steal_pointer (&json), NULL);
   return TRUE;
+}
+
+WnBpmnImportFlags
+winnow_session_get_bpmn_import_flags (WinnowSession *self)
+{
+  g_return_val_if_fail (WINNOW_IS_SESSION (self), WN_BPMN_IMPORT_DEFAULT);
+  return self->import_flags;
+}
+
+void
+winnow_session_reload_prepared (WinnowSession *self,
+                                WnProcess     *process,
+                                WnScenario    *scenario,
+                                WnEngine      *engine,
+                                char          *json)
+{
+  g_return_if_fail (WINNOW_IS_SESSION (self));
+  g_return_if_fail (process != NULL);
+  g_return_if_fail (engine != NULL);
+
+  replace_reloaded (self, wn_process_ref (process), scenario != NULL ? wn_scenario_ref (scenario) : NULL, json,
+                    engine);
 }
 
 gboolean

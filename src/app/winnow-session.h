@@ -113,6 +113,18 @@ void              winnow_session_restart           (WinnowSession          *self
 gboolean          winnow_session_reload            (WinnowSession          *self,
                                                     GPtrArray             **diagnostics,
                                                     GError                **error);
+/* What winnow_session_reload() reads with: the BPMN import's flags. */
+WnBpmnImportFlags winnow_session_get_bpmn_import_flags (WinnowSession    *self);
+/* Finish a reload of a big file made off the GTK thread as
+ * winnow_session_reload() makes it: `process` and `scenario` (NULL: the
+ * current one stays) read again from the run's files, `engine` (taken)
+ * built from them and winnow_session_get_options() and never attached to
+ * a main context, `json` (taken) as the BPMN import gave it, or NULL. */
+void              winnow_session_reload_prepared   (WinnowSession          *self,
+                                                    WnProcess              *process,
+                                                    WnScenario             *scenario,
+                                                    WnEngine               *engine,
+                                                    char                   *json);
 gboolean          winnow_session_is_loaded         (WinnowSession          *self);
 WnEngine         *winnow_session_get_engine        (WinnowSession          *self);
 /* Accept outside workers on `address` ("[ADDR:]PORT"; NULL: stop), for this

@@ -473,18 +473,13 @@ reload_action (GSimpleAction *action,
                GVariant      *param,
                gpointer       data)
 {
-  WinnowWindow *self = data;
-  g_autoptr(GPtrArray) diagnostics = NULL;
-  g_autoptr(GError) error = NULL;
+  _winnow_window_reload (data);
+}
 
-  if (!winnow_session_reload (self->session, &diagnostics, &error))
-    {
-      GFile *file = winnow_session_get_file (self->session);
-
-      if (file != NULL)
-        winnow_load_errors_show (self->load_errors, file, diagnostics, error);
-      return;
-    }
+/* What follows a reload that worked, here or on a thread. */
+void
+_winnow_window_reloaded (WinnowWindow *self)
+{
   winnow_load_errors_clear (self->load_errors);
   _winnow_window_show_toast (self, _("Reloaded from disk"));
 }

@@ -252,12 +252,15 @@ typedef struct {
   WnBpmnImportFlags flags;
   WnEngineOptions   options;      /* as the window opens a file */
   PangoContext     *context;      /* the diagram's text settings, the thread's own */
+  gboolean          reload;       /* Reload: the session's options, its scenario read again */
+  char             *scenario_path; /* a reload: the scenario file to read again, or NULL */
   int               stage;        /* Stage, atomic: the thread sets it */
 
   /* what the thread made */
   WnProcess        *process;
   char             *json;         /* a BPMN import's winnow.process/1 document */
   WnEngineOptions   run;
+  WnScenario       *scenario;     /* a reload: the scenario read again, or the current one */
   WnEngine         *engine;
   WinnowLayout     *layout;
   GStrv             ids;          /* a collaboration, no process asked for: its processes */
@@ -272,6 +275,7 @@ load_clear_results (Load *load)
   g_clear_pointer (&load->layout, winnow_layout_free);
   g_clear_pointer (&load->engine, wn_engine_free);
   g_clear_pointer (&load->process, wn_process_unref);
+  g_clear_pointer (&load->scenario, wn_scenario_unref);
   g_clear_pointer (&load->json, g_free);
   g_clear_pointer (&load->ids, g_strfreev);
   g_clear_pointer (&load->names, g_strfreev);
@@ -288,6 +292,7 @@ load_free (gpointer data)
   g_clear_object (&load->file);
   g_free (load->path);
   g_free (load->process_id);
+  g_free (load->scenario_path);
   g_clear_object (&load->context);
   g_free (load);
 }
@@ -306,7 +311,15 @@ load_thread (GTask        *task,
 
   load->process = wn_load_process_or_bpmn_file_with_flags (load->path, 0, load->process_id, load->flags,
                                                            &load->json, &load->diagnostics, &load->error);
-  if (load->process == NULL && load->process_id == NULL)
+  if (load->process != NULL && load->scenario_path != NULL)
+    {
+      /* as winnow_session_reload() does: the scenario file is read again */
+      g_clear_pointer (&load->scenario, wn_scenario_unref);
+      load->scenario = wn_load_scenario_file (load->scenario_path, &load->diagnostics, &load->error);
+      if (load->scenario == NULL)
+        g_clear_pointer (&load->process, wn_process_unref);
+    }
+  if (load->process == NULL && load->process_id == NULL && !load->reload)
     {
       load->ids = wn_bpmn_file_processes (load->path, &load->names, NULL);
       if (load->ids != NULL && g_strv_length (load->ids) < 2)
@@ -318,8 +331,11 @@ load_thread (GTask        *task,
   if (load->process != NULL && !g_cancellable_is_cancelled (cancellable))
     {
       g_atomic_int_set (&load->stage, STAGE_ENGINE);
-      winnow_session_run_options (load->process, &load->options, &load->run);
-      load->engine = wn_engine_new (load->process, NULL, &load->run);
+      if (load->reload)
+        load->run = load->options;   /* a reload keeps the run's options as they are */
+      else
+        winnow_session_run_options (load->process, &load->options, &load->run);
+      load->engine = wn_engine_new (load->process, load->scenario, &load->run);
     }
   if (load->engine != NULL && !g_cancellable_is_cancelled (cancellable))
     {
@@ -348,6 +364,7 @@ load_free_elsewhere (Load *load)
   rest->layout = g_steal_pointer (&load->layout);
   rest->engine = g_steal_pointer (&load->engine);
   rest->process = g_steal_pointer (&load->process);
+  rest->scenario = g_steal_pointer (&load->scenario);
   rest->json = g_steal_pointer (&load->json);
   rest->context = g_steal_pointer (&load->context);
   if (rest->layout == NULL && rest->engine == NULL && rest->process == NULL)
@@ -410,6 +427,15 @@ load_done (GObject      *source,
     }
   stop_loading (self);
   winnow_diagram_pane_show_loading (self->diagram_pane, NULL);
+  if (load->reload && load->process != NULL)
+    {
+      winnow_diagram_adopt_layout (winnow_diagram_pane_get_diagram (self->diagram_pane), load->process,
+                                   g_steal_pointer (&load->layout));
+      winnow_session_reload_prepared (self->session, load->process, load->scenario,
+                                      g_steal_pointer (&load->engine), g_steal_pointer (&load->json));
+      _winnow_window_reloaded (self);
+      return;
+    }
   if (load->process == NULL)
     {
       if (!ask_process (self, load->file, g_steal_pointer (&load->ids), load->names))
@@ -426,21 +452,18 @@ load_done (GObject      *source,
 /* `file`, or the process `process_id` of a BPMN collaboration in it: a
  * small file (or one the loader refuses unread) at once, a big one on a
  * thread. */
+static gboolean is_big (GFile *file);
+static void start_load (WinnowWindow *self, Load *load);
+
 static void
 load_process (WinnowWindow *self,
               GFile        *file,
               const char   *process_id)
 {
-  g_autoptr(GFileInfo) info = NULL;
-  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
-  g_autofree char *name = NULL;
   Load *load;
 
   stop_loading (self);
-  info = g_file_query_info (file, G_FILE_ATTRIBUTE_STANDARD_SIZE "," G_FILE_ATTRIBUTE_STANDARD_TYPE,
-                            G_FILE_QUERY_INFO_NONE, NULL, NULL);
-  if (info == NULL || g_file_info_get_file_type (info) != G_FILE_TYPE_REGULAR ||
-      g_file_info_get_size (info) < LOAD_IN_THREAD_BYTES || !g_file_is_native (file))
+  if (!is_big (file))
     {
       /* small (an example never flashes a loading page), or one the loader
        * refuses with its own message: at once */
@@ -453,15 +476,75 @@ load_process (WinnowWindow *self,
   load->path = g_file_get_path (file);
   load->process_id = g_strdup (process_id);
   load->flags = open_options (self, &load->options);
+  start_load (self, load);
+}
+
+/* A big file? (Not one the loader refuses unread with its own message.) */
+static gboolean
+is_big (GFile *file)
+{
+  g_autoptr(GFileInfo) info = g_file_query_info (file, G_FILE_ATTRIBUTE_STANDARD_SIZE ","
+                                                 G_FILE_ATTRIBUTE_STANDARD_TYPE, G_FILE_QUERY_INFO_NONE, NULL,
+                                                 NULL);
+
+  return info != NULL && g_file_info_get_file_type (info) == G_FILE_TYPE_REGULAR &&
+         g_file_info_get_size (info) >= LOAD_IN_THREAD_BYTES && g_file_is_native (file);
+}
+
+/* `load` (taken) on its thread, the loading page up. */
+static void
+start_load (WinnowWindow *self,
+            Load         *load)
+{
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  g_autofree char *name = g_file_get_basename (load->file);
+
   load->context = winnow_diagram_create_text_context (winnow_diagram_pane_get_diagram (self->diagram_pane));
   self->loading = g_task_new (self, cancellable, load_done, NULL);
   g_task_set_task_data (self->loading, load, load_free);
   g_task_set_name (self->loading, "winnow: load a process");
-  name = g_file_get_basename (file);
   winnow_diagram_pane_show_loading (self->diagram_pane, name);
   loading_poll_cb (self);
   self->loading_poll = g_timeout_add (100, loading_poll_cb, self);
   g_task_run_in_thread (self->loading, load_thread);
+}
+
+/* Reload: a big file read again on a thread (the current run stays until
+ * it is done, and when it is canceled or fails), a small one at once. */
+void
+_winnow_window_reload (WinnowWindow *self)
+{
+  GFile *file = winnow_session_get_file (self->session);
+  WnScenario *scenario = winnow_session_get_scenario (self->session);
+  g_autoptr(GPtrArray) diagnostics = NULL;
+  g_autoptr(GError) error = NULL;
+  Load *load;
+
+  stop_loading (self);
+  if (file == NULL || !is_big (file))
+    {
+      winnow_diagram_pane_show_loading (self->diagram_pane, NULL);
+      if (!winnow_session_reload (self->session, &diagnostics, &error))
+        {
+          if (file != NULL)
+            winnow_load_errors_show (self->load_errors, file, diagnostics, error);
+          return;
+        }
+      _winnow_window_reloaded (self);
+      return;
+    }
+  load = g_new0 (Load, 1);
+  load->reload = TRUE;
+  load->file = g_object_ref (file);
+  load->path = g_file_get_path (file);
+  load->process_id = g_strdup (winnow_session_get_bpmn_process_id (self->session));
+  load->flags = winnow_session_get_bpmn_import_flags (self->session);
+  load->options = *winnow_session_get_options (self->session);
+  if (scenario != NULL && scenario->filename != NULL)
+    load->scenario_path = g_strdup (scenario->filename);
+  else if (scenario != NULL)
+    load->scenario = wn_scenario_ref (scenario);   /* read only, on the thread too */
+  start_load (self, load);
 }
 
 void

@@ -94,6 +94,8 @@ void  _winnow_window_populate_examples   (WinnowWindow *self);
 void  _winnow_window_setup_drop          (WinnowWindow *self);
 /* Drop a load in progress, as the window goes (winnow-window-files.c). */
 void  _winnow_window_stop_loading        (WinnowWindow *self);
+void  _winnow_window_reload              (WinnowWindow *self);
+void  _winnow_window_reloaded            (WinnowWindow *self);
 
 /* winnow-window-actions.c */
 /* The folder a file dialog opens in (saving: one the user can write); NULL: GTK's choice. */

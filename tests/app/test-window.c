@@ -832,6 +832,153 @@ test_window_big_file_refused (void)
   remove_chain (path);
 }
 
+/* Is there a label that says `text` under `root`? */
+static gboolean
+has_label (GtkWidget  *root,
+           const char *text)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if ((GTK_IS_LABEL (child) && g_strcmp0 (gtk_label_get_text (GTK_LABEL (child)), text) == 0) ||
+        has_label (child, text))
+      return TRUE;
+  return FALSE;
+}
+
+/* Reload (win.reload) the big file on screen, counting frames until the
+ * thread is done; back at once with the current run still there. */
+static void
+reload_big (WinnowWindow *window,
+            Frames       *frames)
+{
+  WinnowSession *session = winnow_window_get_session (window);
+  WnEngine *engine = winnow_session_get_engine (session);
+  guint tick_id;
+  gint64 deadline;
+
+  memset (frames, 0, sizeof *frames);
+  frames->window = window;
+  tick_id = gtk_widget_add_tick_callback (GTK_WIDGET (window), frame_tick_cb, frames, NULL);
+  winnow_test_activate (window, "reload", NULL);
+  g_assert_true (winnow_window_is_loading (window));
+  g_assert_true (winnow_session_get_engine (session) == engine);
+  g_assert_nonnull (winnow_test_find_named (GTK_WIDGET (window), "loading-cancel"));
+  deadline = g_get_monotonic_time () + 120 * G_TIME_SPAN_SECOND;
+  while (winnow_window_is_loading (window) && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_false (winnow_window_is_loading (window));
+  winnow_test_settle (GTK_WIDGET (window));
+  gtk_widget_remove_tick_callback (GTK_WIDGET (window), tick_id);
+  g_test_message ("reload: %u frames while loading, %u while the run and the diagram were made; "
+                  "the longest time between two frames %.0f ms", frames->frames, frames->late,
+                  frames->longest / 1e3);
+}
+
+/* Reload of a big file goes through the thread as opening it does: frames
+ * keep coming while the file is read, the run built and the diagram laid
+ * out; then the new run replaces the old one, with what a reload keeps
+ * (the breakpoints, the run's options) and the toast. */
+static void
+test_window_reloads_big_file (void)
+{
+  g_autofree char *path = write_chain (30000, FALSE, 0);
+  Frames frames;
+  WinnowWindow *window = load_big (path, NULL, &frames);
+  WinnowSession *session = winnow_window_get_session (window);
+  WinnowDiagram *diagram = winnow_diagram_pane_get_diagram (window->diagram_pane);
+  WnProcess *before = winnow_session_get_process (session);
+  WnEngineOptions options = *winnow_session_get_options (session);
+  guint breakpoint;
+
+  breakpoint = winnow_session_add_breakpoint (session, WN_EV_NODE, WN_PH_ENTERED, "s100");
+  g_assert_cmpuint (breakpoint, >, 0);
+  winnow_test_activate (window, "step-next", NULL);
+  reload_big (window, &frames);
+
+  g_assert_cmpuint (frames.frames, >=, 3);
+  g_assert_cmpuint (frames.late, >=, 1);
+  g_assert_true (winnow_session_get_process (session) != before);
+  g_assert_cmpuint (winnow_session_get_process (session)->n_nodes, ==, 30002);
+  g_assert_cmpint (winnow_session_get_now (session), ==, 0);
+  g_assert_true (winnow_diagram_get_process (diagram) == winnow_session_get_process (session));
+  g_assert_cmpstr (g_file_peek_path (winnow_session_get_file (session)), ==, path);
+  g_assert_cmpint (winnow_session_get_options (session)->trust, ==, options.trust);
+  g_assert_cmpuint (winnow_session_get_options (session)->instances, ==, options.instances);
+  g_assert_cmpuint (g_list_model_get_n_items (winnow_session_get_breakpoints (session)), ==, 1);
+  g_assert_cmpuint (winnow_session_find_breakpoint (session, WN_EV_NODE, WN_PH_ENTERED, "s100"), >, 0);
+  g_assert_true (has_label (GTK_WIDGET (window), _("Reloaded from disk")));
+  gtk_window_destroy (GTK_WINDOW (window));
+  remove_chain (path);
+}
+
+/* Cancel during a big reload: the current run stays, where it was. */
+static void
+test_window_cancel_reload (void)
+{
+  g_autofree char *path = write_chain (30000, FALSE, 0);
+  Frames frames;
+  WinnowWindow *window = load_big (path, NULL, &frames);
+  WinnowSession *session = winnow_window_get_session (window);
+  WnEngine *engine;
+  WnProcess *process;
+  guint64 events;
+  gint64 until;
+
+  for (guint i = 0; i < 3; i++)
+    winnow_test_activate (window, "step-next", NULL);
+  engine = winnow_session_get_engine (session);
+  process = winnow_session_get_process (session);
+  winnow_test_wait_for_flush (session);
+  events = wn_journal_get_n_events (wn_engine_get_journal (engine));
+  g_assert_cmpuint (events, >, 0);
+
+  winnow_test_activate (window, "reload", NULL);
+  g_assert_true (winnow_window_is_loading (window));
+  g_signal_emit_by_name (winnow_test_find_named (GTK_WIDGET (window), "loading-cancel"), "clicked");
+  g_assert_false (winnow_window_is_loading (window));
+  until = g_get_monotonic_time () + 8 * G_TIME_SPAN_SECOND;
+  while (g_get_monotonic_time () < until)
+    g_main_context_iteration (NULL, FALSE);
+  g_assert_true (winnow_session_get_engine (session) == engine);
+  g_assert_true (winnow_session_get_process (session) == process);
+  g_assert_true (winnow_diagram_get_process (winnow_diagram_pane_get_diagram (window->diagram_pane)) == process);
+  g_assert_cmpuint (wn_journal_get_n_events (wn_engine_get_journal (engine)), ==, events);
+  gtk_window_destroy (GTK_WINDOW (window));
+  remove_chain (path);
+}
+
+/* A big file edited on disk into one with a mistake deep inside, then
+ * reloaded: the problem with its position, and the run stays. */
+static void
+test_window_big_reload_refused (void)
+{
+  g_autofree char *path = write_chain (30000, FALSE, 0);
+  g_autofree char *bad = write_chain (30000, FALSE, 20000);
+  Frames frames;
+  WinnowWindow *window = load_big (path, NULL, &frames);
+  WinnowSession *session = winnow_window_get_session (window);
+  WnEngine *engine = winnow_session_get_engine (session);
+  WnProcess *process = winnow_session_get_process (session);
+  GtkWidget *report = winnow_test_find_type (GTK_WIDGET (window), WINNOW_TYPE_LOAD_ERRORS);
+  const char *text;
+
+  g_assert_cmpint (g_rename (bad, path), ==, 0);
+  reload_big (window, &frames);
+  g_assert_cmpuint (frames.frames, >=, 2);
+  g_assert_true (winnow_session_get_engine (session) == engine);
+  g_assert_true (winnow_session_get_process (session) == process);
+  g_assert_true (gtk_revealer_get_reveal_child (GTK_REVEALER (gtk_widget_get_first_child (report))));
+  text = first_diagnostic (report);
+  g_assert_nonnull (text);
+  g_test_message ("%s", text);
+  g_assert_nonnull (strstr (text, "chain.process.json:50005:"));
+  g_assert_nonnull (strstr (text, "nowhere"));
+  g_assert_false (has_label (GTK_WIDGET (window), _("Reloaded from disk")));
+  gtk_window_destroy (GTK_WINDOW (window));
+  remove_chain (bad);   /* its folder */
+  remove_chain (path);
+}
+
 /* Fast-forward with 10 000 instances: the window keeps drawing, and Pause lands
  * at once and stops the clock. */
 static void
@@ -1890,6 +2037,9 @@ main (int argc, char **argv)
   g_test_add_func ("/app/Window/loads-big-bpmn", test_window_loads_big_bpmn);
   g_test_add_func ("/app/Window/cancel-load", test_window_cancel_load);
   g_test_add_func ("/app/Window/big-file-refused", test_window_big_file_refused);
+  g_test_add_func ("/app/Window/reloads-big-file", test_window_reloads_big_file);
+  g_test_add_func ("/app/Window/cancel-reload", test_window_cancel_reload);
+  g_test_add_func ("/app/Window/big-reload-refused", test_window_big_reload_refused);
   g_test_add_func ("/app/Window/bpmn-save-process", test_window_save_process);
   g_test_add_func ("/app/Window/bpmn-process-chooser", test_window_process_chooser);
   g_test_add_func ("/app/Window/bpmn-command-line", test_window_command_line_bpmn);
