@@ -7,14 +7,15 @@
 # clock ticking, opens the file as the Recent menu does and reports the
 # longest time between two frames from the open until 3 s after the run came.
 #
-#   bench/load.sh [--runs N] [--sizes "50000 250000"] [--bpmn-sizes "50000"] [--app APP] [BUILD]
+#   bench/load.sh [--runs N] [--sizes "50000 250000"] [--bpmn-sizes "50000"] [--app APP] [--reload] [BUILD]
 #
 # BUILD is a meson build directory with the app, the probe and the compiled
 # schemas (default bench/build, which bench/run.sh makes); --app measures
 # another build's app (an older one, for a before/after). Needs a display:
 # run it under xvfb-run. Prints, per file, the median (min – max) over N runs
 # of the load's wall time, the longest stall and the frames drawn during the
-# load.
+# load. --reload measures a Reload of each file instead, 3 s after it opened
+# (the old run's teardown included).
 set -eu
 
 cd "$(dirname "$0")/.."
@@ -22,13 +23,16 @@ runs=3
 sizes="50000 250000"
 bpmn_sizes="50000"
 app=""
+reload=0
+what=Opening
 while [ $# -gt 0 ]; do
   case "$1" in
     --runs) runs=$2; shift 2 ;;
     --sizes) sizes=$2; shift 2 ;;
     --bpmn-sizes) bpmn_sizes=$2; shift 2 ;;
     --app) app=$2; shift 2 ;;
-    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
+    --reload) reload=1; what=Reloading; shift ;;
+    -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
     -*) echo "bench/load.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     *) break ;;
   esac
@@ -46,7 +50,7 @@ trap 'rm -rf "$tmp"' EXIT INT TERM
 # one open: prints "LOAD_S MAX_GAP_MS FRAMES"
 measure () {
   GSETTINGS_BACKEND=memory GSETTINGS_SCHEMA_DIR="$build/data" GSK_RENDERER=cairo \
-  LD_PRELOAD="$probe" WN_PROBE_LOAD="$1" WN_PROBE_SECONDS=3 \
+  LD_PRELOAD="$probe" WN_PROBE_LOAD="$1" WN_PROBE_RELOAD=$reload WN_PROBE_SECONDS=3 \
     "$app" > "$tmp/out" 2> "$tmp/err" ||
     { echo "bench/load.sh: the app failed on $1" >&2; tail -n 20 "$tmp/err" >&2; exit 1; }
   line=$(grep '^wn-frame-probe: load ' "$tmp/out") ||
@@ -74,7 +78,7 @@ row () {
     "$(summary 2 '%8.0f ms %6.0f – %-6.0f' < "$tmp/m")" "$(summary 3 '%5d %5d – %-5d' < "$tmp/m")"
 }
 
-echo "Opening a chain in $app — $(nproc) CPUs online, load average $(cut -d' ' -f1-3 /proc/loadavg); median of $runs runs (min – max)"
+echo "$what a chain in $app — $(nproc) CPUs online, load average $(cut -d' ' -f1-3 /proc/loadavg); median of $runs runs (min – max)"
 printf '\n%-20s %-26s   %-28s   %s\n' "file" "open (wall)" "longest GTK-thread stall" "frames while loading"
 for n in $sizes; do
   python3 bench/chain.py "$n" -o "$tmp/chain-$n.process.json"

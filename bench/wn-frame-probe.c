@@ -57,6 +57,10 @@
  * two frames from the open to the end (the longest the GTK thread was busy,
  * the first frames of the new diagram included); frames: how many frames
  * came while the file loaded.
+ *
+ * With WN_PROBE_RELOAD=1 as well, the same figures are of a Reload
+ * (win.reload) of FILE 3 s after it opened: from the reload to the next
+ * run-changed, the old run's teardown included.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -107,6 +111,7 @@ typedef struct {
   gint64      load_gap;        /* the longest time between two frames since load_t0 */
   guint       load_frames;     /* frames before load_done */
   guint       load_long;       /* gaps over 100 ms */
+  gboolean    reload;          /* WN_PROBE_RELOAD: measure a reload after the open */
 } Probe;
 
 static Probe probe;
@@ -367,12 +372,32 @@ load_end_cb (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
+/* WN_PROBE_RELOAD: the measure starts again, at the reload. */
+static gboolean
+reload_start_cb (gpointer data)
+{
+  probe.load_t0 = g_get_monotonic_time ();
+  probe.last_after = probe.load_t0;
+  probe.load_done = 0;
+  probe.load_gap = 0;
+  probe.load_frames = 0;
+  probe.load_long = 0;
+  g_action_group_activate_action (G_ACTION_GROUP (probe.window), "reload", NULL);
+  return G_SOURCE_REMOVE;
+}
+
 static void
 load_run_changed_cb (GObject  *session,
                      gpointer  data)
 {
   if (probe.load_done > 0 || probe.load_t0 <= 0)
     return;
+  if (probe.reload)
+    {
+      probe.reload = FALSE;
+      g_timeout_add (3000, reload_start_cb, NULL);
+      return;
+    }
   probe.load_done = g_get_monotonic_time ();
   g_timeout_add (MAX (probe.duration / 1000, 1), load_end_cb, NULL);
 }
@@ -608,6 +633,7 @@ probe_init (void)
   probe.compare = g_getenv ("WN_PROBE_COMPARE") != NULL
                   ? (guint) g_ascii_strtoull (g_getenv ("WN_PROBE_COMPARE"), NULL, 10) : 0;
   probe.load_file = g_getenv ("WN_PROBE_LOAD");
+  probe.reload = g_strcmp0 (g_getenv ("WN_PROBE_RELOAD"), "1") == 0;
   probe.origin = spawn != NULL ? g_ascii_strtoll (spawn, NULL, 10) : g_get_monotonic_time ();
   probe.first_frame = -1;
   probe.duration = (gint64) ((seconds != NULL ? g_ascii_strtod (seconds, NULL) : 5.0) * G_USEC_PER_SEC);
