@@ -152,12 +152,14 @@ void  _winnow_session_restore_state       (WinnowSession   *self);
 /* The position is reached: what the operator did so far is saved. */
 void  _winnow_session_state_restored      (WinnowSession   *self);
 
-/* Make `engine` the run the models show (the old one is freed, the models
- * emptied, the breakpoints armed): TRUE when a breakpoint was dropped. */
+/* Make `engine` the run the models show (the old one detached and given
+ * back in *previous, the models emptied, the breakpoints armed): TRUE
+ * when a breakpoint was dropped. */
 /* A travel ended: the views that keep the engine take the new one. */
 void     _winnow_session_travelled        (WinnowSession   *self);
 gboolean _winnow_session_swap_engine      (WinnowSession   *self,
-                                           WnEngine        *engine);
+                                           WnEngine        *engine,
+                                           WnEngine       **previous);
 /* Make the rerun `engine` the run, the models kept as they are (a travel):
  * returns the old run (the caller frees it), *dropped as the TRUE above. */
 WnEngine *_winnow_session_swap_rerun      (WinnowSession   *self,

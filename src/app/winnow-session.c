@@ -319,11 +319,11 @@ restore_trust (WinnowSession *self,
 }
 
 gboolean
-_winnow_session_swap_engine (WinnowSession *self,
-                             WnEngine      *engine)
+_winnow_session_swap_engine (WinnowSession  *self,
+                             WnEngine       *engine,
+                             WnEngine      **previous)
 {
-  g_autoptr(WnEngine) previous = detach_engine (self);
-
+  *previous = detach_engine (self);
   reset_models (self);
   _winnow_session_checkpoints_clear (self);
   self->engine = engine;
@@ -331,7 +331,51 @@ _winnow_session_swap_engine (WinnowSession *self,
   attach_engine (self);
   _winnow_session_serve_attach (self);
   /* breakpoints outlive runs: the same ones stop the new run */
-  return _winnow_session_breakpoints_arm (self, previous);
+  return _winnow_session_breakpoints_arm (self, *previous);
+}
+
+/* A replaced run of this many nodes or more is freed off the GTK thread. */
+#define FREE_ELSEWHERE_NODES 10000
+
+typedef struct {
+  WnEngine  *engine;
+  WnProcess *process;
+} Replaced;
+
+static gpointer
+free_replaced_thread (gpointer data)
+{
+  Replaced *replaced = data;
+
+  g_clear_pointer (&replaced->engine, wn_engine_free);
+  g_clear_pointer (&replaced->process, wn_process_unref);
+  g_free (replaced);
+  return NULL;
+}
+
+/* The run a new one replaced (`engine` detached from the main context,
+ * `process` the session's reference, both taken; either may be NULL),
+ * once the views have let go of it: a big one freed on a thread of its
+ * own (a 250 000-node chain takes a while), which alone touches them from
+ * then on (a view that still holds the process drops the last reference
+ * later, on the GTK thread). */
+static void
+free_replaced (WnEngine  *engine,
+               WnProcess *process)
+{
+  const WnProcess *of = process != NULL ? process : engine != NULL ? wn_engine_get_process (engine) : NULL;
+  Replaced *replaced;
+
+  if (of == NULL || of->n_nodes < FREE_ELSEWHERE_NODES)
+    {
+      g_clear_pointer (&engine, wn_engine_free);
+      g_clear_pointer (&process, wn_process_unref);
+      return;
+    }
+  replaced = g_new0 (Replaced, 1);
+  replaced->engine = engine;
+  replaced->process = process;
+  g_thread_unref (g_thread_new ("winnow: free a run", free_replaced_thread, replaced));
 }
 
 WnEngine *
@@ -351,19 +395,22 @@ _winnow_session_swap_rerun (WinnowSession *self,
 }
 
 /* `keep_trust`: the new run keeps the current run's trust choices (Restart).
- * `engine` (taken): the run, built ahead off the GTK thread; NULL: built here. */
+ * `engine` (taken): the run, built ahead off the GTK thread; NULL: built here.
+ * `replaced` (taken): the process self->process replaced, or NULL. */
 static void
 start_engine (WinnowSession *self,
               gboolean       keep_trust,
-              WnEngine      *engine)
+              WnEngine      *engine,
+              WnProcess     *replaced)
 {
+  WnEngine *previous = NULL;
   g_autofree WnTrust *trust = keep_trust && self->engine != NULL ? save_trust (self) : NULL;
   g_auto(GStrv) topics_off = keep_trust && self->engine != NULL ? _winnow_session_topics_off (self) : NULL;
   gboolean dropped = FALSE;
 
   if (engine == NULL)
     engine = wn_engine_new (self->process, self->scenario, &self->options);
-  dropped = _winnow_session_swap_engine (self, engine);
+  dropped = _winnow_session_swap_engine (self, engine, &previous);
   _winnow_session_branches_reset (self);
   if (trust != NULL)
     restore_trust (self, trust);
@@ -378,6 +425,7 @@ start_engine (WinnowSession *self,
   if (dropped)
     _winnow_session_breakpoints_changed (self);
   g_signal_emit (self, signals[RUN_CHANGED], 0);
+  free_replaced (previous, replaced);
 }
 
 /* ---- GObject ---- */
@@ -688,15 +736,15 @@ set_process (WinnowSession         *self,
              WnEngine              *engine)
 {
   char *id = g_strdup (process_id);   /* it may be self->process_id */
+  WnProcess *replaced;
 
   g_free (self->process_id);
   self->process_id = id;
   g_free (self->process_json);
   self->process_json = json;
 
-  wn_process_ref (process);
-  g_clear_pointer (&self->process, wn_process_unref);
-  self->process = process;
+  replaced = g_steal_pointer (&self->process);
+  self->process = wn_process_ref (process);
   if (scenario != NULL)
     wn_scenario_ref (scenario);
   g_clear_pointer (&self->scenario, wn_scenario_unref);
@@ -707,7 +755,7 @@ set_process (WinnowSession         *self,
     memset (&self->options, 0, sizeof self->options);
   g_set_object (&self->file, file);
 
-  start_engine (self, FALSE, engine);
+  start_engine (self, FALSE, engine, replaced);
 }
 
 void
@@ -717,7 +765,7 @@ winnow_session_restart (WinnowSession *self)
 
   if (self->process == NULL)
     return;
-  start_engine (self, TRUE, NULL);
+  start_engine (self, TRUE, NULL, NULL);
 }
 
 /* The end of a reload: `process`, `scenario` (NULL: the current one stays)
@@ -730,7 +778,8 @@ replace_reloaded (WinnowSession *self,
                   char          *json,
                   WnEngine      *engine)
 {
-  g_clear_pointer (&self->process, wn_process_unref);
+  WnProcess *replaced = g_steal_pointer (&self->process);
+
   self->process = process;
   g_free (self->process_json);
   self->process_json = json;
@@ -739,7 +788,7 @@ replace_reloaded (WinnowSession *self,
       g_clear_pointer (&self->scenario, wn_scenario_unref);
       self->scenario = scenario;
     }
-  start_engine (self, FALSE, engine);
+  start_engine (self, FALSE, engine, replaced);
 }
 
 gboolean
