@@ -218,6 +218,9 @@ winnow_window_open_bpmn_process (WinnowWindow *self,
   g_return_val_if_fail (WINNOW_IS_WINDOW (self), FALSE);
   g_return_val_if_fail (G_IS_FILE (file), FALSE);
 
+  /* what the user opened last wins: a big file still loading is given up */
+  _winnow_window_stop_loading (self);
+  winnow_diagram_pane_show_loading (self->diagram_pane, NULL);
   open_options (self, &options);
   if (!winnow_session_load_bpmn_process (self->session, file, process_id, &options, &diagnostics, &error))
     {

@@ -728,6 +728,46 @@ test_window_loads_big_bpmn (void)
   remove_chain (path);
 }
 
+/* An example opened from the menu while a big file is still loading: the
+ * example is what the user asked for last, so the load is given up and its
+ * result, when the thread ends, never replaces the example. */
+static void
+test_window_open_during_load (void)
+{
+  g_autofree char *example = winnow_test_example_path ("order-fulfilment.process.json");
+  g_autofree char *path = write_chain (30000, FALSE, 0);
+  g_autofree char *uri = g_filename_to_uri (path, NULL, NULL);
+  WinnowWindow *window = winnow_window_new (NULL);
+  WinnowSession *session = winnow_window_get_session (window);
+  GtkWidget *page;
+  WnProcess *process;
+  gint64 until;
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1200, 800);
+  gtk_window_present (GTK_WINDOW (window));
+  winnow_test_settle (GTK_WIDGET (window));
+  g_action_group_activate_action (G_ACTION_GROUP (window), "open-recent", g_variant_new_string (uri));
+  g_assert_true (winnow_window_is_loading (window));
+  g_action_group_activate_action (G_ACTION_GROUP (window), "open-example", g_variant_new_string (example));
+  g_assert_false (winnow_window_is_loading (window));
+  process = winnow_session_get_process (session);
+  g_assert_nonnull (process);
+  g_assert_cmpstr (process->id, ==, "order-fulfilment");
+  winnow_test_settle (GTK_WIDGET (window));
+  page = winnow_test_find_named (GTK_WIDGET (window), "loading-page");
+  g_assert_true (page == NULL || !gtk_widget_get_mapped (page));
+
+  /* long enough for the thread to finish: its result is dropped */
+  until = g_get_monotonic_time () + 8 * G_TIME_SPAN_SECOND;
+  while (g_get_monotonic_time () < until)
+    g_main_context_iteration (NULL, FALSE);
+  g_assert_true (winnow_session_get_process (session) == process);
+  g_assert_true (winnow_diagram_get_process (winnow_diagram_pane_get_diagram (window->diagram_pane)) == process);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  remove_chain (path);
+}
+
 /* Cancel on the loading page: the run on screen stays as it was (the same
  * engine, at the same instant, its diagram back), and what the thread made
  * never replaces it. */
@@ -2036,6 +2076,7 @@ main (int argc, char **argv)
   g_test_add_func ("/app/Window/loads-big-file", test_window_loads_big_file);
   g_test_add_func ("/app/Window/loads-big-bpmn", test_window_loads_big_bpmn);
   g_test_add_func ("/app/Window/cancel-load", test_window_cancel_load);
+  g_test_add_func ("/app/Window/open-during-load", test_window_open_during_load);
   g_test_add_func ("/app/Window/big-file-refused", test_window_big_file_refused);
   g_test_add_func ("/app/Window/reloads-big-file", test_window_reloads_big_file);
   g_test_add_func ("/app/Window/cancel-reload", test_window_cancel_reload);
