@@ -22,6 +22,11 @@ struct _WinnowTrace
   guint       n_events;       /* fed since the last clear */
   /* every change of track_jobs, for winnow_trace_truncate() to undo */
   GArray     *track_undo;     /* TrackUndo */
+  /* what each event changed, in the order fed, for winnow_trace_truncate()
+   * to find without reading the dropped events back: the job or the instance
+   * (tagged TOUCH_INSTANCE), and the event's number (from 1) */
+  GPtrArray  *touched;
+  GArray     *touched_at;     /* guint, parallel to touched */
   gboolean    replaying;      /* a job is made again from its kept events */
 };
 
@@ -31,6 +36,18 @@ typedef struct {
   guint           event;
   WinnowJobTrace *prev;
 } TrackUndo;
+
+#define TOUCH_INSTANCE ((guintptr) 1)
+
+/* The event being fed changed `object` (a job, or an instance's end). */
+static void
+touch (WinnowTrace *self,
+       gpointer     object,
+       gboolean     instance)
+{
+  g_ptr_array_add (self->touched, instance ? (gpointer) ((guintptr) object | TOUCH_INSTANCE) : object);
+  g_array_append_val (self->touched_at, self->n_events);
+}
 
 /* An event changed `instance` (and `job`): for the readers of the changes. */
 static void
@@ -286,7 +303,10 @@ job_event (WinnowTrace   *self,
     }
   job->version++;
   if (!self->replaying)
-    g_array_append_val (job->events, self->n_events);
+    {
+      g_array_append_val (job->events, self->n_events);
+      touch (self, job, FALSE);
+    }
   note_change (self, job->instance, job);
 
   switch (ev->phase)
@@ -436,7 +456,10 @@ remove_job (WinnowTrace   *self,
   end_job (job, ev->t_us, WINNOW_JOB_REMOVED, ev->phase == WN_PH_CANCELED ? NULL : ev->error);
   job->version++;
   if (!self->replaying)
-    g_array_append_val (job->events, self->n_events);
+    {
+      g_array_append_val (job->events, self->n_events);
+      touch (self, job, FALSE);
+    }
   note_change (self, job->instance, job);
 }
 
@@ -501,6 +524,8 @@ winnow_trace_new (void)
   self->lanes = g_array_new (FALSE, FALSE, sizeof (WinnowLane));
   self->track_undo = g_array_new (FALSE, FALSE, sizeof (TrackUndo));
   self->changes = g_array_new (FALSE, FALSE, sizeof (WinnowTraceChange));
+  self->touched = g_ptr_array_new ();
+  self->touched_at = g_array_new (FALSE, FALSE, sizeof (guint));
   return self;
 }
 
@@ -525,6 +550,8 @@ winnow_trace_unref (WinnowTrace *self)
   g_array_unref (self->lanes);
   g_array_unref (self->track_undo);
   g_array_unref (self->changes);
+  g_ptr_array_unref (self->touched);
+  g_array_unref (self->touched_at);
   g_free (self);
 }
 
@@ -543,6 +570,8 @@ winnow_trace_clear (WinnowTrace *self)
   self->stamp++;
   self->n_events = 0;
   g_array_set_size (self->track_undo, 0);
+  g_ptr_array_set_size (self->touched, 0);
+  g_array_set_size (self->touched_at, 0);
   new_generation (self);
 }
 
@@ -571,6 +600,7 @@ winnow_trace_add_event (WinnowTrace   *self,
           if (instance->ends == NULL)
             instance->ends = g_array_new (FALSE, FALSE, sizeof (guint));
           g_array_append_val (instance->ends, self->n_events);
+          touch (self, instance, TRUE);
         }
       note_change (self, instance, NULL);
       break;
@@ -681,20 +711,20 @@ winnow_trace_truncate (WinnowTrace   *self,
     return;
   g_return_if_fail (winnow_journal_get_n_events (journal) >= self->n_events);
 
+  /* what the dropped events changed, newest first, from the trace's own
+   * list: no event is read back */
   jobs = g_hash_table_new (NULL, NULL);
   instances = g_hash_table_new (NULL, NULL);
-  for (guint i = n_events; i < self->n_events; i++)
+  while (self->touched->len > 0 &&
+         g_array_index (self->touched_at, guint, self->touched_at->len - 1) > n_events)
     {
-      WnEvent ev;
-      gpointer found;
+      guintptr object = (guintptr) g_ptr_array_steal_index_fast (self->touched, self->touched->len - 1);
 
-      winnow_journal_get_event (journal, i, &ev);
-      if (ev.kind == WN_EV_JOB && ev.job != NULL && (found = g_hash_table_lookup (self->jobs, ev.job)) != NULL)
-        g_hash_table_add (jobs, found);
-      else if (ev.kind == WN_EV_INSTANCE && ev.instance != NULL &&
-               (found = g_hash_table_lookup (self->instance_index, ev.instance)) != NULL &&
-               ((WinnowTraceInstance *) found)->ends != NULL)
-        g_hash_table_add (instances, found);
+      if (object & TOUCH_INSTANCE)
+        g_hash_table_add (instances, (gpointer) (object & ~TOUCH_INSTANCE));
+      else
+        g_hash_table_add (jobs, (gpointer) object);
+      g_array_set_size (self->touched_at, self->touched_at->len - 1);
     }
   /* the tracks' jobs as they were, newest change first; a job a track's end
    * took out of the store is among its changes */
