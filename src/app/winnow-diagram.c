@@ -3,12 +3,15 @@
  * (winnow-layout.c, computed once per process, with the texts made here with
  * Pango), the live badges and breakpoints on it, and lets the user select,
  * hover, pan and zoom. Past 1,500 lines because every node type's shape,
- * glyph and tooltip, the badges (gated, locked, parked, incident) and a BPMN
- * model's pool and lane frames are drawn here on one shared geometry: one
- * widget, one concept.
+ * glyph and tooltip, the badges (gated, locked, parked, incident), a BPMN
+ * model's pool and lane frames and the sub-process containers (drawn under
+ * their content, outer ones first; a closed one counts its content's tokens)
+ * are drawn here on one shared geometry: one widget, one concept.
  *
  * Everything is kept in diagram units (zoom 1); the view maps them to the
- * widget with a zoom factor and a pan offset.
+ * widget with a zoom factor and a pan offset. A scene draws only what is in
+ * view, leaves texts out below 10 % zoom and, below 5 %, is an overview in
+ * device pixels (big files: a 50 000-node chain zoomed to fit).
  */
 #include "config.h"
 
