@@ -115,27 +115,26 @@ static void
 sync_jobs_selection (WinnowDispatcherPage *self)
 {
   const char *id = winnow_session_get_selected_job (winnow_panel_get_session (WINNOW_PANEL (self)));
-  GtkSelectionModel *selection = winnow_live_table_get_selection (winnow_table_page_get_table (WINNOW_TABLE_PAGE (self)));
-  GListModel *model = G_LIST_MODEL (selection);
+  WinnowLiveTable *table = winnow_table_page_get_table (WINNOW_TABLE_PAGE (self));
+  GtkSelectionModel *selection = winnow_live_table_get_selection (table);
   WinnowJobRow *selected = gtk_single_selection_get_selected_item (GTK_SINGLE_SELECTION (selection));
-  guint n = g_list_model_get_n_items (model);
   guint position = GTK_INVALID_LIST_POSITION;
 
   /* already there: the user's own click, or a table that kept its row */
   if (selected != NULL && id != NULL && g_strcmp0 (winnow_row_get_id (WINNOW_ROW (selected)), id) == 0)
     return;
-  for (guint i = 0; id != NULL && i < n; i++)
+  for (guint i = 0; id != NULL && position == GTK_INVALID_LIST_POSITION; i++)
     {
-      g_autoptr(WinnowJobRow) row = g_list_model_get_item (model, i);
+      /* the rows themselves: no display row is made for the search */
+      g_autoptr(WinnowJobRow) row = winnow_live_table_get_row (table, i);
 
+      if (row == NULL)
+        break;
       if (g_strcmp0 (winnow_row_get_id (WINNOW_ROW (row)), id) == 0)
-        {
-          position = i;
-          break;
-        }
+        position = i;
     }
   self->syncing_selection = TRUE;
-  gtk_single_selection_set_selected (GTK_SINGLE_SELECTION (selection), position);
+  winnow_live_table_select (table, position);
   self->syncing_selection = FALSE;
 }
 

@@ -21,6 +21,7 @@ struct _WinnowLiveTable
   GtkSorter          *sorter;
   GtkFilterListModel *filtered;     /* its model is NULL while live */
   GtkSortListModel   *sorted;
+  WinnowSlotList     *slots;        /* over `sorted`: what the view shows when not live */
   GListStore         *preview;      /* display rows showing the first rows, while live */
   GPtrArray          *display;      /* every display row made so far (in preview order) */
   GPtrArray          *shown;        /* the source rows they show */
@@ -32,6 +33,7 @@ struct _WinnowLiveTable
   gboolean            source_changed; /* since the preview was computed */
   gint64              last_preview; /* monotonic µs */
   gboolean            following;    /* the selection moves with its row, not by the user */
+  GObject            *selected_row; /* the source row selected in the slots, when not live */
 };
 
 enum {
@@ -176,22 +178,53 @@ compute_preview (WinnowLiveTable *self)
   apply_preview (self, top);
 }
 
-/* Where `row` (a source row) is in the full table, or GTK_INVALID_LIST_POSITION. */
-static guint
-position_in_sorted (WinnowLiveTable *self,
-                    gpointer         row)
+static void
+selection_cb (GtkSingleSelection *selection,
+              GParamSpec         *pspec,
+              WinnowLiveTable    *self)
 {
-  GListModel *model = G_LIST_MODEL (self->sorted);
-  guint n = g_list_model_get_n_items (model);
+  if (self->live || winnow_slot_list_is_changing (self->slots))
+    return;
+  g_clear_object (&self->selected_row);
+  self->selected_row = winnow_slot_list_get_source (self->slots, gtk_single_selection_get_selected (selection));
+}
 
-  for (guint i = 0; row != NULL && i < n; i++)
-    {
-      g_autoptr(GObject) item = g_list_model_get_item (model, i);
+/* Selects the slot at the model's `position` (told first, if the slots are
+ * behind), or nothing; the move is the table's, not the user's. */
+static void
+select_slot (WinnowLiveTable *self,
+             guint            position)
+{
+  gboolean was_following = self->following;
 
-      if ((gpointer) item == row)
-        return i;
-    }
-  return GTK_INVALID_LIST_POSITION;
+  if (position != G_MAXUINT)
+    winnow_slot_list_catch_up (self->slots, position);
+  else
+    position = GTK_INVALID_LIST_POSITION;
+  self->following = TRUE;
+  gtk_single_selection_set_selected (self->selection, position);
+  self->following = was_following;
+}
+
+/* After the slots took on a change: the selection goes back to its row,
+ * wherever that is now, or to none when it left, as it would over the rows
+ * themselves. */
+static void
+slots_changed_cb (WinnowSlotList  *slots,
+                  WinnowLiveTable *self)
+{
+  g_autoptr(GObject) shown = NULL;
+  guint selected;
+
+  if (self->live || gtk_single_selection_get_model (self->selection) != G_LIST_MODEL (slots))
+    return;
+  selected = gtk_single_selection_get_selected (self->selection);
+  if (selected < g_list_model_get_n_items (G_LIST_MODEL (slots)))
+    shown = winnow_slot_list_get_source (slots, selected);
+  if (self->selected_row != NULL && shown != self->selected_row)
+    select_slot (self, winnow_slot_list_find (slots, self->selected_row));
+  else if (self->selected_row == NULL && selected != GTK_INVALID_LIST_POSITION)
+    select_slot (self, G_MAXUINT);
 }
 
 static void
@@ -206,9 +239,7 @@ set_live (WinnowLiveTable *self,
   if (live)
     {
       /* the row selected in the full table stays selected if it is shown */
-      keep = gtk_single_selection_get_selected_item (self->selection);
-      if (keep != NULL)
-        g_object_ref (keep);
+      keep = self->selected_row ? g_object_ref (self->selected_row) : NULL;
       /* the view leaves the full chain first, so cutting it costs no rebinding */
       compute_preview (self);
       self->following = TRUE;
@@ -227,8 +258,8 @@ set_live (WinnowLiveTable *self,
       /* one full filter and sort, then the view shows every row */
       gtk_filter_list_model_set_model (self->filtered, self->source);
       self->following = TRUE;
-      gtk_single_selection_set_model (self->selection, G_LIST_MODEL (self->sorted));
-      gtk_single_selection_set_selected (self->selection, position_in_sorted (self, keep));
+      gtk_single_selection_set_model (self->selection, G_LIST_MODEL (self->slots));
+      select_slot (self, winnow_slot_list_find (self->slots, keep));
       self->following = FALSE;
       g_list_store_remove_all (self->preview);
       g_ptr_array_set_size (self->shown, 0);
@@ -292,7 +323,11 @@ winnow_live_table_dispose (GObject *object)
     g_signal_handlers_disconnect_by_data (self->filter, self);
   if (self->sorter != NULL)
     g_signal_handlers_disconnect_by_data (self->sorter, self);
+  if (self->slots != NULL)
+    g_signal_handlers_disconnect_by_data (self->slots, self);
   g_clear_object (&self->selection);
+  g_clear_object (&self->selected_row);
+  g_clear_object (&self->slots);
   g_clear_object (&self->sorted);
   g_clear_object (&self->filtered);
   g_clear_object (&self->preview);
@@ -369,14 +404,17 @@ winnow_live_table_new (GListModel       *source,
   gtk_filter_list_model_set_model (self->filtered, source);
   self->sorted = gtk_sort_list_model_new (g_object_ref (G_LIST_MODEL (self->filtered)),
                                           sorter ? g_object_ref (sorter) : NULL);
+  self->slots = winnow_slot_list_new (G_LIST_MODEL (self->sorted), g_list_model_get_item_type (source), assign);
+  g_signal_connect (self->slots, "changed", G_CALLBACK (slots_changed_cb), self);
   self->preview = g_list_store_new (g_list_model_get_item_type (source));
   self->display = g_ptr_array_new_with_free_func (g_object_unref);
   self->shown = g_ptr_array_new_with_free_func (g_object_unref);
   self->assign = assign;
-  self->selection = gtk_single_selection_new (g_object_ref (G_LIST_MODEL (self->sorted)));
+  self->selection = gtk_single_selection_new (g_object_ref (G_LIST_MODEL (self->slots)));
   gtk_single_selection_set_autoselect (self->selection, FALSE);
   gtk_single_selection_set_can_unselect (self->selection, TRUE);
   gtk_single_selection_set_selected (self->selection, GTK_INVALID_LIST_POSITION);
+  g_signal_connect (self->selection, "notify::selected", G_CALLBACK (selection_cb), self);
   if (filter != NULL)
     g_signal_connect (filter, "changed", G_CALLBACK (filter_changed_cb), self);
   if (sorter != NULL)
@@ -435,9 +473,39 @@ winnow_live_table_update (WinnowLiveTable *self,
     compute_preview (self);
 }
 
+gpointer
+winnow_live_table_get_row (WinnowLiveTable *self,
+                           guint            position)
+{
+  g_return_val_if_fail (WINNOW_IS_LIVE_TABLE (self), NULL);
+
+  if (gtk_single_selection_get_model (self->selection) == G_LIST_MODEL (self->preview))
+    return position < self->shown->len ? g_object_ref (g_ptr_array_index (self->shown, position)) : NULL;
+  return winnow_slot_list_get_source (self->slots, position);
+}
+
+void
+winnow_live_table_select (WinnowLiveTable *self,
+                          guint            position)
+{
+  g_return_if_fail (WINNOW_IS_LIVE_TABLE (self));
+
+  if (position != GTK_INVALID_LIST_POSITION &&
+      gtk_single_selection_get_model (self->selection) == G_LIST_MODEL (self->slots))
+    winnow_slot_list_catch_up (self->slots, position);
+  gtk_single_selection_set_selected (self->selection, position);
+}
+
+WinnowSlotList *
+winnow_live_table_get_slots (WinnowLiveTable *self)
+{
+  g_return_val_if_fail (WINNOW_IS_LIVE_TABLE (self), NULL);
+  return self->slots;
+}
+
 gboolean
 winnow_live_table_is_following (WinnowLiveTable *self)
 {
   g_return_val_if_fail (WINNOW_IS_LIVE_TABLE (self), FALSE);
-  return self->following;
+  return self->following || winnow_slot_list_is_changing (self->slots);
 }

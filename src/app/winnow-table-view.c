@@ -19,6 +19,7 @@ struct _WinnowTableView
 
   WinnowLiveTable *table;
   GHashTable      *live_cells;      /* bound cells showing clock-dependent text */
+  guint            catch_up_id;     /* tick: the slots tell a pace more rows a frame */
 };
 
 enum {
@@ -319,8 +320,43 @@ refresh_live_cells (WinnowTableView *self)
     }
 }
 
+static gboolean
+catch_up_cb (GtkWidget     *widget,
+             GdkFrameClock *clock,
+             gpointer       data)
+{
+  WinnowTableView *self = data;
+  WinnowSlotList *slots = self->table ? winnow_live_table_get_slots (self->table) : NULL;
+
+  if (slots != NULL)
+    winnow_slot_list_catch_up (slots, G_MAXUINT);
+  if (slots != NULL && winnow_slot_list_is_behind (slots))
+    return G_SOURCE_CONTINUE;
+  self->catch_up_id = 0;
+  return G_SOURCE_REMOVE;
+}
+
+/* The slots grew by more than a pace: the rest comes a pace a frame, after
+ * the first frame has shown the first rows (winnow-slot-list.h). */
+static void
+slots_changed_cb (WinnowSlotList  *slots,
+                  WinnowTableView *self)
+{
+  if (self->catch_up_id == 0 && winnow_slot_list_is_behind (slots) && gtk_widget_get_mapped (GTK_WIDGET (self)))
+    self->catch_up_id = gtk_widget_add_tick_callback (GTK_WIDGET (self->view), catch_up_cb, self, NULL);
+}
+
+static void
+stop_catching_up (WinnowTableView *self)
+{
+  if (self->catch_up_id != 0)
+    gtk_widget_remove_tick_callback (GTK_WIDGET (self->view), self->catch_up_id);
+  self->catch_up_id = 0;
+}
+
 /* The selection is attached to the view only while it shows: a hidden table
- * costs nothing. */
+ * costs nothing. A shown one grows at a pace (winnow-slot-list.h); a hidden
+ * one tells every row, for whoever reads the selection. */
 static void
 winnow_table_view_attach (WinnowPanel *panel,
                           gboolean     shown)
@@ -328,6 +364,12 @@ winnow_table_view_attach (WinnowPanel *panel,
   WinnowTableView *self = WINNOW_TABLE_VIEW (panel);
   GtkSelectionModel *want = shown && self->table ? winnow_live_table_get_selection (self->table) : NULL;
 
+  if (self->table != NULL)
+    {
+      if (!shown)
+        stop_catching_up (self);
+      winnow_slot_list_set_pace (winnow_live_table_get_slots (self->table), shown ? WINNOW_LIVE_TABLE_ROWS : 0);
+    }
   if (gtk_column_view_get_model (self->view) != want)
     gtk_column_view_set_model (self->view, want);
 }
@@ -349,6 +391,8 @@ winnow_table_view_dispose (GObject *object)
 {
   WinnowTableView *self = WINNOW_TABLE_VIEW (object);
 
+  if (self->table != NULL)
+    g_signal_handlers_disconnect_by_data (winnow_live_table_get_slots (self->table), self);
   /* the template first: its cells unbind from the live table's rows */
   G_OBJECT_CLASS (winnow_table_view_parent_class)->dispose (object);
   g_clear_object (&self->table);
@@ -452,9 +496,12 @@ winnow_table_view_set_model (WinnowTableView        *self,
 
   winnow_table_view_attach (WINNOW_PANEL (self), FALSE);
   remove_columns (self);
+  if (self->table != NULL)
+    g_signal_handlers_disconnect_by_data (winnow_live_table_get_slots (self->table), self);
   g_clear_object (&self->table);
   add_columns (self, row_type, specs, n_specs);
   self->table = winnow_live_table_new (source, filter, gtk_column_view_get_sorter (self->view), assign);
+  g_signal_connect (winnow_live_table_get_slots (self->table), "changed", G_CALLBACK (slots_changed_cb), self);
   winnow_table_view_attach (WINNOW_PANEL (self), gtk_widget_get_mapped (GTK_WIDGET (self)));
 }
 

@@ -2,7 +2,9 @@
 /* The live table behind the big tables (src/app/winnow-live-table.c): its
  * preview follows rows that change in place, the selection stays on its row
  * across play and pause and while the row moves, and those moves are told
- * apart from the user's. Needs GTK (a sorter and list models), no window. */
+ * apart from the user's; a travel that replaces the rows reaches the view as
+ * a count alone (winnow-slot-list.h). Needs GTK (a sorter and list models),
+ * no window. */
 #include "config.h"
 
 #include <gtk/gtk.h>
@@ -10,6 +12,7 @@
 #include "winnow.h"
 #include "winnow-live-table.h"
 #include "winnow-row-list.h"
+#include "winnow-slot-list.h"
 #include "winnow-track-row.h"
 #include "wn-test-util.h"
 
@@ -235,6 +238,178 @@ test_filter_keeps_all (gconstpointer data)
   g_signal_handlers_disconnect_by_data (selection, &tally);
 }
 
+static void
+tally_removals_cb (GListModel *model,
+                   guint       position,
+                   guint       removed,
+                   guint       added,
+                   Tally      *tally)
+{
+  /* a change that is not the count's alone, at the end */
+  if (removed > 0 && added > 0)
+    tally->mismatches++;
+  if (removed > 0 && position + removed != tally->n)
+    tally->mismatches++;
+  if (added > 0 && position != tally->n)
+    tally->mismatches++;
+  tally->n = tally->n - removed + added;
+}
+
+static WinnowTrackRow *
+new_track (guint n)
+{
+  g_autofree char *id = g_strdup_printf ("i%u/t1", n);
+  WinnowTrackRow *row = winnow_track_row_new (id);
+
+  set_track (row, n, WN_TRACK_PARKED);
+  return row;
+}
+
+/* A travel: the list becomes other objects, some for the same entities. The
+ * view's items stay where they were (no change reaches it but the count's, at
+ * the end), the ones it holds show the rows now at their places, the
+ * selection stays on its entity's row wherever that went, none of it the
+ * user's, and only the held items exist. */
+static void
+test_travel_in_place (Fixture       *f,
+                      gconstpointer  data)
+{
+  GListModel *model = G_LIST_MODEL (f->selection);
+  g_autoptr(GPtrArray) held = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(GPtrArray) rows = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(WinnowTrackRow) kept = NULL;
+  g_autoptr(GObject) item = NULL;
+  Tally tally = { N_ROWS, 0 };
+
+  g_assert_false (winnow_live_table_is_live (f->table));
+  for (guint i = 0; i < 20; i++)
+    g_ptr_array_add (held, g_list_model_get_item (model, i));
+  gtk_single_selection_set_selected (f->selection, 5);
+  g_assert_cmpstr (selected_id (f), ==, "i6/t1");
+  f->user_changes = 0;
+  g_signal_connect (model, "items-changed", G_CALLBACK (tally_removals_cb), &tally);
+
+  /* i6 keeps its object and moves to position 2; every other row is new;
+   * the list shrinks by half */
+  kept = g_object_ref (winnow_row_list_peek (f->list, 5));
+  for (guint n = 101; n <= 102; n++)
+    g_ptr_array_add (rows, new_track (n));
+  g_ptr_array_add (rows, g_object_ref (kept));
+  for (guint n = 103; n < 103 + N_ROWS / 2 - 3; n++)
+    g_ptr_array_add (rows, new_track (n));
+  winnow_row_list_set (f->list, rows->pdata, rows->len);
+
+  g_assert_cmpuint (tally.mismatches, ==, 0);
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, N_ROWS / 2);
+  g_assert_cmpstr (winnow_row_get_id (g_ptr_array_index (held, 0)), ==, "i101/t1");
+  g_assert_cmpstr (winnow_row_get_id (g_ptr_array_index (held, 2)), ==, "i6/t1");
+  g_assert_cmpstr (winnow_row_get_id (g_ptr_array_index (held, 19)), ==, "i119/t1");
+  item = g_list_model_get_item (model, 19);
+  g_assert_true (item == g_ptr_array_index (held, 19));   /* the same item, in place */
+  g_assert_cmpuint (gtk_single_selection_get_selected (f->selection), ==, 2);
+  g_assert_cmpstr (selected_id (f), ==, "i6/t1");
+  g_assert_cmpuint (f->user_changes, ==, 0);
+
+  /* a held item follows its row's own changes */
+  set_track (g_ptr_array_index (rows, 0), 101, WN_TRACK_INCIDENT);
+  g_assert_cmpint (winnow_track_row_get_state (g_ptr_array_index (held, 0)), ==, WN_TRACK_INCIDENT);
+
+  /* the selected row leaves: nothing is selected, and that is not the user's either */
+  g_ptr_array_remove_index (rows, 2);
+  winnow_row_list_set (f->list, rows->pdata, rows->len);
+  g_assert_cmpuint (tally.mismatches, ==, 0);
+  g_assert_cmpuint (gtk_single_selection_get_selected (f->selection), ==, GTK_INVALID_LIST_POSITION);
+  g_assert_cmpstr (winnow_row_get_id (g_ptr_array_index (held, 2)), ==, "i103/t1");
+  g_assert_cmpuint (f->user_changes, ==, 0);
+
+  /* let the items go: no item is kept for a view that holds none */
+  g_signal_handlers_disconnect_by_data (model, &tally);
+  g_clear_object (&item);
+  g_ptr_array_set_size (held, 0);
+  winnow_row_list_remove_all (f->list);
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, 0);
+}
+
+/* An item the view held past the new end keeps what it last showed and
+ * follows no row: a shrink leaves nothing behind. */
+static void
+test_slots_past_the_end (void)
+{
+  g_autoptr(WinnowRowList) list = winnow_row_list_new (WINNOW_TYPE_TRACK_ROW);
+  g_autoptr(WinnowSlotList) slots = winnow_slot_list_new (G_LIST_MODEL (list), WINNOW_TYPE_TRACK_ROW,
+                                                          winnow_row_assign_from);
+  g_autoptr(WinnowTrackRow) a = new_track (1);
+  g_autoptr(WinnowTrackRow) b = new_track (2);
+  g_autoptr(WinnowTrackRow) shown = NULL;
+  g_autoptr(WinnowTrackRow) source = NULL;
+  gpointer both[] = { a, b };
+
+  winnow_row_list_append (list, both, 2);
+  shown = g_list_model_get_item (G_LIST_MODEL (slots), 1);
+  g_assert_cmpuint (winnow_slot_list_get_n_slots (slots), ==, 1);
+  g_assert_cmpstr (winnow_row_get_id (WINNOW_ROW (shown)), ==, "i2/t1");
+  source = winnow_slot_list_get_source (slots, 1);
+  g_assert_true (source == b);
+
+  winnow_row_list_set (list, both, 1);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (slots)), ==, 1);
+  g_assert_cmpuint (winnow_slot_list_get_n_slots (slots), ==, 0);
+  set_track (b, 2, WN_TRACK_DONE);
+  g_assert_cmpint (winnow_track_row_get_state (shown), ==, WN_TRACK_PARKED);
+  g_assert_null (winnow_slot_list_get_source (slots, 1));
+}
+
+/* A paced list tells a pace more rows at once and the rest as asked; a
+ * selection beyond what it told is told first; no pace tells everything. */
+static void
+test_slots_paced (Fixture       *f,
+                  gconstpointer  data)
+{
+  WinnowSlotList *slots = winnow_live_table_get_slots (f->table);
+  GListModel *model = G_LIST_MODEL (f->selection);
+  g_autoptr(GPtrArray) rows = g_ptr_array_new_with_free_func (g_object_unref);
+  gpointer selected;
+  guint at;
+
+  winnow_row_list_remove_all (f->list);
+  winnow_slot_list_set_pace (slots, 10);
+  for (guint n = 1; n <= N_ROWS; n++)
+    g_ptr_array_add (rows, new_track (n));
+  winnow_row_list_append (f->list, rows->pdata, rows->len);
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, 10);
+  g_assert_true (winnow_slot_list_is_behind (slots));
+  winnow_slot_list_catch_up (slots, G_MAXUINT);
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, 20);
+
+  /* the rows themselves are all there to be found, told or not */
+  {
+    g_autoptr(WinnowTrackRow) last = winnow_live_table_get_row (f->table, N_ROWS - 1);
+
+    g_assert_cmpstr (winnow_row_get_id (WINNOW_ROW (last)), ==, "i300/t1");
+  }
+  winnow_live_table_select (f->table, 150);
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, 151);
+  g_assert_cmpstr (selected_id (f), ==, "i151/t1");
+
+  /* its row moves past what was told: the selection follows it there */
+  f->user_changes = 0;
+  selected = g_ptr_array_index (rows, 150);
+  g_ptr_array_insert (rows, 0, new_track (1000));
+  g_ptr_array_insert (rows, 0, new_track (1001));
+  g_ptr_array_remove_index (rows, 151);   /* i150 */
+  g_ptr_array_remove_index (rows, 10);    /* i9 */
+  g_assert_true (g_ptr_array_find (rows, selected, &at));
+  g_ptr_array_add (rows, g_ptr_array_steal_index (rows, at));   /* i151 to the end */
+  winnow_row_list_set (f->list, rows->pdata, rows->len);
+  g_assert_cmpuint (gtk_single_selection_get_selected (f->selection), ==, N_ROWS - 1);
+  g_assert_cmpstr (selected_id (f), ==, "i151/t1");
+  g_assert_cmpuint (f->user_changes, ==, 0);
+
+  winnow_slot_list_set_pace (slots, 0);
+  g_assert_false (winnow_slot_list_is_behind (slots));
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, N_ROWS);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -245,6 +420,10 @@ main (int argc, char **argv)
               fixture_set_up, test_selection_across_switches, fixture_tear_down);
   g_test_add ("/app/LiveTable/selection-follows-row", Fixture, NULL,
               fixture_set_up, test_selection_follows_row, fixture_tear_down);
+  g_test_add ("/app/LiveTable/travel-in-place", Fixture, NULL,
+              fixture_set_up, test_travel_in_place, fixture_tear_down);
+  g_test_add_func ("/app/LiveTable/slots-past-the-end", test_slots_past_the_end);
+  g_test_add ("/app/LiveTable/slots-paced", Fixture, NULL, fixture_set_up, test_slots_paced, fixture_tear_down);
   g_test_add_data_func ("/app/LiveTable/filter-keeps-all", GINT_TO_POINTER (TRUE), test_filter_keeps_all);
   g_test_add_data_func ("/app/LiveTable/no-filter", GINT_TO_POINTER (FALSE), test_filter_keeps_all);
   return g_test_run ();
