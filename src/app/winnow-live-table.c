@@ -189,20 +189,28 @@ selection_cb (GtkSingleSelection *selection,
   self->selected_row = winnow_slot_list_get_source (self->slots, gtk_single_selection_get_selected (selection));
 }
 
-/* Selects the slot at the model's `position` (told first, if the slots are
- * behind), or nothing; the move is the table's, not the user's. */
+/* Selects `position` of what the view shows (told first, if the slots are
+ * behind), or nothing (GTK_INVALID_LIST_POSITION, which is G_MAXUINT, what
+ * winnow_slot_list_find says for none). */
+static void
+select_position (WinnowLiveTable *self,
+                 guint            position)
+{
+  if (position != GTK_INVALID_LIST_POSITION &&
+      gtk_single_selection_get_model (self->selection) == G_LIST_MODEL (self->slots))
+    winnow_slot_list_catch_up (self->slots, position);
+  gtk_single_selection_set_selected (self->selection, position);
+}
+
+/* The same, as the table's move, not the user's. */
 static void
 select_slot (WinnowLiveTable *self,
              guint            position)
 {
   gboolean was_following = self->following;
 
-  if (position != G_MAXUINT)
-    winnow_slot_list_catch_up (self->slots, position);
-  else
-    position = GTK_INVALID_LIST_POSITION;
   self->following = TRUE;
-  gtk_single_selection_set_selected (self->selection, position);
+  select_position (self, position);
   self->following = was_following;
 }
 
@@ -224,7 +232,7 @@ slots_changed_cb (WinnowSlotList  *slots,
   if (self->selected_row != NULL && shown != self->selected_row)
     select_slot (self, winnow_slot_list_find (slots, self->selected_row));
   else if (self->selected_row == NULL && selected != GTK_INVALID_LIST_POSITION)
-    select_slot (self, G_MAXUINT);
+    select_slot (self, GTK_INVALID_LIST_POSITION);
 }
 
 static void
@@ -489,11 +497,7 @@ winnow_live_table_select (WinnowLiveTable *self,
                           guint            position)
 {
   g_return_if_fail (WINNOW_IS_LIVE_TABLE (self));
-
-  if (position != GTK_INVALID_LIST_POSITION &&
-      gtk_single_selection_get_model (self->selection) == G_LIST_MODEL (self->slots))
-    winnow_slot_list_catch_up (self->slots, position);
-  gtk_single_selection_set_selected (self->selection, position);
+  select_position (self, position);
 }
 
 WinnowSlotList *
