@@ -4,11 +4,11 @@
 #include "winnow-live-table.h"
 
 /* A live preview is recomputed when its source changed (rows came or went).
- * Rows also change in place, which the source does not announce: a preview
- * that needs only its first rows (no filter, no sort) is recomputed on every
- * update, which costs 40 assignments; one that needs a pass over every row is
- * recomputed at least this often. One pass over 10⁴ rows costs about a
- * millisecond. */
+ * Rows also change in place: the slots follow what a row shows (its
+ * notifies), but not where the sort would put it now or whether the filter
+ * still keeps it, which the source does not announce, so a sorted or filtered
+ * preview is recomputed at least this often. One pass over 10⁴ rows costs
+ * about a millisecond. */
 #define PREVIEW_INTERVAL (G_USEC_PER_SEC / 4)
 
 struct _WinnowLiveTable
@@ -21,19 +21,16 @@ struct _WinnowLiveTable
   GtkSorter          *sorter;
   GtkFilterListModel *filtered;     /* its model is NULL while live */
   GtkSortListModel   *sorted;
-  WinnowSlotList     *slots;        /* over `sorted`: what the view shows when not live */
-  GListStore         *preview;      /* display rows showing the first rows, while live */
-  GPtrArray          *display;      /* every display row made so far (in preview order) */
-  GPtrArray          *shown;        /* the source rows they show */
-  WinnowAssignFunc    assign;
-  GtkSingleSelection *selection;    /* over `sorted`, or `preview` while live */
+  WinnowSlotList     *slots;        /* what the view shows: over `sorted`, or `preview` while live */
+  GListStore         *preview;      /* the first source rows, while live */
+  GtkSingleSelection *selection;    /* over `slots` */
   gboolean            running;
   gboolean            live;
   guint               n_matching;   /* while live */
   gboolean            source_changed; /* since the preview was computed */
   gint64              last_preview; /* monotonic µs */
   gboolean            following;    /* the selection moves with its row, not by the user */
-  GObject            *selected_row; /* the source row selected in the slots, when not live */
+  GObject            *selected_row; /* the source row selected in the slots */
 };
 
 enum {
@@ -57,61 +54,6 @@ static gboolean
 is_filtered (WinnowLiveTable *self)
 {
   return self->filter != NULL && gtk_filter_get_strictness (self->filter) != GTK_FILTER_MATCH_ALL;
-}
-
-/* Selects `row` (a source row) in the preview, or nothing when it is not
- * shown; the move is the row's, not the user's (winnow_live_table_is_following). */
-static void
-select_shown (WinnowLiveTable *self,
-              gpointer         row)
-{
-  guint position = GTK_INVALID_LIST_POSITION;
-
-  for (guint i = 0; row != NULL && i < self->shown->len; i++)
-    if (g_ptr_array_index (self->shown, i) == row)
-      {
-        position = i;
-        break;
-      }
-  if (gtk_single_selection_get_selected (self->selection) != position)
-    {
-      self->following = TRUE;
-      gtk_single_selection_set_selected (self->selection, position);
-      self->following = FALSE;
-    }
-}
-
-/* Show `rows` in the preview. GTK 4.8's list views make new widgets for every
- * item that enters a model (they reuse only those of items that were there),
- * so the preview's items are display rows that stay put: each takes on what
- * its source row shows, and only their count changes. The selection stays on
- * the row it was on, wherever that moved, once the view shows the preview. */
-static void
-apply_preview (WinnowLiveTable *self,
-               GPtrArray       *rows)
-{
-  GListModel *model = G_LIST_MODEL (self->preview);
-  guint n_old = g_list_model_get_n_items (model);
-  gboolean on_preview = gtk_single_selection_get_model (self->selection) == model;
-  guint selected = gtk_single_selection_get_selected (self->selection);
-  gpointer was_selected = on_preview && selected < self->shown->len ?
-                          g_object_ref (g_ptr_array_index (self->shown, selected)) : NULL;
-
-  while (self->display->len < rows->len)
-    g_ptr_array_add (self->display, g_object_new (g_list_model_get_item_type (self->source), NULL));
-  for (guint i = 0; i < rows->len; i++)
-    self->assign (g_ptr_array_index (self->display, i), g_ptr_array_index (rows, i));
-  g_ptr_array_set_size (self->shown, 0);
-  for (guint i = 0; i < rows->len; i++)
-    g_ptr_array_add (self->shown, g_object_ref (g_ptr_array_index (rows, i)));
-
-  if (rows->len > n_old)
-    g_list_store_splice (self->preview, n_old, 0, self->display->pdata + n_old, rows->len - n_old);
-  else if (rows->len < n_old)
-    g_list_store_splice (self->preview, rows->len, n_old - rows->len, NULL, 0);
-  if (on_preview)
-    select_shown (self, was_selected);
-  g_clear_object (&was_selected);
 }
 
 /* One pass over the source: count the rows the filter keeps and pick the
@@ -175,7 +117,9 @@ compute_preview (WinnowLiveTable *self)
   self->n_matching = matching;
   self->source_changed = FALSE;
   self->last_preview = g_get_monotonic_time ();
-  apply_preview (self, top);
+  /* the slots take on the new first rows, the selection follows its row */
+  g_list_store_splice (self->preview, 0, g_list_model_get_n_items (G_LIST_MODEL (self->preview)),
+                       top->pdata, top->len);
 }
 
 static void
@@ -183,7 +127,7 @@ selection_cb (GtkSingleSelection *selection,
               GParamSpec         *pspec,
               WinnowLiveTable    *self)
 {
-  if (self->live || winnow_slot_list_is_changing (self->slots))
+  if (winnow_slot_list_is_changing (self->slots))
     return;
   g_clear_object (&self->selected_row);
   self->selected_row = winnow_slot_list_get_source (self->slots, gtk_single_selection_get_selected (selection));
@@ -196,8 +140,7 @@ static void
 select_position (WinnowLiveTable *self,
                  guint            position)
 {
-  if (position != GTK_INVALID_LIST_POSITION &&
-      gtk_single_selection_get_model (self->selection) == G_LIST_MODEL (self->slots))
+  if (position != GTK_INVALID_LIST_POSITION)
     winnow_slot_list_catch_up (self->slots, position);
   gtk_single_selection_set_selected (self->selection, position);
 }
@@ -214,63 +157,50 @@ select_slot (WinnowLiveTable *self,
   self->following = was_following;
 }
 
-/* After the slots took on a change: the selection goes back to its row,
- * wherever that is now, or to none when it left, as it would over the rows
+/* After the slots took on a change (of their rows, or from the full table to
+ * the preview and back): the selection goes back to its row, wherever that
+ * is now, or to none when it is not shown, as it would over the rows
  * themselves. */
 static void
 slots_changed_cb (WinnowSlotList  *slots,
                   WinnowLiveTable *self)
 {
   g_autoptr(GObject) shown = NULL;
-  guint selected;
+  guint selected = gtk_single_selection_get_selected (self->selection);
 
-  if (self->live || gtk_single_selection_get_model (self->selection) != G_LIST_MODEL (slots))
-    return;
-  selected = gtk_single_selection_get_selected (self->selection);
   if (selected < g_list_model_get_n_items (G_LIST_MODEL (slots)))
     shown = winnow_slot_list_get_source (slots, selected);
   if (self->selected_row != NULL && shown != self->selected_row)
     select_slot (self, winnow_slot_list_find (slots, self->selected_row));
   else if (self->selected_row == NULL && selected != GTK_INVALID_LIST_POSITION)
     select_slot (self, GTK_INVALID_LIST_POSITION);
+  g_clear_object (&self->selected_row);
+  self->selected_row = winnow_slot_list_get_source (slots, gtk_single_selection_get_selected (self->selection));
 }
 
+/* The view keeps its slots across the switch: they take on the preview's
+ * rows or the full table's, and the selection stays on its row if it is
+ * shown (slots_changed_cb). */
 static void
 set_live (WinnowLiveTable *self,
           gboolean         live)
 {
-  g_autoptr(GObject) keep = NULL;
-
   if (live == self->live)
     return;
   self->live = live;
   if (live)
     {
-      /* the row selected in the full table stays selected if it is shown */
-      keep = self->selected_row ? g_object_ref (self->selected_row) : NULL;
-      /* the view leaves the full chain first, so cutting it costs no rebinding */
+      /* the slots leave the full chain first, so cutting it costs nothing */
       compute_preview (self);
-      self->following = TRUE;
-      gtk_single_selection_set_model (self->selection, G_LIST_MODEL (self->preview));
-      self->following = FALSE;
+      winnow_slot_list_set_model (self->slots, G_LIST_MODEL (self->preview));
       gtk_filter_list_model_set_model (self->filtered, NULL);
-      select_shown (self, keep);
     }
   else
     {
-      guint selected = gtk_single_selection_get_selected (self->selection);
-
-      /* the row selected in the preview stays selected in the full table */
-      if (selected < self->shown->len)
-        keep = g_object_ref (g_ptr_array_index (self->shown, selected));
-      /* one full filter and sort, then the view shows every row */
+      /* one full filter and sort, then the slots show every row */
       gtk_filter_list_model_set_model (self->filtered, self->source);
-      self->following = TRUE;
-      gtk_single_selection_set_model (self->selection, G_LIST_MODEL (self->slots));
-      select_slot (self, winnow_slot_list_find (self->slots, keep));
-      self->following = FALSE;
+      winnow_slot_list_set_model (self->slots, G_LIST_MODEL (self->sorted));
       g_list_store_remove_all (self->preview);
-      g_ptr_array_set_size (self->shown, 0);
     }
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LIVE]);
 }
@@ -339,8 +269,6 @@ winnow_live_table_dispose (GObject *object)
   g_clear_object (&self->sorted);
   g_clear_object (&self->filtered);
   g_clear_object (&self->preview);
-  g_clear_pointer (&self->display, g_ptr_array_unref);
-  g_clear_pointer (&self->shown, g_ptr_array_unref);
   g_clear_object (&self->filter);
   g_clear_object (&self->chain_filter);
   g_clear_object (&self->sorter);
@@ -415,9 +343,6 @@ winnow_live_table_new (GListModel       *source,
   self->slots = winnow_slot_list_new (G_LIST_MODEL (self->sorted), g_list_model_get_item_type (source), assign);
   g_signal_connect (self->slots, "changed", G_CALLBACK (slots_changed_cb), self);
   self->preview = g_list_store_new (g_list_model_get_item_type (source));
-  self->display = g_ptr_array_new_with_free_func (g_object_unref);
-  self->shown = g_ptr_array_new_with_free_func (g_object_unref);
-  self->assign = assign;
   self->selection = gtk_single_selection_new (g_object_ref (G_LIST_MODEL (self->slots)));
   gtk_single_selection_set_autoselect (self->selection, FALSE);
   gtk_single_selection_set_can_unselect (self->selection, TRUE);
@@ -476,8 +401,8 @@ winnow_live_table_update (WinnowLiveTable *self,
   if (!self->live)
     return;
   if (now || self->source_changed ||
-      (!is_filtered (self) && !is_sorted (self)) ||
-      g_get_monotonic_time () - self->last_preview >= PREVIEW_INTERVAL)
+      ((is_filtered (self) || is_sorted (self)) &&
+       g_get_monotonic_time () - self->last_preview >= PREVIEW_INTERVAL))
     compute_preview (self);
 }
 
@@ -486,9 +411,6 @@ winnow_live_table_get_row (WinnowLiveTable *self,
                            guint            position)
 {
   g_return_val_if_fail (WINNOW_IS_LIVE_TABLE (self), NULL);
-
-  if (gtk_single_selection_get_model (self->selection) == G_LIST_MODEL (self->preview))
-    return position < self->shown->len ? g_object_ref (g_ptr_array_index (self->shown, position)) : NULL;
   return winnow_slot_list_get_source (self->slots, position);
 }
 

@@ -12,11 +12,12 @@
  * every source row that moves, so a Monte-Carlo run that moves thousands of
  * rows a frame cannot feed them. While the clock runs and the table is big,
  * the table is *live*: its filter and sort models are cut from the source
- * (they see no change at all) and the view shows a preview instead: display
- * rows showing the table's first rows — the ones the filter and the sort
- * would put first — recomputed with one pass over the source whenever the
- * source changed. When the clock stops, the chain is joined again and the
- * view shows every row.
+ * (they see no change at all) and the slots show a preview instead: the
+ * table's first rows — the ones the filter and the sort would put first —
+ * recomputed with one pass over the source whenever the source changed. When
+ * the clock stops, the chain is joined again and the slots show every row.
+ * Either way the view keeps its row widgets: the switch, like a travel, is a
+ * change of what the slots show and of their count.
  */
 #pragma once
 
@@ -53,7 +54,7 @@ gpointer           winnow_live_table_get_row        (WinnowLiveTable *self,
  * when the table is behind), or nothing (GTK_INVALID_LIST_POSITION). */
 void               winnow_live_table_select         (WinnowLiveTable *self,
                                                      guint            position);
-/* The slots the view shows while the table is not live (borrowed). */
+/* The slots the view shows (borrowed). */
 WinnowSlotList    *winnow_live_table_get_slots      (WinnowLiveTable *self);
 /* Rows that pass the filter, live or not. */
 guint              winnow_live_table_get_n_matching (WinnowLiveTable *self);
@@ -64,12 +65,12 @@ gboolean           winnow_live_table_is_live        (WinnowLiveTable *self);
 void               winnow_live_table_set_running    (WinnowLiveTable *self,
                                                      gboolean         running);
 /* Called once a frame: a live table recomputes its preview when its source
- * changed since the last time, when it needs only its first rows, at least
- * every so often otherwise (rows change in place), or `now`. */
+ * changed since the last time, at least every so often when it is sorted or
+ * filtered (rows change in place, and with them their order), or `now`. */
 void               winnow_live_table_update         (WinnowLiveTable *self,
                                                      gboolean         now);
 /* TRUE while the table itself moves the selection: to the same row at a new
- * place in the preview, or across a switch between preview and full table.
+ * place, or across a switch between preview and full table.
  * A selection handler ignores those; only the user's choices are news. */
 gboolean           winnow_live_table_is_following   (WinnowLiveTable *self);
 

@@ -178,21 +178,13 @@ count_to_tell (WinnowSlotList *self)
   return MIN (self->n_model, told + self->pace);
 }
 
-/* The held slots from `position` on take on the model's rows there; the ones
- * past its new end leave; the views hear of the count alone. */
+/* The held slots from `position` to `end` take on the model's rows there;
+ * the ones past its new end leave; the views hear of the count alone. */
 static void
-model_items_changed_cb (GListModel     *model,
-                        guint           position,
-                        guint           removed,
-                        guint           added,
-                        WinnowSlotList *self)
+take_on (WinnowSlotList *self,
+         guint           position,
+         guint           end)
 {
-  guint told = self->slots->len;
-  /* an equal exchange moves nothing after it */
-  guint end;
-
-  self->n_model = self->n_model - removed + added;
-  end = MIN (told, removed == added ? position + added : self->n_model);
   self->changing = TRUE;
   for (guint i = position; i < end && self->n_slots > 0; i++)
     {
@@ -201,7 +193,7 @@ model_items_changed_cb (GListModel     *model,
 
       if (slot == NULL)
         continue;
-      source = g_list_model_get_item (model, i);
+      source = g_list_model_get_item (self->model, i);
       if (source != NULL)
         {
           g_object_ref (slot->display);   /* a cell's notify might let the last holder go */
@@ -212,6 +204,18 @@ model_items_changed_cb (GListModel     *model,
   tell_count (self, count_to_tell (self));
   self->changing = FALSE;
   g_signal_emit (self, signals[SIGNAL_CHANGED], 0);
+}
+
+static void
+model_items_changed_cb (GListModel     *model,
+                        guint           position,
+                        guint           removed,
+                        guint           added,
+                        WinnowSlotList *self)
+{
+  self->n_model = self->n_model - removed + added;
+  /* an equal exchange moves nothing after it */
+  take_on (self, position, MIN (self->slots->len, removed == added ? position + added : self->n_model));
 }
 
 static void
@@ -278,6 +282,22 @@ winnow_slot_list_new (GListModel       *model,
   g_ptr_array_set_size (self->slots, self->n_model);
   g_signal_connect (model, "items-changed", G_CALLBACK (model_items_changed_cb), self);
   return self;
+}
+
+void
+winnow_slot_list_set_model (WinnowSlotList *self,
+                            GListModel     *model)
+{
+  g_return_if_fail (WINNOW_IS_SLOT_LIST (self));
+  g_return_if_fail (G_IS_LIST_MODEL (model));
+
+  if (model == self->model)
+    return;
+  g_signal_handlers_disconnect_by_data (self->model, self);
+  g_set_object (&self->model, model);
+  g_signal_connect (model, "items-changed", G_CALLBACK (model_items_changed_cb), self);
+  self->n_model = g_list_model_get_n_items (model);
+  take_on (self, 0, MIN (self->slots->len, self->n_model));
 }
 
 gpointer

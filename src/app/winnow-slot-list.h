@@ -43,6 +43,10 @@ G_DECLARE_FINAL_TYPE (WinnowSlotList, winnow_slot_list, WINNOW, SLOT_LIST, GObje
 WinnowSlotList *winnow_slot_list_new        (GListModel       *model,
                                              GType             item_type,
                                              WinnowAssignFunc  assign);
+/* Shows `model` (referenced) instead: the held slots take on its rows and
+ * the views hear of the count alone, as for a change of the model. */
+void            winnow_slot_list_set_model  (WinnowSlotList   *self,
+                                             GListModel       *model);
 /* The model's item at `position` (a new reference), or NULL past its end:
  * what the slot there shows (or will, once told), without making the slot. */
 gpointer        winnow_slot_list_get_source (WinnowSlotList   *self,

@@ -2,8 +2,9 @@
 /* The live table behind the big tables (src/app/winnow-live-table.c): its
  * preview follows rows that change in place, the selection stays on its row
  * across play and pause and while the row moves, and those moves are told
- * apart from the user's; a travel that replaces the rows reaches the view as
- * a count alone (winnow-slot-list.h). Needs GTK (a sorter and list models),
+ * apart from the user's; a travel that replaces the rows, and a switch
+ * between preview and full table, reach the view as a count alone
+ * (winnow-slot-list.h). Needs GTK (a sorter and list models),
  * no window. */
 #include "config.h"
 
@@ -330,6 +331,56 @@ test_travel_in_place (Fixture       *f,
   g_assert_cmpuint (g_list_model_get_n_items (model), ==, 0);
 }
 
+static gboolean
+keep_past_five (gpointer row,
+                gpointer data)
+{
+  const char *id = winnow_row_get_id (WINNOW_ROW (row));
+
+  return g_ascii_strtoull (id + 1, NULL, 10) > 5;
+}
+
+/* Play and pause keep the view's items too: the preview and the full table
+ * are two things the same slots show, so the switch reaches the view as a
+ * count at the end, and the items it held show the rows now at their
+ * places. */
+static void
+test_switch_in_place (Fixture       *f,
+                      gconstpointer  data)
+{
+  GListModel *model = G_LIST_MODEL (f->selection);
+  g_autoptr(GPtrArray) held = g_ptr_array_new_with_free_func (g_object_unref);
+  Tally tally = { N_ROWS, 0 };
+
+  for (guint i = 0; i < 20; i++)
+    g_ptr_array_add (held, g_list_model_get_item (model, i));
+  g_signal_connect (model, "items-changed", G_CALLBACK (tally_removals_cb), &tally);
+
+  winnow_live_table_set_running (f->table, TRUE);
+  g_assert_true (winnow_live_table_is_live (f->table));
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, WINNOW_LIVE_TABLE_ROWS);
+
+  /* rows leave while live: the held items show the preview's new first rows */
+  winnow_row_list_filter (f->list, keep_past_five, NULL, NULL);
+  winnow_live_table_update (f->table, FALSE);
+  g_assert_cmpstr (winnow_row_get_id (g_ptr_array_index (held, 0)), ==, "i6/t1");
+  g_assert_cmpuint (winnow_live_table_get_n_matching (f->table), ==, N_ROWS - 5);
+
+  winnow_live_table_set_running (f->table, FALSE);
+  g_assert_false (winnow_live_table_is_live (f->table));
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, N_ROWS - 5);
+  g_assert_cmpuint (tally.mismatches, ==, 0);
+  for (guint i = 0; i < held->len; i++)
+    {
+      g_autoptr(GObject) item = g_list_model_get_item (model, i);
+      g_autofree char *id = g_strdup_printf ("i%u/t1", i + 6);
+
+      g_assert_true (item == g_ptr_array_index (held, i));
+      g_assert_cmpstr (winnow_row_get_id (WINNOW_ROW (item)), ==, id);
+    }
+  g_signal_handlers_disconnect_by_data (model, &tally);
+}
+
 /* An item the view held past the new end keeps what it last showed and
  * follows no row: a shrink leaves nothing behind. */
 static void
@@ -422,6 +473,8 @@ main (int argc, char **argv)
               fixture_set_up, test_selection_follows_row, fixture_tear_down);
   g_test_add ("/app/LiveTable/travel-in-place", Fixture, NULL,
               fixture_set_up, test_travel_in_place, fixture_tear_down);
+  g_test_add ("/app/LiveTable/switch-in-place", Fixture, NULL,
+              fixture_set_up, test_switch_in_place, fixture_tear_down);
   g_test_add_func ("/app/LiveTable/slots-past-the-end", test_slots_past_the_end);
   g_test_add ("/app/LiveTable/slots-paced", Fixture, NULL, fixture_set_up, test_slots_paced, fixture_tear_down);
   g_test_add_data_func ("/app/LiveTable/filter-keeps-all", GINT_TO_POINTER (TRUE), test_filter_keeps_all);
