@@ -320,6 +320,22 @@ refresh_live_cells (WinnowTableView *self)
     }
 }
 
+/* How many rows a shown table tells at once: what its view has room for
+ * (rows are at least ROW_MIN_HEIGHT pixels), and a few more; a view not laid
+ * out yet gets the preview's count. Every row told before the first frame is
+ * a row of cells to make and measure for it, whether it shows or not. */
+#define ROW_MIN_HEIGHT 24
+
+static guint
+shown_pace (WinnowTableView *self)
+{
+  int height = gtk_widget_get_height (GTK_WIDGET (self->view));
+
+  if (height <= 0)
+    return WINNOW_LIVE_TABLE_ROWS;
+  return (guint) CLAMP (height / ROW_MIN_HEIGHT + 4, 10, WINNOW_LIVE_TABLE_ROWS);
+}
+
 static gboolean
 catch_up_cb (GtkWidget     *widget,
              GdkFrameClock *clock,
@@ -368,7 +384,7 @@ winnow_table_view_attach (WinnowPanel *panel,
     {
       if (!shown)
         stop_catching_up (self);
-      winnow_slot_list_set_pace (winnow_live_table_get_slots (self->table), shown ? WINNOW_LIVE_TABLE_ROWS : 0);
+      winnow_slot_list_set_pace (winnow_live_table_get_slots (self->table), shown ? shown_pace (self) : 0);
     }
   if (gtk_column_view_get_model (self->view) != want)
     gtk_column_view_set_model (self->view, want);
@@ -532,4 +548,7 @@ winnow_table_view_update (WinnowTableView *self)
   winnow_live_table_set_running (self->table, winnow_session_is_playing (session));
   winnow_live_table_update (self->table, FALSE);
   refresh_live_cells (self);
+  /* the view may have grown or shrunk since it was shown */
+  if (gtk_column_view_get_model (self->view) != NULL)
+    winnow_slot_list_set_pace (winnow_live_table_get_slots (self->table), shown_pace (self));
 }
