@@ -263,6 +263,8 @@ winnow_live_table_dispose (GObject *object)
     g_signal_handlers_disconnect_by_data (self->sorter, self);
   if (self->slots != NULL)
     g_signal_handlers_disconnect_by_data (self->slots, self);
+  if (self->selection != NULL)
+    g_signal_handlers_disconnect_by_data (self->selection, self);
   g_clear_object (&self->selection);
   g_clear_object (&self->selected_row);
   g_clear_object (&self->slots);
@@ -303,7 +305,7 @@ winnow_live_table_class_init (WinnowLiveTableClass *klass)
   object_class->dispose = winnow_live_table_dispose;
   object_class->get_property = winnow_live_table_get_property;
 
-  /* The view shows the preview (its selection model changed under it). */
+  /* The slots show the preview, not the full table. */
   properties[PROP_LIVE] =
     g_param_spec_boolean ("live", NULL, NULL, FALSE,
                           G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);

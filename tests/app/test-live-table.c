@@ -86,23 +86,23 @@ selected_id (Fixture *f)
   return row != NULL ? winnow_row_get_id (WINNOW_ROW (row)) : NULL;
 }
 
-/* A row that changes in place (the source says nothing) shows the change at
- * the next update. */
+/* A row that changes in place (the source says nothing) shows the change
+ * in the preview at once: the item the view holds follows its row's
+ * notifies. */
 static void
 test_in_place (Fixture       *f,
                gconstpointer  data)
 {
-  WinnowTrackRow *shown;
+  g_autoptr(WinnowTrackRow) shown = NULL;
 
   winnow_live_table_set_running (f->table, TRUE);
   g_assert_true (winnow_live_table_is_live (f->table));
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (f->selection)), ==, WINNOW_LIVE_TABLE_ROWS);
-  set_track (winnow_row_list_peek (f->list, 2), 3, WN_TRACK_DONE);
-  winnow_live_table_update (f->table, FALSE);
   shown = g_list_model_get_item (G_LIST_MODEL (f->selection), 2);
+  g_assert_cmpint (winnow_track_row_get_state (shown), ==, WN_TRACK_PARKED);
+  set_track (winnow_row_list_peek (f->list, 2), 3, WN_TRACK_DONE);
   g_assert_cmpstr (winnow_row_get_id (WINNOW_ROW (shown)), ==, "i3/t1");
   g_assert_cmpint (winnow_track_row_get_state (shown), ==, WN_TRACK_DONE);
-  g_object_unref (shown);
 }
 
 /* Play and pause keep the selected row; neither is the user's choice. */
@@ -381,6 +381,88 @@ test_switch_in_place (Fixture       *f,
   g_signal_handlers_disconnect_by_data (model, &tally);
 }
 
+/* The sort key of a row in the sorted test: twice its instance number,
+ * unless the test moved it. */
+static int
+sort_key (gpointer row)
+{
+  gpointer moved = g_object_get_data (G_OBJECT (row), "test-key");
+  const char *id = winnow_row_get_id (WINNOW_ROW (row));
+
+  return moved != NULL ? GPOINTER_TO_INT (moved) - 1000 : 2 * (int) g_ascii_strtoull (id + 1, NULL, 10);
+}
+
+static int
+by_key (gconstpointer a,
+        gconstpointer b,
+        gpointer      data)
+{
+  return sort_key ((gpointer) a) - sort_key ((gpointer) b);
+}
+
+static void
+move_key (gpointer row,
+          int      key)
+{
+  g_object_set_data (G_OBJECT (row), "test-key", GINT_TO_POINTER (key + 1000));
+}
+
+/* Where the preview's order is not the full table's (a row's sort key
+ * changed in place, which the sort model does not hear of), the switch
+ * moves the selection to its row in what is shown next, both ways, as the
+ * table's move. */
+static void
+test_switch_sorted (void)
+{
+  g_autoptr(WinnowRowList) list = winnow_row_list_new (WINNOW_TYPE_TRACK_ROW);
+  g_autoptr(GtkSorter) sorter = GTK_SORTER (gtk_custom_sorter_new (by_key, NULL, NULL));
+  g_autoptr(GPtrArray) rows = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(WinnowLiveTable) table = NULL;
+  Fixture f = { 0 };
+  GListModel *model;
+  Tally tally = { N_ROWS, 0 };
+  gpointer row;
+
+  for (guint n = 1; n <= N_ROWS; n++)
+    g_ptr_array_add (rows, new_track (n));
+  winnow_row_list_append (list, rows->pdata, rows->len);
+  table = winnow_live_table_new (G_LIST_MODEL (list), NULL, sorter, winnow_row_assign_from);
+  f.table = table;
+  f.selection = GTK_SINGLE_SELECTION (winnow_live_table_get_selection (table));
+  model = G_LIST_MODEL (f.selection);
+  g_signal_connect (f.selection, "notify::selected-item", G_CALLBACK (selection_cb), &f);
+  g_signal_connect (model, "items-changed", G_CALLBACK (tally_removals_cb), &tally);
+
+  gtk_single_selection_set_selected (f.selection, 50);
+  g_assert_cmpstr (selected_id (&f), ==, "i51/t1");
+  f.user_changes = 0;
+  row = g_ptr_array_index (rows, 50);
+
+  /* first in the preview, though still 50th in the full table */
+  move_key (row, -1);
+  winnow_live_table_set_running (table, TRUE);
+  g_assert_true (winnow_live_table_is_live (table));
+  g_assert_cmpuint (gtk_single_selection_get_selected (f.selection), ==, 0);
+  g_assert_cmpstr (selected_id (&f), ==, "i51/t1");
+
+  /* between i32 and i33, told */
+  move_key (row, 65);
+  gtk_sorter_changed (sorter, GTK_SORTER_CHANGE_DIFFERENT);
+  g_assert_cmpuint (gtk_single_selection_get_selected (f.selection), ==, 32);
+  g_assert_cmpstr (selected_id (&f), ==, "i51/t1");
+
+  /* the full table, sorted again, has it there too */
+  winnow_live_table_set_running (table, FALSE);
+  g_assert_false (winnow_live_table_is_live (table));
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, N_ROWS);
+  g_assert_cmpuint (gtk_single_selection_get_selected (f.selection), ==, 32);
+  g_assert_cmpstr (selected_id (&f), ==, "i51/t1");
+  g_assert_cmpuint (f.user_changes, ==, 0);
+  g_assert_cmpuint (tally.mismatches, ==, 0);
+  g_signal_handlers_disconnect_by_data (model, &tally);
+  g_signal_handlers_disconnect_by_data (f.selection, &f);
+}
+
 /* An item the view held past the new end keeps what it last showed and
  * follows no row: a shrink leaves nothing behind. */
 static void
@@ -475,6 +557,7 @@ main (int argc, char **argv)
               fixture_set_up, test_travel_in_place, fixture_tear_down);
   g_test_add ("/app/LiveTable/switch-in-place", Fixture, NULL,
               fixture_set_up, test_switch_in_place, fixture_tear_down);
+  g_test_add_func ("/app/LiveTable/switch-sorted", test_switch_sorted);
   g_test_add_func ("/app/LiveTable/slots-past-the-end", test_slots_past_the_end);
   g_test_add ("/app/LiveTable/slots-paced", Fixture, NULL, fixture_set_up, test_slots_paced, fixture_tear_down);
   g_test_add_data_func ("/app/LiveTable/filter-keeps-all", GINT_TO_POINTER (TRUE), test_filter_keeps_all);
