@@ -122,15 +122,21 @@ compute_preview (WinnowLiveTable *self)
                        top->pdata, top->len);
 }
 
+/* The source row at the selection, kept to follow it through changes. */
+static void
+remember_selected_row (WinnowLiveTable *self)
+{
+  g_clear_object (&self->selected_row);
+  self->selected_row = winnow_slot_list_get_source (self->slots, gtk_single_selection_get_selected (self->selection));
+}
+
 static void
 selection_cb (GtkSingleSelection *selection,
               GParamSpec         *pspec,
               WinnowLiveTable    *self)
 {
-  if (winnow_slot_list_is_changing (self->slots))
-    return;
-  g_clear_object (&self->selected_row);
-  self->selected_row = winnow_slot_list_get_source (self->slots, gtk_single_selection_get_selected (selection));
+  if (!winnow_slot_list_is_changing (self->slots))
+    remember_selected_row (self);
 }
 
 /* Selects `position` of what the view shows (told first, if the slots are
@@ -174,8 +180,8 @@ slots_changed_cb (WinnowSlotList  *slots,
     select_slot (self, winnow_slot_list_find (slots, self->selected_row));
   else if (self->selected_row == NULL && selected != GTK_INVALID_LIST_POSITION)
     select_slot (self, GTK_INVALID_LIST_POSITION);
-  g_clear_object (&self->selected_row);
-  self->selected_row = winnow_slot_list_get_source (slots, gtk_single_selection_get_selected (self->selection));
+  /* also when nothing moved: a row that is not shown is not kept */
+  remember_selected_row (self);
 }
 
 /* The view keeps its slots across the switch: they take on the preview's
